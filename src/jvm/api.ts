@@ -1,0 +1,83 @@
+/**
+ * Shapes of the system under test's HTTP API (sut/). The Java side must produce exactly these;
+ * the harness reads them. Units are in the names; epoch values are ms since 1970.
+ */
+
+/** `POST /api/benchmark/llm` with optional body `{"prompt": "..."}` -> 200 and this JSON, plus the
+ * header `Server-Timing: queue;dur=<ms>, exec;dur=<ms>` (3 decimals, i.e. microseconds). */
+export interface LlmResponse {
+  content: string;
+  mode: 'fixed' | 'virtual';
+  queueMs: number;
+  execMs: number;
+}
+
+/** Error body of the SUT (503 rejection, 502 upstream failure). No stack trace. */
+export interface SutError {
+  error: string; // stable code: 'rejected' | 'upstream_unreachable' | 'upstream_bad_response' | ...
+  message: string;
+}
+
+/** One sampler tick (`GET /bench/samples?since=<epochMs>` returns those with tEpochMs > since). */
+export interface SutSample {
+  tEpochMs: number;
+  /** ThreadPoolExecutor.getActiveCount() for fixed; running tasks for virtual */
+  executorActive: number;
+  /** queued tasks (fixed); 0 for virtual */
+  queueSize: number;
+  /** tasks submitted and not finished (measuring wrapper) */
+  inFlight: number;
+  /** tasks finished since start (measuring wrapper) */
+  completed: number;
+  /** live platform threads (ThreadMXBean.getThreadCount) */
+  platformThreads: number;
+  heapUsedBytes: number;
+  heapCommittedBytes: number;
+  /** VmRSS from /proc/self/status; null where unavailable */
+  rssBytes: number | null;
+  /** OperatingSystemMXBean.getProcessCpuLoad, 0..1 of the whole machine; null if unknown */
+  processCpuLoad: number | null;
+  /** cumulative process CPU time, ns */
+  processCpuTimeNs: number | null;
+  /** jdk.management VirtualThreadSchedulerMXBean (JDK 24+); null where absent */
+  vtSchedulerParallelism: number | null;
+  vtSchedulerPoolSize: number | null;
+  vtMounted: number | null;
+  vtQueued: number | null;
+  /** cumulative jdk.VirtualThreadPinned events since JVM start (at the configured threshold) */
+  pinnedTotal: number;
+  /** cumulative jdk.VirtualThreadSubmitFailed events */
+  submitFailedTotal: number;
+  /** cumulative upstream failures answered 502 */
+  upstreamErrorsTotal: number;
+}
+
+export interface SamplesResponse {
+  intervalMs: number;
+  samples: SutSample[];
+}
+
+/** `GET /bench/pinned`: cumulative JFR counts since JVM start. */
+export interface PinnedResponse {
+  thresholdMs: number;
+  total: number;
+  byReason: Record<string, number>;
+  submitFailedTotal: number;
+}
+
+/** `GET /bench/info` */
+export interface SutInfo {
+  jdkVendor: string;
+  jdkVersion: string;
+  springBootVersion: string;
+  springAiVersion: string;
+  jvmFlags: string[];
+  availableProcessors: number;
+  executor: { mode: 'fixed' | 'virtual'; poolSize: number; queueCapacity: number; pinning: 'none' | 'synchronized' };
+  vtSchedulerParallelism: number | null;
+  tomcat: { maxThreads: number; maxConnections: number; maxKeepAliveRequests: number; keepAliveTimeoutMs: number; asyncRequestTimeoutMs: number };
+  okhttp: { maxIdleConnections: number; keepAliveDurationMs: number; dispatcherMaxRequests: number | null };
+  mockBaseUrl: string;
+  samplerIntervalMs: number;
+  pinnedThresholdMs: number;
+}

@@ -1,0 +1,177 @@
+/**
+ * The on-disk run format (`runs/<runId>/`), schema version 1. The report stage reads only these.
+ *
+ * runs/<runId>/
+ *   manifest.json                     RunManifest
+ *   cells/<cellId>.json               CellResult            (cellId = `${mode}-c${concurrency}-r${repeat}`)
+ *   cells/<cellId>.requests.json.gz   CompactRequests (gzip of JSON)
+ *   threaddumps/<cellId>.summary.json ThreadDumpSummary
+ *   threaddumps/<cellId>.json.gz      raw HotSpot JSON thread dump
+ *   logs/*.log                        child process output
+ *   summary.json                      RunSummary (rebuilt from the cells after each cell)
+ *
+ * Rules: units in names; "not computable" is null, never 0; every write is atomic.
+ */
+import type { LoadSummary, Percentiles, ErrorClass } from '../load/types.ts';
+import type { SutSample, SutInfo } from '../jvm/api.ts';
+import type { MockStats } from '../../mock/src/types.ts';
+
+export const SCHEMA_VERSION = 1;
+
+export type Mode = 'fixed' | 'virtual';
+export type StartMode = 'together' | 'ramp';
+
+/** Resolved, frozen options of a run (profile + overrides). */
+export interface ResolvedOptions {
+  profile: string;
+  levels: number[];
+  requestsPerWorker: number;
+  repeats: number;
+  warmupS: number;
+  latencyMs: number;
+  modes: Mode[];
+  poolSize: number;
+  queueCapacity: number;
+  start: StartMode;
+  /** ramp length, ms (only used when start = ramp) */
+  rampMs: number;
+  jvmFlags: string[];
+  mockPort: number;
+  sutPort: number;
+  samplerIntervalMs: number;
+  pinnedThresholdMs: number;
+  /** error rate above which a cell is flagged, 0..1 */
+  errorFlagThreshold: number;
+  /** client timeouts, ms */
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  connectTimeoutMs: number;
+}
+
+export interface HostInfo {
+  os: string;
+  kernel: string;
+  arch: string;
+  cpuModel: string;
+  cores: number;
+  memoryBytes: number;
+}
+
+export interface RunManifest {
+  schemaVersion: number;
+  runId: string;
+  tool: { name: 'vtbench'; version: string; gitCommit: string | null; gitDirty: boolean | null };
+  options: ResolvedOptions;
+  startedAt: string;
+  endedAt: string | null;
+  status: 'running' | 'complete' | 'interrupted' | 'failed';
+  /** last error message when status = failed */
+  error: string | null;
+  host: HostInfo;
+  versions: { node: string; undici: string; jdk: string | null; jdkVendor: string | null; springBoot: string | null; springAi: string | null };
+  /** /bench/info of each SUT JVM block, keyed `${mode}-r${repeat}` */
+  sut: Record<string, SutInfo>;
+  /** planned cell order (ids) */
+  cellOrder: string[];
+  /** planned theoretical duration, s */
+  plannedDurationS: number;
+}
+
+/** A flag raised when the host, not the code under test, may have set the limit. */
+export interface CellFlag {
+  code: 'loadgen-lag' | 'loadgen-cpu' | 'host-cpu' | 'concurrency-below-target' | 'errors-above-threshold';
+  message: string;
+  value: number;
+  threshold: number;
+}
+
+export interface PinnedDelta {
+  thresholdMs: number;
+  total: number;
+  byReason: Record<string, number>;
+  submitFailed: number;
+}
+
+export interface CellResult {
+  schemaVersion: number;
+  cellId: string;
+  mode: Mode;
+  concurrency: number;
+  repeat: number;
+  requestsPerWorker: number;
+  latencyMs: number;
+  poolSize: number;
+  start: StartMode;
+  startedAt: string;
+  /** epoch ms of the load generator's t0 */
+  t0EpochMs: number;
+  durationMs: number;
+  load: LoadSummary;
+  /** SUT samples taken during the cell */
+  samples: SutSample[];
+  mock: { before: MockStats | null; after: MockStats | null };
+  pinned: PinnedDelta | null;
+  loadgen: { eventLoopLagP99Ms: number | null; eventLoopLagMaxMs: number | null; cpuPct: number | null; hostCpuPct: number | null };
+  flags: CellFlag[];
+  threadDump: ThreadDumpSummary | null;
+}
+
+/** Per-request data in columns (same index = same request); ms rounded to 3 decimals. */
+export interface CompactRequests {
+  worker: number[];
+  seq: number[];
+  startMs: number[];
+  e2eMs: number[];
+  /** 0 when no response */
+  status: number[];
+  /** '' for success */
+  error: (ErrorClass | '')[];
+  /** null when the server sent no Server-Timing */
+  queueMs: (number | null)[];
+  execMs: (number | null)[];
+}
+
+export interface ThreadDumpSummary {
+  file: string;
+  takenAtMs: number;
+  threadCount: number;
+  /** groups by name prefix (digits stripped), state and top frame */
+  groups: { namePrefix: string; virtual: boolean; state: string; topFrame: string; count: number }[];
+  /** threads whose stack contains a socket read */
+  inSocketRead: { fixedPool: number; virtual: number; other: number };
+  containers: { name: string; threadCount: number }[];
+}
+
+/** median / min / max / n over the repeats of one (mode, level). */
+export interface Agg {
+  median: number | null;
+  min: number | null;
+  max: number | null;
+  n: number;
+  values: (number | null)[];
+}
+
+export interface SummaryRow {
+  mode: Mode;
+  concurrency: number;
+  repeats: number;
+  boundRps: number;
+  throughput: { wholeRunRps: Agg; steadyStateRps: Agg };
+  e2eMs: { p50: Agg; p95: Agg; p99: Agg };
+  queueMs: { p50: Agg; p95: Agg; p99: Agg };
+  execMs: { p50: Agg; p95: Agg; p99: Agg };
+  errors: { count: Agg; rate: Agg };
+  /** percentiles over all requests of all repeats together */
+  pooled: { e2eMs: Percentiles | null; queueMs: Percentiles | null; execMs: Percentiles | null };
+  pinnedTotal: Agg;
+  flags: CellFlag[];
+}
+
+export interface RunSummary {
+  schemaVersion: number;
+  runId: string;
+  aggregate: 'median of repeats';
+  percentileDefinition: string;
+  rows: SummaryRow[];
+  missingCells: string[];
+}
