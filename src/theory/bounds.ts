@@ -1,0 +1,74 @@
+/**
+ * Theoretical bounds of a closed-loop benchmark against a service whose every call takes a fixed
+ * latency L behind an executor. Pure functions; all inputs validated by the caller.
+ *
+ * Sources: the source study (shared/seeds/000, §3: 32 / 1.5 s = 21.33 req/s) and queueing basics:
+ * with c closed-loop workers and N servers of constant service time L, at most min(c, N) calls are
+ * in service at once, so X <= min(c, N) / L (operational laws, Denning & Buzen 1978); Little's law
+ * L_q = X * W gives c = X * mean(E2E) for a closed loop with no think time.
+ */
+
+export type ExecutorKind = 'fixed' | 'virtual';
+
+/**
+ * Throughput bound, req/s. fixed: min(c, N) / L; virtual: c / L (one thread per task).
+ * @param concurrency c, closed-loop workers (> 0)
+ * @param poolSize N, fixed-pool threads (ignored for virtual)
+ * @param latencyMs L, ms (> 0)
+ */
+export function throughputBoundRps(kind: ExecutorKind, concurrency: number, poolSize: number, latencyMs: number): number {
+  const servers = kind === 'fixed' ? Math.min(concurrency, poolSize) : concurrency;
+  return servers / (latencyMs / 1000);
+}
+
+/**
+ * Number of lock-step waves for c workers on N threads: ceil(c / N) (1 for virtual).
+ */
+export function waves(kind: ExecutorKind, concurrency: number, poolSize: number): number {
+  return kind === 'fixed' ? Math.ceil(concurrency / poolSize) : 1;
+}
+
+/**
+ * Fixed-pool queue-wait P95 when all workers start together and requests move in lock-step waves:
+ * (ceil(c/N) - 1) * L, ms. With c <= N nobody waits: 0. Virtual: 0 (no queue).
+ * This is the largest wait, which P95 equals once more than 5 % of requests sit in the last wave.
+ */
+export function queueWaitP95WavesMs(kind: ExecutorKind, concurrency: number, poolSize: number, latencyMs: number): number {
+  return (waves(kind, concurrency, poolSize) - 1) * latencyMs;
+}
+
+/**
+ * Fixed-pool mean queue wait when arrivals are spread (steady closed loop): (c/N - 1) * L, ms,
+ * floored at 0. Follows from Little's law: E2E = c / X = c * L / N, queue = E2E - L.
+ */
+export function queueWaitMeanSpreadMs(kind: ExecutorKind, concurrency: number, poolSize: number, latencyMs: number): number {
+  if (kind === 'virtual') return 0;
+  return Math.max(0, (concurrency / poolSize - 1) * latencyMs);
+}
+
+/**
+ * Little's law for a closed loop without think time: X = c / mean(E2E). Returns req/s, or null
+ * when the mean is not positive.
+ */
+export function littleThroughputRps(concurrency: number, meanE2eMs: number | null): number | null {
+  if (meanE2eMs === null || !(meanE2eMs > 0)) return null;
+  return concurrency / (meanE2eMs / 1000);
+}
+
+/**
+ * Minimum elapsed time of one cell, s: every worker sends n requests in sequence, each at least L,
+ * and at most min(c, N) run at once, so elapsed >= max(n * L, c * n / bound).
+ */
+export function cellMinDurationS(kind: ExecutorKind, concurrency: number, poolSize: number, latencyMs: number, requestsPerWorker: number): number {
+  const bound = throughputBoundRps(kind, concurrency, poolSize, latencyMs);
+  return Math.max((requestsPerWorker * latencyMs) / 1000, (concurrency * requestsPerWorker) / bound);
+}
+
+/**
+ * Ramp edge effect: with workers spread over one latency L, the whole-run throughput
+ * (completed / (last end - first start)) is at most n / (n + 1) of the bound, because the run
+ * lasts (n + 1) * L for n * c requests. Returns the fraction (0..1).
+ */
+export function rampWholeRunFraction(requestsPerWorker: number): number {
+  return requestsPerWorker / (requestsPerWorker + 1);
+}
