@@ -1,0 +1,86 @@
+/**
+ * Rebuilds a RunSummary from the cells (used when summary.json is missing). Pure.
+ */
+import type { CellResult, CompactRequests, Mode, RunManifest, RunSummary, SummaryRow } from '../store/types.ts';
+import { SCHEMA_VERSION } from '../store/types.ts';
+import { throughputBoundRps } from '../theory/bounds.ts';
+import { agg, percentiles, PERCENTILE_DEFINITION } from './stats.ts';
+
+/** Columns of the successful requests of one cell. */
+export function successfulColumns(req: CompactRequests): { e2eMs: number[]; queueMs: number[]; execMs: number[] } {
+  const e2eMs: number[] = [];
+  const queueMs: number[] = [];
+  const execMs: number[] = [];
+  for (let i = 0; i < req.e2eMs.length; i++) {
+    if ((req.error[i] ?? 'other') !== '') continue;
+    const e = req.e2eMs[i];
+    if (e !== undefined) e2eMs.push(e);
+    const q = req.queueMs[i];
+    if (q !== null && q !== undefined) queueMs.push(q);
+    const x = req.execMs[i];
+    if (x !== null && x !== undefined) execMs.push(x);
+  }
+  return { e2eMs, queueMs, execMs };
+}
+
+export function buildSummary(manifest: RunManifest, cells: readonly CellResult[], requests: ReadonlyMap<string, CompactRequests>): RunSummary {
+  const groups = new Map<string, CellResult[]>();
+  for (const c of cells) {
+    const k = `${c.mode}|${c.concurrency}`;
+    const g = groups.get(k) ?? [];
+    g.push(c);
+    groups.set(k, g);
+  }
+  const modeOrder: Mode[] = ['fixed', 'virtual'];
+  const keys = [...groups.keys()].sort((a, b) => {
+    const [ma, ca] = a.split('|');
+    const [mb, cb] = b.split('|');
+    return modeOrder.indexOf(ma as Mode) - modeOrder.indexOf(mb as Mode) || Number(ca) - Number(cb);
+  });
+  const rows: SummaryRow[] = keys.map((k) => {
+    const g = (groups.get(k) ?? []).slice().sort((a, b) => a.repeat - b.repeat);
+    const first = g[0] as CellResult;
+    const pooledCols = { e2eMs: [] as number[], queueMs: [] as number[], execMs: [] as number[] };
+    let allRequests = true;
+    for (const c of g) {
+      const r = requests.get(c.cellId);
+      if (!r) { allRequests = false; continue; }
+      const cols = successfulColumns(r);
+      pooledCols.e2eMs.push(...cols.e2eMs);
+      pooledCols.queueMs.push(...cols.queueMs);
+      pooledCols.execMs.push(...cols.execMs);
+    }
+    const p = (f: 'p50' | 'p95' | 'p99', m: 'e2eMs' | 'queueMs' | 'execMs') => agg(g.map((c) => c.load[m]?.[f] ?? null));
+    return {
+      mode: first.mode,
+      concurrency: first.concurrency,
+      repeats: g.length,
+      boundRps: throughputBoundRps(first.mode, first.concurrency, first.poolSize, first.latencyMs),
+      throughput: {
+        wholeRunRps: agg(g.map((c) => c.load.wholeRunThroughputRps)),
+        steadyStateRps: agg(g.map((c) => c.load.steadyStateThroughputRps)),
+      },
+      e2eMs: { p50: p('p50', 'e2eMs'), p95: p('p95', 'e2eMs'), p99: p('p99', 'e2eMs') },
+      queueMs: { p50: p('p50', 'queueMs'), p95: p('p95', 'queueMs'), p99: p('p99', 'queueMs') },
+      execMs: { p50: p('p50', 'execMs'), p95: p('p95', 'execMs'), p99: p('p99', 'execMs') },
+      errors: {
+        count: agg(g.map((c) => c.load.count - c.load.ok)),
+        rate: agg(g.map((c) => (c.load.count > 0 ? (c.load.count - c.load.ok) / c.load.count : null))),
+      },
+      pooled: allRequests && g.length > 0
+        ? { e2eMs: percentiles(pooledCols.e2eMs), queueMs: percentiles(pooledCols.queueMs), execMs: percentiles(pooledCols.execMs) }
+        : { e2eMs: null, queueMs: null, execMs: null },
+      pinnedTotal: agg(g.map((c) => c.pinned?.total ?? null)),
+      flags: g.flatMap((c) => c.flags),
+    };
+  });
+  const present = new Set(cells.map((c) => c.cellId));
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    runId: manifest.runId,
+    aggregate: 'median of repeats',
+    percentileDefinition: PERCENTILE_DEFINITION,
+    rows,
+    missingCells: manifest.cellOrder.filter((id) => !present.has(id)),
+  };
+}
