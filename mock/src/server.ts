@@ -1,0 +1,318 @@
+/**
+ * The OpenAI-compatible mock LLM: fastify app (`createMockServer`) and a listener (`startMock`).
+ *
+ * Timing: a chat request's arrival is stamped (hrtime) in its onRequest hook; a non-stream answer is
+ * returned by the async handler after a plain per-request setTimeout of the drawn latency, and its
+ * lateness (response written − arrival − drawn latency) is measured at the response's 'finish'.
+ * Node timers tick in whole ms, so a timer can fire up to 1 ms before the hrtime target: the
+ * handler then waits the remainder, so an answer is never early.
+ */
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { planCompletion, type ChatMessage } from './completion.ts';
+import {
+  DEFAULT_MOCK_CONFIG,
+  LISTEN_OPTIONS,
+  resolveListenOptions,
+  resolveMockConfig,
+  type ListenOptions,
+  type MockConfig,
+} from './config.ts';
+import { faultDecider } from './faults.ts';
+import { latencySampler } from './latency.ts';
+import { completionBody, errorBody, streamEvents, type StreamEvents } from './openai.ts';
+import { substream } from './prng.ts';
+import { StatsRecorder } from './stats.ts';
+
+export { DEFAULT_MOCK_CONFIG, resolveMockConfig, type MockConfig } from './config.ts';
+export type { MockStats } from './types.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** hrtime (ns) when a chat request arrived; 0n for other routes */
+    mockArrivalNs: bigint;
+  }
+}
+
+const CHAT_PATH = '/v1/chat/completions';
+
+/** Effective server timeouts, as printed at start (ms; 0 = off). */
+export interface MockTimeouts {
+  keepAliveTimeoutMs: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  connectionTimeoutMs: number;
+  maxRequestsPerSocket: number;
+}
+
+export function timeoutsOf(app: FastifyInstance): MockTimeouts {
+  const s = app.server;
+  return {
+    keepAliveTimeoutMs: s.keepAliveTimeout,
+    headersTimeoutMs: s.headersTimeout,
+    requestTimeoutMs: s.requestTimeout,
+    connectionTimeoutMs: s.timeout,
+    maxRequestsPerSocket: s.maxRequestsPerSocket ?? 0,
+  };
+}
+
+interface ParsedChat {
+  model: string;
+  messages: ChatMessage[];
+  stream: boolean;
+  includeUsage: boolean;
+  maxTokens: number | undefined;
+}
+
+type Invalid = { message: string; param: string };
+
+function parseChat(body: unknown, defaultModel: string): ParsedChat | Invalid {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    return { message: 'The request body must be a JSON object.', param: 'body' };
+  }
+  const b = body as Record<string, unknown>;
+  const messages = b.messages;
+  if (messages === undefined) return { message: "Missing required parameter: 'messages'.", param: 'messages' };
+  if (!Array.isArray(messages) || messages.length === 0) {
+    return { message: "Invalid 'messages': expected a non-empty array of messages.", param: 'messages' };
+  }
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i] as unknown;
+    if (m === null || typeof m !== 'object' || typeof (m as { role?: unknown }).role !== 'string') {
+      return { message: `Invalid 'messages[${i}]': expected an object with a string 'role'.`, param: `messages[${i}]` };
+    }
+  }
+  if (b.model !== undefined && typeof b.model !== 'string') {
+    return { message: "Invalid 'model': expected a string.", param: 'model' };
+  }
+  if (b.stream !== undefined && b.stream !== null && typeof b.stream !== 'boolean') {
+    return { message: "Invalid 'stream': expected a boolean.", param: 'stream' };
+  }
+  let maxTokens: number | undefined;
+  for (const key of ['max_completion_tokens', 'max_tokens'] as const) {
+    const v = b[key];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
+      return { message: `Invalid '${key}': expected an integer >= 1.`, param: key };
+    }
+    maxTokens ??= v;
+  }
+  const so = b.stream_options;
+  const includeUsage =
+    so !== null && typeof so === 'object' && (so as { include_usage?: unknown }).include_usage === true;
+  return {
+    model: typeof b.model === 'string' ? b.model : defaultModel,
+    messages: messages as ChatMessage[],
+    stream: b.stream === true,
+    includeUsage,
+    maxTokens,
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const elapsedMs = (fromNs: bigint) => Number(process.hrtime.bigint() - fromNs) / 1e6;
+
+/** Builds the app (not listening). Invalid config throws a VtbenchError naming the option. */
+export async function createMockServer(config: Partial<MockConfig> = {}): Promise<FastifyInstance> {
+  const cfg = resolveMockConfig(config);
+  const app = Fastify({
+    logger: cfg.log,
+    keepAliveTimeout: cfg.keepAliveTimeoutMs,
+    requestTimeout: 0,
+    connectionTimeout: 0,
+    maxRequestsPerSocket: 0,
+    forceCloseConnections: true,
+    http: { headersTimeout: cfg.headersTimeoutMs },
+  });
+  // Node checks header/request timeouts every connectionsCheckingInterval; keep the defaults.
+
+  const stats = new StatsRecorder({ ...cfg });
+  const nextLatencyMs = latencySampler(cfg, substream(cfg.seed, 'latency'));
+  const nextFault = faultDecider(cfg, substream(cfg.seed, 'faults'));
+  let held = 0; // accepted chat requests not yet finished (capacity limit)
+  let seq = 0;
+
+  app.server.on('connection', (_socket: Socket) => {
+    stats.connectionsOpened++;
+  });
+  app.decorateRequest('mockArrivalNs', 0n);
+
+  app.setErrorHandler((err: { statusCode?: number; message?: string }, _req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
+    const type = status < 500 ? 'invalid_request_error' : 'server_error';
+    return reply.code(status).send(errorBody(err.message ?? 'Internal error', type, null, null));
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const line = `vtbench-mock: 404 ${req.method} ${req.url}`;
+    if (cfg.log) req.log.warn(line);
+    else process.stderr.write(`${line}\n`);
+    return reply.code(404).send(errorBody(`Invalid URL (${req.method} ${req.url})`, 'invalid_request_error', null, null));
+  });
+
+  app.get('/health', async () => ({ status: 'ok' }));
+  app.get('/stats', async () => stats.snapshot());
+  app.post('/stats/reset', async () => {
+    stats.reset();
+    return stats.snapshot();
+  });
+  app.get('/v1/models', async () => ({
+    object: 'list',
+    data: [{ id: cfg.model, object: 'model', created: Math.floor(stats.startedEpochMs / 1000), owned_by: 'vtbench' }],
+  }));
+
+  const onChatRequest = (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    req.mockArrivalNs = process.hrtime.bigint();
+    stats.enter();
+    const res = reply.raw;
+    res.once('close', () => {
+      stats.leave();
+      if (res.writableFinished) stats.served++;
+    });
+    done();
+  };
+
+  const rejectWith = (reply: FastifyReply, status: 429 | 500 | 503, message: string, type: string, code: string) => {
+    reply.code(status);
+    if (status === 429) reply.header('retry-after', String(cfg.retryAfterS));
+    return errorBody(message, type, null, code);
+  };
+
+  app.post(CHAT_PATH, { onRequest: onChatRequest }, async (req, reply) => {
+    const arrival = req.mockArrivalNs;
+    const parsed = parseChat(req.body, cfg.model);
+    if ('param' in parsed) {
+      reply.code(400);
+      return errorBody(parsed.message, 'invalid_request_error', parsed.param, null);
+    }
+    if (cfg.maxConcurrent > 0 && held >= cfg.maxConcurrent) {
+      stats.faults.overCapacity++;
+      return rejectWith(reply, 429, `Capacity of ${cfg.maxConcurrent} concurrent requests reached (mock quota).`, 'requests', 'rate_limit_exceeded');
+    }
+    const fault = nextFault();
+    const latencyMs = nextLatencyMs();
+    if (fault === 'error') {
+      const s = cfg.errorStatus;
+      stats.faults[`error${s}`]++;
+      if (s === 429) return rejectWith(reply, 429, 'Rate limit reached (injected fault).', 'requests', 'rate_limit_exceeded');
+      if (s === 503) return rejectWith(reply, 503, 'The server is overloaded (injected fault).', 'server_error', 'overloaded');
+      return rejectWith(reply, 500, 'The server had an error (injected fault).', 'server_error', 'server_error');
+    }
+
+    held++;
+    const res = reply.raw;
+    res.once('close', () => {
+      held--;
+    });
+
+    if (fault === 'hang') {
+      stats.faults.hang++;
+      reply.hijack(); // never answered; the socket's close (client gives up, or server close) ends it
+      return reply;
+    }
+
+    // Wait until `latencyMs` after arrival; a whole-ms timer may fire up to 1 ms early, so top up.
+    const waitUntil = async (targetMs: number) => {
+      let left = targetMs - elapsedMs(arrival);
+      while (left > 0) {
+        await sleep(Math.ceil(left));
+        left = targetMs - elapsedMs(arrival);
+      }
+    };
+
+    if (fault === 'reset') {
+      stats.faults.reset++;
+      reply.hijack();
+      await waitUntil(latencyMs);
+      const socket = req.raw.socket;
+      if (!socket.destroyed) socket.resetAndDestroy();
+      return reply;
+    }
+
+    const plan = planCompletion(parsed.model, parsed.messages, cfg.completionTokens, parsed.maxTokens);
+    const id = `chatcmpl-mock${(seq++).toString(16).padStart(12, '0')}`;
+
+    if (parsed.stream) {
+      reply.hijack();
+      const created = Math.floor(Date.now() / 1000);
+      streamAnswer(req, res, arrival, latencyMs, cfg.interTokenMs, streamEvents(id, created, parsed.model, plan, parsed.includeUsage));
+      return reply;
+    }
+
+    await waitUntil(latencyMs);
+    if (res.destroyed) {
+      reply.hijack(); // the client gave up; nothing to send
+      return reply;
+    }
+    res.once('finish', () => {
+      stats.recordLatenessMs(elapsedMs(arrival) - latencyMs);
+    });
+    return completionBody(id, Math.floor(Date.now() / 1000), parsed.model, plan);
+  });
+
+  /**
+   * Writes SSE: headers at once; the role chunk and first token `ttftMs` after arrival; then one
+   * token every `itlMs`; the tail (finish, usage, [DONE]) right after the last token.
+   */
+  function streamAnswer(req: FastifyRequest, res: FastifyReply['raw'], arrival: bigint, ttftMs: number, itlMs: number, ev: StreamEvents): void {
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+    res.flushHeaders();
+    let next = 0; // index of the next token to write
+    let timer: NodeJS.Timeout | undefined;
+    const socket = req.raw.socket;
+    const stop = () => clearTimeout(timer);
+    socket.once('close', stop);
+    const step = () => {
+      if (res.destroyed) return;
+      if (next === 0) {
+        const left = ttftMs - elapsedMs(arrival);
+        if (left > 0) {
+          timer = setTimeout(step, Math.ceil(left));
+          return;
+        }
+        res.write(ev.head);
+      }
+      if (next < ev.tokens.length) res.write(ev.tokens[next++] as string);
+      if (next >= ev.tokens.length) {
+        res.end(ev.tail);
+        socket.off('close', stop);
+        return;
+      }
+      timer = setTimeout(step, itlMs);
+    };
+    timer = setTimeout(step, Math.ceil(ttftMs));
+  }
+
+  return app;
+}
+
+export interface RunningMock {
+  /** `http://HOST:PORT`, without `/v1` */
+  url: string;
+  port: number;
+  app: FastifyInstance;
+  config: Readonly<MockConfig>;
+  timeouts: MockTimeouts;
+  close(): Promise<void>;
+}
+
+/** Starts the mock on `host:port` (defaults 127.0.0.1 and 0 = any free port). */
+export async function startMock(config: Partial<MockConfig> & Partial<ListenOptions> = {}): Promise<RunningMock> {
+  const { port, host, ...rest } = config;
+  const listen = resolveListenOptions({ port, host }, { port: 0, host: LISTEN_OPTIONS.host.default });
+  const cfg = resolveMockConfig(rest);
+  const app = await createMockServer(cfg);
+  // A large backlog so a burst of thousands of connects is not dropped (capped by net.core.somaxconn).
+  await app.listen({ port: listen.port, host: listen.host, backlog: 65535 });
+  const addr = app.server.address();
+  const actualPort = typeof addr === 'object' && addr ? addr.port : listen.port;
+  const hostInUrl = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
+  return {
+    url: `http://${hostInUrl}:${actualPort}`,
+    port: actualPort,
+    app,
+    config: cfg,
+    timeouts: timeoutsOf(app),
+    close: () => app.close(),
+  };
+}
