@@ -63,3 +63,64 @@ export interface LoadSummary {
   /** from Server-Timing `exec` */
   execMs: Percentiles | null;
 }
+
+// ---- added with the implementation (additive; nothing above changed) ----------------------------
+
+/** Options of one closed-loop run. Timeouts are explicit: undici's 300 s defaults are never used. */
+export interface LoadOptions {
+  /** origin, e.g. `http://127.0.0.1:8080` (a path part is ignored; use `path`) */
+  url: string;
+  /** request path, e.g. `/api/benchmark/llm` */
+  path: string;
+  method: 'POST';
+  /** request body, sent as-is (encoded to bytes once) */
+  body: string;
+  /** request headers; default `{ 'content-type': 'application/json' }` */
+  headers?: Record<string, string>;
+  /** number of workers (c), each with its own connection */
+  concurrency: number;
+  /** measured requests per worker (n) */
+  requestsPerWorker: number;
+  /** unrecorded requests per worker sent before t0 (all workers at once); default 0 */
+  warmupRequestsPerWorker?: number;
+  /** `together`: every worker's first measured request is meant for t0; `ramp`: worker i at t0 + i * rampMs / c */
+  start: 'together' | 'ramp';
+  /** ramp length, ms (ignored for `together`) */
+  rampMs: number;
+  connectTimeoutMs: number;
+  /** max wait for the response headers after the request was sent, ms */
+  headersTimeoutMs: number;
+  /** max gap between body chunks, ms */
+  bodyTimeoutMs: number;
+  /** stops issuing requests, aborts those in flight and closes the connections */
+  signal?: AbortSignal;
+}
+
+/** Subscribers of a run (all optional; called synchronously on the hot path — keep them cheap). */
+export interface LoadEvents {
+  /** a measured request finished (success or error) */
+  request?(record: RequestRecord): void;
+  /** measured requests finished so far, of `total` = c * n */
+  progress?(done: number, total: number): void;
+}
+
+/** Cost of the load generator itself during the measured phase (t0 .. last request). */
+export interface LoadgenStats {
+  /** event-loop delay beyond the sampling interval, P99 and max, ms; null when no sample */
+  eventLoopLagP99Ms: number | null;
+  eventLoopLagMaxMs: number | null;
+  /** this process's CPU time (user + system) / wall time, percent of one core */
+  cpuPct: number | null;
+}
+
+export interface LoadResult {
+  /** epoch ms of t0 (the start of the measured phase, after warm-up) */
+  t0EpochMs: number;
+  /** true when `signal` stopped the run; records then hold only the requests that finished before */
+  aborted: boolean;
+  /** measured requests in completion order */
+  records: RequestRecord[];
+  summary: LoadSummary;
+  warmup: { count: number; errors: number };
+  loadgen: LoadgenStats;
+}

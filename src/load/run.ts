@@ -1,0 +1,248 @@
+/**
+ * The closed-loop load generator: c workers, each with its own undici `Client` (one persistent
+ * HTTP/1.1 connection, pipelining 1), each sending n requests back to back.
+ *
+ * Phases: (1) warm-up — every worker sends `warmupRequestsPerWorker` unrecorded requests, all at
+ * once, so connections are open and warm; (2) t0 is taken after all warm-ups ended; (3) measured
+ * phase — with `together` every worker's first request is meant for t0, with `ramp` worker i's is
+ * meant for t0 + i * rampMs / c; each later request is meant to start when the worker's previous one
+ * ended (closed loop). `intendedStartMs` records that schedule, `startMs` when the request was
+ * handed to undici; the difference is the generator's own scheduling delay.
+ *
+ * Hot path: one reusable dispatch handler per worker (undici's native handler callbacks, no
+ * response stream objects); the request body is encoded once; the response body is read and
+ * discarded chunk by chunk; only `Server-Timing` is decoded from the raw headers.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'undici';
+import type { Dispatcher } from 'undici';
+import { classifyError, classifyStatus } from './errors.ts';
+import { parseServerTiming } from './server-timing.ts';
+import { summarize } from './summarize.ts';
+import type { ErrorClass, LoadEvents, LoadOptions, LoadResult, LoadgenStats, RequestRecord } from './types.ts';
+
+/** The client's own idle timeout: far longer than any gap in a closed loop (10 min). */
+const CLIENT_KEEP_ALIVE_MS = 600_000;
+/** monitorEventLoopDelay sampling interval; its samples include this interval, which is subtracted. */
+const LAG_RESOLUTION_MS = 10;
+
+interface Outcome {
+  status: number | null;
+  errorClass: ErrorClass | null;
+  serverTiming: string | null;
+}
+
+/** One worker's connection and its reusable dispatch handler (one request in flight at a time). */
+class WorkerConnection implements Dispatcher.DispatchHandler {
+  readonly client: Client;
+  private status = 0;
+  private timing: string | null = null;
+  private settle: ((o: Outcome) => void) | null = null;
+
+  constructor(origin: string, o: LoadOptions) {
+    this.client = new Client(origin, {
+      pipelining: 1,
+      connectTimeout: o.connectTimeoutMs,
+      headersTimeout: o.headersTimeoutMs,
+      bodyTimeout: o.bodyTimeoutMs,
+      keepAliveTimeout: CLIENT_KEEP_ALIVE_MS,
+      keepAliveMaxTimeout: CLIENT_KEEP_ALIVE_MS,
+    });
+  }
+
+  send(opts: Dispatcher.DispatchOptions): Promise<Outcome> {
+    this.status = 0;
+    this.timing = null;
+    return new Promise<Outcome>((resolve) => {
+      this.settle = resolve;
+      try {
+        this.client.dispatch(opts, this);
+      } catch (err) {
+        this.finish(err);
+      }
+    });
+  }
+
+  private finish(err: unknown): void {
+    const settle = this.settle;
+    if (settle === null) return;
+    this.settle = null;
+    if (err === null) {
+      settle({ status: this.status, errorClass: classifyStatus(this.status), serverTiming: this.timing });
+    } else {
+      settle({ status: this.status === 0 ? null : this.status, errorClass: classifyError(err), serverTiming: this.timing });
+    }
+  }
+
+  // undici's native (v6-style) handler callbacks: no wrapper objects, raw headers as Buffers.
+  onConnect(): void {}
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    this.status = statusCode;
+    for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+      const name = rawHeaders[i] as Buffer;
+      if (name.length === 13 && name.toString('latin1').toLowerCase() === 'server-timing') {
+        const v = (rawHeaders[i + 1] as Buffer).toString('latin1');
+        this.timing = this.timing === null ? v : `${this.timing},${v}`;
+      }
+    }
+    return true;
+  }
+  onData(): boolean {
+    return true; // body read and dropped
+  }
+  onComplete(): void {
+    this.finish(null);
+  }
+  onError(err: Error): void {
+    this.finish(err);
+  }
+}
+
+function validate(o: LoadOptions): void {
+  const positiveInt = (name: string, v: number) => {
+    if (!Number.isInteger(v) || v < 1) throw new RangeError(`load: ${name} must be an integer >= 1 (got ${v})`);
+  };
+  const positive = (name: string, v: number) => {
+    if (!Number.isFinite(v) || v <= 0) throw new RangeError(`load: ${name} must be > 0 ms (got ${v})`);
+  };
+  positiveInt('concurrency', o.concurrency);
+  positiveInt('requestsPerWorker', o.requestsPerWorker);
+  const w = o.warmupRequestsPerWorker ?? 0;
+  if (!Number.isInteger(w) || w < 0) throw new RangeError(`load: warmupRequestsPerWorker must be an integer >= 0 (got ${w})`);
+  if (o.start !== 'together' && o.start !== 'ramp') throw new RangeError(`load: start must be 'together' or 'ramp' (got ${String(o.start)})`);
+  if (!Number.isFinite(o.rampMs) || o.rampMs < 0) throw new RangeError(`load: rampMs must be >= 0 (got ${o.rampMs})`);
+  positive('connectTimeoutMs', o.connectTimeoutMs);
+  positive('headersTimeoutMs', o.headersTimeoutMs);
+  positive('bodyTimeoutMs', o.bodyTimeoutMs);
+}
+
+/** Intended start of worker i's first measured request, ms after t0. */
+export function firstIntendedStartMs(start: 'together' | 'ramp', worker: number, concurrency: number, rampMs: number): number {
+  return start === 'ramp' ? (worker * rampMs) / concurrency : 0;
+}
+
+/** Run one closed-loop cell. Never rejects for request failures (they are records); rejects on invalid options. */
+export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {}): Promise<LoadResult> {
+  validate(options);
+  const { concurrency: c, requestsPerWorker: n, signal } = options;
+  const warmupN = options.warmupRequestsPerWorker ?? 0;
+  const origin = new URL(options.url).origin;
+  const dispatchOpts: Dispatcher.DispatchOptions = Object.freeze({
+    path: options.path,
+    method: options.method,
+    body: Buffer.from(options.body),
+    headers: options.headers ?? { 'content-type': 'application/json' },
+  });
+  const onRequest = events.request;
+  const onProgress = events.progress;
+  const total = c * n;
+
+  const workers: WorkerConnection[] = [];
+  for (let i = 0; i < c; i++) workers.push(new WorkerConnection(origin, options));
+  let aborted = signal?.aborted ?? false;
+  const onAbort = () => {
+    aborted = true;
+    for (const w of workers) void w.client.destroy().catch(() => {});
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+
+  const warmup = { count: 0, errors: 0 };
+  const records: RequestRecord[] = [];
+  let t0 = 0n;
+  let t0EpochMs = Date.now();
+  let loadgen: LoadgenStats = { eventLoopLagP99Ms: null, eventLoopLagMaxMs: null, cpuPct: null };
+  try {
+    if (aborted) throw new AbortRun();
+
+    // (1) warm-up, all workers at once, unrecorded
+    if (warmupN > 0) {
+      await Promise.all(
+        workers.map(async (w) => {
+          for (let k = 0; k < warmupN && !aborted; k++) {
+            const out = await w.send(dispatchOpts);
+            warmup.count++;
+            if (out.errorClass !== null) warmup.errors++;
+          }
+        }),
+      );
+    }
+    if (aborted) throw new AbortRun();
+
+    // (2) t0 and the generator's own meters
+    const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
+    lag.enable();
+    const cpu0 = process.cpuUsage();
+    t0 = process.hrtime.bigint();
+    t0EpochMs = Date.now();
+    const ms = (t: bigint) => Number(t - t0) / 1e6;
+
+    // (3) measured phase
+    let done = 0;
+    const runWorker = async (index: number): Promise<void> => {
+      const w = workers[index] as WorkerConnection;
+      let intended = firstIntendedStartMs(options.start, index, c, options.rampMs);
+      if (intended > 0) await sleepUntil(intended, ms, signal);
+      for (let seq = 0; seq < n && !aborted; seq++) {
+        const start = process.hrtime.bigint();
+        const out = await w.send(dispatchOpts);
+        const end = process.hrtime.bigint();
+        if (aborted) break; // the request was cut by the abort: not a measurement
+        const startMs = ms(start);
+        const endMs = ms(end);
+        const record: RequestRecord = {
+          worker: index,
+          seq,
+          intendedStartMs: intended,
+          startMs,
+          endMs,
+          e2eMs: Number(end - start) / 1e6,
+          status: out.status,
+          errorClass: out.errorClass,
+          serverTiming: parseServerTiming(out.serverTiming),
+        };
+        records.push(record);
+        done++;
+        if (onRequest !== undefined) onRequest(record);
+        if (onProgress !== undefined) onProgress(done, total);
+        intended = endMs;
+      }
+    };
+    const running: Promise<void>[] = [];
+    for (let i = 0; i < c; i++) running.push(runWorker(i));
+    await Promise.all(running);
+
+    const wallMs = ms(process.hrtime.bigint());
+    const cpu = process.cpuUsage(cpu0);
+    lag.disable();
+    loadgen = {
+      eventLoopLagP99Ms: lag.count > 0 ? Math.max(0, lag.percentile(99) / 1e6 - LAG_RESOLUTION_MS) : null,
+      eventLoopLagMaxMs: lag.count > 0 ? Math.max(0, lag.max / 1e6 - LAG_RESOLUTION_MS) : null,
+      cpuPct: wallMs > 0 ? ((cpu.user + cpu.system) / 1000 / wallMs) * 100 : null,
+    };
+  } catch (err) {
+    if (!(err instanceof AbortRun)) throw err;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    if (aborted) await Promise.all(workers.map((w) => w.client.destroy().catch(() => {})));
+    else await Promise.all(workers.map((w) => w.client.close().catch(() => w.client.destroy())));
+  }
+
+  return { t0EpochMs, aborted, records, summary: summarize(records, c, n), warmup, loadgen };
+}
+
+class AbortRun extends Error {}
+
+/** Wait until `targetMs` after t0 (never earlier); returns early when `signal` aborts. */
+async function sleepUntil(targetMs: number, ms: (t: bigint) => number, signal: AbortSignal | undefined): Promise<void> {
+  for (;;) {
+    const remaining = targetMs - ms(process.hrtime.bigint());
+    if (remaining <= 0 || signal?.aborted) return;
+    try {
+      if (remaining >= 1) await sleep(Math.floor(remaining), undefined, { signal });
+      else await new Promise<void>((r) => setImmediate(r));
+    } catch {
+      return; // aborted
+    }
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * Summary of one closed-loop run from its request records — pure, no I/O.
+ *
+ * Definitions (times in ms after t0):
+ * - completed = records with errorClass null (2xx responses); errors are counted by class.
+ * - wholeRunThroughputRps = completed / (last end - first start), over all records; the source
+ *   study's definition. With n requests per worker it includes the ramp-up and drain edges, so it
+ *   stays below the bound (about n/(n+1) of it with a ramp over one latency).
+ * - steadyStateThroughputRps: the window where every worker is active is
+ *   [max over workers of its first start, min over workers of its last end]; the completions
+ *   counted are those whose end lies in the half-open interval (window start, window end];
+ *   throughput = completions / window length. null when the window is empty (length <= 0).
+ * - peakInFlight: the most records whose [start, end) intervals overlap (an end at t is counted
+ *   before a start at t, so a worker's back-to-back requests never count twice).
+ * - e2eMs percentiles over completed requests; queueMs / execMs over completed requests that
+ *   carried that Server-Timing entry.
+ */
+import { percentiles } from '../stats/percentiles.ts';
+import type { ErrorClass, LoadSummary, RequestRecord } from './types.ts';
+
+export function summarize(records: readonly RequestRecord[], concurrency: number, requestsPerWorker: number): LoadSummary {
+  const errors: Record<ErrorClass, number> = { connect: 0, reset: 0, timeout: 0, http: 0, other: 0 };
+  const e2e: number[] = [];
+  const queue: number[] = [];
+  const exec: number[] = [];
+  const firstStart = new Map<number, number>();
+  const lastEnd = new Map<number, number>();
+  let minStart = Infinity;
+  let maxEnd = -Infinity;
+  let ok = 0;
+
+  for (const r of records) {
+    if (r.errorClass === null) {
+      ok++;
+      e2e.push(r.e2eMs);
+      const q = r.serverTiming.queue;
+      if (q !== undefined) queue.push(q);
+      const x = r.serverTiming.exec;
+      if (x !== undefined) exec.push(x);
+    } else {
+      errors[r.errorClass]++;
+    }
+    if (r.startMs < minStart) minStart = r.startMs;
+    if (r.endMs > maxEnd) maxEnd = r.endMs;
+    const fs = firstStart.get(r.worker);
+    if (fs === undefined || r.startMs < fs) firstStart.set(r.worker, r.startMs);
+    const le = lastEnd.get(r.worker);
+    if (le === undefined || r.endMs > le) lastEnd.set(r.worker, r.endMs);
+  }
+
+  const wholeSpanMs = maxEnd - minStart;
+  const wholeRunThroughputRps = records.length > 0 && wholeSpanMs > 0 ? ok / (wholeSpanMs / 1000) : null;
+
+  let steadyWindow: LoadSummary['steadyWindow'] = null;
+  let steadyStateThroughputRps: number | null = null;
+  if (records.length > 0) {
+    let windowStart = -Infinity;
+    for (const v of firstStart.values()) if (v > windowStart) windowStart = v;
+    let windowEnd = Infinity;
+    for (const v of lastEnd.values()) if (v < windowEnd) windowEnd = v;
+    if (windowEnd > windowStart) {
+      let completions = 0;
+      for (const r of records) if (r.errorClass === null && r.endMs > windowStart && r.endMs <= windowEnd) completions++;
+      steadyWindow = { startMs: windowStart, endMs: windowEnd, completions };
+      steadyStateThroughputRps = completions / ((windowEnd - windowStart) / 1000);
+    }
+  }
+
+  return {
+    concurrency,
+    requestsPerWorker,
+    count: records.length,
+    ok,
+    errors,
+    wholeRunThroughputRps,
+    steadyStateThroughputRps,
+    steadyWindow,
+    peakInFlight: peakInFlight(records),
+    e2eMs: percentiles(e2e),
+    queueMs: percentiles(queue),
+    execMs: percentiles(exec),
+  };
+}
+
+/** Most records in flight at once: sweep over sorted starts and ends, ends first on ties. */
+export function peakInFlight(records: readonly RequestRecord[]): number {
+  const n = records.length;
+  const starts = new Float64Array(n);
+  const ends = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = records[i] as RequestRecord;
+    starts[i] = r.startMs;
+    ends[i] = r.endMs;
+  }
+  starts.sort();
+  ends.sort();
+  let inFlight = 0;
+  let peak = 0;
+  let e = 0;
+  for (let s = 0; s < n; s++) {
+    const t = starts[s] as number;
+    while (e < n && (ends[e] as number) <= t) {
+      e++;
+      inFlight--;
+    }
+    inFlight++;
+    if (inFlight > peak) peak = inFlight;
+  }
+  return peak;
+}
