@@ -172,10 +172,10 @@ function rule(kind: Kind): string {
 }
 
 /** Checks one typed value against its spec; throws a usage error naming the flag and the rule. */
-function checkValue<T>(spec: OptionSpec<T>, value: unknown): T {
+function checkValue<T>(spec: OptionSpec<T>, value: unknown, shown: unknown = value): T {
   const k = spec.kind;
   const bad = () =>
-    usage(`${spec.flag} ${JSON.stringify(value)} is invalid`, `give ${spec.flag} ${rule(k)} (default ${String(spec.default)})`);
+    usage(`${spec.flag} ${typeof shown === 'string' ? JSON.stringify(shown) : String(shown)} is invalid`, `give ${spec.flag} ${rule(k)} (default ${String(spec.default)})`);
   switch (k.type) {
     case 'int':
       if (typeof value !== 'number' || !Number.isInteger(value) || value < k.min || value > k.max) throw bad();
@@ -205,7 +205,7 @@ export function parseOptionValue<T>(spec: OptionSpec<T>, raw: string | boolean):
     const numeric = k.type === 'int' || k.type === 'number' || (k.type === 'enum' && typeof k.choices[0] === 'number');
     if (numeric && raw.trim() !== '') value = Number(raw);
   }
-  return checkValue(spec, value);
+  return checkValue(spec, value, raw);
 }
 
 /** Validates a partial config over the defaults (unknown keys, types, ranges, cross-field rules) and freezes it. */
