@@ -72,3 +72,21 @@ export function cellMinDurationS(kind: ExecutorKind, concurrency: number, poolSi
 export function rampWholeRunFraction(requestsPerWorker: number): number {
   return requestsPerWorker / (requestsPerWorker + 1);
 }
+
+/**
+ * Whole-run throughput when all c workers start together and each sends n requests, req/s:
+ * the c * n requests pass the executor in lock-step waves of min(c, N) (fixed; c for virtual),
+ * so the run lasts ceil(c * n / min(c, N)) * L and X = c * n / that. Overheads are ignored, so
+ * this is an upper bound for the "together" start; it tends to throughputBoundRps as n grows.
+ * e.g. fixed, c = 50, N = 32, L = 1500, n = 4: 200 / (7 * 1.5) = 19.05 req/s.
+ */
+export function wavesWholeRunRps(kind: ExecutorKind, concurrency: number, poolSize: number, latencyMs: number, requestsPerWorker: number): number {
+  const servers = kind === 'fixed' ? Math.min(concurrency, poolSize) : concurrency;
+  const total = concurrency * requestsPerWorker;
+  return total / ((Math.ceil(total / servers) * latencyMs) / 1000);
+}
+
+/** Requests one mode sends in one repeat of a plan: sum(levels) * n. */
+export function plannedRequestsPerRepeat(levels: readonly number[], requestsPerWorker: number): number {
+  return levels.reduce((s, c) => s + c, 0) * requestsPerWorker;
+}

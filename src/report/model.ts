@@ -1,0 +1,533 @@
+/**
+ * The report model: everything the report says, as typed numbers and labels, computed from a
+ * loaded run. Pure (no I/O, no clock, no locale). Renderers format; they do not compute.
+ */
+import type { Agg, CellFlag, CellResult, CompactRequests, Mode, RunManifest, SummaryRow, ThreadDumpSummary } from '../store/types.ts';
+import type { SutInfo } from '../jvm/api.ts';
+import {
+  littleThroughputRps, plannedRequestsPerRepeat, queueWaitMeanSpreadMs, queueWaitP95WavesMs,
+  rampWholeRunFraction, waves, wavesWholeRunRps,
+} from '../theory/bounds.ts';
+import type { LoadedRun } from './load.ts';
+import { agg, maxOf, meanOf, medianOf } from './stats.ts';
+import { successfulColumns } from './summary.ts';
+import { quantileSorted } from 'simple-statistics';
+import publishedJson from './published.json' with { type: 'json' };
+
+export type Verdict = 'reproduced' | 'not reproduced' | 'not tested here';
+export type Outcome = 'wins' | 'ties' | 'loses';
+/** relative band inside which two measurements count as a tie */
+export const TIE_BAND = 0.05;
+export const MIB = 1024 * 1024;
+
+export interface RowModel {
+  mode: Mode;
+  concurrency: number;
+  repeats: number;
+  boundRps: number;
+  /** lock-step waves bound for this plan's n and start (null for ramp start) */
+  wavesWholeRunRps: number | null;
+  waves: number;
+  wholeRunRps: Agg;
+  steadyRps: Agg;
+  pctOfBound: number | null;
+  pctOfWavesBound: number | null;
+  e2eP50Ms: Agg;
+  e2eP95Ms: Agg;
+  e2eP99Ms: Agg;
+  queueP95Ms: Agg;
+  execP95Ms: Agg;
+  execP99Ms: Agg;
+  theoryQueueP95Ms: number;
+  theoryQueueMeanMs: number;
+  theoryE2eP95Ms: number;
+  errorCount: Agg;
+  errorRate: Agg;
+  /** pooled means over all successful requests of all repeats; overhead = e2e - queue - exec */
+  means: { e2eMs: number; queueMs: number; execMs: number; overheadMs: number; n: number } | null;
+  /** Little's law: X = c / mean(E2E) vs the measured throughput (steady-state if known) */
+  little: { predictedRps: number; measuredRps: number; measuredDefinition: 'steady-state' | 'whole-run'; ratio: number } | null;
+  pinnedTotal: Agg;
+  /** resources: per-cell peak/mean from the 250 ms samples, median over repeats */
+  resources: {
+    peakRssBytes: Agg; peakHeapUsedBytes: Agg; meanCpuPct: Agg; peakPlatformThreads: Agg;
+    peakInFlight: Agg; peakQueue: Agg; peakExecutorActive: Agg; samples: number;
+  };
+  mockPeakInFlight: Agg;
+}
+
+export interface LevelComparison {
+  concurrency: number;
+  fixed: RowModel;
+  virtual: RowModel;
+  throughputRatio: number | null;
+  throughput: Outcome | null;
+  e2eP95Ratio: number | null;
+  e2eP95: Outcome | null;
+  queueP95: Outcome | null;
+  execP95RelDiff: number | null;
+}
+
+export interface PublishedRow {
+  id: string;
+  label: string;
+  mode: Mode | 'both';
+  concurrency: number | null;
+  unit: 'req/s' | 'ms' | 'ratio' | 'threads' | 'tasks' | 'MiB' | 'events' | 'requests';
+  published: number;
+  measured: number | null;
+  diff: number | null;
+  diffPct: number | null;
+  tolerance: { rel: number; abs: number };
+  verdict: Verdict;
+  reasons: string[];
+}
+
+export interface ConclusionRow {
+  id: string;
+  kind: 'proven' | 'not-proven';
+  verdict: Verdict;
+  /** evidence values, named; renderers phrase them */
+  evidence: Record<string, number | string | null>;
+}
+
+export interface FollowUp { id: string; command: string | null }
+
+export interface ThreadDumpEvidence { cellId: string; mode: Mode; concurrency: number; dump: ThreadDumpSummary; peakExecutorActive: number | null; peakQueue: number | null }
+
+export interface PinningRow { mode: Mode; concurrency: number; thresholdMs: number | null; total: number | null; byReason: Record<string, number>; cells: number; cellsWithData: number }
+
+export interface SeriesPoint { cellId: string; mode: Mode; tS: number; metric: 'inFlight' | 'queue' | 'platformThreads' | 'heapMiB' | 'rssMiB' | 'cpuPct'; value: number }
+
+export interface ReportModel {
+  runId: string;
+  isFixture: boolean;
+  manifest: RunManifest;
+  sutInfo: SutInfo | null;
+  mockModel: string | null;
+  percentileDefinition: string;
+  summarySource: 'file' | 'recomputed';
+  gaps: string[];
+  levels: number[];
+  modes: Mode[];
+  latencyMs: number;
+  poolSize: number;
+  requestsPerWorker: number;
+  totals: {
+    plannedPerRepeatPerMode: number; plannedTotal: number; plannedCells: number; presentCells: number;
+    count: number; ok: number; failed: number; errorRate: number | null;
+  };
+  rows: RowModel[];
+  comparisons: LevelComparison[];
+  highest: LevelComparison | null;
+  lowest: LevelComparison | null;
+  rampFraction: number;
+  published: PublishedRow[];
+  threadDumps: ThreadDumpEvidence[];
+  pinning: PinningRow[];
+  pinningReasons: { mode: Mode; reason: string; count: number }[];
+  flags: { cellId: string; flag: CellFlag }[];
+  conclusions: ConclusionRow[];
+  followUps: FollowUp[];
+  charts: {
+    series: SeriesPoint[];
+    distribution: { mode: Mode; concurrency: number; pct: number; e2eMs: number }[];
+  };
+}
+
+const MODE_ORDER: Mode[] = ['fixed', 'virtual'];
+
+function outcomeHigherBetter(vt: number | null, fx: number | null): Outcome | null {
+  if (vt === null || fx === null || fx <= 0) return null;
+  const r = vt / fx;
+  return r > 1 + TIE_BAND ? 'wins' : r < 1 - TIE_BAND ? 'loses' : 'ties';
+}
+function outcomeLowerBetter(vt: number | null, fx: number | null, absTieMs = 0): Outcome | null {
+  if (vt === null || fx === null) return null;
+  if (Math.abs(vt - fx) <= absTieMs) return 'ties';
+  if (fx <= 0) return vt <= 0 ? 'ties' : 'loses';
+  const r = vt / fx;
+  return r < 1 - TIE_BAND ? 'wins' : r > 1 + TIE_BAND ? 'loses' : 'ties';
+}
+
+function cellResources(c: CellResult) {
+  const s = c.samples;
+  return {
+    peakRssBytes: maxOf(s.map((x) => x.rssBytes)),
+    peakHeapUsedBytes: maxOf(s.map((x) => x.heapUsedBytes)),
+    meanCpuPct: (() => { const m = meanOf(s.map((x) => x.processCpuLoad)); return m === null ? null : m * 100; })(),
+    peakPlatformThreads: maxOf(s.map((x) => x.platformThreads)),
+    peakInFlight: maxOf(s.map((x) => x.inFlight)),
+    peakQueue: maxOf(s.map((x) => x.queueSize)),
+    peakExecutorActive: maxOf(s.map((x) => x.executorActive)),
+  };
+}
+
+function buildRow(sr: SummaryRow, cells: CellResult[], m: RunManifest): RowModel {
+  const { latencyMs: L, poolSize: N, requestsPerWorker: n, start } = m.options;
+  const c = sr.concurrency;
+  const wb = start === 'together' ? wavesWholeRunRps(sr.mode, c, N, L, n) : null;
+  const pooled = sr.pooled;
+  const means = pooled.e2eMs && pooled.queueMs && pooled.execMs
+    ? { e2eMs: pooled.e2eMs.mean, queueMs: pooled.queueMs.mean, execMs: pooled.execMs.mean, overheadMs: pooled.e2eMs.mean - pooled.queueMs.mean - pooled.execMs.mean, n: pooled.e2eMs.n }
+    : null;
+  const steady = sr.throughput.steadyStateRps.median;
+  const whole = sr.throughput.wholeRunRps.median;
+  const measured = whole ?? steady;
+  const predicted = littleThroughputRps(c, means?.e2eMs ?? null);
+  const res = cells.map(cellResources);
+  const qAgg = (k: keyof ReturnType<typeof cellResources>) => agg(res.map((r) => r[k]));
+  return {
+    mode: sr.mode,
+    concurrency: c,
+    repeats: sr.repeats,
+    boundRps: sr.boundRps,
+    wavesWholeRunRps: wb,
+    waves: waves(sr.mode, c, N),
+    wholeRunRps: sr.throughput.wholeRunRps,
+    steadyRps: sr.throughput.steadyStateRps,
+    pctOfBound: whole === null ? null : (whole / sr.boundRps) * 100,
+    pctOfWavesBound: whole === null || wb === null ? null : (whole / wb) * 100,
+    e2eP50Ms: sr.e2eMs.p50,
+    e2eP95Ms: sr.e2eMs.p95,
+    e2eP99Ms: sr.e2eMs.p99,
+    queueP95Ms: sr.queueMs.p95,
+    execP95Ms: sr.execMs.p95,
+    execP99Ms: sr.execMs.p99,
+    theoryQueueP95Ms: queueWaitP95WavesMs(sr.mode, c, N, L),
+    theoryQueueMeanMs: queueWaitMeanSpreadMs(sr.mode, c, N, L),
+    theoryE2eP95Ms: queueWaitP95WavesMs(sr.mode, c, N, L) + L,
+    errorCount: sr.errors.count,
+    errorRate: sr.errors.rate,
+    means,
+    little: predicted !== null && measured !== null
+      ? { predictedRps: predicted, measuredRps: measured, measuredDefinition: whole !== null ? 'whole-run' : 'steady-state', ratio: measured / predicted }
+      : null,
+    pinnedTotal: sr.pinnedTotal,
+    resources: {
+      peakRssBytes: qAgg('peakRssBytes'), peakHeapUsedBytes: qAgg('peakHeapUsedBytes'), meanCpuPct: qAgg('meanCpuPct'),
+      peakPlatformThreads: qAgg('peakPlatformThreads'), peakInFlight: qAgg('peakInFlight'), peakQueue: qAgg('peakQueue'),
+      peakExecutorActive: qAgg('peakExecutorActive'), samples: cells.reduce((s, x) => s + x.samples.length, 0),
+    },
+    mockPeakInFlight: agg(cells.map((x) => x.mock.after?.peakInFlight ?? null)),
+  };
+}
+
+// ---------------------------------------------------------------- published vs measured
+
+type Pub000 = typeof publishedJson['000'];
+const PUB: Pub000 = publishedJson['000'];
+
+function configDiffs(m: RunManifest): { host: string | null; jdk: string | null; n: string | null; repeats: string | null; latency: string | null; pool: string | null; levels: string | null } {
+  const s = PUB.setup;
+  const o = m.options;
+  return {
+    host: m.host.cpuModel.includes('Apple M4') ? null : `different host (${m.host.cpuModel}, ${m.host.cores} cores vs ${s.host})`,
+    jdk: m.versions.jdk !== null && s.jdk.endsWith(m.versions.jdk) ? null : `different JDK (${m.versions.jdk ?? 'unknown'} vs ${s.jdk})`,
+    n: o.requestsPerWorker === s.requestsPerWorker ? null : `${o.requestsPerWorker} requests per worker vs ${s.requestsPerWorker}: whole-run throughput and totals depend on n (lock-step waves, edge effect)`,
+    repeats: o.repeats === s.repeats ? null : `${o.repeats} repeats vs ${s.repeats}`,
+    latency: o.latencyMs === s.mockLatencyMs ? null : `mock latency ${o.latencyMs} ms vs ${s.mockLatencyMs} ms`,
+    pool: o.poolSize === s.fixedPoolSize ? null : `fixed pool ${o.poolSize} vs ${s.fixedPoolSize}`,
+    levels: JSON.stringify(o.levels) === JSON.stringify(s.concurrencyLevels) ? null : `levels ${o.levels.join('/')} vs ${s.concurrencyLevels.join('/')}`,
+  };
+}
+
+function verdictOf(published: number, measured: number | null, tol: { rel: number; abs: number }): { diff: number | null; diffPct: number | null; verdict: Verdict } {
+  if (measured === null) return { diff: null, diffPct: null, verdict: 'not tested here' };
+  const diff = measured - published;
+  const diffPct = published !== 0 ? (diff / published) * 100 : null;
+  const allowed = Math.max(tol.abs, Math.abs(published) * tol.rel);
+  return { diff, diffPct, verdict: Math.abs(diff) <= allowed + 1e-9 ? 'reproduced' : 'not reproduced' };
+}
+
+function buildPublished(m: RunManifest, rows: RowModel[], cells: CellResult[], totals: ReportModel['totals']): PublishedRow[] {
+  const d = configDiffs(m);
+  const out: PublishedRow[] = [];
+  const rowOf = (mode: Mode, c: number) => rows.find((r) => r.mode === mode && r.concurrency === c) ?? null;
+  const configBlock = [d.latency, d.pool].filter((x): x is string => x !== null);
+  const add = (id: string, label: string, mode: Mode | 'both', c: number | null, unit: PublishedRow['unit'], published: number,
+    measured: (r: RowModel | null) => number | null, tol: { rel: number; abs: number }, expected: (string | null)[]) => {
+    const row = mode === 'both' || c === null ? null : rowOf(mode, c);
+    const reasons: string[] = [];
+    let v: ReturnType<typeof verdictOf>;
+    let value: number | null = null;
+    if (configBlock.length) {
+      reasons.push(`not comparable: ${configBlock.join('; ')}`);
+      v = { diff: null, diffPct: null, verdict: 'not tested here' };
+    } else if (mode !== 'both' && c !== null && !row) {
+      reasons.push(m.options.levels.includes(c) && m.options.modes.includes(mode) ? `no result for ${mode} at ${c} (missing cells)` : `${mode} at ${c} is not in this run's plan`);
+      v = { diff: null, diffPct: null, verdict: 'not tested here' };
+    } else {
+      value = measured(row);
+      v = verdictOf(published, value, tol);
+      if (value === null) reasons.push('not measured in this run (no data)');
+      const exp = expected.filter((x): x is string => x !== null);
+      const hostSensitive = unit === 'ms' || unit === 'req/s' || unit === 'MiB';
+      if (v.verdict === 'not reproduced') reasons.push(...exp, ...(hostSensitive ? [d.host, d.jdk] : []).filter((x): x is string => x !== null && !exp.includes(x)));
+    }
+    out.push({ id, label, mode, concurrency: c, unit, published, measured: value, ...v, tolerance: tol, reasons });
+  };
+  const r = PUB.results;
+  const T = { rel: 0.05, abs: 0 };
+  const LAT = { rel: 0.05, abs: 20 };
+  for (const mode of MODE_ORDER) {
+    const pm = r[mode] as Record<string, unknown>;
+    const byLevel = (key: string) => Object.entries((pm[key] ?? {}) as Record<string, number>).sort((a, b) => Number(a[0]) - Number(b[0]));
+    for (const [lv, val] of byLevel('throughputRps')) add(`${mode}.throughputRps.${lv}`, 'throughput (whole run)', mode, Number(lv), 'req/s', val, (x) => x?.wholeRunRps.median ?? null, T, [d.n]);
+    for (const [lv, val] of byLevel('e2eP95Ms')) add(`${mode}.e2eP95Ms.${lv}`, 'E2E P95', mode, Number(lv), 'ms', val, (x) => x?.e2eP95Ms.median ?? null, LAT, [d.n]);
+    for (const [lv, val] of byLevel('e2eP99Ms')) add(`${mode}.e2eP99Ms.${lv}`, 'E2E P99', mode, Number(lv), 'ms', val, (x) => x?.e2eP99Ms.median ?? null, { rel: 0.1, abs: 50 }, ['the study\'s own mock and HTTP stack set the tail; this run uses the project mock']);
+    for (const [lv, val] of byLevel('queueWaitP95Ms')) add(`${mode}.queueWaitP95Ms.${lv}`, 'queue wait P95', mode, Number(lv), 'ms', val, (x) => x?.queueP95Ms.median ?? null, { rel: 0.05, abs: 10 }, [d.n]);
+    for (const [lv, val] of byLevel('executionP95Ms')) add(`${mode}.executionP95Ms.${lv}`, 'execution P95', mode, Number(lv), 'ms', val, (x) => x?.execP95Ms.median ?? null, LAT, ['execution includes the SUT\'s HTTP client and the mock; a different mock or client shifts it by milliseconds']);
+    for (const [lv, val] of byLevel('errorRate')) add(`${mode}.errorRate.${lv}`, 'error rate', mode, Number(lv), 'ratio', val, (x) => x?.errorRate.median ?? null, { rel: 0, abs: 0.001 }, []);
+    const td = pm['threadDumpAt500'] as Record<string, number> | undefined;
+    const cellPeak = (mm: Mode, c: number, f: (cell: CellResult) => number | null) => maxOf(cells.filter((x) => x.mode === mm && x.concurrency === c).map(f));
+    if (td) {
+      const exact = { rel: 0, abs: 0 };
+      if (td['poolThreadsInSocketRead'] !== undefined) add(`${mode}.threadDump.poolThreadsInSocketRead.500`, 'thread dump: pool threads in socket read', mode, 500, 'threads', td['poolThreadsInSocketRead'], () => cellPeak(mode, 500, (x) => x.threadDump?.inSocketRead.fixedPool ?? null), exact, []);
+      if (td['activeThreadsPeak'] !== undefined) add(`${mode}.threadDump.activeThreadsPeak.500`, 'executor active peak', mode, 500, 'threads', td['activeThreadsPeak'], () => cellPeak(mode, 500, (x) => maxOf(x.samples.map((s) => s.executorActive))), exact, []);
+      if (td['activeVirtualTasksPeak'] !== undefined) add(`${mode}.threadDump.activeVirtualTasksPeak.500`, 'active virtual tasks peak', mode, 500, 'tasks', td['activeVirtualTasksPeak'], () => cellPeak(mode, 500, (x) => maxOf(x.samples.map((s) => s.executorActive))), { rel: 0.02, abs: 0 }, ['sampled every 250 ms: a peak between two samples is missed']);
+      if (td['queuePeak'] !== undefined) add(`${mode}.threadDump.queuePeak.500`, 'executor queue peak', mode, 500, 'tasks', td['queuePeak'], () => cellPeak(mode, 500, (x) => maxOf(x.samples.map((s) => s.queueSize))), { rel: 0.02, abs: 0 }, ['sampled every 250 ms: a peak between two samples is missed']);
+    }
+    if (mode === 'virtual') {
+      const vr = r.virtual;
+      add('virtual.rssDeltaVsFixedAt500MiB', 'RSS peak, virtual − fixed', 'virtual', 500, 'MiB', vr.rssDeltaVsFixedAt500MiB, () => {
+        const v = rowOf('virtual', 500)?.resources.peakRssBytes.median ?? null;
+        const f = rowOf('fixed', 500)?.resources.peakRssBytes.median ?? null;
+        return v === null || f === null ? null : (v - f) / MIB;
+      }, { rel: 0.5, abs: 0 }, ['the JVM is reused between levels of a block and GC timing differs: RSS differences are not a per-thread cost', d.host, d.jdk]);
+      const vtCells = cells.filter((x) => x.mode === 'virtual');
+      add('virtual.pinnedEvents', 'pinned events (all virtual cells)', 'both', null, 'events', vr.pinnedEvents,
+        () => (vtCells.length === 0 || vtCells.some((x) => x.pinned === null) ? null : vtCells.reduce((s, x) => s + (x.pinned?.total ?? 0), 0)),
+        { rel: 0, abs: 0 }, [`threshold ${m.options.pinnedThresholdMs} ms via JFR jdk.VirtualThreadPinned; the study used -Djdk.tracePinnedThreads, which JDK 24+ ignores`]);
+    }
+  }
+  // setup totals: only comparable when the plan is the study's
+  const planDiffs = [d.n, d.repeats, d.levels].filter((x): x is string => x !== null);
+  const pushTotal = (id: string, label: string, published: number, measured: number) => {
+    if (planDiffs.length) {
+      out.push({ id, label, mode: 'both', concurrency: null, unit: 'requests', published, measured, diff: measured - published, diffPct: ((measured - published) / published) * 100, tolerance: { rel: 0, abs: 0 }, verdict: 'not tested here', reasons: [`this run's plan differs: ${planDiffs.join('; ')}`] });
+      return;
+    }
+    const v = verdictOf(published, measured, { rel: 0, abs: 0 });
+    out.push({ id, label, mode: 'both', concurrency: null, unit: 'requests', published, measured, ...v, tolerance: { rel: 0, abs: 0 }, reasons: v.verdict === 'not reproduced' ? planDiffs : [] });
+  };
+  pushTotal('setup.totalRequests', 'requests in total', PUB.setup.totalRequests, totals.count);
+  pushTotal('setup.failedRequests', 'failed requests', PUB.setup.failedRequests, totals.failed);
+  return out;
+}
+
+// ---------------------------------------------------------------- conclusions
+
+function buildConclusions(model: Omit<ReportModel, 'conclusions' | 'followUps'>): ConclusionRow[] {
+  const N = model.poolSize;
+  const fixedAbove = model.rows.filter((r) => r.mode === 'fixed' && r.concurrency > N);
+  const topFixed = fixedAbove[fixedAbove.length - 1] ?? null;
+  const h = model.highest;
+  const rows: ConclusionRow[] = [];
+  const nt = (id: string, kind: ConclusionRow['kind'], evidence: ConclusionRow['evidence'] = {}): ConclusionRow => ({ id, kind, verdict: 'not tested here', evidence });
+  // 1 fixed pool queues beyond its size
+  if (topFixed && topFixed.queueP95Ms.median !== null) {
+    rows.push({ id: 'fixedQueues', kind: 'proven', verdict: topFixed.queueP95Ms.median >= 0.5 * model.latencyMs ? 'reproduced' : 'not reproduced',
+      evidence: { concurrency: topFixed.concurrency, queueP95Ms: topFixed.queueP95Ms.median, theoryMs: topFixed.theoryQueueP95Ms } });
+  } else rows.push(nt('fixedQueues', 'proven', { reason: 'no fixed level above the pool size' }));
+  // 2 fixed E2E mostly queue wait
+  if (topFixed?.means) {
+    const share = topFixed.means.queueMs / topFixed.means.e2eMs;
+    rows.push({ id: 'fixedE2eIsQueue', kind: 'proven', verdict: share > 0.5 ? 'reproduced' : 'not reproduced', evidence: { concurrency: topFixed.concurrency, queueSharePct: share * 100 } });
+  } else rows.push(nt('fixedE2eIsQueue', 'proven'));
+  // 3 VT cuts queue wait
+  if (h && h.concurrency > N && h.fixed.queueP95Ms.median !== null && h.virtual.queueP95Ms.median !== null) {
+    rows.push({ id: 'vtCutsQueue', kind: 'proven', verdict: h.queueP95 === 'wins' ? 'reproduced' : 'not reproduced', evidence: { concurrency: h.concurrency, fixedMs: h.fixed.queueP95Ms.median, virtualMs: h.virtual.queueP95Ms.median } });
+  } else rows.push(nt('vtCutsQueue', 'proven'));
+  // 4 VT raises capacity
+  if (h && h.concurrency > N && h.throughput) {
+    rows.push({ id: 'vtRaisesCapacity', kind: 'proven', verdict: h.throughput === 'wins' ? 'reproduced' : 'not reproduced', evidence: { concurrency: h.concurrency, fixedRps: h.fixed.wholeRunRps.median, virtualRps: h.virtual.wholeRunRps.median } });
+  } else rows.push(nt('vtRaisesCapacity', 'proven'));
+  // 5, 6 the headline figures at 500
+  const pub = (id: string) => model.published.find((p) => p.id === id);
+  for (const [cid, a, b] of [['throughput500', 'fixed.throughputRps.500', 'virtual.throughputRps.500'], ['e2eP95500', 'fixed.e2eP95Ms.500', 'virtual.e2eP95Ms.500']] as const) {
+    const pa = pub(a);
+    const pb = pub(b);
+    if (!pa || !pb || pa.verdict === 'not tested here' || pb.verdict === 'not tested here') rows.push(nt(cid, 'proven', { fixed: pa?.measured ?? null, virtual: pb?.measured ?? null }));
+    else rows.push({ id: cid, kind: 'proven', verdict: pa.verdict === 'reproduced' && pb.verdict === 'reproduced' ? 'reproduced' : 'not reproduced', evidence: { fixed: pa.measured, virtual: pb.measured, publishedFixed: pa.published, publishedVirtual: pb.published } });
+  }
+  // 7 execution P95 equal
+  if (h && h.execP95RelDiff !== null) {
+    rows.push({ id: 'execEqual', kind: 'proven', verdict: Math.abs(h.execP95RelDiff) <= TIE_BAND ? 'reproduced' : 'not reproduced', evidence: { concurrency: h.concurrency, fixedMs: h.fixed.execP95Ms.median, virtualMs: h.virtual.execP95Ms.median } });
+  } else rows.push(nt('execEqual', 'proven'));
+  // 8 no notable pinning (rule: pinned events <= 1 % of virtual requests)
+  const vtPin = model.pinning.filter((p) => p.mode === 'virtual');
+  const vtReq = model.rows.filter((r) => r.mode === 'virtual').reduce((s, r) => s + (r.means?.n ?? 0), 0);
+  if (vtPin.length && vtPin.every((p) => p.total !== null) && vtReq > 0) {
+    const total = vtPin.reduce((s, p) => s + (p.total ?? 0), 0);
+    rows.push({ id: 'noPinning', kind: 'proven', verdict: total <= 0.01 * vtReq ? 'reproduced' : 'not reproduced', evidence: { events: total, requests: vtReq, thresholdMs: vtPin[0]?.thresholdMs ?? null } });
+  } else rows.push(nt('noPinning', 'proven'));
+  // 9 VT no substitute for limits: shown by the absence of back-pressure towards the mock
+  if (h && h.fixed.mockPeakInFlight.median !== null && h.virtual.mockPeakInFlight.median !== null) {
+    rows.push({ id: 'needLimits', kind: 'proven', verdict: h.virtual.mockPeakInFlight.median > h.fixed.mockPeakInFlight.median ? 'reproduced' : 'not reproduced',
+      evidence: { concurrency: h.concurrency, fixedUpstream: h.fixed.mockPeakInFlight.median, virtualUpstream: h.virtual.mockPeakInFlight.median } });
+  } else rows.push(nt('needLimits', 'proven'));
+  // not proven by the study, and not by this run either
+  rows.push(nt('realProvider', 'not-proven'));
+  rows.push(nt('pinningEverywhere', 'not-proven'));
+  rows.push(nt('otherDeps', 'not-proven'));
+  rows.push(nt('cpuBound', 'not-proven'));
+  const jdk = model.manifest.versions.jdk;
+  rows.push({ id: 'jdk21', kind: 'not-proven', verdict: jdk !== null && /^21(\.|$)/.test(jdk) ? 'reproduced' : 'not tested here', evidence: { jdk: jdk ?? null } });
+  const rssDelta = pub('virtual.rssDeltaVsFixedAt500MiB');
+  const hr = h ? ((h.virtual.resources.peakRssBytes.median ?? NaN) - (h.fixed.resources.peakRssBytes.median ?? NaN)) / MIB : NaN;
+  rows.push(nt('vtCostNegligible', 'not-proven', { concurrency: h?.concurrency ?? null, rssDeltaMiB: Number.isFinite(hr) ? hr : null, published: rssDelta?.published ?? null }));
+  return rows;
+}
+
+const FOLLOW_UPS: FollowUp[] = [
+  { id: 'jdk21', command: 'JAVA_HOME=/path/to/jdk-21 npx zx run.mjs --modes fixed,virtual --levels 50,200,500' },
+  { id: 'fixed100', command: 'npx zx run.mjs --pool-size 100' },
+  { id: 'fixed500', command: 'npx zx run.mjs --pool-size 500' },
+  { id: 'realProvider', command: null },
+  { id: 'latency100', command: 'npx zx run.mjs --latency-ms 100' },
+  { id: 'latency500', command: 'npx zx run.mjs --latency-ms 500' },
+  { id: 'latency3000', command: 'npx zx run.mjs --latency-ms 3000' },
+  { id: 'latency10000', command: 'npx zx run.mjs --latency-ms 10000' },
+  { id: 'connPool', command: null },
+  { id: 'bulkhead', command: null },
+  { id: 'faults', command: null },
+  { id: 'resources', command: 'npx zx run.mjs --modes fixed,virtual --levels 50,200,500' },
+  { id: 'pinningReal', command: 'npx zx run.mjs --pinned-threshold-ms 0' },
+  { id: 'cpuBound', command: null },
+];
+
+// ---------------------------------------------------------------- the model
+
+export function buildModel(run: LoadedRun): ReportModel {
+  const m = run.manifest;
+  const { cells, summary } = run;
+  const cellsOf = (mode: Mode, c: number) => cells.filter((x) => x.mode === mode && x.concurrency === c).sort((a, b) => a.repeat - b.repeat);
+  const rows = summary.rows
+    .slice()
+    .sort((a, b) => MODE_ORDER.indexOf(a.mode) - MODE_ORDER.indexOf(b.mode) || a.concurrency - b.concurrency)
+    .map((sr) => buildRow(sr, cellsOf(sr.mode, sr.concurrency), m));
+  const levels = [...new Set(rows.map((r) => r.concurrency))].sort((a, b) => a - b);
+  const modes = MODE_ORDER.filter((md) => rows.some((r) => r.mode === md));
+  const comparisons: LevelComparison[] = [];
+  for (const c of levels) {
+    const f = rows.find((r) => r.mode === 'fixed' && r.concurrency === c);
+    const v = rows.find((r) => r.mode === 'virtual' && r.concurrency === c);
+    if (!f || !v) continue;
+    const ft = f.wholeRunRps.median;
+    const vt = v.wholeRunRps.median;
+    const fe = f.e2eP95Ms.median;
+    const ve = v.e2eP95Ms.median;
+    const fx = f.execP95Ms.median;
+    const vx = v.execP95Ms.median;
+    comparisons.push({
+      concurrency: c, fixed: f, virtual: v,
+      throughputRatio: ft && vt !== null ? vt / ft : null,
+      throughput: outcomeHigherBetter(vt, ft),
+      e2eP95Ratio: fe && ve !== null ? ve / fe : null,
+      e2eP95: outcomeLowerBetter(ve, fe),
+      queueP95: outcomeLowerBetter(v.queueP95Ms.median, f.queueP95Ms.median, 10),
+      execP95RelDiff: fx && vx !== null ? (vx - fx) / fx : null,
+    });
+  }
+  const count = cells.reduce((s, x) => s + x.load.count, 0);
+  const ok = cells.reduce((s, x) => s + x.load.ok, 0);
+  const perRepeat = plannedRequestsPerRepeat(m.options.levels, m.options.requestsPerWorker);
+  const totals = {
+    plannedPerRepeatPerMode: perRepeat,
+    plannedTotal: perRepeat * m.options.repeats * m.options.modes.length,
+    plannedCells: m.cellOrder.length,
+    presentCells: cells.length,
+    count, ok, failed: count - ok,
+    errorRate: count > 0 ? (count - ok) / count : null,
+  };
+  const sutKeys = Object.keys(m.sut).sort();
+  const firstSut = sutKeys[0];
+  const mockModel = cells.map((x) => x.mock.after?.config['model'] ?? x.mock.before?.config['model']).find((x): x is string => typeof x === 'string') ?? null;
+
+  const topLevelOf = (mode: Mode) => maxOf(rows.filter((r) => r.mode === mode).map((r) => r.concurrency));
+  const threadDumps: ThreadDumpEvidence[] = cells.filter((x) => x.threadDump !== null).map((x) => ({
+    cellId: x.cellId, mode: x.mode, concurrency: x.concurrency, dump: x.threadDump as ThreadDumpSummary,
+    peakExecutorActive: maxOf(x.samples.map((s) => s.executorActive)), peakQueue: maxOf(x.samples.map((s) => s.queueSize)),
+  })).sort((a, b) => MODE_ORDER.indexOf(a.mode) - MODE_ORDER.indexOf(b.mode) || a.concurrency - b.concurrency || (a.cellId < b.cellId ? -1 : 1));
+
+  const pinning: PinningRow[] = rows.map((r) => {
+    const cs = cellsOf(r.mode, r.concurrency);
+    const withData = cs.filter((x) => x.pinned !== null);
+    const byReason: Record<string, number> = {};
+    for (const x of withData) for (const [k, n] of Object.entries(x.pinned?.byReason ?? {})) byReason[k] = (byReason[k] ?? 0) + n;
+    return {
+      mode: r.mode, concurrency: r.concurrency,
+      thresholdMs: withData[0]?.pinned?.thresholdMs ?? null,
+      total: withData.length ? withData.reduce((s, x) => s + (x.pinned?.total ?? 0), 0) : null,
+      byReason, cells: cs.length, cellsWithData: withData.length,
+    };
+  });
+  const reasonMap = new Map<string, number>();
+  for (const p of pinning) for (const [k, n] of Object.entries(p.byReason)) reasonMap.set(`${p.mode}\u0000${k}`, (reasonMap.get(`${p.mode}\u0000${k}`) ?? 0) + n);
+  const pinningReasons = [...reasonMap.entries()].map(([k, count]) => { const [mode, reason] = k.split('\u0000') as [Mode, string]; return { mode, reason, count }; })
+    .sort((a, b) => MODE_ORDER.indexOf(a.mode) - MODE_ORDER.indexOf(b.mode) || b.count - a.count || (a.reason < b.reason ? -1 : 1));
+
+  // charts: time series of the highest level of each mode (first repeat present)
+  const series: SeriesPoint[] = [];
+  const distribution: ReportModel['charts']['distribution'] = [];
+  for (const mode of modes) {
+    const top = topLevelOf(mode);
+    if (top === null) continue;
+    const cs = cellsOf(mode, top);
+    const cell = cs[0];
+    if (cell) {
+      for (const s of cell.samples) {
+        const tS = Math.round((s.tEpochMs - cell.t0EpochMs) / 10) / 100;
+        series.push({ cellId: cell.cellId, mode, tS, metric: 'inFlight', value: s.inFlight });
+        series.push({ cellId: cell.cellId, mode, tS, metric: 'queue', value: s.queueSize });
+        series.push({ cellId: cell.cellId, mode, tS, metric: 'platformThreads', value: s.platformThreads });
+        series.push({ cellId: cell.cellId, mode, tS, metric: 'heapMiB', value: Math.round((s.heapUsedBytes / MIB) * 10) / 10 });
+        if (s.rssBytes !== null) series.push({ cellId: cell.cellId, mode, tS, metric: 'rssMiB', value: Math.round((s.rssBytes / MIB) * 10) / 10 });
+        if (s.processCpuLoad !== null) series.push({ cellId: cell.cellId, mode, tS, metric: 'cpuPct', value: Math.round(s.processCpuLoad * 10000) / 100 });
+      }
+    }
+    const e2e: number[] = [];
+    for (const x of cs) {
+      const req: CompactRequests | undefined = run.requests.get(x.cellId);
+      if (req) e2e.push(...successfulColumns(req).e2eMs);
+    }
+    if (e2e.length) {
+      e2e.sort((a, b) => a - b);
+      const ps = [...Array.from({ length: 100 }, (_, i) => i), 99.5, 99.9, 100];
+      for (const p of ps) distribution.push({ mode, concurrency: top, pct: p, e2eMs: Math.round(quantileSorted(e2e, p / 100) * 1000) / 1000 });
+    }
+  }
+
+  const base: Omit<ReportModel, 'conclusions' | 'followUps'> = {
+    runId: m.runId,
+    isFixture: m.options.profile === 'fixture',
+    manifest: m,
+    sutInfo: firstSut !== undefined ? (m.sut[firstSut] ?? null) : null,
+    mockModel,
+    percentileDefinition: summary.percentileDefinition,
+    summarySource: run.summarySource,
+    gaps: [...run.gaps],
+    levels, modes,
+    latencyMs: m.options.latencyMs,
+    poolSize: m.options.poolSize,
+    requestsPerWorker: m.options.requestsPerWorker,
+    totals,
+    rows,
+    comparisons,
+    highest: comparisons[comparisons.length - 1] ?? null,
+    lowest: comparisons[0] ?? null,
+    rampFraction: rampWholeRunFraction(m.options.requestsPerWorker),
+    published: [],
+    threadDumps,
+    pinning,
+    pinningReasons,
+    flags: cells.flatMap((x) => x.flags.map((flag) => ({ cellId: x.cellId, flag }))),
+    charts: { series, distribution },
+  };
+  base.published = buildPublished(m, rows, cells, totals);
+  if (modes.length < 2) base.gaps.push(`only one mode (${modes.join(', ')}) has results; comparisons between modes are omitted`);
+  return { ...base, conclusions: buildConclusions(base), followUps: FOLLOW_UPS };
+}
+
+export { medianOf };
