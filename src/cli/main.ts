@@ -1,0 +1,277 @@
+/**
+ * The command line: `npx zx run.mjs [options]` runs an experiment, `npx zx run.mjs report [dir]`
+ * renders a report. Reads like the pipeline: options -> plan -> prerequisites -> run -> report.
+ * One top-level catch turns VtbenchError into one line + hint + exit code (stack only with --debug).
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, existsSync, readdirSync } from 'node:fs';
+import { join, resolve, basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { OPTION_SPECS, type OptionKey } from '../config/options.ts';
+import { PROFILES, DEFAULT_PROFILE, resolveOptions } from '../config/profiles.ts';
+import { makePlan, formatPlan, formatDuration, type Plan } from '../config/plan.ts';
+import { VtbenchError, EXIT } from './errors.ts';
+import { RunStore } from '../store/run-store.ts';
+import { SCHEMA_VERSION, type ResolvedOptions, type RunManifest } from '../store/types.ts';
+import { hostInfo } from '../pipeline/host.ts';
+import { checkDisk, checkMaven, checkPorts } from '../pipeline/prereq.ts';
+import { ChildRegistry, reapOrphans } from '../pipeline/children.ts';
+import { executePlan, writeSummary, type RunDeps } from '../pipeline/run.ts';
+import { jsonSubscriber, textSubscriber, type Emit } from '../pipeline/events.ts';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface Io {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+}
+
+/** Everything main needs from outside, so tests can run it in-process with fakes. */
+export interface MainDeps {
+  /** checks JDK (and Maven), builds the SUT; returns JDK facts and the run dependencies */
+  prepare(o: ResolvedOptions, logsDir: string): Promise<{ deps: RunDeps; jdk: { version: string; vendor: string } | null }>;
+  /** render the report of a run folder; returns the report's index path */
+  report(runDir: string, outRoot: string, lang: 'en' | 'zh'): Promise<{ outDir: string; gaps: string[] }>;
+}
+
+function toolVersion(): string {
+  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+function depVersion(name: string): string {
+  try {
+    return (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function gitState(): { commit: string | null; dirty: boolean | null } {
+  try {
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':!runs', ':!report'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '';
+    return { commit, dirty };
+  } catch {
+    return { commit: null, dirty: null };
+  }
+}
+
+/** `20261130-101500-seed-000` */
+export function newRunId(profile: string, now = new Date()): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${now.getUTCFullYear()}${p(now.getUTCMonth() + 1)}${p(now.getUTCDate())}-${p(now.getUTCHours())}${p(now.getUTCMinutes())}${p(now.getUTCSeconds())}-${profile}`;
+}
+
+function profileHelp(): string {
+  const lines = ['', 'Profiles (--profile NAME; any option above overrides a field):'];
+  for (const p of PROFILES) {
+    lines.push(`  ${p.name}${p.name === DEFAULT_PROFILE ? ' (default)' : ''}: ${p.description}`);
+    lines.push(`      ${OPTION_SPECS.filter((s) => ['levels', 'requestsPerWorker', 'repeats', 'warmupS', 'latencyMs', 'modes', 'poolSize', 'start'].includes(s.key)).map((s) => `--${s.flag} ${(s.show as (v: unknown) => string)(p.values[s.key])}`).join(' ')}`);
+  }
+  lines.push('', 'Commands:', '  (none)              run the experiment, then write its report', '  report [runs/<id>]  (re)write the report of a run (default: the newest run)');
+  lines.push('', 'Exit codes: 0 ok; 1 unexpected error; 2 bad option; 3 missing prerequisite (JDK >= 21, Maven, disk);', '  4 port in use; 5 Maven build failed; 6 SUT or mock not ready; 7 run folder unusable; 130 interrupted.');
+  return lines.join('\n');
+}
+
+function buildProgram(io: Io): Command {
+  const program = new Command('run.mjs')
+    .description('vtbench: fixed platform-thread pool vs virtual threads on a blocking Spring AI call chain, measured over real HTTP.')
+    .usage('[options] | report [runs/<id>] [--lang en|zh]')
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => {} })
+    .exitOverride()
+    .allowExcessArguments(false)
+    .option('--profile <name>', `experiment profile: ${PROFILES.map((p) => p.name).join(', ')}`, DEFAULT_PROFILE);
+  for (const s of OPTION_SPECS) {
+    const def = (s.show as (v: unknown) => string)(PROFILES[0]!.values[s.key]);
+    program.addOption(new Option(`--${s.flag} <${s.arg}>`, `${s.description} (seed-000: ${def || '""'})`));
+  }
+  program
+    .option('--resume <runId>', 'continue a stopped run (runs/<runId>) with its recorded options')
+    .option('--runs-dir <dir>', 'where run folders go', 'runs')
+    .option('--report-dir <dir>', 'where reports go', 'report')
+    .option('--lang <lang>', 'report language: en or zh', 'en')
+    .option('--no-report', 'do not render the report after the run')
+    .option('--dry-run', 'print the plan and check prerequisites, run nothing')
+    .option('--json', 'machine-readable events on stdout instead of progress bars')
+    .option('--debug', 'print stack traces');
+  program.addHelpText('after', profileHelp());
+  program.command('report [runDir]').description('(re)write the report of a run').option('--lang <lang>', 'en or zh', 'en');
+  return program;
+}
+
+/**
+ * Parse and run. Returns the exit code (never calls process.exit itself).
+ */
+export async function main(argv: string[], io: Io, deps: MainDeps): Promise<number> {
+  let debug = argv.includes('--debug');
+  const program = buildProgram(io);
+  try {
+    try {
+      await program.parseAsync(argv, { from: 'user' });
+    } catch (e) {
+      if (e instanceof CommanderError) {
+        if (e.code === 'commander.helpDisplayed' || e.code === 'commander.help' || e.code === 'commander.version') return 0;
+        throw new VtbenchError(e.message.replace(/^error: /, ''), 'see --help for the options', EXIT.usage);
+      }
+      throw e;
+    }
+    const opts = program.opts<Record<string, string | boolean | undefined>>();
+    debug = Boolean(opts['debug']);
+    const lang = checkLang(String(program.commands[0]?.opts()['lang'] ?? opts['lang'] ?? 'en'));
+    const sub = program.args[0];
+    if (sub === 'report') {
+      const dir = program.commands[0]!.args[0] ?? newestRun(resolve(ROOT, String(opts['runsDir'])));
+      const r = await deps.report(resolve(dir), resolve(ROOT, String(opts['reportDir'])), lang);
+      io.stdout.write(`report written: ${join(r.outDir, 'index.html')}${r.gaps.length ? ` (gaps: ${r.gaps.length})` : ''}\n`);
+      return 0;
+    }
+    return await runCommand(opts, lang, io, deps);
+  } catch (e) {
+    if (e instanceof VtbenchError) {
+      io.stderr.write(`error: ${e.message}\n  hint: ${e.hint}\n`);
+      if (debug && e.stack) io.stderr.write(e.stack + '\n');
+      return e.exitCode;
+    }
+    io.stderr.write(`error: ${(e as Error).message ?? String(e)}\n`);
+    if (debug && (e as Error).stack) io.stderr.write((e as Error).stack + '\n');
+    else io.stderr.write('  hint: rerun with --debug for the stack trace\n');
+    return 1;
+  }
+}
+
+function checkLang(l: string): 'en' | 'zh' {
+  if (l !== 'en' && l !== 'zh') throw new VtbenchError(`--lang: unknown language '${l}'`, 'use en or zh', EXIT.usage);
+  return l;
+}
+
+function newestRun(runsDir: string): string {
+  const ids = existsSync(runsDir) ? readdirSync(runsDir).filter((d) => existsSync(join(runsDir, d, 'manifest.json'))).sort() : [];
+  if (ids.length === 0) throw new VtbenchError(`no run found in ${runsDir}`, 'run an experiment first (npx zx run.mjs --profile quick) or name a run folder', EXIT.runData);
+  return join(runsDir, ids[ids.length - 1]!);
+}
+
+async function runCommand(opts: Record<string, string | boolean | undefined>, lang: 'en' | 'zh', io: Io, deps: MainDeps): Promise<number> {
+  const runsDir = resolve(ROOT, String(opts['runsDir']));
+  const raw: Partial<Record<OptionKey, string>> = {};
+  for (const s of OPTION_SPECS) {
+    const camel = s.flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    const v = opts[camel];
+    if (typeof v === 'string') raw[s.key] = v;
+  }
+
+  let store: RunStore;
+  let options: Readonly<ResolvedOptions>;
+  let manifest: RunManifest;
+  const resumeId = typeof opts['resume'] === 'string' ? opts['resume'] : null;
+  if (resumeId) {
+    if (Object.keys(raw).length > 0) {
+      throw new VtbenchError(`--resume keeps the run's recorded options; do not also give ${Object.keys(raw).map((k) => OPTION_SPECS.find((s) => s.key === k)!.flag).map((f) => `--${f}`).join(', ')}`, 'drop those options, or start a new run', EXIT.usage);
+    }
+    store = new RunStore(join(runsDir, basename(resumeId)));
+    if (!store.exists()) throw new VtbenchError(`--resume: no run folder ${store.dir} with a manifest.json`, `list runs with: ls ${runsDir}`, EXIT.runData);
+    manifest = store.readManifest();
+    if (manifest.schemaVersion !== SCHEMA_VERSION) throw new VtbenchError(`--resume: run ${manifest.runId} has schema version ${manifest.schemaVersion}, this tool writes ${SCHEMA_VERSION}`, 'start a new run', EXIT.runData);
+    options = Object.freeze({ ...manifest.options });
+  } else {
+    options = resolveOptions(String(opts['profile']), raw);
+    const runId = newRunId(options.profile);
+    store = new RunStore(join(runsDir, runId));
+    manifest = {
+      schemaVersion: SCHEMA_VERSION,
+      runId,
+      tool: { name: 'vtbench', version: toolVersion(), ...(() => { const g = gitState(); return { gitCommit: g.commit, gitDirty: g.dirty }; })() },
+      options,
+      startedAt: new Date().toISOString(),
+      endedAt: null,
+      status: 'running',
+      error: null,
+      host: hostInfo(),
+      versions: { node: process.version, undici: depVersion('undici'), jdk: null, jdkVendor: null, springBoot: null, springAi: null },
+      sut: {},
+      cellOrder: [],
+      plannedDurationS: 0,
+    };
+  }
+  const plan: Plan = makePlan(options);
+  manifest.cellOrder = plan.cells.map((c) => c.cellId);
+  manifest.plannedDurationS = plan.theoreticalS;
+
+  const json = Boolean(opts['json']);
+  io.stderr.write(formatPlan(options, plan, store.dir) + '\n');
+  if (opts['dryRun']) return 0;
+
+  // Prerequisites before anything starts.
+  await checkPorts([{ flag: 'mock-port', port: options.mockPort }, { flag: 'sut-port', port: options.sutPort }]).catch(async (e) => {
+    if (!resumeId) throw e;
+    const reaped = await reapOrphans(join(store.dir, 'pids.json'));
+    if (reaped.length === 0) throw e;
+    io.stderr.write(`stopped ${reaped.length} process(es) left by the killed run: ${reaped.map((r) => `${r.role} (pid ${r.pid})`).join(', ')}\n`);
+    await checkPorts([{ flag: 'mock-port', port: options.mockPort }, { flag: 'sut-port', port: options.sutPort }]);
+  });
+  store.init();
+  checkDisk(store.dir);
+  checkMaven();
+
+  const emit: Emit = json ? jsonSubscriber(io.stdout) : textSubscriber(io.stderr, plan);
+  const children = new ChildRegistry(join(store.dir, 'pids.json'));
+  const abort = new AbortController();
+  let interrupted = false;
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (interrupted) return;
+    interrupted = true;
+    io.stderr.write(`\n${sig}: stopping (finished cells are kept; continue with --resume ${manifest.runId})\n`);
+    abort.abort();
+  };
+  const onExit = () => children.killAllSync();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('exit', onExit);
+  const t0 = Date.now();
+  let status: RunManifest['status'] = 'running';
+  try {
+    const { deps: runDeps, jdk } = await deps.prepare(options, store.logsDir);
+    if (jdk) {
+      manifest.versions.jdk = jdk.version;
+      manifest.versions.jdkVendor = jdk.vendor;
+    }
+    manifest.status = 'running';
+    store.writeManifest(manifest);
+    const done = store.doneCellIds();
+    emit({
+      type: 'plan', runId: manifest.runId, runDir: store.dir, totalRequests: plan.totalRequests, theoreticalS: plan.theoreticalS,
+      remainingTheoreticalS: plan.cells.filter((c) => !done.has(c.cellId)).reduce((s, c) => s + c.theoreticalS, 0),
+      cells: plan.cells.length, resumedCells: plan.cells.filter((c) => done.has(c.cellId)).length,
+    });
+    await executePlan({ options, plan, store, manifest, deps: runDeps, emit, signal: abort.signal, children });
+    const first = Object.values(manifest.sut)[0];
+    if (first) {
+      manifest.versions.springBoot = first.springBootVersion;
+      manifest.versions.springAi = first.springAiVersion;
+      manifest.versions.jdk = first.jdkVersion;
+      manifest.versions.jdkVendor = first.jdkVendor;
+    }
+    status = interrupted ? 'interrupted' : 'complete';
+  } catch (e) {
+    status = interrupted ? 'interrupted' : 'failed';
+    manifest.error = (e as Error).message;
+    throw e;
+  } finally {
+    await children.stopAll();
+    manifest.status = status;
+    manifest.endedAt = new Date().toISOString();
+    store.writeManifest(manifest);
+    if (store.doneCellIds().size > 0) writeSummary({ store, manifest });
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.off('exit', onExit);
+    emit({ type: 'run-end', status: status === 'running' ? 'failed' : status, runDir: store.dir, elapsedS: (Date.now() - t0) / 1000 });
+  }
+  io.stderr.write(`wall time ${formatDuration((Date.now() - t0) / 1000)} against a theoretical ${formatDuration(plan.theoreticalS)} (+ JVM starts)\n`);
+  if (status === 'interrupted') return EXIT.interrupted;
+  if (opts['report'] !== false) {
+    const r = await deps.report(store.dir, resolve(ROOT, String(opts['reportDir'])), lang);
+    io.stderr.write(`report: ${join(r.outDir, 'index.html')}\n`);
+  }
+  return 0;
+}

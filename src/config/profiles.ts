@@ -1,0 +1,95 @@
+/**
+ * Profiles as data. `seed-000` is the source study's experiment (shared/seeds/000, §5–6);
+ * `quick` and `smoke` are shorter tours of the same chain. Any field can be overridden by a flag.
+ */
+import { VtbenchError, EXIT } from '../cli/errors.ts';
+import { OPTION_SPECS, type OptionKey } from './options.ts';
+import type { ResolvedOptions } from '../store/types.ts';
+
+type ProfileValues = Omit<ResolvedOptions, 'profile'>;
+
+/** Values every profile shares unless it says otherwise. */
+const BASE: ProfileValues = {
+  levels: [10, 50, 100, 200, 500],
+  requestsPerWorker: 40,
+  repeats: 3,
+  warmupS: 30,
+  latencyMs: 1500,
+  modes: ['fixed', 'virtual'],
+  poolSize: 32,
+  queueCapacity: 10000,
+  start: 'together',
+  rampMs: 0,
+  jvmFlags: ['-Xms512m', '-Xmx512m', '-XX:+UseG1GC'],
+  mockPort: 19000,
+  sutPort: 19080,
+  samplerIntervalMs: 250,
+  pinnedThresholdMs: 20,
+  errorFlagThreshold: 0.001,
+  connectTimeoutMs: 10_000,
+  // Worst fixed-pool queue wait in the default plan is ≈ 22.5 s; larger plans set these higher.
+  headersTimeoutMs: 600_000,
+  bodyTimeoutMs: 600_000,
+};
+
+export interface Profile {
+  name: string;
+  description: string;
+  values: ProfileValues;
+}
+
+/** All profiles, default first. */
+export const PROFILES: readonly Profile[] = [
+  {
+    name: 'seed-000',
+    description: 'the source study: levels 10..500, 40 req/worker, 3 repeats, 30 s warm-up, 1500 ms mock, fixed-32 vs virtual (~100 min)',
+    values: BASE,
+  },
+  {
+    name: 'quick',
+    description: 'a real short tour (~3 min): levels 10,100,400, 4 req/worker, 1 repeat, ramp start',
+    values: { ...BASE, levels: [10, 100, 400], requestsPerWorker: 4, repeats: 1, warmupS: 5, start: 'ramp' },
+  },
+  {
+    name: 'smoke',
+    description: 'CI check of the whole pipeline (<1 min of load): levels 4,32, pool 8, 200 ms mock',
+    values: { ...BASE, levels: [4, 32], requestsPerWorker: 3, repeats: 1, warmupS: 1, latencyMs: 200, poolSize: 8, start: 'together' },
+  },
+];
+
+export const DEFAULT_PROFILE = 'seed-000';
+
+/** Find a profile by name or throw a usage error listing the known ones. */
+export function getProfile(name: string): Profile {
+  const p = PROFILES.find((x) => x.name === name);
+  if (!p) {
+    throw new VtbenchError(`--profile: unknown profile '${name}'`, `use one of: ${PROFILES.map((x) => x.name).join(', ')}`, EXIT.usage);
+  }
+  return p;
+}
+
+/**
+ * Profile + raw flag values (strings, keyed by option key) -> frozen ResolvedOptions.
+ * Throws VtbenchError (exit 2) naming the flag for any bad value or inconsistent combination.
+ */
+export function resolveOptions(profileName: string, raw: Partial<Record<OptionKey, string>>): Readonly<ResolvedOptions> {
+  const profile = getProfile(profileName);
+  const out: ResolvedOptions = { profile: profile.name, ...structuredClone(profile.values) };
+  for (const s of OPTION_SPECS) {
+    const v = raw[s.key];
+    if (v !== undefined) (out as unknown as Record<string, unknown>)[s.key] = s.parse(v);
+  }
+  if (out.mockPort === out.sutPort) {
+    throw new VtbenchError(`--mock-port and --sut-port are both ${out.mockPort}`, 'give them different ports', EXIT.usage);
+  }
+  if (out.rampMs === 0) out.rampMs = out.latencyMs;
+  return deepFreeze(out);
+}
+
+function deepFreeze<T>(o: T): Readonly<T> {
+  if (o && typeof o === 'object') {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}

@@ -1,0 +1,104 @@
+/**
+ * Run events. The pipeline emits them; subscribers draw progress (stderr) or print JSON lines
+ * (stdout, `--json`). Drawing is never the pipeline's job.
+ */
+import cliProgress from 'cli-progress';
+import type { Plan } from '../config/plan.ts';
+import { formatDuration } from '../config/plan.ts';
+import type { LoadSummary } from '../load/types.ts';
+import type { CellFlag } from '../store/types.ts';
+
+export type RunEvent =
+  | { type: 'plan'; runId: string; runDir: string; totalRequests: number; theoreticalS: number; remainingTheoreticalS: number; cells: number; resumedCells: number }
+  | { type: 'info'; message: string }
+  | { type: 'block-start'; blockId: string }
+  | { type: 'warmup'; blockId: string; workers: number; requestsPerWorker: number }
+  | { type: 'cell-start'; cellId: string; requests: number; theoreticalS: number }
+  | { type: 'progress'; cellId: string; done: number; total: number }
+  | { type: 'cell-end'; cellId: string; summary: LoadSummary; boundRps: number; flags: CellFlag[]; durationMs: number }
+  | { type: 'run-end'; status: 'complete' | 'interrupted' | 'failed'; runDir: string; elapsedS: number };
+
+export type Emit = (e: RunEvent) => void;
+
+/** JSON lines on a stream (stdout with --json). Progress events are thinned to one per second per cell. */
+export function jsonSubscriber(out: NodeJS.WritableStream): Emit {
+  let lastProgress = 0;
+  return (e) => {
+    if (e.type === 'progress') {
+      const now = Date.now();
+      if (now - lastProgress < 1000 && e.done !== e.total) return;
+      lastProgress = now;
+    }
+    out.write(JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n');
+  };
+}
+
+/**
+ * Human progress on stderr: one bar per cell (requests done / total), elapsed, and an ETA for the
+ * whole run from the plan's theoretical durations of the cells still to run.
+ */
+export function textSubscriber(err: NodeJS.WriteStream, plan: Plan): Emit {
+  const theory = new Map(plan.cells.map((c) => [c.cellId, c.theoreticalS]));
+  let remainingS = 0;
+  let bar: cliProgress.SingleBar | null = null;
+  let cellStart = 0;
+  let cellTheory = 0;
+  const t0 = Date.now();
+  const isTty = Boolean(err.isTTY);
+  const line = (s: string) => err.write(s + '\n');
+  return (e) => {
+    switch (e.type) {
+      case 'plan':
+        remainingS = e.remainingTheoreticalS;
+        if (e.resumedCells > 0) line(`resuming: ${e.resumedCells} of ${e.cells} cells already done`);
+        break;
+      case 'info':
+        line(e.message);
+        break;
+      case 'block-start':
+        line(`— JVM block ${e.blockId}`);
+        break;
+      case 'warmup':
+        line(`  warm-up: ${e.workers} workers × ${e.requestsPerWorker} request(s), not recorded`);
+        break;
+      case 'cell-start':
+        cellStart = Date.now();
+        cellTheory = e.theoreticalS;
+        bar = new cliProgress.SingleBar(
+          {
+            format: `  ${e.cellId.padEnd(18)} {bar} {value}/{total} req | {elapsed} | run ETA {runEta}`,
+            stream: err,
+            noTTYOutput: !isTty,
+            notTTYSchedule: 10_000,
+            hideCursor: false,
+            clearOnComplete: false,
+            barsize: 24,
+          },
+          cliProgress.Presets.shades_classic,
+        );
+        bar.start(e.requests, 0, { elapsed: '0 s', runEta: formatDuration(remainingS) });
+        break;
+      case 'progress': {
+        const elapsedS = (Date.now() - cellStart) / 1000;
+        const cellLeft = Math.max(0, cellTheory - elapsedS);
+        bar?.update(e.done, { elapsed: formatDuration(elapsedS), runEta: formatDuration(remainingS - cellTheory + cellLeft) });
+        break;
+      }
+      case 'cell-end': {
+        bar?.stop();
+        bar = null;
+        remainingS -= theory.get(e.cellId) ?? 0;
+        const s = e.summary;
+        const x = s.wholeRunThroughputRps;
+        const p95 = s.e2eMs?.p95;
+        const errs = s.count - s.ok;
+        line(`    ${x === null ? '–' : x.toFixed(2)} req/s (bound ${e.boundRps.toFixed(2)}, ${x === null ? '–' : ((100 * x) / e.boundRps).toFixed(1)} %), E2E P95 ${p95 === undefined ? '–' : p95.toFixed(0)} ms, errors ${errs}${e.flags.length ? `, flags: ${e.flags.map((f) => f.code).join(', ')}` : ''}`);
+        break;
+      }
+      case 'run-end':
+        bar?.stop();
+        line(`run ${e.status} after ${formatDuration((Date.now() - t0) / 1000)}: ${e.runDir}`);
+        break;
+    }
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Start the mock LLM (mock/src/cli.ts) in its own process for the whole run, output to a log file.
+ */
+import { spawn } from 'node:child_process';
+import { openSync, closeSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { VtbenchError, EXIT } from '../cli/errors.ts';
+import type { MockStats } from '../../mock/src/types.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface MockProcess {
+  pid: number;
+  /** base URL without /v1, e.g. http://127.0.0.1:19000 */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Last `lines` lines of a log file, for error messages. */
+export function logTail(file: string, lines = 20): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+/** Wait until `pred` resolves true, polling every `everyMs`; false on timeout. */
+export async function waitFor(pred: () => Promise<boolean>, timeoutMs: number, everyMs = 100): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await pred().catch(() => false)) return true;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  return false;
+}
+
+/** Stop a child: SIGTERM, then SIGKILL after graceMs; resolves when it has exited. */
+export function stopChild(child: import('node:child_process').ChildProcess, graceMs = 5000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const t = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(t);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * @throws VtbenchError(EXIT.notReady) with the log tail if /health does not answer in readyTimeoutMs
+ */
+export async function startMockProcess(o: { port: number; latencyMs: number; logFile: string; readyTimeoutMs?: number }): Promise<MockProcess> {
+  const fd = openSync(o.logFile, 'a');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'mock/src/cli.ts', '--port', String(o.port), '--latency-ms', String(o.latencyMs)], {
+    cwd: ROOT,
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  const url = `http://127.0.0.1:${o.port}`;
+  let exited = false;
+  child.once('exit', () => { exited = true; });
+  const ready = await waitFor(async () => {
+    if (exited) return true;
+    const r = await request(`${url}/health`);
+    await r.body.dump();
+    return r.statusCode === 200;
+  }, o.readyTimeoutMs ?? 30_000);
+  if (!ready || exited) {
+    await stopChild(child);
+    throw new VtbenchError(`mock LLM did not become ready on port ${o.port}:\n${logTail(o.logFile)}`, `see ${o.logFile}`, EXIT.notReady);
+  }
+  return { pid: child.pid!, url, stop: () => stopChild(child) };
+}
+
+/** GET /stats of the mock; null if it does not answer. */
+export async function getMockStats(url: string): Promise<MockStats | null> {
+  try {
+    const r = await request(`${url}/stats`, { headersTimeout: 5000, bodyTimeout: 5000 });
+    if (r.statusCode !== 200) { await r.body.dump(); return null; }
+    return (await r.body.json()) as MockStats;
+  } catch {
+    return null;
+  }
+}

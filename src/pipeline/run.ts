@@ -1,0 +1,262 @@
+/**
+ * The run pipeline: plan -> (mock + SUT JVM blocks + closed-loop load) -> runs/<id>/.
+ *
+ * One mock process for the whole run; a fresh SUT JVM per (mode, repeat) block with the profile's
+ * JVM flags; a warm-up in each JVM; cells in plan order; after every cell the cell file and
+ * summary.json are written atomically, so a killed run keeps every finished cell and `--resume`
+ * continues with the first missing one.
+ */
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { runClosedLoop } from '../load/index.ts';
+import type { LoadResult } from '../load/types.ts';
+import type { Plan, PlannedBlock, PlannedCell } from '../config/plan.ts';
+import { RunStore, compactRequests } from '../store/run-store.ts';
+import { buildSummary, type CellWithRequests } from '../store/summary.ts';
+import { SCHEMA_VERSION, type CellResult, type PinnedDelta, type ResolvedOptions, type RunManifest } from '../store/types.ts';
+import type { PinnedResponse, SutInfo, SutSample } from '../jvm/api.ts';
+import type { MockStats } from '../../mock/src/types.ts';
+import { summarizeThreadDump } from './threaddump.ts';
+import { computeFlags } from './flags.ts';
+import { readCpuTicks, hostCpuPct } from './host.ts';
+import { ChildRegistry } from './children.ts';
+import type { Emit } from './events.ts';
+
+/** A started SUT JVM. */
+export interface SutHandle {
+  pid: number;
+  /** e.g. http://127.0.0.1:19080 */
+  baseUrl: string;
+  info: SutInfo;
+  /** substring of its command line, to recognise it by pid */
+  marker: string;
+  stop(): Promise<void>;
+}
+
+/** A started mock LLM. */
+export interface MockHandle {
+  pid: number;
+  /** base URL without /v1 */
+  url: string;
+  marker: string;
+  stop(): Promise<void>;
+}
+
+/** What the pipeline needs from the outside world; injected so tests can fake it. */
+export interface RunDeps {
+  startMock(o: { port: number; latencyMs: number; logFile: string }): Promise<MockHandle>;
+  startSut(o: { mode: 'fixed' | 'virtual'; options: ResolvedOptions; mockUrl: string; logFile: string }): Promise<SutHandle>;
+  getSamples(baseUrl: string, sinceEpochMs: number): Promise<SutSample[]>;
+  getPinned(baseUrl: string): Promise<PinnedResponse | null>;
+  getThreadDump(baseUrl: string): Promise<string>;
+  getMockStats(url: string): Promise<MockStats | null>;
+}
+
+export interface RunContext {
+  options: Readonly<ResolvedOptions>;
+  plan: Plan;
+  store: RunStore;
+  manifest: RunManifest;
+  deps: RunDeps;
+  emit: Emit;
+  signal: AbortSignal;
+  children: ChildRegistry;
+}
+
+/** Request body sent by every worker. */
+export const PROMPT_BODY = JSON.stringify({ prompt: 'Explain in one sentence why blocking I/O holds a platform thread.' });
+
+/** Samples are pulled from the SUT this often during a cell, so the SUT's ring buffer never wraps. */
+const SAMPLE_PULL_MS = 5000;
+
+/**
+ * Run every block of the plan that still has missing cells. Resolves when all cells are done;
+ * rejects with the first error (the caller marks the manifest failed and stops the children).
+ * On abort, returns early after the current cell's load is aborted (that cell is not written).
+ */
+export async function executePlan(ctx: RunContext): Promise<void> {
+  const { store, deps, options: o } = ctx;
+  const done = store.doneCellIds();
+  const mock = await deps.startMock({ port: o.mockPort, latencyMs: o.latencyMs, logFile: join(store.logsDir, 'mock.log') });
+  ctx.children.add({ pid: mock.pid, role: 'mock', marker: mock.marker, stop: mock.stop });
+  try {
+    for (const block of ctx.plan.blocks) {
+      if (ctx.signal.aborted) return;
+      const todo = block.cells.filter((c) => !done.has(c.cellId));
+      if (todo.length === 0) continue;
+      await runBlock(ctx, block, todo, mock);
+    }
+  } finally {
+    await mock.stop();
+    ctx.children.remove(mock.pid);
+  }
+}
+
+async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[], mock: MockHandle): Promise<void> {
+  const { store, deps, options: o } = ctx;
+  ctx.emit({ type: 'block-start', blockId: block.blockId });
+  const sut = await deps.startSut({ mode: block.mode, options: o, mockUrl: `${mock.url}/v1`, logFile: join(store.logsDir, `sut-${block.blockId}.log`) });
+  ctx.children.add({ pid: sut.pid, role: `sut-${block.blockId}`, marker: sut.marker, stop: sut.stop });
+  try {
+    ctx.manifest.sut[block.blockId] = sut.info;
+    store.writeManifest(ctx.manifest);
+    if (block.warmup) {
+      ctx.emit({ type: 'warmup', blockId: block.blockId, workers: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker });
+      await runClosedLoop({ ...loadOptions(o, sut.baseUrl, ctx.signal), concurrency: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker });
+    }
+    const maxLevel = Math.max(...o.levels);
+    for (const cell of todo) {
+      if (ctx.signal.aborted) return;
+      const result = await runCell(ctx, cell, sut, mock, cell.concurrency === maxLevel);
+      if (result === null) return; // aborted
+    }
+  } finally {
+    await sut.stop();
+    ctx.children.remove(sut.pid);
+  }
+}
+
+function loadOptions(o: ResolvedOptions, baseUrl: string, signal: AbortSignal) {
+  return {
+    url: baseUrl,
+    path: '/api/benchmark/llm',
+    method: 'POST' as const,
+    body: PROMPT_BODY,
+    headers: { 'content-type': 'application/json' },
+    start: o.start,
+    rampMs: o.rampMs,
+    connectTimeoutMs: o.connectTimeoutMs,
+    headersTimeoutMs: o.headersTimeoutMs,
+    bodyTimeoutMs: o.bodyTimeoutMs,
+    signal,
+  };
+}
+
+/** Pinned counts after minus before; null if either is unknown. */
+export function pinnedDelta(before: PinnedResponse | null, after: PinnedResponse | null): PinnedDelta | null {
+  if (!before || !after) return null;
+  const byReason: Record<string, number> = {};
+  for (const [k, v] of Object.entries(after.byReason)) {
+    const d = v - (before.byReason[k] ?? 0);
+    if (d > 0) byReason[k] = d;
+  }
+  return { thresholdMs: after.thresholdMs, total: after.total - before.total, byReason, submitFailed: after.submitFailedTotal - before.submitFailedTotal };
+}
+
+/**
+ * Run one cell and write it. Returns the cell, or null when the run was aborted mid-cell (nothing
+ * of that cell is written; resume runs it again from the start).
+ */
+export async function runCell(ctx: RunContext, cell: PlannedCell, sut: SutHandle, mock: MockHandle, takeDump: boolean): Promise<CellResult | null> {
+  const { store, deps, options: o } = ctx;
+  ctx.emit({ type: 'cell-start', cellId: cell.cellId, requests: cell.requests, theoreticalS: cell.theoreticalS });
+  const startedAt = new Date();
+  const wallStart = Date.now();
+  const [mockBefore, pinnedBefore] = await Promise.all([deps.getMockStats(mock.url), deps.getPinned(sut.baseUrl)]);
+  const cpuBefore = readCpuTicks();
+
+  // Pull samples periodically so a long cell never outruns the SUT's ring buffer.
+  const samples: SutSample[] = [];
+  let since = wallStart - 1;
+  const pull = async () => {
+    try {
+      const got = await deps.getSamples(sut.baseUrl, since);
+      for (const s of got) if (s.tEpochMs > since) samples.push(s);
+      if (got.length > 0) since = Math.max(since, ...got.map((s) => s.tEpochMs));
+    } catch {
+      /* a missed pull is retried at the next tick; the gap shows in the samples */
+    }
+  };
+  const puller = setInterval(() => void pull(), SAMPLE_PULL_MS);
+
+  // Thread dump in the middle of the highest level's cell.
+  let dump: Promise<{ raw: string; atMs: number } | null> = Promise.resolve(null);
+  let dumpTimer: NodeJS.Timeout | null = null;
+  if (takeDump) {
+    dump = new Promise((resolve) => {
+      dumpTimer = setTimeout(() => {
+        const at = Date.now() - wallStart;
+        deps.getThreadDump(sut.baseUrl).then((raw) => resolve({ raw, atMs: at }), () => resolve(null));
+      }, (cell.theoreticalS * 1000) / 2);
+    });
+  }
+
+  let result: LoadResult;
+  try {
+    result = await runClosedLoop(
+      { ...loadOptions(o, sut.baseUrl, ctx.signal), concurrency: cell.concurrency, requestsPerWorker: o.requestsPerWorker },
+      { progress: (done, total) => ctx.emit({ type: 'progress', cellId: cell.cellId, done, total }) },
+    );
+  } finally {
+    clearInterval(puller);
+    if (dumpTimer) clearTimeout(dumpTimer);
+  }
+  if (result.aborted || ctx.signal.aborted) return null;
+  const cpuAfter = readCpuTicks();
+  await sleep(Math.min(2 * o.samplerIntervalMs, 1000)); // let the sampler record the drained state
+  await pull();
+  const [mockAfter, pinnedAfter] = await Promise.all([deps.getMockStats(mock.url), deps.getPinned(sut.baseUrl)]);
+  const dumped = takeDump ? await Promise.race([dump, sleep(10_000).then(() => null)]) : null;
+
+  const durationMs = Date.now() - wallStart;
+  const host = hostCpuPct(cpuBefore, cpuAfter);
+  const flags = computeFlags({
+    load: result.summary,
+    eventLoopLagP99Ms: result.loadgen.eventLoopLagP99Ms,
+    loadgenCpuPct: result.loadgen.cpuPct,
+    hostCpuPct: host,
+    errorFlagThreshold: o.errorFlagThreshold,
+  });
+  let threadDump: CellResult['threadDump'] = null;
+  if (dumped) {
+    const file = `threaddumps/${cell.cellId}.json.gz`;
+    try {
+      threadDump = summarizeThreadDump(dumped.raw, file, dumped.atMs);
+      store.writeThreadDump(cell.cellId, dumped.raw, threadDump);
+    } catch (e) {
+      ctx.emit({ type: 'info', message: `  thread dump of ${cell.cellId} unreadable: ${(e as Error).message}` });
+    }
+  }
+  const t0 = result.t0EpochMs;
+  const endEpoch = t0 + Math.max(0, ...result.records.map((r) => r.endMs));
+  const out: CellResult = {
+    schemaVersion: SCHEMA_VERSION,
+    cellId: cell.cellId,
+    mode: cell.mode,
+    concurrency: cell.concurrency,
+    repeat: cell.repeat,
+    requestsPerWorker: o.requestsPerWorker,
+    latencyMs: o.latencyMs,
+    poolSize: o.poolSize,
+    start: o.start,
+    startedAt: startedAt.toISOString(),
+    t0EpochMs: t0,
+    durationMs,
+    load: result.summary,
+    samples: samples.filter((s) => s.tEpochMs >= t0 - o.samplerIntervalMs && s.tEpochMs <= endEpoch + 2 * o.samplerIntervalMs),
+    mock: { before: mockBefore, after: mockAfter },
+    pinned: pinnedDelta(pinnedBefore, pinnedAfter),
+    loadgen: { eventLoopLagP99Ms: result.loadgen.eventLoopLagP99Ms, eventLoopLagMaxMs: result.loadgen.eventLoopLagMaxMs, cpuPct: result.loadgen.cpuPct, hostCpuPct: host },
+    flags,
+    threadDump,
+  };
+  store.writeCell(out, compactRequests(result.records));
+  writeSummary(ctx);
+  ctx.emit({ type: 'cell-end', cellId: cell.cellId, summary: result.summary, boundRps: cell.boundRps, flags, durationMs });
+  return out;
+}
+
+/** Rebuild summary.json from every finished cell on disk. */
+export function writeSummary(ctx: Pick<RunContext, 'store' | 'manifest'>): void {
+  const { store, manifest } = ctx;
+  const cells: CellWithRequests[] = store.readDoneCells(manifest.cellOrder).map((cell) => {
+    let requests = null;
+    try {
+      requests = store.readRequests(cell.cellId);
+    } catch {
+      requests = null;
+    }
+    return { cell, requests };
+  });
+  store.writeSummary(buildSummary(manifest.runId, cells, manifest.cellOrder));
+}

@@ -1,0 +1,19 @@
+/**
+ * Aggregation over the repeats of one (mode, level): the median of the per-repeat values, with
+ * min, max and n. Percentiles are never averaged; "median of the repeats' P95" is labelled so.
+ */
+import type { Agg } from '../store/types.ts';
+
+/**
+ * @param values one value per repeat; null = not computable in that repeat (excluded from n)
+ * @returns Agg with median (mean of the two middle values when n is even), min, max, n and the
+ *   values in repeat order; median/min/max null when n = 0
+ */
+export function aggregate(values: readonly (number | null)[]): Agg {
+  const xs = values.filter((v): v is number => v !== null && Number.isFinite(v)).sort((a, b) => a - b);
+  const n = xs.length;
+  if (n === 0) return { median: null, min: null, max: null, n: 0, values: [...values] };
+  const mid = Math.floor(n / 2);
+  const median = n % 2 === 1 ? xs[mid]! : (xs[mid - 1]! + xs[mid]!) / 2;
+  return { median, min: xs[0]!, max: xs[n - 1]!, n, values: [...values] };
+}

@@ -1,0 +1,48 @@
+/**
+ * The one place that writes run data. Every write is atomic: write a temp file in the same folder,
+ * fsync it, rename over the target. A killed run leaves either the old file or the new one.
+ */
+import { mkdirSync, openSync, writeSync, fsyncSync, closeSync, renameSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { dirname, basename, join } from 'node:path';
+import { gzipSync, gunzipSync } from 'node:zlib';
+
+/** Atomically write bytes or text to `path`, creating parent folders. */
+export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  const fd = openSync(tmp, 'w');
+  try {
+    writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** Atomically write JSON (2-space indent, trailing newline). */
+export function writeJsonAtomic(path: string, value: unknown): void {
+  writeFileAtomic(path, JSON.stringify(value, null, 2) + '\n');
+}
+
+/** Atomically write gzip-compressed compact JSON. Deterministic: gzip with a zero mtime. */
+export function writeGzJsonAtomic(path: string, value: unknown): void {
+  writeFileAtomic(path, gzipSync(Buffer.from(JSON.stringify(value), 'utf8'), { level: 9 }));
+}
+
+export function readJson<T>(path: string): T {
+  return JSON.parse(readFileSync(path, 'utf8')) as T;
+}
+
+export function readGzJson<T>(path: string): T {
+  return JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as T;
+}
+
+export function fileExists(path: string): boolean {
+  return existsSync(path);
+}
