@@ -229,10 +229,10 @@ export async function createMockServer(config: Partial<MockConfig> = {}): Promis
       return reply;
     }
 
-    const plan = planCompletion(parsed.model, parsed.messages, cfg.completionTokens, parsed.maxTokens);
     const id = `chatcmpl-mock${(seq++).toString(16).padStart(12, '0')}`;
 
     if (parsed.stream) {
+      const plan = planCompletion(parsed.model, parsed.messages, cfg.completionTokens, parsed.maxTokens);
       reply.hijack();
       const created = Math.floor(Date.now() / 1000);
       streamAnswer(req, res, arrival, latencyMs, cfg.interTokenMs, streamEvents(id, created, parsed.model, plan, parsed.includeUsage));
@@ -247,6 +247,8 @@ export async function createMockServer(config: Partial<MockConfig> = {}): Promis
     res.once('finish', () => {
       stats.recordLatenessMs(elapsedMs(arrival) - latencyMs);
     });
+    // Planned only now, so nothing of it stays alive (and is copied by the GC) while the request is held.
+    const plan = planCompletion(parsed.model, parsed.messages, cfg.completionTokens, parsed.maxTokens);
     return completionBody(id, Math.floor(Date.now() / 1000), parsed.model, plan);
   });
 
