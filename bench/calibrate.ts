@@ -155,10 +155,10 @@ async function main(): Promise<void> {
   if (json) {
     process.stdout.write(`${JSON.stringify({ bench: 'calibrate', latencyMs, requestsPerWorker: n, targets: TARGETS, rows }, null, 2)}\n`);
   } else {
-    const headers = ['concurrency', 'start', 'throughputRps', 'wholeRunRps', 'boundRps', 'pctOfBound', 'wholeRun%', 'overheadP50Ms', 'overheadP99Ms', 'errors', 'lagP99Ms', 'cpu%', 'verdict'];
-    const cells = rows.map((r) => [r.concurrency, r.start, r.throughputRps, r.wholeRunRps, r.boundRps, r.pctOfBound === null ? null : r.pctOfBound.toFixed(3), r.wholeRunPctOfBound, r.overheadP50Ms, r.overheadP99Ms, r.errors, r.loadgenLagP99Ms, r.loadgenCpuPct, r.verdict === null ? '(no target)' : r.verdict === 'PASS' ? 'PASS' : `FAIL: ${r.failed.join(', ')}`]);
+    const headers = ['concurrency', 'start', 'throughputRps', 'wholeRunRps', 'boundRps', 'pctOfBound', 'wholeRun%', 'overheadP50Ms', 'overheadP99Ms', 'mockLateP99Ms', 'errors', 'lagP99Ms', 'cpu%', 'verdict'];
+    const cells = rows.map((r) => [r.concurrency, r.start, r.throughputRps, r.wholeRunRps, r.boundRps, r.pctOfBound === null ? null : r.pctOfBound.toFixed(3), r.wholeRunPctOfBound, r.overheadP50Ms, r.overheadP99Ms, r.mockLatenessP99Ms, r.errors, r.loadgenLagP99Ms, r.loadgenCpuPct, r.verdict === null ? '(no target)' : r.verdict === 'PASS' ? 'PASS' : `FAIL: ${r.failed.join(', ')}`]);
     process.stdout.write(`${table(headers, cells)}\n`);
-    process.stdout.write(`\nL = ${latencyMs} ms, ${n} measured requests per worker, 1 warm-up; throughputRps = steady-state window; wholeRunRps = completed / (last end - first start); overhead = E2E - L.\n`);
+    process.stdout.write(`\nL = ${latencyMs} ms, ${n} measured requests per worker, 1 warm-up; throughputRps = steady-state window; wholeRunRps = completed / (last end - first start); overhead = E2E - L; mockLateP99Ms = the mock's own lateness (part of the overhead); lagP99Ms / cpu% = this process's event-loop lag and CPU.\n`);
   }
   if (rows.some((r) => r.verdict === 'FAIL')) process.exitCode = 1;
 }

@@ -1,0 +1,172 @@
+/**
+ * bench:capacity — the most req/s our generator sustains here against a zero-latency mock, side by
+ * side with autocannon (same mock, same concurrency, same duration, same POST body, in one run).
+ *
+ *   npm run bench:capacity [-- --json] [--concurrency 50] [--duration-s 10] [--rounds 3]
+ *
+ * The mock runs in a child process (one of the 2 cores); both generators run in this process, one
+ * after the other, after a short unrecorded warm-up of the mock. Our generator is count-based, so
+ * it runs with a huge n and is stopped by an AbortSignal after --duration-s (cut requests dropped).
+ * Rounds alternate who goes first; ratioVsAutocannon = median over rounds of our completed req/s /
+ * autocannon's 2xx per second (target >= 1.0). The machine is shared: read the range too.
+ */
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { runClosedLoop } from '../src/load/run.ts';
+import type { LoadOptions } from '../src/load/types.ts';
+import { startMockChild } from './lib/mock-child.ts';
+import { table } from './lib/table.ts';
+
+function fail(message: string): never {
+  process.stderr.write(`bench:capacity: ${message}\n`);
+  process.exit(2);
+}
+
+function positiveInt(flag: string, raw: string): number {
+  const v = Number(raw);
+  if (!Number.isInteger(v) || v < 1) fail(`--${flag} must be an integer >= 1 (got "${raw}")`);
+  return v;
+}
+
+async function main(): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: {
+        json: { type: 'boolean', default: false },
+        concurrency: { type: 'string', default: '50' },
+        'duration-s': { type: 'string', default: '10' },
+        rounds: { type: 'string', default: '3' },
+      },
+      strict: true,
+    });
+  } catch (err) {
+    fail(`${(err as Error).message} (options: --json, --concurrency N, --duration-s S, --rounds R)`);
+  }
+  const json = parsed.values.json === true;
+  const c = positiveInt('concurrency', parsed.values.concurrency ?? '50');
+  const durationS = positiveInt('duration-s', parsed.values['duration-s'] ?? '10');
+  const roundsN = positiveInt('rounds', parsed.values.rounds ?? '3');
+  const log = (s: string) => {
+    if (!json) process.stderr.write(`${s}\n`);
+  };
+
+  const body = JSON.stringify({ model: 'vtbench-mock', messages: [{ role: 'user', content: 'Say hello' }] });
+  const headers = { 'content-type': 'application/json', authorization: 'Bearer dummy' };
+  const mock = await startMockChild(['--latency-ms', '0']);
+  try {
+    const base: Omit<LoadOptions, 'requestsPerWorker'> = {
+      url: mock.url,
+      path: '/v1/chat/completions',
+      method: 'POST',
+      body,
+      headers,
+      concurrency: c,
+      start: 'together',
+      rampMs: 0,
+      connectTimeoutMs: 10_000,
+      headersTimeoutMs: 10_000,
+      bodyTimeoutMs: 10_000,
+    };
+    // count-based generator, time-bounded here: a huge n, stopped by an AbortSignal after the
+    // duration (requests cut by the stop are dropped, completed ones stay records)
+    const timed = (seconds: number, warmup: number) =>
+      runClosedLoop({ ...base, requestsPerWorker: 1e7, warmupRequestsPerWorker: warmup, signal: AbortSignal.timeout(seconds * 1000) });
+    log(`mock at ${mock.url} (latency 0, pid ${mock.pid}); unrecorded warm-up 3 s ...`);
+    await timed(3, 1);
+
+    const oursOnce = async () => {
+      log(`  vtbench generator: c=${c}, ${durationS} s ...`);
+      const cpu0 = process.cpuUsage();
+      const res = await timed(durationS, 0);
+      const cpu = process.cpuUsage(cpu0);
+      const s = res.summary;
+      let first = Infinity;
+      let last = -Infinity;
+      for (const r of res.records) {
+        if (r.startMs < first) first = r.startMs;
+        if (r.endMs > last) last = r.endMs;
+      }
+      return {
+        throughputRps: s.wholeRunThroughputRps,
+        ok: s.ok,
+        errors: s.count - s.ok,
+        durationS: s.count > 0 ? (last - first) / 1000 : null,
+        e2eP50Ms: s.e2eMs?.p50 ?? null,
+        e2eP99Ms: s.e2eMs?.p99 ?? null,
+        cpuUsPerRequest: s.ok > 0 ? (cpu.user + cpu.system) / s.ok : null,
+        cpuPct: res.loadgen.cpuPct,
+      };
+    };
+    const autocannonOnce = async () => {
+      log(`  autocannon: c=${c}, ${durationS} s ...`);
+      const cpu0 = process.cpuUsage();
+      const ac = await autocannon({ url: `${mock.url}/v1/chat/completions`, connections: c, duration: durationS, pipelining: 1, method: 'POST', body, headers, timeout: 10 });
+      const cpu = process.cpuUsage(cpu0);
+      return {
+        throughputRps: ac.duration > 0 ? ac['2xx'] / ac.duration : null,
+        ok: ac['2xx'],
+        errors: ac.errors + ac.non2xx,
+        durationS: ac.duration,
+        e2eP50Ms: ac.latency.p50,
+        e2eP99Ms: ac.latency.p99,
+        cpuUsPerRequest: ac['2xx'] > 0 ? (cpu.user + cpu.system) / ac['2xx'] : null,
+        cpuPct: ac.duration > 0 ? ((cpu.user + cpu.system) / 1e4 / ac.duration) : null,
+      };
+    };
+    type Side = Awaited<ReturnType<typeof oursOnce>>;
+    const rounds: { round: number; order: string; ours: Side; autocannon: Side; ratioVsAutocannon: number | null }[] = [];
+    for (let round = 1; round <= roundsN; round++) {
+      // alternate who goes first, so a drifting machine does not favour one side
+      const oursFirst = round % 2 === 1;
+      log(`round ${round}/${roundsN} (${oursFirst ? 'vtbench first' : 'autocannon first'})`);
+      let ours: Side;
+      let ac: Side;
+      if (oursFirst) {
+        ours = await oursOnce();
+        ac = await autocannonOnce();
+      } else {
+        ac = await autocannonOnce();
+        ours = await oursOnce();
+      }
+      const ratio = ours.throughputRps !== null && ac.throughputRps !== null && ac.throughputRps > 0 ? ours.throughputRps / ac.throughputRps : null;
+      rounds.push({ round, order: oursFirst ? 'vtbench,autocannon' : 'autocannon,vtbench', ours, autocannon: ac, ratioVsAutocannon: ratio });
+    }
+    const ratios = rounds.map((r) => r.ratioVsAutocannon).filter((x): x is number => x !== null).sort((a, b) => a - b);
+    const median = (xs: number[]) => (xs.length === 0 ? null : xs.length % 2 === 1 ? (xs[(xs.length - 1) / 2] as number) : ((xs[xs.length / 2 - 1] as number) + (xs[xs.length / 2] as number)) / 2);
+    const ratio = median(ratios);
+    const result = {
+      bench: 'capacity',
+      concurrency: c,
+      durationS,
+      mockLatencyMs: 0,
+      rounds,
+      ratioVsAutocannon: ratio,
+      ratioDefinition: `median over ${roundsN} rounds of (vtbench completed req/s) / (autocannon 2xx req/s)`,
+      ratioMin: ratios[0] ?? null,
+      ratioMax: ratios[ratios.length - 1] ?? null,
+      target: 1.0,
+      verdict: ratio === null ? 'FAIL' : ratio >= 1.0 ? 'PASS' : 'FAIL',
+    };
+    if (json) {
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    } else {
+      const rows: (string | number | null)[][] = [];
+      for (const r of rounds) {
+        for (const [name, side] of [['vtbench (undici)', r.ours], ['autocannon 8.0.0', r.autocannon]] as const) {
+          rows.push([r.round, name, side.throughputRps, side.ok, side.errors, side.durationS, side.e2eP50Ms, side.e2eP99Ms, side.cpuUsPerRequest, name.startsWith('vtbench') ? r.ratioVsAutocannon : null]);
+        }
+      }
+      process.stdout.write(`${table(['round', 'generator', 'throughputRps', 'ok', 'errors', 'durationS', 'e2eP50Ms', 'e2eP99Ms', 'cpuUsPerReq', 'ratio'], rows)}\n`);
+      process.stdout.write(
+        `\nratioVsAutocannon = ${ratio?.toFixed(3) ?? '—'} (median of ${roundsN}; range ${result.ratioMin?.toFixed(3)}..${result.ratioMax?.toFixed(3)}; target >= 1.0): ${result.verdict}\n` +
+          `c = ${c}, ${durationS} s each, mock latency 0 in a child process, both generators in this process. cpuUsPerReq = this process's CPU per completed request.\n`,
+      );
+    }
+    if (result.verdict === 'FAIL') process.exitCode = 1;
+  } finally {
+    await mock.stop();
+  }
+}
+
+await main();
