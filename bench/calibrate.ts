@@ -40,6 +40,8 @@ interface Row {
   errors: number;
   peakInFlight: number;
   mockLatenessP99Ms: number | null;
+  /** generator's own scheduling delay: actual - intended start, P99, ms */
+  startDelayP99Ms: number | null;
   loadgenLagP99Ms: number | null;
   loadgenCpuPct: number | null;
   verdict: 'PASS' | 'FAIL' | null;
@@ -132,6 +134,7 @@ async function main(): Promise<void> {
           errors: s.count - s.ok,
           peakInFlight: s.peakInFlight,
           mockLatenessP99Ms: stats.latenessMs?.p99 ?? null,
+          startDelayP99Ms: percentiles(res.records.map((r) => r.startMs - r.intendedStartMs))?.p99 ?? null,
           loadgenLagP99Ms: res.loadgen.eventLoopLagP99Ms,
           loadgenCpuPct: res.loadgen.cpuPct,
           verdict: null,
@@ -155,10 +158,10 @@ async function main(): Promise<void> {
   if (json) {
     process.stdout.write(`${JSON.stringify({ bench: 'calibrate', latencyMs, requestsPerWorker: n, targets: TARGETS, rows }, null, 2)}\n`);
   } else {
-    const headers = ['concurrency', 'start', 'throughputRps', 'wholeRunRps', 'boundRps', 'pctOfBound', 'wholeRun%', 'overheadP50Ms', 'overheadP99Ms', 'mockLateP99Ms', 'errors', 'lagP99Ms', 'cpu%', 'verdict'];
-    const cells = rows.map((r) => [r.concurrency, r.start, r.throughputRps, r.wholeRunRps, r.boundRps, r.pctOfBound === null ? null : r.pctOfBound.toFixed(3), r.wholeRunPctOfBound, r.overheadP50Ms, r.overheadP99Ms, r.mockLatenessP99Ms, r.errors, r.loadgenLagP99Ms, r.loadgenCpuPct, r.verdict === null ? '(no target)' : r.verdict === 'PASS' ? 'PASS' : `FAIL: ${r.failed.join(', ')}`]);
+    const headers = ['concurrency', 'start', 'throughputRps', 'wholeRunRps', 'boundRps', 'pctOfBound', 'wholeRun%', 'overheadP50Ms', 'overheadP99Ms', 'mockLateP99Ms', 'startDelayP99Ms', 'errors', 'lagP99Ms', 'cpu%', 'verdict'];
+    const cells = rows.map((r) => [r.concurrency, r.start, r.throughputRps, r.wholeRunRps, r.boundRps, r.pctOfBound === null ? null : r.pctOfBound.toFixed(3), r.wholeRunPctOfBound, r.overheadP50Ms, r.overheadP99Ms, r.mockLatenessP99Ms, r.startDelayP99Ms, r.errors, r.loadgenLagP99Ms, r.loadgenCpuPct, r.verdict === null ? '(no target)' : r.verdict === 'PASS' ? 'PASS' : `FAIL: ${r.failed.join(', ')}`]);
     process.stdout.write(`${table(headers, cells)}\n`);
-    process.stdout.write(`\nL = ${latencyMs} ms, ${n} measured requests per worker, 1 warm-up; throughputRps = steady-state window; wholeRunRps = completed / (last end - first start); overhead = E2E - L; mockLateP99Ms = the mock's own lateness (part of the overhead); lagP99Ms / cpu% = this process's event-loop lag and CPU.\n`);
+    process.stdout.write(`\nL = ${latencyMs} ms, ${n} measured requests per worker, 1 warm-up; throughputRps = steady-state window; wholeRunRps = completed / (last end - first start); overhead = E2E - L; mockLateP99Ms = the mock's own lateness (part of the overhead); startDelayP99Ms = generator start - intended start; lagP99Ms / cpu% = this process's event-loop lag and CPU.\n`);
   }
   if (rows.some((r) => r.verdict === 'FAIL')) process.exitCode = 1;
 }
