@@ -1,0 +1,149 @@
+/**
+ * Chart specs (vega-lite, data inline) built from the report model, and their SVG rendering in
+ * Node (vega View with renderer 'none' → toSVG; no canvas needed). Text widths are estimated in
+ * Node, so every label limit and font size is explicit. Deterministic: same model → same bytes.
+ */
+import * as vega from 'vega';
+import * as vl from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
+import type { ReportModel } from './model.ts';
+
+export interface ChartSpec { name: string; title: string; spec: TopLevelSpec }
+export interface ChartLabels {
+  throughput: string; e2e: string; phases: string; timeseries: string; distribution: string;
+  concurrency: string; rps: string; latencyMs: string; ms: string; timeS: string; percentile: string; mode: string;
+  series: string; measured: string; bound: string; wavesBound: string; theoryP95: string; phase: string;
+  queue: string; exec: string; overhead: string; metric: string; value: string;
+  inFlight: string; queueSize: string; platformThreads: string; heapMiB: string; rssMiB: string; cpuPct: string;
+}
+
+const FONT = 'Helvetica, Arial, sans-serif';
+const MODE_SCALE = { domain: ['fixed', 'virtual'], range: ['#d95f02', '#1b9e77'] };
+const CONFIG = {
+  font: FONT,
+  background: 'white',
+  axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 120, titleLimit: 360, titleFontWeight: 'normal' as const },
+  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 220, titleLimit: 220, symbolStrokeWidth: 2 },
+  header: { labelFontSize: 11, titleFontSize: 12, labelLimit: 240, titleLimit: 300 },
+  title: { fontSize: 14, limit: 640, anchor: 'start' as const, fontWeight: 'bold' as const },
+  line: { strokeWidth: 2 },
+  point: { size: 40, filled: true },
+};
+const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
+  const levels = model.levels;
+  const xConc = { field: 'concurrency', type: 'quantitative' as const, title: t.concurrency, scale: { type: 'log' as const, nice: false, domain: [Math.min(...levels) * 0.8, Math.max(...levels) * 1.25] }, axis: { values: levels, format: 'd', grid: false } };
+  const specs: ChartSpec[] = [];
+
+  // 1 throughput vs concurrency, with the bounds per mode
+  const thr: Record<string, unknown>[] = [];
+  for (const r of model.rows) {
+    if (r.wholeRunRps.median !== null) thr.push({ mode: r.mode, concurrency: r.concurrency, series: t.measured, rps: r3(r.wholeRunRps.median) });
+    thr.push({ mode: r.mode, concurrency: r.concurrency, series: t.bound, rps: r3(r.boundRps) });
+    if (r.wavesWholeRunRps !== null) thr.push({ mode: r.mode, concurrency: r.concurrency, series: t.wavesBound, rps: r3(r.wavesWholeRunRps) });
+  }
+  specs.push({ name: 'throughput', title: t.throughput, spec: {
+    $schema: SCHEMA, title: t.throughput, width: 520, height: 280, config: CONFIG,
+    data: { values: thr },
+    mark: { type: 'line', point: true },
+    encoding: {
+      x: xConc,
+      y: { field: 'rps', type: 'quantitative', title: t.rps },
+      color: { field: 'mode', type: 'nominal', title: t.mode, scale: MODE_SCALE },
+      strokeDash: { field: 'series', type: 'nominal', title: t.series, sort: [t.measured, t.bound, t.wavesBound], scale: { domain: [t.measured, t.bound, t.wavesBound], range: [[1, 0], [6, 4], [2, 2]] } },
+      detail: { field: 'series' },
+    },
+  } as TopLevelSpec });
+
+  // 2 E2E P95 and P99 vs concurrency (log), with the waves theory for P95
+  const e2e: Record<string, unknown>[] = [];
+  for (const r of model.rows) {
+    if (r.e2eP95Ms.median !== null) e2e.push({ mode: r.mode, concurrency: r.concurrency, series: 'P95', ms: r3(r.e2eP95Ms.median) });
+    if (r.e2eP99Ms.median !== null) e2e.push({ mode: r.mode, concurrency: r.concurrency, series: 'P99', ms: r3(r.e2eP99Ms.median) });
+    e2e.push({ mode: r.mode, concurrency: r.concurrency, series: t.theoryP95, ms: r3(r.theoryE2eP95Ms) });
+  }
+  specs.push({ name: 'e2e-latency', title: t.e2e, spec: {
+    $schema: SCHEMA, title: t.e2e, width: 520, height: 280, config: CONFIG,
+    data: { values: e2e },
+    mark: { type: 'line', point: true },
+    encoding: {
+      x: xConc,
+      y: { field: 'ms', type: 'quantitative', title: t.latencyMs, scale: { type: 'log' } },
+      color: { field: 'mode', type: 'nominal', title: t.mode, scale: MODE_SCALE },
+      strokeDash: { field: 'series', type: 'nominal', title: t.series, scale: { domain: ['P95', 'P99', t.theoryP95], range: [[1, 0], [4, 2], [1, 3]] } },
+      detail: { field: 'series' },
+    },
+  } as TopLevelSpec });
+
+  // 3 mean queue wait + execution + overhead = mean E2E, stacked, per level and mode
+  const ph: Record<string, unknown>[] = [];
+  for (const r of model.rows) {
+    if (!r.means) continue;
+    ph.push({ mode: r.mode, concurrency: String(r.concurrency), phase: t.queue, order: 1, ms: r3(r.means.queueMs) });
+    ph.push({ mode: r.mode, concurrency: String(r.concurrency), phase: t.exec, order: 2, ms: r3(r.means.execMs) });
+    ph.push({ mode: r.mode, concurrency: String(r.concurrency), phase: t.overhead, order: 3, ms: r3(Math.max(0, r.means.overheadMs)) });
+  }
+  specs.push({ name: 'phases', title: t.phases, spec: {
+    $schema: SCHEMA, title: t.phases, config: CONFIG,
+    data: { values: ph },
+    facet: { column: { field: 'mode', type: 'nominal', title: t.mode, sort: ['fixed', 'virtual'] } },
+    spec: {
+      width: 240, height: 260,
+      mark: { type: 'bar' },
+      encoding: {
+        x: { field: 'concurrency', type: 'ordinal', title: t.concurrency, sort: levels.map(String), axis: { labelAngle: 0 } },
+        y: { field: 'ms', type: 'quantitative', title: t.ms, stack: 'zero' },
+        color: { field: 'phase', type: 'nominal', title: t.phase, sort: [t.queue, t.exec, t.overhead], scale: { domain: [t.queue, t.exec, t.overhead], range: ['#e7298a', '#7570b3', '#a6a6a6'] } },
+        order: { field: 'order', type: 'quantitative' },
+      },
+    },
+  } as TopLevelSpec });
+
+  // 4 time series of the highest level of each mode, one panel per metric
+  const metricLabel: Record<string, string> = { inFlight: t.inFlight, queue: t.queueSize, platformThreads: t.platformThreads, heapMiB: t.heapMiB, rssMiB: t.rssMiB, cpuPct: t.cpuPct };
+  const metricOrder = ['inFlight', 'queue', 'platformThreads', 'heapMiB', 'rssMiB', 'cpuPct'].map((k) => metricLabel[k] as string);
+  const ts = model.charts.series.map((p) => ({ mode: p.mode, cell: p.cellId, t: p.tS, metric: metricLabel[p.metric] as string, value: p.value }));
+  specs.push({ name: 'timeseries', title: t.timeseries, spec: {
+    $schema: SCHEMA, title: t.timeseries, config: CONFIG,
+    data: { values: ts },
+    facet: { row: { field: 'metric', type: 'nominal', title: null, sort: metricOrder, header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top' } } },
+    spec: {
+      width: 520, height: 90,
+      mark: { type: 'line', strokeWidth: 1.5, interpolate: 'step-after' },
+      encoding: {
+        x: { field: 't', type: 'quantitative', title: t.timeS },
+        y: { field: 'value', type: 'quantitative', title: null, axis: { tickCount: 3 } },
+        color: { field: 'mode', type: 'nominal', title: t.mode, scale: MODE_SCALE },
+        detail: { field: 'cell' },
+      },
+    },
+    resolve: { scale: { y: 'independent' } },
+  } as TopLevelSpec });
+
+  // 5 latency distribution per mode at the highest level: E2E by percentile rank
+  const dist = model.charts.distribution.map((d) => ({ mode: `${d.mode} @${d.concurrency}`, pct: d.pct, ms: d.e2eMs }));
+  specs.push({ name: 'distribution', title: t.distribution, spec: {
+    $schema: SCHEMA, title: t.distribution, width: 520, height: 260, config: CONFIG,
+    data: { values: dist },
+    mark: { type: 'line', interpolate: 'step-after' },
+    encoding: {
+      x: { field: 'pct', type: 'quantitative', title: t.percentile, scale: { domain: [0, 100] } },
+      y: { field: 'ms', type: 'quantitative', title: t.latencyMs, scale: { type: 'log' } },
+      color: { field: 'mode', type: 'nominal', title: t.mode, scale: { range: MODE_SCALE.range } },
+    },
+  } as TopLevelSpec });
+  return specs;
+}
+
+/** vega-lite spec → SVG string (Node, no canvas). */
+export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const compiled = vl.compile(spec).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The report stage: runs/<id>/ → report/<id>/{index.html, report.md, figures/*.svg, meta.json}
+ * and report/{index.md, index.html}. Reads only the run folder and templates/; the same input
+ * gives byte-identical output. `buildReport` is the pure part (strings only); `renderReport`
+ * adds loading and the one writer.
+ */
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TopLevelSpec } from 'vega-lite';
+import { loadRun, type LoadedRun } from './load.ts';
+import { buildModel, type ReportModel } from './model.ts';
+import { chartSpecs, renderSvg } from './charts.ts';
+import { chartLabels, renderMarkdown, type Templates } from './render-md.ts';
+import { escapeHtml, htmlPage, markdown, renderHtml } from './render-html.ts';
+import { esc, int, ms, raw, rps, table } from './format.ts';
+import { writeAll, writeAtomic, type OutFile } from './write.ts';
+
+export type Lang = 'en' | 'zh';
+const TEMPLATE_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
+
+export async function loadTemplates(lang: Lang): Promise<Templates> {
+  const [report, phrases] = await Promise.all([
+    readFile(join(TEMPLATE_DIR, `report.${lang}.md`), 'utf8'),
+    readFile(join(TEMPLATE_DIR, `phrases.${lang}.json`), 'utf8'),
+  ]);
+  return { lang, report, phrases: JSON.parse(phrases) as Record<string, string> };
+}
+
+/** What report/index.* lists about one run (report/<id>/meta.json). */
+export interface ReportMeta {
+  runId: string;
+  profile: string;
+  status: string;
+  startedAt: string;
+  lang: Lang;
+  levels: number[];
+  highest: { concurrency: number; fixedRps: number | null; virtualRps: number | null; fixedE2eP95Ms: number | null; virtualE2eP95Ms: number | null } | null;
+  gaps: number;
+}
+
+export interface BuiltReport {
+  model: ReportModel;
+  specs: { name: string; title: string; spec: TopLevelSpec }[];
+  /** paths relative to report/<id>/ */
+  files: OutFile[];
+  gaps: string[];
+}
+
+/** Pure apart from chart rendering: loaded run + templates → every output file as a string. */
+export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltReport> {
+  const model = buildModel(run);
+  const specs = chartSpecs(model, chartLabels(t));
+  const svgs = new Map<string, string>();
+  for (const s of specs) svgs.set(s.name, await renderSvg(s.spec));
+  const md = renderMarkdown(model, t, specs.map((s) => ({ name: s.name, title: s.title })));
+  const titleLine = md.split('\n')[0]?.replace(/^#\s*/, '') ?? model.runId;
+  const html = renderHtml(md, svgs, { lang: t.lang, title: titleLine.replace(/\\(.)/g, '$1') });
+  const h = model.highest;
+  const meta: ReportMeta = {
+    runId: model.runId, profile: model.manifest.options.profile, status: model.manifest.status, startedAt: model.manifest.startedAt,
+    lang: t.lang, levels: model.levels,
+    highest: h ? { concurrency: h.concurrency, fixedRps: h.fixed.wholeRunRps.median, virtualRps: h.virtual.wholeRunRps.median, fixedE2eP95Ms: h.fixed.e2eP95Ms.median, virtualE2eP95Ms: h.virtual.e2eP95Ms.median } : null,
+    gaps: model.gaps.length,
+  };
+  const files: OutFile[] = [
+    ...specs.map((s) => ({ path: `figures/${s.name}.svg`, content: svgs.get(s.name) as string })),
+    { path: 'report.md', content: md },
+    { path: 'index.html', content: html },
+    { path: 'meta.json', content: JSON.stringify(meta, null, 2) + '\n' },
+  ];
+  return { model, specs, files, gaps: model.gaps };
+}
+
+export async function renderReport(runDir: string, outRoot: string, opts: { lang: Lang }): Promise<{ outDir: string; files: string[]; gaps: string[] }> {
+  const run = await loadRun(runDir);
+  const built = await buildReport(run, await loadTemplates(opts.lang));
+  const outDir = join(outRoot, built.model.runId);
+  const files = await writeAll(outDir, built.files);
+  files.push(...(await renderIndex(outRoot)));
+  return { outDir, files, gaps: built.gaps };
+}
+
+/** Pure: the index of runs as Markdown (links to report.md) and HTML (links to index.html). */
+export function indexDocuments(metas: readonly ReportMeta[]): { md: string; html: string } {
+  const sorted = [...metas].sort((a, b) => (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
+  const doc = (target: 'report.md' | 'index.html') => {
+    const t = table(['run', 'profile', 'status', 'started', 'levels', 'throughput at the highest level (fixed → virtual)', 'E2E P95 (fixed → virtual)', 'gaps'],
+      sorted.map((m) => [
+        raw(`[${esc(m.runId)}](${encodeURIComponent(m.runId)}/${target})`),
+        m.profile, m.status, m.startedAt, m.levels.join(', '),
+        m.highest ? `${int(m.highest.concurrency)}: ${rps(m.highest.fixedRps)} → ${rps(m.highest.virtualRps)}` : '—',
+        m.highest ? `${ms(m.highest.fixedE2eP95Ms)} → ${ms(m.highest.virtualE2eP95Ms)}` : '—',
+        String(m.gaps),
+      ]));
+    return `# vtbench reports\n\n${sorted.length} run(s) in this folder. Each row links to the full report.\n\n${t.md}\n`;
+  };
+  return { md: doc('report.md'), html: htmlPage(markdown().render(doc('index.html')), { lang: 'en', title: 'vtbench reports' }) };
+}
+
+/** Rewrites report/index.md and report/index.html from every report/<id>/meta.json. */
+export async function renderIndex(outRoot: string): Promise<string[]> {
+  const entries = await readdir(outRoot, { withFileTypes: true }).catch(() => []);
+  const metas: ReportMeta[] = [];
+  for (const e of entries.filter((x) => x.isDirectory()).map((x) => x.name).sort()) {
+    try {
+      metas.push(JSON.parse(await readFile(join(outRoot, e, 'meta.json'), 'utf8')) as ReportMeta);
+    } catch {
+      /* not a report folder */
+    }
+  }
+  const { md, html } = indexDocuments(metas);
+  await writeAtomic(join(outRoot, 'index.md'), md);
+  await writeAtomic(join(outRoot, 'index.html'), html);
+  return [join(outRoot, 'index.md'), join(outRoot, 'index.html')];
+}
+
+export { escapeHtml };

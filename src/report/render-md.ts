@@ -1,0 +1,355 @@
+/**
+ * Report model + templates → Markdown string. Pure. Every sentence with a number comes from a
+ * phrase template filled with values from the model; the phrase is chosen by the data (win, tie,
+ * loss, zero, missing).
+ */
+import type { Mode } from '../store/types.ts';
+import type { ChartLabels } from './charts.ts';
+import type { LevelComparison, ReportModel, RowModel, Verdict } from './model.ts';
+import { MIB } from './model.ts';
+import { Raw, aggText, code, esc, fill, int, mib, ms, num, pct, raw, rps, signed, table } from './format.ts';
+
+export interface Templates {
+  lang: 'en' | 'zh';
+  report: string;
+  phrases: Record<string, string>;
+}
+
+export interface FigureRef { name: string; title: string }
+
+/** Phrase lookup and fill; a missing phrase is a programming error. */
+export function phraser(t: Templates) {
+  return (key: string, values: Record<string, string | Raw> = {}): Raw => {
+    const p = t.phrases[key];
+    if (p === undefined) throw new Error(`phrases.${t.lang}.json: missing "${key}"`);
+    return raw(fill(p, values, `phrases.${t.lang}.json:${key}`));
+  };
+}
+
+export function chartLabels(t: Templates): ChartLabels {
+  const keys: (keyof ChartLabels)[] = ['throughput', 'e2e', 'phases', 'timeseries', 'distribution', 'concurrency', 'rps', 'latencyMs', 'ms', 'timeS', 'percentile', 'mode',
+    'series', 'measured', 'bound', 'wavesBound', 'theoryP95', 'phase', 'queue', 'exec', 'overhead', 'metric', 'value',
+    'inFlight', 'queueSize', 'platformThreads', 'heapMiB', 'rssMiB', 'cpuPct'];
+  const out = {} as ChartLabels;
+  for (const k of keys) {
+    const v = t.phrases[`chart.${k}`];
+    if (v === undefined) throw new Error(`phrases.${t.lang}.json: missing "chart.${k}"`);
+    out[k] = v;
+  }
+  return out;
+}
+
+export function renderMarkdown(model: ReportModel, t: Templates, figures: readonly FigureRef[]): string {
+  const P = phraser(t);
+  const s = (key: string, v: Record<string, string | Raw> = {}) => P(key, v).md;
+  const modeName = (m: Mode) => s(`mode.${m}`);
+  const verdict = (v: Verdict) => P(`verdict.${v.replace(/ /g, '-')}`);
+  const o = model.manifest.options;
+  const L = model.latencyMs;
+  const N = model.poolSize;
+  const rowOf = (m: Mode, c: number) => model.rows.find((r) => r.mode === m && r.concurrency === c) ?? null;
+  const join = (parts: (string | Raw)[]) => raw(parts.map((p) => (p instanceof Raw ? p.md : esc(p))).filter((x) => x !== '').join(' '));
+  const outcome = (cmp: LevelComparison | null) => cmp?.throughput ?? null;
+
+  // ------------------------------------------------------------ summary
+  const summaryParts: Raw[] = [P('summary.setup', {
+    profile: o.profile, latencyMs: int(L), poolSize: int(N), levels: model.levels.join(', '), repeats: int(o.repeats),
+    count: int(model.totals.count), ok: int(model.totals.ok), failed: int(model.totals.failed),
+  })];
+  const headline = (cmp: LevelComparison | null): Raw => {
+    if (!cmp || !cmp.throughput) return P('summary.noComparison');
+    const v = {
+      c: int(cmp.concurrency), fx: rps(cmp.fixed.wholeRunRps.median), vt: rps(cmp.virtual.wholeRunRps.median),
+      ratio: num(cmp.throughputRatio, 2), fxP95: ms(cmp.fixed.e2eP95Ms.median), vtP95: ms(cmp.virtual.e2eP95Ms.median),
+    };
+    return P(`summary.throughput.${cmp.throughput}`, v);
+  };
+  summaryParts.push(headline(model.highest));
+  if (model.highest && model.highest.execP95RelDiff !== null) {
+    const h = model.highest;
+    const same = Math.abs(h.execP95RelDiff as number) <= 0.05;
+    const key = same ? (outcome(h) === 'wins' ? 'summary.exec.sameWins' : 'summary.exec.same') : 'summary.exec.differs';
+    summaryParts.push(P(key, { fxExec: ms(h.fixed.execP95Ms.median), vtExec: ms(h.virtual.execP95Ms.median), diffPct: signed((h.execP95RelDiff as number) * 100, 1) }));
+  }
+  if (model.isFixture) summaryParts.push(P('summary.fixture'));
+
+  // ------------------------------------------------------------ flags and gaps
+  const fg: string[] = [];
+  fg.push(model.gaps.length ? [s('gaps.intro', { n: int(model.gaps.length) }), ...model.gaps.map((g) => `- ${esc(g)}`)].join('\n') : s('gaps.none'));
+  if (model.flags.length) {
+    fg.push(s('flags.intro', { n: int(model.flags.length) }));
+    fg.push(table([s('h.cell'), s('h.flag'), s('h.message'), s('h.value'), s('h.threshold')],
+      model.flags.map(({ cellId, flag }) => [cellId, flag.code, flag.message, num(flag.value, 3), num(flag.threshold, 3)]), ['l', 'l', 'l', 'r', 'r']).md);
+  } else fg.push(s('flags.none'));
+
+  // ------------------------------------------------------------ hypothesis
+  const boundsRows: (string | Raw)[][] = [];
+  for (const c of model.levels) {
+    for (const m of model.modes) {
+      const r = rowOf(m, c);
+      if (!r) continue;
+      boundsRows.push([modeName(m) && raw(modeName(m)), int(c), rps(r.boundRps), int(r.waves), ms(r.theoryQueueP95Ms), ms(r.theoryQueueMeanMs), r.wavesWholeRunRps === null ? '—' : rps(r.wavesWholeRunRps)]);
+    }
+  }
+  const boundsTable = table([s('h.mode'), s('h.concurrency'), s('h.bound'), s('h.waves'), s('h.theoryQueueP95'), s('h.theoryQueueMean'), s('h.wavesBound', { n: int(o.requestsPerWorker) })], boundsRows, ['l', 'r', 'r', 'r', 'r', 'r', 'r']);
+
+  // ------------------------------------------------------------ environment
+  const m = model.manifest;
+  const sut = model.sutInfo;
+  const env: [string, string | Raw][] = [
+    [s('env.profile'), o.profile],
+    [s('env.os'), `${m.host.os} (${m.host.kernel}, ${m.host.arch})`],
+    [s('env.cpu'), `${m.host.cpuModel}, ${int(m.host.cores)} cores`],
+    [s('env.memory'), `${num(m.host.memoryBytes / 1024 ** 3, 1)} GiB`],
+    [s('env.jdk'), `${m.versions.jdkVendor ?? '—'} ${m.versions.jdk ?? '—'}`],
+    [s('env.spring'), `Spring Boot ${m.versions.springBoot ?? '—'}, Spring AI ${m.versions.springAi ?? '—'}`],
+    [s('env.node'), `Node ${m.versions.node}, undici ${m.versions.undici}`],
+    [s('env.jvmFlags'), sut ? sut.jvmFlags.join(' ') : o.jvmFlags.join(' ')],
+    [s('env.executor'), `fixed: core = max = ${o.poolSize}, queue ${int(o.queueCapacity)}; virtual: thread per task`],
+    [s('env.mock'), `${int(o.latencyMs)} ms${model.mockModel !== null ? `, model "${model.mockModel}"` : ''}`],
+    [s('env.levels'), `${o.levels.join(' / ')}, ${o.requestsPerWorker} requests per worker, ${o.repeats} repeats, warm-up ${o.warmupS} s, start ${o.start}`],
+    [s('env.sampler'), `${o.samplerIntervalMs} ms; JFR pinned threshold ${o.pinnedThresholdMs} ms`],
+  ];
+  if (sut) {
+    env.push([s('env.tomcat'), `maxThreads ${sut.tomcat.maxThreads}, maxConnections ${sut.tomcat.maxConnections}, maxKeepAliveRequests ${sut.tomcat.maxKeepAliveRequests}, async timeout ${sut.tomcat.asyncRequestTimeoutMs} ms`]);
+    env.push([s('env.okhttp'), `maxIdleConnections ${sut.okhttp.maxIdleConnections}, keepAlive ${sut.okhttp.keepAliveDurationMs} ms`]);
+  }
+  env.push([s('env.tool'), `vtbench ${m.tool.version}${m.tool.gitCommit ? ` @ ${m.tool.gitCommit.slice(0, 12)}${m.tool.gitDirty ? ' (dirty)' : ''}` : ''}`]);
+  env.push([s('env.time'), `${m.startedAt} → ${m.endedAt ?? '—'} (${m.status})`]);
+  const environment = table([s('h.item'), s('h.value')], env);
+
+  // ------------------------------------------------------------ method
+  const method = P('method', {
+    warmupS: int(o.warmupS), n: int(o.requestsPerWorker), repeats: int(o.repeats), modes: model.modes.map(modeName).join(', '),
+    levelsSum: o.levels.join(' + '), workers: int(o.levels.reduce((a, b) => a + b, 0)), perRepeat: int(model.totals.plannedPerRepeatPerMode),
+    perMode: int(model.totals.plannedPerRepeatPerMode * o.repeats), modeCount: int(o.modes.length), total: int(model.totals.plannedTotal),
+    start: o.start, cells: int(model.totals.plannedCells),
+  });
+
+  // ------------------------------------------------------------ results
+  const totals = P('totals', {
+    count: int(model.totals.count), ok: int(model.totals.ok), failed: int(model.totals.failed), errorRate: pct(model.totals.errorRate === null ? null : model.totals.errorRate * 100, 3),
+    planned: int(model.totals.plannedTotal), present: int(model.totals.presentCells), cells: int(model.totals.plannedCells),
+  });
+  const cmpTable = (cmp: LevelComparison | null): Raw => {
+    if (!cmp) return P('results.noComparison');
+    const f = cmp.fixed;
+    const v = cmp.virtual;
+    const rel = (a: number | null, b: number | null) => (a === null || b === null || a === 0 ? '—' : `${signed(((b - a) / a) * 100, 2)} %`);
+    return table([s('h.metric'), modeName('fixed'), modeName('virtual'), s('h.change'), s('h.theory')], [
+      [s('m.throughput'), rps(f.wholeRunRps.median), rps(v.wholeRunRps.median), rel(f.wholeRunRps.median, v.wholeRunRps.median), `${rps(f.boundRps)} / ${rps(v.boundRps)}`],
+      [s('m.e2eP95'), ms(f.e2eP95Ms.median), ms(v.e2eP95Ms.median), rel(f.e2eP95Ms.median, v.e2eP95Ms.median), `${ms(f.theoryE2eP95Ms)} / ${ms(v.theoryE2eP95Ms)}`],
+      [s('m.e2eP99'), ms(f.e2eP99Ms.median), ms(v.e2eP99Ms.median), rel(f.e2eP99Ms.median, v.e2eP99Ms.median), '—'],
+      [s('m.queueP95'), ms(f.queueP95Ms.median), ms(v.queueP95Ms.median), rel(f.queueP95Ms.median, v.queueP95Ms.median), `${ms(f.theoryQueueP95Ms)} / ${ms(v.theoryQueueP95Ms)}`],
+      [s('m.execP95'), ms(f.execP95Ms.median), ms(v.execP95Ms.median), rel(f.execP95Ms.median, v.execP95Ms.median), `≥ ${ms(L)}`],
+      [s('m.errorRate'), pct(f.errorRate.median === null ? null : f.errorRate.median * 100, 3), pct(v.errorRate.median === null ? null : v.errorRate.median * 100, 3), '—', '0 %'],
+    ], ['l', 'r', 'r', 'r', 'r']);
+  };
+  const highestTable = model.highest
+    ? raw(`${s('results.highestIntro', { c: int(model.highest.concurrency) })}\n\n${cmpTable(model.highest).md}\n\n${headline(model.highest).md}`)
+    : P('results.noComparison');
+  let lowest: Raw;
+  if (model.lowest && model.lowest !== model.highest && model.lowest.throughput) {
+    const lo = model.lowest;
+    const key = lo.concurrency <= N ? `lowest.belowPool.${lo.throughput}` : `lowest.abovePool.${lo.throughput}`;
+    lowest = raw(`${cmpTable(lo).md}\n\n${s(key, { c: int(lo.concurrency), N: int(N), fx: rps(lo.fixed.wholeRunRps.median), vt: rps(lo.virtual.wholeRunRps.median), fxP95: ms(lo.fixed.e2eP95Ms.median), vtP95: ms(lo.virtual.e2eP95Ms.median), diffPct: signed(((lo.throughputRatio ?? 1) - 1) * 100, 1) })}`);
+  } else lowest = P('results.noComparison');
+
+  const pubOf = (id: string) => model.published.find((p) => p.id === id) ?? null;
+  const fixedRows = model.rows.filter((r) => r.mode === 'fixed');
+  const queueTrend = fixedRows.length
+    ? raw(`${table([s('h.concurrency'), s('h.queueP95'), s('h.theoryQueueP95'), s('h.pctOfTheory'), s('h.execP95'), s('h.published')], fixedRows.map((r) => [
+        int(r.concurrency), aggText(r.queueP95Ms, ms), ms(r.theoryQueueP95Ms),
+        r.queueP95Ms.median !== null && r.theoryQueueP95Ms > 0 ? pct((r.queueP95Ms.median / r.theoryQueueP95Ms) * 100) : '—',
+        aggText(r.execP95Ms, ms), ms(pubOf(`fixed.queueWaitP95Ms.${r.concurrency}`)?.published ?? null),
+      ]), ['r', 'r', 'r', 'r', 'r', 'r']).md}\n\n${s('queueTrend.note', { N: int(N), L: int(L) })}`)
+    : P('results.noMode', { mode: modeName('fixed') });
+  const vtRows = model.rows.filter((r) => r.mode === 'virtual');
+  const vtTrend = vtRows.length
+    ? raw(`${table([s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.pctOfBound'), s('h.wavesBound', { n: int(o.requestsPerWorker) }), s('h.pctOfWaves'), s('h.published')], vtRows.map((r) => [
+        int(r.concurrency), aggText(r.wholeRunRps, rps), rps(r.boundRps), pct(r.pctOfBound), r.wavesWholeRunRps === null ? '—' : rps(r.wavesWholeRunRps), pct(r.pctOfWavesBound),
+        rps(pubOf(`virtual.throughputRps.${r.concurrency}`)?.published ?? null),
+      ]), ['r', 'r', 'r', 'r', 'r', 'r', 'r']).md}\n\n${s('edge.note', { n: int(o.requestsPerWorker), frac: pct(model.rampFraction * 100) })}`)
+    : P('results.noMode', { mode: modeName('virtual') });
+  const allLevels = table([s('h.mode'), s('h.concurrency'), s('h.throughput'), s('h.steady'), s('h.e2eP50'), s('h.e2eP95'), s('h.e2eP99'), s('h.queueP95'), s('h.execP95'), s('h.errors')],
+    model.rows.map((r) => [raw(modeName(r.mode)), int(r.concurrency), aggText(r.wholeRunRps, rps), aggText(r.steadyRps, rps), aggText(r.e2eP50Ms, ms), aggText(r.e2eP95Ms, ms), aggText(r.e2eP99Ms, ms), aggText(r.queueP95Ms, ms), aggText(r.execP95Ms, ms), aggText(r.errorCount, int)]),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
+  const unitFmt = (u: string, x: number | null): string => (x === null ? '—' : u === 'ms' ? ms(x) : u === 'req/s' ? rps(x) : u === 'ratio' ? pct(x * 100, 2) : u === 'MiB' ? `${num(x, 1)} MiB` : int(x));
+  const tolText = (p: ReportModel['published'][number]) => {
+    const parts: string[] = [];
+    if (p.tolerance.rel > 0) parts.push(`±${num(p.tolerance.rel * 100, 0)} %`);
+    if (p.tolerance.abs > 0 || parts.length === 0) parts.push(`±${unitFmt(p.unit, p.tolerance.abs)}`);
+    return parts.join(s('tol.or'));
+  };
+  const counts = { reproduced: 0, 'not reproduced': 0, 'not tested here': 0 } as Record<Verdict, number>;
+  for (const p of model.published) counts[p.verdict]++;
+  const publishedTable = raw(`${s('published.intro', { n: int(model.published.length), rep: int(counts.reproduced), notRep: int(counts['not reproduced']), notTested: int(counts['not tested here']) })}\n\n${table(
+    [s('h.figure'), s('h.mode'), s('h.concurrency'), s('h.published'), s('h.measured'), s('h.diff'), s('h.tolerance'), s('h.verdict'), s('h.reason')],
+    model.published.map((p) => [P(`fig.${p.id.replace(/^(fixed|virtual)\./, '').replace(/\.\d+$/, '')}`), p.mode === 'both' ? '—' : raw(modeName(p.mode)), p.concurrency === null ? '—' : int(p.concurrency),
+      unitFmt(p.unit, p.published), unitFmt(p.unit, p.measured),
+      p.diff === null ? '—' : `${p.unit === 'ratio' ? signed(p.diff * 100, 2) + ' pp' : signed(p.diff, p.unit === 'req/s' || p.unit === 'ms' ? 2 : 1)}${p.diffPct !== null ? ` (${signed(p.diffPct, 1)} %)` : ''}`,
+      tolText(p), verdict(p.verdict), p.reasons.join('; ')]),
+    ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'l']).md}`);
+
+  // ------------------------------------------------------------ analysis
+  const boundTable = table([s('h.mode'), s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.pctOfBound'), s('h.wavesBound', { n: int(o.requestsPerWorker) }), s('h.pctOfWaves'), s('h.steady')],
+    model.rows.map((r) => [raw(modeName(r.mode)), int(r.concurrency), rps(r.wholeRunRps.median), rps(r.boundRps), pct(r.pctOfBound), r.wavesWholeRunRps === null ? '—' : rps(r.wavesWholeRunRps), pct(r.pctOfWavesBound), rps(r.steadyRps.median)]),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
+  const above = fixedRows.filter((r) => r.concurrency > N && r.wholeRunRps.median !== null);
+  let boundSentence: Raw;
+  if (above.length) {
+    const vals = above.map((r) => r.wholeRunRps.median as number);
+    const pcts = above.map((r) => r.pctOfBound as number);
+    const wp = above.map((r) => r.pctOfWavesBound).filter((x): x is number => x !== null);
+    boundSentence = P('bound.fixedAbove', { levels: above.map((r) => int(r.concurrency)).join(', '), min: num(Math.min(...vals), 2), max: num(Math.max(...vals), 2), bound: rps(above[0]?.boundRps), pmin: num(Math.min(...pcts), 1), pmax: num(Math.max(...pcts), 1), wmin: wp.length ? num(Math.min(...wp), 1) : '—', wmax: wp.length ? num(Math.max(...wp), 1) : '—' });
+  } else boundSentence = P('bound.noFixedAbove', { N: int(N) });
+  const boundAnalysis = raw(`${boundTable.md}\n\n${boundSentence.md}\n\n${s('edge.note', { n: int(o.requestsPerWorker), frac: pct(model.rampFraction * 100) })}`);
+  let execAnalysis: Raw;
+  if (model.highest && model.highest.execP95RelDiff !== null) {
+    const h = model.highest;
+    execAnalysis = P(Math.abs(h.execP95RelDiff as number) <= 0.05 ? 'exec.same' : 'exec.differs', { c: int(h.concurrency), fx: ms(h.fixed.execP95Ms.median), vt: ms(h.virtual.execP95Ms.median), diffPct: signed((h.execP95RelDiff as number) * 100, 2), L: int(L) });
+  } else execAnalysis = P('results.noComparison');
+  const decomposition = raw(`${table([s('h.mode'), s('h.concurrency'), s('h.meanE2e'), s('h.meanQueue'), s('h.meanExec'), s('h.overhead'), s('h.queueShare'), s('h.n')],
+    model.rows.map((r) => r.means
+      ? [raw(modeName(r.mode)), int(r.concurrency), ms(r.means.e2eMs), ms(r.means.queueMs), ms(r.means.execMs), ms(r.means.overheadMs), pct((r.means.queueMs / r.means.e2eMs) * 100), int(r.means.n)]
+      : [raw(modeName(r.mode)), int(r.concurrency), '—', '—', '—', '—', '—', '—']),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']).md}\n\n${s('decomp.note')}`);
+  const little = raw(`${table([s('h.mode'), s('h.concurrency'), s('h.meanE2e'), s('h.littleRps'), s('h.measuredRps'), s('h.ratio')],
+    model.rows.map((r) => [raw(modeName(r.mode)), int(r.concurrency), ms(r.means?.e2eMs), rps(r.little?.predictedRps), r.little ? `${rps(r.little.measuredRps)} (${r.little.measuredDefinition})` : '—', r.little ? pct(r.little.ratio * 100) : '—']),
+    ['l', 'r', 'r', 'r', 'r', 'r']).md}\n\n${s('little.note')}`);
+
+  // ------------------------------------------------------------ thread dumps
+  const tdParts: string[] = [];
+  if (!model.threadDumps.length) tdParts.push(s('td.none'));
+  for (const d of model.threadDumps) {
+    const vThreads = d.dump.groups.filter((g) => g.virtual).reduce((a, g) => a + g.count, 0);
+    tdParts.push(`### ${esc(modeName(d.mode))} @ ${int(d.concurrency)} (${esc(d.cellId)})`);
+    tdParts.push(s(d.mode === 'fixed' ? 'td.fixed' : 'td.virtual', {
+      threads: int(d.dump.threadCount), t: num(d.dump.takenAtMs / 1000, 2), inPool: int(d.dump.inSocketRead.fixedPool), inVirtual: int(d.dump.inSocketRead.virtual), other: int(d.dump.inSocketRead.other),
+      N: int(N), active: int(d.peakExecutorActive), queue: int(d.peakQueue), cMinusN: int(Math.max(0, d.concurrency - N)), vthreads: int(vThreads), c: int(d.concurrency),
+    }));
+    tdParts.push(table([s('h.namePrefix'), s('h.virtualThread'), s('h.state'), s('h.topFrame'), s('h.count')],
+      d.dump.groups.map((g) => [g.namePrefix, g.virtual ? s('yes') : s('no'), g.state, g.topFrame, int(g.count)]), ['l', 'l', 'l', 'l', 'r']).md);
+    if (d.dump.containers.length) tdParts.push(table([s('h.container'), s('h.count')], d.dump.containers.map((c) => [c.name, int(c.threadCount)]), ['l', 'r']).md);
+  }
+  const threadDumps = raw(tdParts.join('\n\n'));
+
+  // ------------------------------------------------------------ pinning
+  const pinParts: string[] = [];
+  const vtPin = model.pinning.filter((p) => p.mode === 'virtual');
+  const vtReq = vtRows.reduce((a, r) => a + (r.means?.n ?? 0), 0);
+  const vtPinTotal = vtPin.every((p) => p.total === null) ? null : vtPin.reduce((a, p) => a + (p.total ?? 0), 0);
+  const thr = vtPin.find((p) => p.thresholdMs !== null)?.thresholdMs ?? o.pinnedThresholdMs;
+  pinParts.push(s(vtPinTotal === null ? 'pin.noData' : vtPinTotal === 0 ? 'pin.zero' : 'pin.some', { n: int(vtPinTotal), thr: int(thr), req: int(vtReq), per1000: num(vtReq ? ((vtPinTotal ?? 0) / vtReq) * 1000 : null, 2) }));
+  pinParts.push(s('pin.window', { warmupS: int(o.warmupS), thr: int(thr) }));
+  pinParts.push(table([s('h.mode'), s('h.concurrency'), s('h.threshold'), s('h.events'), s('h.cellsWithData')],
+    model.pinning.map((p) => [raw(modeName(p.mode)), int(p.concurrency), p.thresholdMs === null ? '—' : `${int(p.thresholdMs)} ms`, int(p.total), `${p.cellsWithData} / ${p.cells}`]), ['l', 'r', 'r', 'r', 'r']).md);
+  if (model.pinningReasons.length) pinParts.push(table([s('h.mode'), s('h.reason'), s('h.events')], model.pinningReasons.map((r) => [raw(modeName(r.mode)), r.reason, int(r.count)]), ['l', 'l', 'r']).md);
+
+  // ------------------------------------------------------------ resources
+  const resParts: string[] = [];
+  resParts.push(table([s('h.mode'), s('h.concurrency'), s('h.peakRss'), s('h.peakHeap'), s('h.meanCpu'), s('h.peakPlatform'), s('h.peakInFlight'), s('h.peakQueue'), s('h.samples')],
+    model.rows.map((r) => [raw(modeName(r.mode)), int(r.concurrency), aggText(r.resources.peakRssBytes, mib), aggText(r.resources.peakHeapUsedBytes, mib), aggText(r.resources.meanCpuPct, (x) => pct(x, 2)), aggText(r.resources.peakPlatformThreads, int), aggText(r.resources.peakInFlight, int), aggText(r.resources.peakQueue, int), int(r.resources.samples)]),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']).md);
+  if (model.highest) {
+    const h = model.highest;
+    const fr = h.fixed.resources.peakRssBytes.median;
+    const vr = h.virtual.resources.peakRssBytes.median;
+    if (fr !== null && vr !== null) {
+      const d = (vr - fr) / MIB;
+      resParts.push(s(Math.abs(d) < 1 ? 'res.rssSame' : d > 0 ? 'res.rssMore' : 'res.rssLess', { c: int(h.concurrency), fx: mib(fr), vt: mib(vr), delta: num(Math.abs(d), 1) }));
+    }
+    resParts.push(s('res.platform', { c: int(h.concurrency), fx: int(h.fixed.resources.peakPlatformThreads.median), vt: int(h.virtual.resources.peakPlatformThreads.median) }));
+  }
+  resParts.push(s('res.caveat', { blocks: Object.keys(m.sut).sort().join(', ') || '—', cpuNote: s('res.cpuNote') }));
+  resParts.push(s('res.seriesNote'));
+
+  // ------------------------------------------------------------ rate limiting, bottleneck
+  let rateLimiting: Raw;
+  const h = model.highest;
+  if (h && h.fixed.mockPeakInFlight.median !== null && h.virtual.mockPeakInFlight.median !== null) {
+    rateLimiting = P(h.virtual.mockPeakInFlight.median > h.fixed.mockPeakInFlight.median ? 'rate.more' : 'rate.notMore', { c: int(h.concurrency), fx: int(h.fixed.mockPeakInFlight.median), vt: int(h.virtual.mockPeakInFlight.median), N: int(N) });
+  } else rateLimiting = P('rate.noData');
+  const bnParts: Raw[] = [];
+  const topV = vtRows[vtRows.length - 1];
+  if (topV && topV.e2eP99Ms.median !== null) {
+    bnParts.push(P('bn.tail', { c: int(topV.concurrency), p95: ms(topV.e2eP95Ms.median), p99: ms(topV.e2eP99Ms.median), x99: ms(topV.execP99Ms.median), pub: ms(pubOf('virtual.e2eP99Ms.500')?.published ?? null) }));
+  }
+  const hostFlags = model.flags.filter((f) => f.flag.code !== 'errors-above-threshold');
+  bnParts.push(P(hostFlags.length ? 'bn.flags' : 'bn.noFlags', { n: int(hostFlags.length), cells: [...new Set(hostFlags.map((f) => f.cellId))].join(', ') }));
+  bnParts.push(P('bn.notMeasured'));
+
+  // ------------------------------------------------------------ conclusions
+  const evText = (c: ReportModel['conclusions'][number]): Raw => {
+    const e = c.evidence;
+    const fmtV = (k: string, v: number | string | null): string => {
+      if (v === null) return '—';
+      if (typeof v === 'string') return v;
+      if (/Ms$/.test(k)) return ms(v);
+      if (/Rps$/.test(k) || k === 'fixed' || k === 'virtual' || k.startsWith('published')) return c.id === 'e2eP95500' ? ms(v) : rps(v);
+      if (/Pct$/.test(k)) return pct(v);
+      if (/MiB$/.test(k) || k === 'published') return `${num(v, 1)} MiB`;
+      return int(v);
+    };
+    const key = `concl.${c.id}.ev`;
+    if (t.phrases[key] === undefined || Object.values(e).every((v) => v === null) || Object.keys(e).length === 0) return raw('—');
+    const vals: Record<string, string> = {};
+    for (const [k, v] of Object.entries(e)) vals[k] = fmtV(k, v);
+    try { return P(key, vals); } catch { return raw('—'); }
+  };
+  const stmt = (id: string): Raw => {
+    const v: Record<string, string> = {};
+    if (id === 'throughput500' || id === 'realProvider') { v['pubFixed'] = rps(pubOf('fixed.throughputRps.500')?.published); v['pubVirtual'] = rps(pubOf('virtual.throughputRps.500')?.published); }
+    if (id === 'e2eP95500') { v['pubFixed'] = ms(pubOf('fixed.e2eP95Ms.500')?.published); v['pubVirtual'] = ms(pubOf('virtual.e2eP95Ms.500')?.published); }
+    return P(`concl.${id}`, v);
+  };
+  const conclusions = raw([
+    `### ${s('concl.provenTitle')}`,
+    table([s('h.statement'), s('h.verdict'), s('h.evidence')], model.conclusions.filter((c) => c.kind === 'proven').map((c) => [stmt(c.id), verdict(c.verdict), evText(c)])).md,
+    `### ${s('concl.notProvenTitle')}`,
+    table([s('h.statement'), s('h.verdict'), s('h.evidence')], model.conclusions.filter((c) => c.kind === 'not-proven').map((c) => [stmt(c.id), verdict(c.verdict), evText(c)])).md,
+  ].join('\n\n'));
+
+  const finalData = h && h.throughput ? raw(`${s('final.inThisRun')} ${headline(h).md}`) : P('summary.noComparison');
+
+  const followUps = table([s('h.followUp'), s('h.command')], model.followUps.map((f) => [P(`fu.${f.id}`), f.command === null ? P('fu.notRunnable') : code(f.command)]));
+
+  // ------------------------------------------------------------ figures
+  const figVals: Record<string, Raw> = {};
+  for (const f of figures) figVals[`fig:${f.name}`] = raw(`![${esc(f.title)}](figures/${f.name}.svg)`);
+
+  return fill(t.report, {
+    title: s('title', { runId: model.runId }),
+    fixtureNote: model.isFixture ? P('fixtureNote') : raw(s('runNote', { runId: model.runId, status: m.status })),
+    summary: join(summaryParts),
+    flagsAndGaps: raw(fg.join('\n\n')),
+    hypothesis: P('hypothesis', { N: int(N), queue: int(o.queueCapacity), L: int(L), Ls: num(L / 1000, 3), bound: num(N / (L / 1000), 2) }),
+    boundsTable,
+    environment,
+    method,
+    percentileDefinition: model.percentileDefinition,
+    samplerIntervalMs: int(o.samplerIntervalMs),
+    totals,
+    highestTable,
+    lowest,
+    queueTrend,
+    vtTrend,
+    allLevels,
+    publishedTable,
+    boundAnalysis,
+    execAnalysis,
+    decomposition,
+    little,
+    threadDumps,
+    pinning: raw(pinParts.join('\n\n')),
+    resources: raw(resParts.join('\n\n')),
+    rateLimiting,
+    bottleneck: join(bnParts),
+    conclusions,
+    finalData,
+    followUps,
+    ...figVals,
+  }, `report.${t.lang}.md`).replace(/\n{3,}/g, '\n\n');
+}
+
+export type { RowModel };
