@@ -8,9 +8,16 @@
  *   - client E2E − latency P50/P99/max (undici, this process)
  *   - mock RSS (peak VmRSS sampled every 100 ms, and VmHWM) from /proc/<pid>/status
  *   - whether P99 lateness <= 5 ms (the target)
+ *   - CPU used by the mock and by this client in the held round, and the host's load average, so a
+ *     busy host (load above the core count) is flagged rather than blamed on the mock
+ * The N requests are spread over --ramp-ms (default 1000 < latency, so all N are held at once;
+ * peak in flight proves it); --ramp-ms 0 sends them all at once.
+ * Diagnostics: BENCH_NODE_ARGS="--trace-gc" adds node flags to the mock child; BENCH_CHILD_STDOUT=1
+ * copies its stdout to stderr.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +52,14 @@ export interface MockBenchResult {
   mockRssPeakBytes: number | null;
   mockRssHwmBytes: number | null;
   heldWallMs: number;
+  /** CPU (user + system) the mock used during the held round, ms; its budget is the wall time × 1 core */
+  mockCpuMs: number | null;
+  /** CPU this (client) process used during the held round, ms */
+  clientCpuMs: number;
+  cores: number;
+  /** 1-minute load average before and after the held round: above `cores`, other processes competed for the CPU */
+  loadAvg1Before: number | null;
+  loadAvg1After: number | null;
   targetP99LatenessMs: number;
   targetMet: boolean;
   percentileDefinition: string;
@@ -98,6 +113,26 @@ function procMemory(pid: number): { rss: number; hwm: number } | null {
     const s = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(s)?.[1] ?? NaN) * 1024;
     return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+  } catch {
+    return null;
+  }
+}
+
+/** user + system CPU time of a process, ms (from /proc/<pid>/stat, clock ticks of 10 ms), or null. */
+function procCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14, 15)
+  } catch {
+    return null;
+  }
+}
+
+/** 1-minute load average, or null. */
+function loadAvg1(): number | null {
+  try {
+    return Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
   } catch {
     return null;
   }
@@ -180,6 +215,9 @@ export async function runMockBench(o: Options, progress: (line: string) => void)
     let ok = 0;
     let failed = 0;
     let empty = 0;
+    const loadBefore = loadAvg1();
+    const cpuBefore = procCpuMs(pid);
+    const clientCpuBefore = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     const at = (i: number) => (o.n > 1 ? (o.rampMs * i) / (o.n - 1) : 0);
     await Promise.all(
@@ -201,6 +239,9 @@ export async function runMockBench(o: Options, progress: (line: string) => void)
       }),
     );
     const heldWallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+    const cpuAfter = procCpuMs(pid);
+    const clientCpu = process.cpuUsage(clientCpuBefore);
+    const loadAfter = loadAvg1();
     clearInterval(sampler);
     const mem = procMemory(pid);
     if (mem && mem.rss > rssPeak) rssPeak = mem.rss;
@@ -223,6 +264,11 @@ export async function runMockBench(o: Options, progress: (line: string) => void)
       mockRssPeakBytes: rssPeak > 0 ? rssPeak : null,
       mockRssHwmBytes: mem ? mem.hwm : null,
       heldWallMs,
+      mockCpuMs: cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null,
+      clientCpuMs: (clientCpu.user + clientCpu.system) / 1000,
+      cores: availableParallelism(),
+      loadAvg1Before: loadBefore,
+      loadAvg1After: loadAfter,
       targetP99LatenessMs: TARGET_P99_LATENESS_MS,
       targetMet: lateness !== null && lateness.p99 <= TARGET_P99_LATENESS_MS && failed === 0 && empty === 0,
       percentileDefinition: 'linear interpolation (R type 7, simple-statistics quantileSorted)',
@@ -232,6 +278,11 @@ export async function runMockBench(o: Options, progress: (line: string) => void)
     child.kill('SIGTERM');
     if (child.exitCode === null) await once(child, 'exit');
   }
+}
+
+/** True when the host's load average exceeded its cores around the held round (lateness then says more about the host). */
+export function busy(r: MockBenchResult): boolean {
+  return Math.max(r.loadAvg1Before ?? 0, r.loadAvg1After ?? 0) > r.cores;
 }
 
 /** The default table (a string; the caller prints it). */
@@ -245,6 +296,8 @@ export function renderTable(r: MockBenchResult): string {
     ['client E2E − latency P50 / P99 / max (ms)', `${f(r.clientOverheadMs?.p50)} / ${f(r.clientOverheadMs?.p99)} / ${f(r.clientOverheadMs?.max)}`],
     ['mock RSS peak sampled / VmHWM', `${mb(r.mockRssPeakBytes)} / ${mb(r.mockRssHwmBytes)}`],
     ['wall time of the held round (ms)', f(r.heldWallMs, 0)],
+    ['CPU in the held round: mock / client (ms)', `${f(r.mockCpuMs, 0)} / ${f(r.clientCpuMs, 0)}`],
+    [`host load average (1 min) before / after, ${r.cores} cores`, `${f(r.loadAvg1Before)} / ${f(r.loadAvg1After)}${busy(r) ? '  ← host busy: other processes competed for the CPU' : ''}`],
     [`target: P99 lateness ≤ ${r.targetP99LatenessMs} ms`, r.targetMet ? 'met' : 'NOT met'],
   ];
   const w = Math.max(...rows.map(([k]) => k.length));

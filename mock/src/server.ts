@@ -31,6 +31,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** hrtime (ns) when a chat request arrived; 0n for other routes */
     mockArrivalNs: bigint;
+    /** the request was accepted and counts against --max-concurrent until its response closes */
+    mockHeld: boolean;
   }
 }
 
@@ -136,6 +138,7 @@ export async function createMockServer(config: Partial<MockConfig> = {}): Promis
     stats.connectionsOpened++;
   });
   app.decorateRequest('mockArrivalNs', 0n);
+  app.decorateRequest('mockHeld', false);
 
   app.setErrorHandler((err: { statusCode?: number; message?: string }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
@@ -165,8 +168,10 @@ export async function createMockServer(config: Partial<MockConfig> = {}): Promis
     req.mockArrivalNs = process.hrtime.bigint();
     stats.enter();
     const res = reply.raw;
+    // one listener per request for all accounting: fires after the answer, a reset, or the client leaving
     res.once('close', () => {
       stats.leave();
+      if (req.mockHeld) held--;
       if (res.writableFinished) stats.served++;
     });
     done();
@@ -200,10 +205,8 @@ export async function createMockServer(config: Partial<MockConfig> = {}): Promis
     }
 
     held++;
+    req.mockHeld = true;
     const res = reply.raw;
-    res.once('close', () => {
-      held--;
-    });
 
     if (fault === 'hang') {
       stats.faults.hang++;
