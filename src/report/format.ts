@@ -14,7 +14,8 @@ export const raw = (md: string): Raw => new Raw(md);
 export function esc(s: string): string {
   const flat = s.replace(/[\r\n\t]+/g, ' ');
   let out = flat.replace(/[\\`*_[\]<>#|~&]/g, (c) => `\\${c}`);
-  if (/^[-+]/.test(out) || /^\d+[.)]/.test(out)) out = `\\${out}`;
+  // a value at the start of a line must not become a list item ("- x", "+ x", "1. x", "1) x")
+  out = out.replace(/^([-+])(?=\s|$)/, '\\$1').replace(/^(\d+)([.)])(?=\s|$)/, '$1\\$2');
   return out;
 }
 

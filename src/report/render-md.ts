@@ -244,7 +244,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   pinParts.push(s('pin.window', { warmupS: int(o.warmupS), thr: int(thr) }));
   pinParts.push(table([s('h.mode'), s('h.concurrency'), s('h.threshold'), s('h.events'), s('h.cellsWithData')],
     model.pinning.map((p) => [raw(modeName(p.mode)), int(p.concurrency), p.thresholdMs === null ? '—' : `${int(p.thresholdMs)} ms`, int(p.total), `${p.cellsWithData} / ${p.cells}`]), ['l', 'r', 'r', 'r', 'r']).md);
-  if (model.pinningReasons.length) pinParts.push(table([s('h.mode'), s('h.reason'), s('h.events')], model.pinningReasons.map((r) => [raw(modeName(r.mode)), r.reason, int(r.count)]), ['l', 'l', 'r']).md);
+  if (model.pinningReasons.length) pinParts.push(table([s('h.mode'), s('h.pinReason'), s('h.events')], model.pinningReasons.map((r) => [raw(modeName(r.mode)), r.reason, int(r.count)]), ['l', 'l', 'r']).md);
 
   // ------------------------------------------------------------ resources
   const resParts: string[] = [];
@@ -285,6 +285,8 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     const fmtV = (k: string, v: number | string | null): string => {
       if (v === null) return '—';
       if (typeof v === 'string') return v;
+      if (c.id === 'vtCostNegligible' && k === 'published') return `${num(v, 1)} MiB`;
+      if (k === 'thresholdMs') return `${int(v)} ms`;
       if (/Ms$/.test(k)) return ms(v);
       if (/Rps$/.test(k) || k === 'fixed' || k === 'virtual' || k.startsWith('published')) return c.id === 'e2eP95500' ? ms(v) : rps(v);
       if (/Pct$/.test(k)) return pct(v);
