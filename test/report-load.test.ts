@@ -7,7 +7,7 @@ import { loadRun } from '../src/report/load.ts';
 import { buildSummary } from '../src/report/summary.ts';
 import { renderReport } from '../src/report/index.ts';
 import { EXIT, VtbenchError } from '../src/cli/errors.ts';
-import { FIXTURE_DIR } from './report-helpers.ts';
+import { FIXTURE_DIR } from './fixtures/report-helpers.ts';
 
 function tmpCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'vtbench-run-'));

@@ -7,7 +7,7 @@ import { loadRun } from '../src/report/load.ts';
 import { buildReport, loadTemplates, renderReport } from '../src/report/index.ts';
 import { esc, fill, raw } from '../src/report/format.ts';
 import { markdown } from '../src/report/render-html.ts';
-import { FIXTURE_DIR, assertGolden } from './report-helpers.ts';
+import { FIXTURE_DIR, assertGolden } from './fixtures/report-helpers.ts';
 
 const HOSTILE = '<script>alert(1)</script>';
 
