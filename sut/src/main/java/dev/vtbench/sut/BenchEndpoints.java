@@ -1,0 +1,144 @@
+package dev.vtbench.sut;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+import com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat;
+import jdk.management.VirtualThreadSchedulerMXBean;
+
+import org.springframework.boot.SpringBootVersion;
+import org.springframework.core.env.Environment;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Measurement endpoints under {@code /bench}; shapes are in src/jvm/api.ts. */
+@RestController
+public class BenchEndpoints {
+
+    public record SamplesResponse(long intervalMs, List<SutSample> samples) {
+    }
+
+    public record PinnedResponse(long thresholdMs, long total, Map<String, Long> byReason, long submitFailedTotal) {
+    }
+
+    public record ExecutorInfo(String mode, int poolSize, int queueCapacity, String pinning) {
+    }
+
+    public record TomcatInfo(int maxThreads, int maxConnections, int maxKeepAliveRequests, long keepAliveTimeoutMs,
+            long asyncRequestTimeoutMs) {
+    }
+
+    public record OkhttpInfo(int maxIdleConnections, long keepAliveDurationMs, Integer dispatcherMaxRequests) {
+    }
+
+    public record SutInfo(String jdkVendor, String jdkVersion, String springBootVersion, String springAiVersion,
+            List<String> jvmFlags, int availableProcessors, ExecutorInfo executor, Integer vtSchedulerParallelism,
+            TomcatInfo tomcat, OkhttpInfo okhttp, String mockBaseUrl, long samplerIntervalMs, long pinnedThresholdMs) {
+    }
+
+    private final Sampler sampler;
+    private final PinnedEventCounter pinned;
+    private final SutInfo info;
+
+    public BenchEndpoints(Sampler sampler, PinnedEventCounter pinned, MeasuringExecutor executor,
+            BenchProperties props, Environment env) {
+        this.sampler = sampler;
+        this.pinned = pinned;
+        VirtualThreadSchedulerMXBean vt = Sampler.vtSchedulerBean();
+        this.info = new SutInfo(
+                System.getProperty("java.vendor"),
+                System.getProperty("java.runtime.version", System.getProperty("java.version")),
+                SpringBootVersion.getVersion(),
+                springAiVersion(),
+                ManagementFactory.getRuntimeMXBean().getInputArguments(),
+                Runtime.getRuntime().availableProcessors(),
+                new ExecutorInfo(executor.mode().wireName(), executor.poolSize(), executor.queueCapacity(),
+                        props.pinningMode().wireName()),
+                vt == null ? null : vt.getParallelism(),
+                new TomcatInfo(
+                        env.getProperty("server.tomcat.threads.max", Integer.class, 200),
+                        env.getProperty("server.tomcat.max-connections", Integer.class, 8192),
+                        env.getProperty("server.tomcat.max-keep-alive-requests", Integer.class, 100),
+                        millis(env, "server.tomcat.keep-alive-timeout",
+                                millis(env, "server.tomcat.connection-timeout", 60_000)),
+                        millis(env, "spring.mvc.async.request-timeout", 30_000)),
+                new OkhttpInfo(props.okhttp().maxIdleConnections(), props.okhttp().keepAlive().toMillis(),
+                        // Spring AI builds the sync client's Dispatcher with OkHttp's default limit;
+                        // it only applies to async/streaming calls.
+                        new okhttp3.Dispatcher().getMaxRequests()),
+                env.getProperty("spring.ai.openai.base-url", ""),
+                sampler.intervalMs(),
+                pinned.thresholdMs());
+    }
+
+    private static long millis(Environment env, String key, long fallback) {
+        String v = env.getProperty(key);
+        if (v == null || v.isBlank()) {
+            return fallback;
+        }
+        v = v.trim();
+        if (v.matches("-?\\d+")) {
+            return Long.parseLong(v); // bare numbers are milliseconds for these properties
+        }
+        return org.springframework.boot.convert.DurationStyle.detectAndParse(v).toMillis();
+    }
+
+    static String springAiVersion() {
+        String path = "META-INF/maven/org.springframework.ai/spring-ai-client-chat/pom.properties";
+        try (InputStream in = BenchEndpoints.class.getClassLoader().getResourceAsStream(path)) {
+            if (in != null) {
+                Properties p = new Properties();
+                p.load(in);
+                return p.getProperty("version", "unknown");
+            }
+        } catch (IOException e) {
+            // fall through
+        }
+        String v = org.springframework.ai.chat.client.ChatClient.class.getPackage().getImplementationVersion();
+        return v == null ? "unknown" : v;
+    }
+
+    @GetMapping("/bench/info")
+    public SutInfo info() {
+        return info;
+    }
+
+    @GetMapping("/bench/samples")
+    public SamplesResponse samples(@RequestParam(name = "since", defaultValue = "0") long sinceEpochMs) {
+        return new SamplesResponse(sampler.intervalMs(), sampler.since(sinceEpochMs));
+    }
+
+    @GetMapping("/bench/pinned")
+    public PinnedResponse pinned() {
+        return new PinnedResponse(pinned.thresholdMs(), pinned.total(), pinned.byReason(), pinned.submitFailedTotal());
+    }
+
+    /**
+     * JSON thread dump including virtual threads (jstack, ThreadMXBean and the actuator endpoint
+     * show platform threads only). Written to a temp file, returned, deleted.
+     */
+    @GetMapping("/bench/threaddump")
+    public ResponseEntity<String> threadDump() throws IOException {
+        Path dir = Files.createTempDirectory("vtbench-threaddump");
+        Path file = dir.resolve("threads.json");
+        try {
+            HotSpotDiagnosticMXBean bean = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            bean.dumpThreads(file.toAbsolutePath().toString(), ThreadDumpFormat.JSON);
+            return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(Files.readString(file));
+        } finally {
+            Files.deleteIfExists(file);
+            Files.deleteIfExists(dir);
+        }
+    }
+
+}

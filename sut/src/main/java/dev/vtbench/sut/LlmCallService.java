@@ -1,0 +1,88 @@
+package dev.vtbench.sut;
+
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.springframework.ai.chat.client.ChatClient;
+import org.springframework.stereotype.Service;
+
+/**
+ * Submits the blocking Spring AI call to the configured executor. The call itself is the chain users
+ * run: {@code chatClient.prompt().user(p).call().content()}, which blocks its thread on the socket.
+ */
+@Service
+public class LlmCallService {
+
+    private final ChatClient chatClient;
+    private final MeasuringExecutor executor;
+    private final PinningMode pinning;
+    private final AtomicLong upstreamErrors = new AtomicLong();
+
+    public LlmCallService(ChatClient.Builder chatClientBuilder, MeasuringExecutor executor, BenchProperties props) {
+        this.chatClient = chatClientBuilder.build();
+        this.executor = executor;
+        this.pinning = props.pinningMode();
+    }
+
+    /** @throws MeasuringExecutor.Rejected when the executor refuses the task */
+    public CompletableFuture<MeasuringExecutor.Timed<String>> call(String prompt) {
+        return executor.submit(() -> pinning == PinningMode.SYNCHRONIZED ? callInsideMonitor(prompt) : callLlm(prompt));
+    }
+
+    /** Holds a monitor (one per call, never contended) across the blocking I/O. */
+    private String callInsideMonitor(String prompt) {
+        Object monitor = new Object();
+        synchronized (monitor) {
+            return callLlm(prompt);
+        }
+    }
+
+    private String callLlm(String prompt) {
+        try {
+            String content = chatClient.prompt().user(prompt).call().content();
+            return content == null ? "" : content;
+        } catch (RuntimeException e) {
+            upstreamErrors.incrementAndGet();
+            throw classify(e);
+        }
+    }
+
+    /**
+     * Unreachable (an I/O failure: refused, reset, timed out) vs a bad response (unparseable or
+     * unexpected body). Jackson 2's parse exceptions extend IOException, so they are checked first.
+     * The message carries the root cause, never a stack trace.
+     */
+    static UpstreamException classify(Throwable e) {
+        Throwable root = e;
+        boolean badData = false;
+        boolean io = false;
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            root = c;
+            String name = c.getClass().getName();
+            if (name.startsWith("com.fasterxml.jackson.") || name.startsWith("tools.jackson.")
+                    || name.equals("com.openai.errors.OpenAIInvalidDataException")) {
+                badData = true;
+            } else if (c instanceof IOException) {
+                io = true;
+            }
+            if (c.getCause() == c) {
+                break;
+            }
+        }
+        String cause = root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + firstLine(root.getMessage()));
+        if (io && !badData) {
+            return new UpstreamException("upstream_unreachable", "LLM endpoint unreachable: " + cause);
+        }
+        return new UpstreamException("upstream_bad_response", "LLM endpoint returned an unusable response: " + cause);
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    public long upstreamErrorsTotal() {
+        return upstreamErrors.get();
+    }
+}

@@ -1,0 +1,24 @@
+package dev.vtbench.sut;
+
+import java.util.Locale;
+
+/** The {@code Server-Timing} header value: {@code queue;dur=X.XXX, exec;dur=Y.YYY} in ms. */
+public final class ServerTiming {
+
+    private ServerTiming() {
+    }
+
+    public static String header(long queueNanos, long execNanos) {
+        return "queue;dur=" + ms3(queueNanos) + ", exec;dur=" + ms3(execNanos);
+    }
+
+    /** Nanoseconds to milliseconds with exactly three decimals (microsecond precision). */
+    public static String ms3(long nanos) {
+        return String.format(Locale.ROOT, "%.3f", nanos / 1_000_000.0);
+    }
+
+    /** Milliseconds rounded to microseconds, for the JSON body. */
+    public static double ms(long nanos) {
+        return Math.round(nanos / 1_000.0) / 1_000.0;
+    }
+}

@@ -1,0 +1,23 @@
+package dev.vtbench.sut;
+
+/** One sampler tick; the shape is {@code SutSample} in src/jvm/api.ts. */
+public record SutSample(
+        long tEpochMs,
+        int executorActive,
+        int queueSize,
+        int inFlight,
+        long completed,
+        int platformThreads,
+        long heapUsedBytes,
+        long heapCommittedBytes,
+        Long rssBytes,
+        Double processCpuLoad,
+        Long processCpuTimeNs,
+        Integer vtSchedulerParallelism,
+        Integer vtSchedulerPoolSize,
+        Integer vtMounted,
+        Long vtQueued,
+        long pinnedTotal,
+        long submitFailedTotal,
+        long upstreamErrorsTotal) {
+}

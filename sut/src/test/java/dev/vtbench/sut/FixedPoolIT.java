@@ -1,0 +1,114 @@
+package dev.vtbench.sut;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Comparator;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** Fixed pool of 2 against a stub with 200 ms latency. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"bench.executor=fixed", "bench.fixed.pool-size=2", "bench.fixed.queue-capacity=100",
+                "bench.sampler.interval-ms=50"})
+@DirtiesContext
+class FixedPoolIT {
+
+    static final StubOpenAiServer STUB = Stubs.start(200);
+
+    @DynamicPropertySource
+    static void stub(DynamicPropertyRegistry r) {
+        r.add("spring.ai.openai.base-url", STUB::baseUrl);
+    }
+
+    @AfterAll
+    static void stopStub() {
+        STUB.close();
+    }
+
+    @Value("${local.server.port}")
+    int port;
+
+    SutHttp http;
+
+    @BeforeEach
+    void warmUp() {
+        http = new SutHttp(port);
+        http.concurrent(2); // first calls pay for class loading and JIT
+    }
+
+    @Test
+    void fourConcurrentOnAPoolOfTwo_twoQueueAboutOneLatency_allExecAboutOneLatency() {
+        List<SutHttp.Result> rs = http.concurrent(4).stream()
+                .sorted(Comparator.comparingDouble(SutHttp.Result::queueMs)).toList();
+        for (SutHttp.Result r : rs) {
+            assertEquals(200, r.status(), r.body());
+            assertTrue(r.execMs() >= 190 && r.execMs() < 600, "exec ≈ 200 ms: " + r);
+        }
+        assertTrue(rs.get(0).queueMs() < 50 && rs.get(1).queueMs() < 50, "two start at once: " + rs);
+        assertTrue(rs.get(2).queueMs() >= 150 && rs.get(2).queueMs() < 600, "third waits one latency: " + rs);
+        assertTrue(rs.get(3).queueMs() >= 150 && rs.get(3).queueMs() < 600, "fourth waits one latency: " + rs);
+    }
+
+    @Test
+    void responseBodyAndServerTimingHeaderFollowTheContract() {
+        SutHttp.Result r = http.llm();
+        assertEquals(200, r.status());
+        assertNotNull(r.serverTiming());
+        assertTrue(SutHttp.SERVER_TIMING.matcher(r.serverTiming()).matches(), r.serverTiming());
+        JsonNode j = r.json();
+        assertEquals(StubOpenAiServer.CONTENT, j.get("content").asText());
+        assertEquals("fixed", j.get("mode").asText());
+        assertEquals(r.queueMs(), j.get("queueMs").asDouble(), 0.0011);
+        assertEquals(r.execMs(), j.get("execMs").asDouble(), 0.0011);
+    }
+
+    @Test
+    void infoReportsExecutorWebTierAndOkHttpLimits() {
+        JsonNode info = http.getJson("/bench/info");
+        assertEquals("fixed", info.at("/executor/mode").asText());
+        assertEquals(2, info.at("/executor/poolSize").asInt());
+        assertEquals(100, info.at("/executor/queueCapacity").asInt());
+        assertEquals("none", info.at("/executor/pinning").asText());
+        assertEquals(-1, info.at("/tomcat/maxKeepAliveRequests").asInt());
+        assertTrue(info.at("/tomcat/asyncRequestTimeoutMs").asLong() >= 300_000);
+        assertTrue(info.at("/okhttp/maxIdleConnections").asInt() >= 2000);
+        assertEquals(STUB.baseUrl(), info.get("mockBaseUrl").asText());
+        assertTrue(info.get("springBootVersion").asText().startsWith("4."));
+        assertTrue(info.get("springAiVersion").asText().startsWith("2."), info.toString());
+        assertTrue(info.get("jvmFlags").isArray());
+        assertTrue(info.get("jdkVersion").asText().length() > 0);
+    }
+
+    @Test
+    void samplesSinceReturnOnlyNewerTicksWithExecutorCounters() throws Exception {
+        long t0 = System.currentTimeMillis();
+        Thread.sleep(200);
+        JsonNode s = http.getJson("/bench/samples?since=" + t0);
+        assertEquals(50, s.get("intervalMs").asInt());
+        assertTrue(s.get("samples").size() >= 2, s.toString());
+        for (JsonNode sample : s.get("samples")) {
+            assertTrue(sample.get("tEpochMs").asLong() > t0);
+            assertTrue(sample.get("platformThreads").asInt() > 0);
+            assertTrue(sample.get("heapUsedBytes").asLong() > 0);
+            assertTrue(sample.has("rssBytes") && sample.has("vtMounted") && sample.has("upstreamErrorsTotal"));
+        }
+        assertTrue(s.get("samples").get(0).get("completed").asLong() >= 2, "warm-up calls counted");
+    }
+
+    @Test
+    void prometheusIsExposed() {
+        assertEquals(200, http.get("/actuator/prometheus").statusCode());
+    }
+}

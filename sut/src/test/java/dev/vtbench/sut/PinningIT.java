@@ -1,0 +1,63 @@
+package dev.vtbench.sut;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * {@code bench.pinning=synchronized}: the LLM call blocks on the socket while holding a monitor.
+ * JEP 491 (JDK 24+): a virtual thread blocking inside {@code synchronized} unmounts, so it does not
+ * pin; on JDK 21-23 every such call pins its carrier for the whole call.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"bench.executor=virtual", "bench.pinning=synchronized", "bench.pinned.threshold-ms=20"})
+@DirtiesContext
+class PinningIT {
+
+    static final StubOpenAiServer STUB = Stubs.start(200);
+
+    @DynamicPropertySource
+    static void stub(DynamicPropertyRegistry r) {
+        r.add("spring.ai.openai.base-url", STUB::baseUrl);
+    }
+
+    @AfterAll
+    static void stopStub() {
+        STUB.close();
+    }
+
+    @Value("${local.server.port}")
+    int port;
+
+    @Test
+    void blockingInsideSynchronized_noPinnedEventsOver20ms_onJdk24PlusPerJep491_pinsOnOlderJdks() throws Exception {
+        SutHttp http = new SutHttp(port);
+        http.concurrent(20); // warm-up: class initialisation may legitimately pin once
+        Thread.sleep(2500); // JFR delivers events about once a second
+        long before = http.getJson("/bench/pinned").get("total").asLong();
+
+        List<SutHttp.Result> wave = http.concurrent(20);
+        assertTrue(wave.stream().allMatch(r -> r.status() == 200));
+        Thread.sleep(2500);
+        JsonNode pinned = http.getJson("/bench/pinned");
+        long during = pinned.get("total").asLong() - before;
+        assertEquals(20, pinned.get("thresholdMs").asLong());
+
+        if (Runtime.version().feature() >= 24) {
+            assertEquals(0, during, "JEP 491: synchronized no longer pins; saw " + pinned);
+        } else {
+            assertTrue(during >= 1, "JDK < 24 pins inside synchronized; saw " + pinned);
+        }
+    }
+}

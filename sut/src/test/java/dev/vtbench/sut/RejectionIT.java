@@ -1,0 +1,49 @@
+package dev.vtbench.sut;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"bench.executor=fixed", "bench.fixed.pool-size=1", "bench.fixed.queue-capacity=1"})
+@DirtiesContext
+class RejectionIT {
+
+    static final StubOpenAiServer STUB = Stubs.start(300);
+
+    @DynamicPropertySource
+    static void stub(DynamicPropertyRegistry r) {
+        r.add("spring.ai.openai.base-url", STUB::baseUrl);
+    }
+
+    @AfterAll
+    static void stopStub() {
+        STUB.close();
+    }
+
+    @Value("${local.server.port}")
+    int port;
+
+    @Test
+    void poolOneQueueOneThreeConcurrent_oneGets503NamingPoolAndQueueSizes() {
+        List<SutHttp.Result> rs = new SutHttp(port).concurrent(3);
+        List<SutHttp.Result> rejected = rs.stream().filter(r -> r.status() == 503).toList();
+        assertEquals(1, rejected.size(), rs.toString());
+        assertEquals(2, rs.stream().filter(r -> r.status() == 200).count(), rs.toString());
+        JsonNode err = rejected.get(0).json();
+        assertEquals("rejected", err.get("error").asText());
+        String msg = err.get("message").asText();
+        assertTrue(msg.contains("pool-size=1") && msg.contains("queue-capacity=1"), msg);
+    }
+}

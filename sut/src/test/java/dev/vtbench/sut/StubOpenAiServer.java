@@ -1,0 +1,173 @@
+package dev.vtbench.sut;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A minimal OpenAI-compatible Chat Completions server for tests, on a plain {@link ServerSocket} so
+ * that it counts accepted connections exactly and keeps every connection alive until the client
+ * closes it. Fixed latency; a switch for a malformed body. One platform thread per connection, so
+ * the stub does not compete with the SUT for virtual-thread carriers.
+ */
+final class StubOpenAiServer implements AutoCloseable {
+
+    static final String CONTENT = "hello from stub";
+
+    private final ServerSocket server;
+    private final ExecutorService connections = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "stub-openai");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicInteger accepted = new AtomicInteger();
+    private final AtomicInteger requests = new AtomicInteger();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger peakInFlight = new AtomicInteger();
+    volatile long latencyMs;
+    volatile boolean malformed;
+    /** When set, every request waits until this many requests are held at once, then all answer. */
+    private volatile java.util.concurrent.CountDownLatch barrier;
+
+    StubOpenAiServer(long latencyMs) throws IOException {
+        this.latencyMs = latencyMs;
+        this.server = new ServerSocket(0, 4096, InetAddress.getLoopbackAddress());
+        Thread acceptor = new Thread(this::acceptLoop, "stub-openai-accept");
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    String baseUrl() {
+        return "http://127.0.0.1:" + server.getLocalPort() + "/v1";
+    }
+
+    /** TCP connections accepted since start. */
+    int connectionsSeen() {
+        return accepted.get();
+    }
+
+    int requestsSeen() {
+        return requests.get();
+    }
+
+    /** The next {@code width} requests are answered together once all of them have arrived. */
+    void holdUntil(int width) {
+        barrier = new java.util.concurrent.CountDownLatch(width);
+    }
+
+    void release() {
+        barrier = null;
+    }
+
+    /** Highest number of requests in the stub at once since the last call; resets it. */
+    int takePeakInFlight() {
+        return peakInFlight.getAndSet(inFlight.get());
+    }
+
+    private void acceptLoop() {
+        while (!server.isClosed()) {
+            try {
+                Socket s = server.accept();
+                accepted.incrementAndGet();
+                connections.execute(() -> serve(s));
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private void serve(Socket socket) {
+        try (socket) {
+            socket.setTcpNoDelay(true);
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            OutputStream out = socket.getOutputStream();
+            while (true) {
+                String head = readHead(in);
+                if (head == null) {
+                    return; // client closed the connection
+                }
+                int contentLength = 0;
+                boolean close = false;
+                for (String line : head.split("\r\n")) {
+                    String lower = line.toLowerCase(Locale.ROOT);
+                    if (lower.startsWith("content-length:")) {
+                        contentLength = Integer.parseInt(lower.substring(15).trim());
+                    } else if (lower.startsWith("connection:") && lower.contains("close")) {
+                        close = true;
+                    }
+                }
+                in.readNBytes(contentLength);
+                requests.incrementAndGet();
+                peakInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                try {
+                    java.util.concurrent.CountDownLatch gate = barrier;
+                    if (gate != null) {
+                        gate.countDown();
+                        gate.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                    }
+                    Thread.sleep(latencyMs);
+                } finally {
+                    inFlight.decrementAndGet();
+                }
+                byte[] body = responseBody().getBytes(StandardCharsets.UTF_8);
+                out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length
+                        + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.write(body);
+                out.flush();
+                if (close) {
+                    return;
+                }
+            }
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            // connection ends
+        }
+    }
+
+    private String responseBody() {
+        if (malformed) {
+            return "{\"id\":\"chatcmpl-stub\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,";
+        }
+        return """
+                {"id":"chatcmpl-stub","object":"chat.completion","created":1700000000,"model":"stub",\
+                "choices":[{"index":0,"message":{"role":"assistant","content":"%s"},"finish_reason":"stop"}],\
+                "usage":{"prompt_tokens":3,"completion_tokens":3,"total_tokens":6}}""".formatted(CONTENT);
+    }
+
+    /** Request line and headers up to the blank line; null at end of stream. */
+    private static String readHead(InputStream in) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream(512);
+        int state = 0; // counts \r\n\r\n progress
+        while (true) {
+            int b = in.read();
+            if (b < 0) {
+                return null;
+            }
+            buf.write(b);
+            state = (b == '\r' && (state == 0 || state == 2)) ? state + 1
+                    : (b == '\n' && (state == 1 || state == 3)) ? state + 1 : 0;
+            if (state == 4) {
+                return buf.toString(StandardCharsets.US_ASCII);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.close();
+        } catch (IOException e) {
+            // ignore
+        }
+        connections.shutdownNow();
+    }
+}

@@ -1,0 +1,93 @@
+package dev.vtbench.sut;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/** Test client for the running SUT (HTTP/1.1, as the harness uses). */
+final class SutHttp {
+
+    static final Pattern SERVER_TIMING = Pattern.compile("^queue;dur=(\\d+\\.\\d{3}), exec;dur=(\\d+\\.\\d{3})$");
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    record Result(int status, String body, String serverTiming, double queueMs, double execMs) {
+        JsonNode json() {
+            try {
+                return JSON.readTree(body);
+            } catch (Exception e) {
+                throw new AssertionError("not JSON: " + body, e);
+            }
+        }
+    }
+
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final String base;
+
+    SutHttp(int port) {
+        this.base = "http://127.0.0.1:" + port;
+    }
+
+    CompletableFuture<Result> llmAsync() {
+        HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/api/benchmark/llm"))
+                .timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"prompt\":\"hi\"}")).build();
+        return client.sendAsync(req, HttpResponse.BodyHandlers.ofString()).thenApply(r -> {
+            String st = r.headers().firstValue("Server-Timing").orElse(null);
+            double q = Double.NaN;
+            double e = Double.NaN;
+            if (st != null) {
+                Matcher m = SERVER_TIMING.matcher(st);
+                if (m.matches()) {
+                    q = Double.parseDouble(m.group(1));
+                    e = Double.parseDouble(m.group(2));
+                }
+            }
+            return new Result(r.statusCode(), r.body(), st, q, e);
+        });
+    }
+
+    Result llm() {
+        return llmAsync().join();
+    }
+
+    List<Result> concurrent(int n) {
+        List<CompletableFuture<Result>> fs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            fs.add(llmAsync());
+        }
+        return fs.stream().map(CompletableFuture::join).toList();
+    }
+
+    HttpResponse<String> get(String path) {
+        try {
+            return client.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new AssertionError("GET " + path + " failed", e);
+        }
+    }
+
+    JsonNode getJson(String path) {
+        HttpResponse<String> r = get(path);
+        if (r.statusCode() != 200) {
+            throw new AssertionError("GET " + path + " -> " + r.statusCode() + ": " + r.body());
+        }
+        try {
+            return JSON.readTree(r.body());
+        } catch (Exception e) {
+            throw new AssertionError("not JSON: " + r.body(), e);
+        }
+    }
+}

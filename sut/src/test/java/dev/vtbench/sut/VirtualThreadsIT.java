@@ -1,0 +1,159 @@
+package dev.vtbench.sut;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** Virtual-thread executor against a stub with 200 ms latency. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"bench.executor=virtual", "bench.sampler.interval-ms=50"})
+@DirtiesContext
+class VirtualThreadsIT {
+
+    static final StubOpenAiServer STUB = Stubs.start(200);
+
+    @DynamicPropertySource
+    static void stub(DynamicPropertyRegistry r) {
+        r.add("spring.ai.openai.base-url", STUB::baseUrl);
+    }
+
+    @AfterAll
+    static void stopStub() {
+        STUB.close();
+    }
+
+    @Value("${local.server.port}")
+    int port;
+
+    SutHttp http;
+
+    @BeforeEach
+    void warmUp() {
+        STUB.latencyMs = 200;
+        STUB.malformed = false;
+        http = new SutHttp(port);
+        for (int i = 0; i < 3; i++) {
+            http.concurrent(20); // class loading and JIT on 2 cores would otherwise delay virtual-thread starts
+        }
+    }
+
+    /** Timing on a shared 2-core box: best of three rounds must be all under 5 ms. */
+    @Test
+    void fourConcurrent_everyQueueUnder5ms_everyExecAboutOneLatency() {
+        List<List<Double>> rounds = new java.util.ArrayList<>();
+        for (int attempt = 0; attempt < 3; attempt++) {
+            List<SutHttp.Result> rs = http.concurrent(4);
+            for (SutHttp.Result r : rs) {
+                assertEquals(200, r.status(), r.body());
+                assertEquals("virtual", r.json().get("mode").asText());
+                assertTrue(r.queueMs() < 50, "never waits for another call: " + r);
+                assertTrue(r.execMs() >= 190 && r.execMs() < 800, "exec ≈ 200 ms: " + r);
+            }
+            List<Double> queues = rs.stream().map(SutHttp.Result::queueMs).toList();
+            rounds.add(queues);
+            if (queues.stream().allMatch(q -> q < 5)) {
+                return;
+            }
+        }
+        throw new AssertionError("no round with every queue < 5 ms: " + rounds);
+    }
+
+    /**
+     * With 20 at once on 2 cores, a virtual thread's start waits for a free carrier while the others
+     * do their pre-I/O CPU work (tens of ms seen here), but never for another call to finish.
+     */
+    @Test
+    void twentyConcurrent_nobodyWaitsForAnotherCallToFinish() {
+        List<SutHttp.Result> rs = http.concurrent(20);
+        for (SutHttp.Result r : rs) {
+            assertEquals(200, r.status(), r.body());
+            assertTrue(r.queueMs() < 100, "queue well under one latency: " + rs.stream().map(SutHttp.Result::queueMs).toList());
+        }
+    }
+
+    @Test
+    void threadDumpTakenMidFlightListsLlmVtVirtualThreadsInASocketRead() throws Exception {
+        STUB.latencyMs = 1500;
+        List<CompletableFuture<SutHttp.Result>> inFlight = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            inFlight.add(http.llmAsync());
+        }
+        Thread.sleep(700);
+        JsonNode dump = http.getJson("/bench/threaddump");
+        inFlight.forEach(CompletableFuture::join);
+
+        int inSocketRead = 0;
+        for (JsonNode container : dump.at("/threadDump/threadContainers")) {
+            for (JsonNode t : container.get("threads")) {
+                if (!t.get("name").asText().startsWith("llm-vt-")) {
+                    continue;
+                }
+                String stack = t.get("stack").toString();
+                if (stack.contains("NioSocketImpl.read") || stack.contains("SocketInputStream.read")) {
+                    inSocketRead++;
+                }
+            }
+        }
+        assertTrue(inSocketRead >= 10, "10 llm-vt- threads blocked in a socket read, saw " + inSocketRead
+                + " in " + dump.toString().substring(0, Math.min(4000, dump.toString().length())));
+    }
+
+    /**
+     * OkHttp keeps 5 idle connections by default, so without the customizer every wide wave would
+     * reconnect. The stub holds each wave until all {@code width} requests are in, so each wave
+     * needs exactly {@code width} connections at once: wave 2 must find them all idle in the pool.
+     */
+    @Test
+    void repeatedWavesReuseUpstreamConnections_secondWaveOpensAlmostNone() {
+        int width = Integer.getInteger("vtbench.reuseWaveWidth", 500);
+        STUB.latencyMs = 0;
+        try {
+            int before = STUB.connectionsSeen();
+            STUB.holdUntil(width);
+            http.concurrent(width);
+            int afterFirst = STUB.connectionsSeen();
+            STUB.holdUntil(width);
+            List<SutHttp.Result> second = http.concurrent(width);
+            int afterSecond = STUB.connectionsSeen();
+            String seen = "width " + width + ": connections before " + before + ", after wave 1 " + afterFirst
+                    + ", after wave 2 " + afterSecond;
+            System.out.println("[connection reuse] " + seen);
+            assertTrue(second.stream().allMatch(r -> r.status() == 200), seen);
+            assertTrue(afterFirst - before >= width - before - 5, "wave 1 needs width connections: " + seen);
+            assertTrue(afterSecond - afterFirst <= width / 50, "wave 2 reconnected: " + seen);
+        } finally {
+            STUB.release();
+        }
+    }
+
+    @Test
+    void malformedUpstreamJson_502BadResponse_countedInSamples() throws Exception {
+        long before = latestSample().get("upstreamErrorsTotal").asLong();
+        STUB.malformed = true;
+        SutHttp.Result r = http.llm();
+        STUB.malformed = false;
+        assertEquals(502, r.status(), r.body());
+        assertEquals("upstream_bad_response", r.json().get("error").asText(), r.body());
+        Thread.sleep(200);
+        assertEquals(before + 1, latestSample().get("upstreamErrorsTotal").asLong());
+    }
+
+    private JsonNode latestSample() {
+        JsonNode samples = http.getJson("/bench/samples?since=" + (System.currentTimeMillis() - 1000)).get("samples");
+        return samples.get(samples.size() - 1);
+    }
+}
