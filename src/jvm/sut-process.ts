@@ -1,0 +1,155 @@
+/**
+ * Starting and stopping the SUT JVM. Output goes to a log file; readiness is `GET /bench/info` = 200.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { dirname, join } from 'node:path';
+import { EXIT, VtbenchError } from '../cli/errors.ts';
+import type { SutInfo } from './api.ts';
+import { getInfo } from './client.ts';
+import { requireSutJdk, type Jdk } from './jdk.ts';
+
+/** Same heap floor and ceiling in both modes, so RSS and GC are comparable. */
+export const DEFAULT_JVM_FLAGS: readonly string[] = ['-Xms1g', '-Xmx1g', '-XX:+UseG1GC'];
+
+export interface StartSutOptions {
+  jdk: Jdk;
+  jarPath: string;
+  port: number;
+  /** OpenAI-compatible base URL, ending in /v1 */
+  mockBaseUrl: string;
+  mode: 'fixed' | 'virtual';
+  poolSize: number;
+  queueCapacity: number;
+  jvmFlags: readonly string[];
+  samplerIntervalMs: number;
+  pinnedThresholdMs: number;
+  logFile: string;
+  readyTimeoutMs: number;
+  pinning?: 'none' | 'synchronized';
+  /** more `--key=value` Spring arguments */
+  extraArgs?: readonly string[];
+  /** SIGTERM -> SIGKILL grace in stop(); default 5000 ms */
+  stopGraceMs?: number;
+}
+
+export interface SutProcess {
+  pid: number;
+  baseUrl: string;
+  info: SutInfo;
+  /** SIGTERM, then SIGKILL after the grace period; resolves once the process has exited */
+  stop(): Promise<void>;
+}
+
+/** The java command line (without the executable); exported for tests and the run manifest. */
+export function sutArgs(o: StartSutOptions): string[] {
+  return [
+    ...o.jvmFlags,
+    '-jar',
+    o.jarPath,
+    `--server.port=${o.port}`,
+    `--bench.executor=${o.mode}`,
+    `--bench.fixed.pool-size=${o.poolSize}`,
+    `--bench.fixed.queue-capacity=${o.queueCapacity}`,
+    `--bench.pinning=${o.pinning ?? 'none'}`,
+    `--bench.sampler.interval-ms=${o.samplerIntervalMs}`,
+    `--bench.pinned.threshold-ms=${o.pinnedThresholdMs}`,
+    `--spring.ai.openai.base-url=${o.mockBaseUrl}`,
+    ...(o.extraArgs ?? []),
+  ];
+}
+
+export function tailOf(file: string, lines = 30): string {
+  if (!existsSync(file)) return '(no log)';
+  return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect({ host: '127.0.0.1', port });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+}
+
+function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const t = setTimeout(() => {
+      child.off('exit', onExit);
+      resolve(false);
+    }, ms);
+    const onExit = (): void => {
+      clearTimeout(t);
+      resolve(true);
+    };
+    child.once('exit', onExit);
+  });
+}
+
+async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  if (await waitForExit(child, graceMs)) return;
+  child.kill('SIGKILL');
+  await waitForExit(child, 10_000);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Spawns `java <flags> -jar <jar> --server.port=… --bench.executor=…`, waits until /bench/info
+ * answers 200.
+ * @throws VtbenchError {@link EXIT.portInUse} when the port already answers;
+ *   {@link EXIT.notReady} (with the log tail) when the JVM exits early or is not ready in time
+ */
+export async function startSut(o: StartSutOptions): Promise<SutProcess> {
+  requireSutJdk(o.jdk);
+  if (await portAnswers(o.port)) {
+    throw new VtbenchError(`port ${o.port} for the SUT is already in use`, 'stop what listens there or choose another SUT port', EXIT.portInUse);
+  }
+  mkdirSync(dirname(o.logFile), { recursive: true });
+  const fd = openSync(o.logFile, 'a');
+  let child: ChildProcess;
+  try {
+    child = spawn(join(o.jdk.home, 'bin', 'java'), sutArgs(o), { stdio: ['ignore', fd, fd] });
+  } finally {
+    closeSync(fd); // the child holds its own copy
+  }
+  const graceMs = o.stopGraceMs ?? 5_000;
+  const baseUrl = `http://127.0.0.1:${o.port}`;
+  let spawnError: Error | null = null;
+  child.once('error', (e) => (spawnError = e));
+
+  const deadline = Date.now() + o.readyTimeoutMs;
+  while (true) {
+    if (spawnError !== null || child.exitCode !== null || child.signalCode !== null) {
+      const how = spawnError !== null ? `could not be started (${(spawnError as Error).message})` : `exited with ${child.exitCode ?? child.signalCode}`;
+      throw new VtbenchError(
+        `the SUT ${how} before it was ready; last lines of ${o.logFile}:\n${tailOf(o.logFile)}`,
+        'read the SUT log above; a bad bench.* value is named on its own line',
+        EXIT.notReady,
+      );
+    }
+    try {
+      const info = await getInfo(baseUrl, 2_000);
+      const pid = child.pid ?? -1;
+      return { pid, baseUrl, info, stop: () => stopChild(child, graceMs) };
+    } catch {
+      /* not ready yet */
+    }
+    if (Date.now() > deadline) {
+      await stopChild(child, 1_000);
+      throw new VtbenchError(
+        `the SUT was not ready within ${o.readyTimeoutMs} ms (GET ${baseUrl}/bench/info); last lines of ${o.logFile}:\n${tailOf(o.logFile)}`,
+        'raise the ready timeout or check the SUT log',
+        EXIT.notReady,
+      );
+    }
+    await sleep(200);
+  }
+}

@@ -1,0 +1,217 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { VtbenchError } from '../src/cli/errors.ts';
+import { findJdk, majorOf, parseReleaseFile, SUT_MIN_JDK } from '../src/jvm/jdk.ts';
+import { sourceHash } from '../src/jvm/build.ts';
+import { startSut, sutArgs, DEFAULT_JVM_FLAGS } from '../src/jvm/sut-process.ts';
+import { getPinned, getSamples, getThreadDump } from '../src/jvm/client.ts';
+import { buildSut } from '../src/jvm/build.ts';
+
+function fakeJdk(root: string, name: string, version: string | null, vendor = 'Test Vendor'): string {
+  const home = join(root, name);
+  mkdirSync(join(home, 'bin'), { recursive: true });
+  writeFileSync(join(home, 'bin', 'java'), '#!/bin/sh\n');
+  chmodSync(join(home, 'bin', 'java'), 0o755);
+  if (version !== null) writeFileSync(join(home, 'release'), `IMPLEMENTOR="${vendor}"\nJAVA_VERSION="${version}"\n`);
+  return home;
+}
+
+function withTmp(fn: (dir: string) => void | Promise<void>): () => Promise<void> {
+  return async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vtbench-jdk-'));
+    try {
+      await fn(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+}
+
+test('parseReleaseFile reads quoted and bare values', () => {
+  assert.deepEqual(parseReleaseFile('JAVA_VERSION="25.0.3"\nIMPLEMENTOR=Eclipse\n# x\n'), { JAVA_VERSION: '25.0.3', IMPLEMENTOR: 'Eclipse' });
+});
+
+test('majorOf handles modern and 1.x versions', () => {
+  assert.equal(majorOf('25.0.3'), 25);
+  assert.equal(majorOf('21'), 21);
+  assert.equal(majorOf('1.8.0_392'), 8);
+  assert.equal(majorOf('abc'), null);
+});
+
+test('findJdk takes JAVA_HOME when it has a release file with a new enough JAVA_VERSION', withTmp((dir) => {
+  const home = fakeJdk(dir, 'my-jdk', '21.0.5', 'Acme');
+  const jdk = findJdk(21, { env: { JAVA_HOME: home }, roots: [join(dir, 'none')] });
+  assert.deepEqual(jdk, { home, major: 21, version: '21.0.5', vendor: 'Acme' });
+}));
+
+test('findJdk skips a too-old JAVA_HOME and picks the newest JDK under the roots', withTmp((dir) => {
+  const old = fakeJdk(dir, 'jh-17', '17.0.15');
+  const root = join(dir, 'jvm');
+  fakeJdk(root, 'java-17', '17.0.15');
+  fakeJdk(root, 'jdk-21', '21.0.2');
+  const newest = fakeJdk(root, 'temurin-25', '25.0.3', 'Eclipse Adoptium');
+  fakeJdk(root, 'broken', null);
+  const jdk = findJdk(21, { env: { JAVA_HOME: old }, roots: [root] });
+  assert.equal(jdk.home, newest);
+  assert.equal(jdk.major, 25);
+  assert.equal(jdk.vendor, 'Eclipse Adoptium');
+}));
+
+test('findJdk without a usable JDK throws one VtbenchError naming every place searched', withTmp((dir) => {
+  const missing = join(dir, 'missing-jdk');
+  const root = join(dir, 'jvm');
+  fakeJdk(root, 'java-17', '17.0.15');
+  fakeJdk(root, 'no-release', null);
+  assert.throws(
+    () => findJdk(21, { env: { JAVA_HOME: missing }, roots: [root, join(dir, 'empty-root')] }),
+    (e: unknown) => {
+      assert.ok(e instanceof VtbenchError);
+      assert.equal(e.exitCode, 3);
+      assert.match(e.message, /^no JDK >= 21 found; searched: /);
+      assert.ok(e.message.includes(`JAVA_HOME=${missing} (does not exist)`), e.message);
+      assert.ok(e.message.includes(`${join(root, 'java-17')} (17.0.15, too old)`), e.message);
+      assert.ok(e.message.includes(`${join(root, 'no-release')} (no release file)`), e.message);
+      assert.ok(e.message.includes(`${join(dir, 'empty-root')}/* (no directories)`), e.message);
+      assert.ok(!e.message.includes('\n'), 'one line');
+      assert.match(e.hint, /JAVA_HOME/);
+      return true;
+    },
+  );
+}));
+
+test('sourceHash changes when a main source changes and ignores other files', withTmp((dir) => {
+  mkdirSync(join(dir, 'src', 'main', 'java'), { recursive: true });
+  mkdirSync(join(dir, 'src', 'test'), { recursive: true });
+  writeFileSync(join(dir, 'pom.xml'), '<project/>');
+  writeFileSync(join(dir, 'src', 'main', 'java', 'A.java'), 'class A {}');
+  const h1 = sourceHash(dir);
+  writeFileSync(join(dir, 'src', 'test', 'ATest.java'), 'class ATest {}');
+  assert.equal(sourceHash(dir), h1);
+  writeFileSync(join(dir, 'src', 'main', 'java', 'A.java'), 'class A { int x; }');
+  assert.notEqual(sourceHash(dir), h1);
+}));
+
+test('sutArgs puts JVM flags before -jar and bench settings after', () => {
+  const args = sutArgs({
+    jdk: { home: '/j', major: 25, version: '25', vendor: 'v' },
+    jarPath: '/x/vtbench-sut.jar', port: 8081, mockBaseUrl: 'http://127.0.0.1:9000/v1', mode: 'virtual',
+    poolSize: 32, queueCapacity: 10000, jvmFlags: DEFAULT_JVM_FLAGS, samplerIntervalMs: 250, pinnedThresholdMs: 20,
+    logFile: '/tmp/x.log', readyTimeoutMs: 1000,
+  });
+  assert.deepEqual(args.slice(0, DEFAULT_JVM_FLAGS.length + 2), [...DEFAULT_JVM_FLAGS, '-jar', '/x/vtbench-sut.jar']);
+  assert.ok(args.includes('--server.port=8081'));
+  assert.ok(args.includes('--bench.executor=virtual'));
+  assert.ok(args.includes('--spring.ai.openai.base-url=http://127.0.0.1:9000/v1'));
+});
+
+/** A tiny OpenAI-compatible stub with fixed latency, on port 0. */
+function startStub(latencyMs: number): Promise<{ server: Server; baseUrl: string }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      setTimeout(() => {
+        const body = JSON.stringify({
+          id: 'chatcmpl-stub', object: 'chat.completion', created: 1700000000, model: 'stub',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        });
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      }, latencyMs);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    resolve({ server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` });
+  }));
+}
+
+function freePort(): Promise<number> {
+  const s = createServer();
+  return new Promise((resolve) => s.listen(0, '127.0.0.1', () => {
+    const p = (s.address() as AddressInfo).port;
+    s.close(() => resolve(p));
+  }));
+}
+
+let sutJdk: ReturnType<typeof findJdk> | null = null;
+try {
+  sutJdk = findJdk(SUT_MIN_JDK);
+} catch {
+  sutJdk = null;
+}
+
+test('startSut runs the jar, answers one call with Server-Timing, serves samples/pinned/threaddump, and stops', {
+  skip: sutJdk === null ? `no JDK ${SUT_MIN_JDK}` : false,
+  timeout: 120_000,
+}, async () => {
+  const jdk = sutJdk!;
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-sut-'));
+  const stub = await startStub(100);
+  try {
+    const jarPath = await buildSut({ jdk, logFile: join(dir, 'build.log') });
+    const port = await freePort();
+    const started = Date.now();
+    const sut = await startSut({
+      jdk, jarPath, port, mockBaseUrl: stub.baseUrl, mode: 'virtual', poolSize: 4, queueCapacity: 10,
+      jvmFlags: ['-Xmx256m'], samplerIntervalMs: 100, pinnedThresholdMs: 20, logFile: join(dir, 'sut.log'),
+      readyTimeoutMs: 60_000,
+    });
+    try {
+      assert.equal(sut.info.executor.mode, 'virtual');
+      assert.equal(sut.info.mockBaseUrl, stub.baseUrl);
+      assert.ok(sut.info.jvmFlags.includes('-Xmx256m'));
+      const res = await fetch(`${sut.baseUrl}/api/benchmark/llm`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"prompt":"x"}',
+      });
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('server-timing') ?? '', /^queue;dur=\d+\.\d{3}, exec;dur=\d+\.\d{3}$/);
+      const body = (await res.json()) as { content: string; mode: string };
+      assert.equal(body.content, 'hi');
+      const samples = await getSamples(sut.baseUrl, started);
+      assert.equal(samples.intervalMs, 100);
+      assert.ok(samples.samples.length > 0);
+      const pinned = await getPinned(sut.baseUrl);
+      assert.equal(pinned.thresholdMs, 20);
+      const dump = JSON.parse(await getThreadDump(sut.baseUrl)) as { threadDump: { threadContainers: unknown[] } };
+      assert.ok(dump.threadDump.threadContainers.length > 0);
+    } finally {
+      await sut.stop();
+    }
+    const after = await fetch(`${sut.baseUrl}/bench/info`).then(() => 'up', () => 'down');
+    assert.equal(after, 'down');
+  } finally {
+    stub.server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('startSut refuses a bad bench value with the log line naming the property', {
+  skip: sutJdk === null ? `no JDK ${SUT_MIN_JDK}` : false,
+  timeout: 120_000,
+}, async () => {
+  const jdk = sutJdk!;
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-sut-'));
+  try {
+    const jarPath = await buildSut({ jdk });
+    await assert.rejects(
+      startSut({
+        jdk, jarPath, port: await freePort(), mockBaseUrl: 'http://127.0.0.1:9/v1', mode: 'fixed', poolSize: 0,
+        queueCapacity: 10, jvmFlags: [], samplerIntervalMs: 250, pinnedThresholdMs: 20,
+        logFile: join(dir, 'sut.log'), readyTimeoutMs: 60_000,
+      }),
+      (e: unknown) => {
+        assert.ok(e instanceof VtbenchError);
+        assert.equal(e.exitCode, 6);
+        assert.match(e.message, /bench\.fixed\.pool-size=0 is invalid: must be > 0/);
+        return true;
+      },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
