@@ -96,7 +96,8 @@ function buildProgram(io: Io): Command {
     .option('--json', 'machine-readable events on stdout instead of progress bars')
     .option('--debug', 'print stack traces');
   program.addHelpText('after', profileHelp());
-  program.command('report [runDir]').description('(re)write the report of a run').option('--lang <lang>', 'en or zh', 'en');
+  program.action(() => {});
+  program.command('report [runDir]').description('(re)write the report of a run').option('--lang <lang>', 'en or zh', 'en').action(() => {});
   return program;
 }
 
@@ -118,10 +119,11 @@ export async function main(argv: string[], io: Io, deps: MainDeps): Promise<numb
     }
     const opts = program.opts<Record<string, string | boolean | undefined>>();
     debug = Boolean(opts['debug']);
-    const lang = checkLang(String(program.commands[0]?.opts()['lang'] ?? opts['lang'] ?? 'en'));
-    const sub = program.args[0];
-    if (sub === 'report') {
-      const dir = program.commands[0]!.args[0] ?? newestRun(resolve(ROOT, String(opts['runsDir'])));
+    const reportCmd = program.commands.find((c) => c.name() === 'report')!;
+    const isReport = argv.includes('report') && reportCmd.args !== undefined && argv[argv.indexOf('report') - 1]?.startsWith('--') !== true;
+    const lang = checkLang(String(isReport ? reportCmd.opts()['lang'] : opts['lang']));
+    if (isReport) {
+      const dir = reportCmd.args[0] ?? newestRun(resolve(ROOT, String(opts['runsDir'])));
       const r = await deps.report(resolve(dir), resolve(ROOT, String(opts['reportDir'])), lang);
       io.stdout.write(`report written: ${join(r.outDir, 'index.html')}${r.gaps.length ? ` (gaps: ${r.gaps.length})` : ''}\n`);
       return 0;

@@ -92,7 +92,8 @@ export function textSubscriber(err: NodeJS.WriteStream, plan: Plan): Emit {
         const x = s.wholeRunThroughputRps;
         const p95 = s.e2eMs?.p95;
         const errs = s.count - s.ok;
-        line(`    ${x === null ? '–' : x.toFixed(2)} req/s (bound ${e.boundRps.toFixed(2)}, ${x === null ? '–' : ((100 * x) / e.boundRps).toFixed(1)} %), E2E P95 ${p95 === undefined ? '–' : p95.toFixed(0)} ms, errors ${errs}${e.flags.length ? `, flags: ${e.flags.map((f) => f.code).join(', ')}` : ''}`);
+        const pct = (v: number | null) => (v === null ? '–' : `${v.toFixed(2)} req/s = ${((100 * v) / e.boundRps).toFixed(1)} %`);
+        line(`    whole-run ${pct(x)}, steady-state ${pct(s.steadyStateThroughputRps)} of bound ${e.boundRps.toFixed(2)}; E2E P95 ${p95 === undefined ? '–' : p95.toFixed(0)} ms; errors ${errs}${e.flags.length ? `; flags: ${e.flags.map((f) => f.code).join(', ')}` : ''}`);
         break;
       }
       case 'run-end':

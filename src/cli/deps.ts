@@ -1,0 +1,57 @@
+/**
+ * The real dependencies of `main`: JDK discovery and the Maven build (src/jvm), the SUT and mock
+ * processes, their HTTP clients, and the report renderer. Tests pass fakes instead.
+ */
+import { join } from 'node:path';
+import { findJdk, SUT_MIN_JDK } from '../jvm/jdk.ts';
+import { buildSut } from '../jvm/build.ts';
+import { startSut } from '../jvm/sut-process.ts';
+import { getSamples, getPinned, getThreadDump } from '../jvm/client.ts';
+import { startMockProcess, getMockStats } from '../pipeline/mock-process.ts';
+import { renderReport } from '../report/index.ts';
+import type { MainDeps } from './main.ts';
+import type { RunDeps } from '../pipeline/run.ts';
+
+/** How long a SUT JVM may take to answer /bench/info after start. */
+const SUT_READY_TIMEOUT_MS = 120_000;
+
+export function realDeps(): MainDeps {
+  return {
+    async prepare(options, logsDir) {
+      const jdk = findJdk(SUT_MIN_JDK);
+      const jarPath = await buildSut({ jdk, logFile: join(logsDir, 'build.log') });
+      const deps: RunDeps = {
+        async startMock(o) {
+          const m = await startMockProcess(o);
+          return { ...m, marker: 'mock/src/cli.ts' };
+        },
+        async startSut(o) {
+          const s = await startSut({
+            jdk,
+            jarPath,
+            port: options.sutPort,
+            mockBaseUrl: o.mockUrl,
+            mode: o.mode,
+            poolSize: options.poolSize,
+            queueCapacity: options.queueCapacity,
+            jvmFlags: [...options.jvmFlags],
+            samplerIntervalMs: options.samplerIntervalMs,
+            pinnedThresholdMs: options.pinnedThresholdMs,
+            logFile: o.logFile,
+            readyTimeoutMs: SUT_READY_TIMEOUT_MS,
+          });
+          return { pid: s.pid, baseUrl: s.baseUrl, info: s.info, marker: 'vtbench-sut', stop: () => s.stop() };
+        },
+        getSamples: async (baseUrl, since) => (await getSamples(baseUrl, since)).samples,
+        getPinned: async (baseUrl) => getPinned(baseUrl).catch(() => null),
+        getThreadDump: (baseUrl) => getThreadDump(baseUrl),
+        getMockStats,
+      };
+      return { deps, jdk: { version: jdk.version, vendor: jdk.vendor } };
+    },
+    async report(runDir, outRoot, lang) {
+      const r = await renderReport(runDir, outRoot, { lang });
+      return { outDir: r.outDir, gaps: r.gaps };
+    },
+  };
+}
