@@ -87,7 +87,7 @@ test('smoke profile runs end to end and writes a run that validates against the 
   assert.equal(manifest.cellOrder.length, 4);
   for (const id of manifest.cellOrder) {
     const cell = store.readCell(id);
-    assert.deepEqual(validate('CellResult', cell), [], id);
+    assert.deepEqual(validate("CellFile", new RunStore(dir).readCellFile(id)), [], id);
     const req = store.readRequests(id);
     assert.deepEqual(validate('CompactRequests', req), [], id);
     assert.equal(req.e2eMs.length, cell.concurrency * cell.requestsPerWorker, id);

@@ -4,6 +4,7 @@
  * One top-level catch turns VtbenchError into one line + hint + exit code (stack only with --debug).
  */
 import { Command, CommanderError, Option } from 'commander';
+import { setMaxListeners } from 'node:events';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, resolve, basename } from 'node:path';
@@ -218,6 +219,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   const emit: Emit = json ? jsonSubscriber(io.stdout) : textSubscriber(io.stderr, plan);
   const children = new ChildRegistry(join(store.dir, 'pids.json'));
   const abort = new AbortController();
+  setMaxListeners(0, abort.signal); // every worker of a cell listens to it
   let interrupted = false;
   const onSignal = (sig: NodeJS.Signals) => {
     if (interrupted) return;

@@ -70,7 +70,21 @@ export async function loadRun(runDir: string): Promise<LoadedRun> {
       continue;
     }
     checkSchema(`cells/${name}`, raw);
-    cells.push(raw as CellResult);
+    const file = raw as CellResult & { samplesFile?: string; samplesCount?: number };
+    if (typeof file.samplesFile === 'string') {
+      // schema 1 as written by RunStore: samples in their own gzip file
+      const { samplesFile, samplesCount, ...rest } = file;
+      let samples: CellResult['samples'] = [];
+      try {
+        samples = JSON.parse(gunzipSync(await readFile(join(runDir, samplesFile))).toString('utf8')) as CellResult['samples'];
+      } catch {
+        gaps.push(`SUT samples of ${rest.cellId} (${samplesFile}) are missing or unreadable; resource figures omit them`);
+      }
+      void samplesCount;
+      cells.push({ ...rest, samples });
+    } else {
+      cells.push(raw as CellResult);
+    }
   }
   const order = new Map(manifest.cellOrder.map((id, i) => [id, i] as const));
   cells.sort((a, b) => (order.get(a.cellId) ?? Infinity) - (order.get(b.cellId) ?? Infinity) || (a.cellId < b.cellId ? -1 : a.cellId > b.cellId ? 1 : 0));

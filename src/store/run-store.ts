@@ -7,7 +7,8 @@ import { readdirSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { writeJsonAtomic, writeGzJsonAtomic, writeFileAtomic, readJson, readGzJson } from './fsio.ts';
-import type { CellResult, CompactRequests, RunManifest, RunSummary } from './types.ts';
+import type { CellFile, CellResult, CompactRequests, RunManifest, RunSummary } from './types.ts';
+import type { SutSample } from '../jvm/api.ts';
 import type { RequestRecord } from '../load/types.ts';
 
 export class RunStore {
@@ -18,6 +19,7 @@ export class RunStore {
   get logsDir(): string { return join(this.dir, 'logs'); }
   cellPath(id: string): string { return join(this.dir, 'cells', `${id}.json`); }
   requestsPath(id: string): string { return join(this.dir, 'cells', `${id}.requests.json.gz`); }
+  samplesPath(id: string): string { return join(this.dir, 'cells', `${id}.samples.json.gz`); }
   threadDumpSummaryPath(id: string): string { return join(this.dir, 'threaddumps', `${id}.summary.json`); }
   threadDumpRawPath(id: string): string { return join(this.dir, 'threaddumps', `${id}.json.gz`); }
 
@@ -32,13 +34,30 @@ export class RunStore {
   readManifest(): RunManifest { return readJson<RunManifest>(this.manifestPath); }
   writeSummary(s: RunSummary): void { writeJsonAtomic(this.summaryPath, s); }
 
-  /** Write a finished cell: requests first, then the summary that marks it done. */
+  /** Write a finished cell: requests and samples first, then the cell file that marks it done. */
   writeCell(cell: CellResult, requests: CompactRequests): void {
+    const { samples, ...rest } = cell;
     writeGzJsonAtomic(this.requestsPath(cell.cellId), requests);
-    writeJsonAtomic(this.cellPath(cell.cellId), cell);
+    writeGzJsonAtomic(this.samplesPath(cell.cellId), samples);
+    const file: CellFile = { ...rest, samplesFile: `cells/${cell.cellId}.samples.json.gz`, samplesCount: samples.length };
+    writeJsonAtomic(this.cellPath(cell.cellId), file);
   }
 
-  readCell(id: string): CellResult { return readJson<CellResult>(this.cellPath(id)); }
+  /** The stored cell file as it is on disk (no samples). */
+  readCellFile(id: string): CellFile { return readJson<CellFile>(this.cellPath(id)); }
+
+  /** A cell with its samples joined back in ([] if the samples file is missing). */
+  readCell(id: string): CellResult {
+    const { samplesFile, samplesCount, ...rest } = this.readCellFile(id);
+    let samples: SutSample[] = [];
+    try {
+      samples = readGzJson<SutSample[]>(join(this.dir, samplesFile));
+    } catch {
+      samples = [];
+    }
+    void samplesCount;
+    return { ...rest, samples };
+  }
   readRequests(id: string): CompactRequests { return readGzJson<CompactRequests>(this.requestsPath(id)); }
 
   /** Raw HotSpot thread dump (gzip) and its summary. */

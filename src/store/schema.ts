@@ -13,7 +13,8 @@ export const SCHEMA_DIR = fileURLToPath(new URL('../../schema/', import.meta.url
 /** Root type name -> schema file. */
 export const SCHEMA_FILES = {
   RunManifest: 'manifest.schema.json',
-  CellResult: 'cell.schema.json',
+  CellFile: 'cell.schema.json',
+  SutSamples: 'samples.schema.json',
   CompactRequests: 'requests.schema.json',
   RunSummary: 'summary.schema.json',
   ThreadDumpSummary: 'threaddump-summary.schema.json',

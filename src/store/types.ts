@@ -3,7 +3,8 @@
  *
  * runs/<runId>/
  *   manifest.json                     RunManifest
- *   cells/<cellId>.json               CellResult            (cellId = `${mode}-c${concurrency}-r${repeat}`)
+ *   cells/<cellId>.json               CellFile: CellResult without `samples` (cellId = `${mode}-c${concurrency}-r${repeat}`)
+ *   cells/<cellId>.samples.json.gz    SutSample[] (gzip of JSON; a long fixed-pool cell has thousands)
  *   cells/<cellId>.requests.json.gz   CompactRequests (gzip of JSON)
  *   threaddumps/<cellId>.summary.json ThreadDumpSummary
  *   threaddumps/<cellId>.json.gz      raw HotSpot JSON thread dump
@@ -114,6 +115,16 @@ export interface CellResult {
   loadgen: { eventLoopLagP99Ms: number | null; eventLoopLagMaxMs: number | null; cpuPct: number | null; hostCpuPct: number | null };
   flags: CellFlag[];
   threadDump: ThreadDumpSummary | null;
+}
+
+/** The samples file of a cell. */
+export type SutSamples = SutSample[];
+
+/** A cell as stored on disk: the samples live in `samplesFile` (gzip), read back by RunStore.readCell. */
+export interface CellFile extends Omit<CellResult, 'samples'> {
+  /** path relative to the run folder, e.g. `cells/fixed-c500-r1.samples.json.gz` */
+  samplesFile: string;
+  samplesCount: number;
 }
 
 /** Per-request data in columns (same index = same request); ms rounded to 3 decimals. */
