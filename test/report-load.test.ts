@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, unlinkSync, m
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadRun } from '../src/report/load.ts';
-import { buildSummary } from '../src/report/summary.ts';
+import { buildSummary } from '../src/store/summary.ts';
 import { renderReport } from '../src/report/index.ts';
 import { EXIT, VtbenchError } from '../src/cli/errors.ts';
 import { FIXTURE_DIR } from './fixtures/report-helpers.ts';

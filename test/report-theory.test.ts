@@ -4,7 +4,7 @@ import {
   throughputBoundRps, waves, queueWaitP95WavesMs, queueWaitMeanSpreadMs, littleThroughputRps,
   wavesWholeRunRps, plannedRequestsPerRepeat, rampWholeRunFraction,
 } from '../src/theory/bounds.ts';
-import { percentiles } from '../src/report/stats.ts';
+import { percentiles } from '../src/stats/percentiles.ts';
 
 const close = (a: number, b: number, eps = 0.005) => assert.ok(Math.abs(a - b) < eps, `${a} ≉ ${b}`);
 

@@ -12,7 +12,8 @@ import { runClosedLoop } from '../load/index.ts';
 import type { LoadResult } from '../load/types.ts';
 import type { Plan, PlannedBlock, PlannedCell } from '../config/plan.ts';
 import { RunStore, compactRequests } from '../store/run-store.ts';
-import { buildSummary, type CellWithRequests } from '../store/summary.ts';
+import { buildSummary } from '../store/summary.ts';
+import type { CompactRequests } from '../store/types.ts';
 import { SCHEMA_VERSION, type CellResult, type PinnedDelta, type ResolvedOptions, type RunManifest } from '../store/types.ts';
 import type { PinnedResponse, SutInfo, SutSample } from '../jvm/api.ts';
 import type { MockStats } from '../../mock/src/types.ts';
@@ -249,14 +250,14 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, sut: SutHandle
 /** Rebuild summary.json from every finished cell on disk. */
 export function writeSummary(ctx: Pick<RunContext, 'store' | 'manifest'>): void {
   const { store, manifest } = ctx;
-  const cells: CellWithRequests[] = store.readDoneCells(manifest.cellOrder).map((cell) => {
-    let requests = null;
+  const cells = store.readDoneCells(manifest.cellOrder);
+  const requests = new Map<string, CompactRequests>();
+  for (const c of cells) {
     try {
-      requests = store.readRequests(cell.cellId);
+      requests.set(c.cellId, store.readRequests(c.cellId));
     } catch {
-      requests = null;
+      /* unreadable: that row's pooled percentiles become null */
     }
-    return { cell, requests };
-  });
-  store.writeSummary(buildSummary(manifest.runId, cells, manifest.cellOrder));
+  }
+  store.writeSummary(buildSummary(manifest, cells, requests));
 }

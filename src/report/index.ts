@@ -75,7 +75,8 @@ export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltRe
 export async function renderReport(runDir: string, outRoot: string, opts: { lang: Lang }): Promise<{ outDir: string; files: string[]; gaps: string[] }> {
   const run = await loadRun(runDir);
   const built = await buildReport(run, await loadTemplates(opts.lang));
-  const outDir = join(outRoot, built.model.runId);
+  // English at report/<id>/, Chinese beside it at report/<id>/zh/, so neither overwrites the other.
+  const outDir = opts.lang === 'zh' ? join(outRoot, built.model.runId, 'zh') : join(outRoot, built.model.runId);
   const files = await writeAll(outDir, built.files);
   files.push(...(await renderIndex(outRoot)));
   return { outDir, files, gaps: built.gaps };

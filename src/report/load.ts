@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { EXIT, VtbenchError } from '../cli/errors.ts';
 import type { CellResult, CompactRequests, RunManifest, RunSummary } from '../store/types.ts';
 import { SCHEMA_VERSION } from '../store/types.ts';
-import { buildSummary } from './summary.ts';
+import { buildSummary } from '../store/summary.ts';
 
 export interface LoadedRun {
   runDir: string;

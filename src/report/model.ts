@@ -10,7 +10,7 @@ import {
 } from '../theory/bounds.ts';
 import type { LoadedRun } from './load.ts';
 import { agg, maxOf, meanOf, medianOf } from './stats.ts';
-import { successfulColumns } from './summary.ts';
+import { successfulColumns } from '../store/summary.ts';
 import { quantileSorted } from 'simple-statistics';
 import publishedJson from './published.json' with { type: 'json' };
 

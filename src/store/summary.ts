@@ -1,84 +1,95 @@
 /**
  * Build `summary.json` from finished cells. Pure: cells and their request columns in, RunSummary out.
  * Per (mode, level): every metric as the median of the repeats (with min, max, n), plus pooled
- * percentiles over all requests of all repeats.
+ * percentiles over all successful requests of all repeats (null unless every repeat's requests
+ * are readable). The pipeline writes it after every cell; the report rebuilds it when missing.
  */
-import { aggregate } from '../stats/aggregate.ts';
-import { percentiles, PERCENTILE_DEFINITION } from '../stats/percentiles.ts';
+import type { CellResult, CompactRequests, Mode, RunManifest, RunSummary, SummaryRow } from './types.ts';
+import { SCHEMA_VERSION } from './types.ts';
 import { throughputBoundRps } from '../theory/bounds.ts';
-import { SCHEMA_VERSION, type CellResult, type CompactRequests, type RunSummary, type SummaryRow, type Mode } from './types.ts';
+import { aggregate as agg } from '../stats/aggregate.ts';
+import { percentiles, PERCENTILE_DEFINITION } from '../stats/percentiles.ts';
 
-export interface CellWithRequests {
-  cell: CellResult;
-  requests: CompactRequests | null;
-}
-
-function okValues(req: CompactRequests, col: 'e2eMs' | 'queueMs' | 'execMs'): number[] {
-  const out: number[] = [];
-  const xs = req[col];
-  for (let i = 0; i < xs.length; i++) {
-    const v = xs[i];
-    if (req.error[i] === '' && v !== null && v !== undefined) out.push(v);
+/** Columns of the successful requests of one cell. */
+export function successfulColumns(req: CompactRequests): { e2eMs: number[]; queueMs: number[]; execMs: number[] } {
+  const e2eMs: number[] = [];
+  const queueMs: number[] = [];
+  const execMs: number[] = [];
+  for (let i = 0; i < req.e2eMs.length; i++) {
+    if ((req.error[i] ?? 'other') !== '') continue;
+    const e = req.e2eMs[i];
+    if (e !== undefined) e2eMs.push(e);
+    const q = req.queueMs[i];
+    if (q !== null && q !== undefined) queueMs.push(q);
+    const x = req.execMs[i];
+    if (x !== null && x !== undefined) execMs.push(x);
   }
-  return out;
+  return { e2eMs, queueMs, execMs };
 }
 
 /**
- * @param runId the run's id
- * @param cells finished cells with their requests (requests may be null if unreadable; pooled
- *   percentiles then cover the readable ones only)
- * @param plannedCellIds every planned cell id, to list the missing ones
+ * @param manifest the run's id and planned cell order (to list missing cells)
+ * @param cells finished cells, any order
+ * @param requests per-request columns by cell id (a missing entry makes that row's pooled values null)
  */
-export function buildSummary(runId: string, cells: readonly CellWithRequests[], plannedCellIds: readonly string[]): RunSummary {
-  const groups = new Map<string, CellWithRequests[]>();
+export function buildSummary(manifest: Pick<RunManifest, 'runId' | 'cellOrder'>, cells: readonly CellResult[], requests: ReadonlyMap<string, CompactRequests>): RunSummary {
+  const groups = new Map<string, CellResult[]>();
   for (const c of cells) {
-    const key = `${c.cell.mode}|${c.cell.concurrency}`;
-    const g = groups.get(key) ?? [];
+    const k = `${c.mode}|${c.concurrency}`;
+    const g = groups.get(k) ?? [];
     g.push(c);
-    groups.set(key, g);
+    groups.set(k, g);
   }
-  const rows: SummaryRow[] = [];
   const modeOrder: Mode[] = ['fixed', 'virtual'];
   const keys = [...groups.keys()].sort((a, b) => {
     const [ma, ca] = a.split('|');
     const [mb, cb] = b.split('|');
     return modeOrder.indexOf(ma as Mode) - modeOrder.indexOf(mb as Mode) || Number(ca) - Number(cb);
   });
-  for (const key of keys) {
-    const g = groups.get(key)!.sort((a, b) => a.cell.repeat - b.cell.repeat);
-    const first = g[0]!.cell;
-    const pick = (f: (c: CellResult) => number | null | undefined) => aggregate(g.map((x) => f(x.cell) ?? null));
-    const errCount = (c: CellResult) => c.load.count - c.load.ok;
-    const pooledOf = (col: 'e2eMs' | 'queueMs' | 'execMs') => {
-      const all: number[] = [];
-      for (const x of g) if (x.requests) for (const v of okValues(x.requests, col)) all.push(v);
-      return percentiles(all);
-    };
-    rows.push({
+  const rows: SummaryRow[] = keys.map((k) => {
+    const g = (groups.get(k) ?? []).slice().sort((a, b) => a.repeat - b.repeat);
+    const first = g[0] as CellResult;
+    const pooledCols = { e2eMs: [] as number[], queueMs: [] as number[], execMs: [] as number[] };
+    let allRequests = true;
+    for (const c of g) {
+      const r = requests.get(c.cellId);
+      if (!r) { allRequests = false; continue; }
+      const cols = successfulColumns(r);
+      pooledCols.e2eMs.push(...cols.e2eMs);
+      pooledCols.queueMs.push(...cols.queueMs);
+      pooledCols.execMs.push(...cols.execMs);
+    }
+    const p = (f: 'p50' | 'p95' | 'p99', m: 'e2eMs' | 'queueMs' | 'execMs') => agg(g.map((c) => c.load[m]?.[f] ?? null));
+    return {
       mode: first.mode,
       concurrency: first.concurrency,
       repeats: g.length,
       boundRps: throughputBoundRps(first.mode, first.concurrency, first.poolSize, first.latencyMs),
       throughput: {
-        wholeRunRps: pick((c) => c.load.wholeRunThroughputRps),
-        steadyStateRps: pick((c) => c.load.steadyStateThroughputRps),
+        wholeRunRps: agg(g.map((c) => c.load.wholeRunThroughputRps)),
+        steadyStateRps: agg(g.map((c) => c.load.steadyStateThroughputRps)),
       },
-      e2eMs: { p50: pick((c) => c.load.e2eMs?.p50), p95: pick((c) => c.load.e2eMs?.p95), p99: pick((c) => c.load.e2eMs?.p99) },
-      queueMs: { p50: pick((c) => c.load.queueMs?.p50), p95: pick((c) => c.load.queueMs?.p95), p99: pick((c) => c.load.queueMs?.p99) },
-      execMs: { p50: pick((c) => c.load.execMs?.p50), p95: pick((c) => c.load.execMs?.p95), p99: pick((c) => c.load.execMs?.p99) },
-      errors: { count: pick(errCount), rate: pick((c) => (c.load.count > 0 ? errCount(c) / c.load.count : null)) },
-      pooled: { e2eMs: pooledOf('e2eMs'), queueMs: pooledOf('queueMs'), execMs: pooledOf('execMs') },
-      pinnedTotal: pick((c) => c.pinned?.total),
-      flags: g.flatMap((x) => x.cell.flags),
-    });
-  }
-  const done = new Set(cells.map((c) => c.cell.cellId));
+      e2eMs: { p50: p('p50', 'e2eMs'), p95: p('p95', 'e2eMs'), p99: p('p99', 'e2eMs') },
+      queueMs: { p50: p('p50', 'queueMs'), p95: p('p95', 'queueMs'), p99: p('p99', 'queueMs') },
+      execMs: { p50: p('p50', 'execMs'), p95: p('p95', 'execMs'), p99: p('p99', 'execMs') },
+      errors: {
+        count: agg(g.map((c) => c.load.count - c.load.ok)),
+        rate: agg(g.map((c) => (c.load.count > 0 ? (c.load.count - c.load.ok) / c.load.count : null))),
+      },
+      pooled: allRequests && g.length > 0
+        ? { e2eMs: percentiles(pooledCols.e2eMs), queueMs: percentiles(pooledCols.queueMs), execMs: percentiles(pooledCols.execMs) }
+        : { e2eMs: null, queueMs: null, execMs: null },
+      pinnedTotal: agg(g.map((c) => c.pinned?.total ?? null)),
+      flags: g.flatMap((c) => c.flags),
+    };
+  });
+  const present = new Set(cells.map((c) => c.cellId));
   return {
     schemaVersion: SCHEMA_VERSION,
-    runId,
+    runId: manifest.runId,
     aggregate: 'median of repeats',
     percentileDefinition: PERCENTILE_DEFINITION,
     rows,
-    missingCells: plannedCellIds.filter((id) => !done.has(id)),
+    missingCells: manifest.cellOrder.filter((id) => !present.has(id)),
   };
 }
