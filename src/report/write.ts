@@ -1,19 +1,12 @@
-/** The report's one writer: atomic file writes (temp file in the same folder + rename). */
-import { mkdir, rename, writeFile, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+/** The report's one writer: every file through the project's atomic write (src/store/fsio.ts). */
+import { join } from 'node:path';
+import { writeFileAtomic } from '../store/fsio.ts';
 
 export interface OutFile { path: string; content: string }
 
+/** Atomically write text (temp file in the same folder, fsync, rename). */
 export async function writeAtomic(path: string, content: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = join(dirname(path), `.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
-  try {
-    await writeFile(tmp, content, 'utf8');
-    await rename(tmp, path);
-  } catch (e) {
-    await rm(tmp, { force: true });
-    throw e;
-  }
+  writeFileAtomic(path, content);
 }
 
 /** Writes files relative to root; returns their paths (root-joined), in the given order. */
