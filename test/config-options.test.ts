@@ -58,3 +58,12 @@ test('bad input names the option', () => {
   usageError(() => resolveOptions('seed-000', { jvmFlags: 'Xmx512m' }), 'jvm-flags');
   usageError(() => getProfile('nope'), 'profile');
 });
+
+test('plans that cannot measure are refused, naming the option', () => {
+  usageError(() => resolveOptions('seed-000', { levels: '600', queueCapacity: '100' }), 'queue-capacity');
+  usageError(() => resolveOptions('seed-000', { latencyMs: '100000', levels: '500' }), 'latency-ms');
+  usageError(() => resolveOptions('seed-000', { levels: '10,,20' }), 'levels');
+  assert.throws(() => resolveOptions('seed-000', { rampMs: '-1' }), /is negative/);
+  // virtual-only plans have no queue to overflow
+  assert.equal(resolveOptions('seed-000', { levels: '600', queueCapacity: '100', modes: 'virtual' }).levels[0], 600);
+});

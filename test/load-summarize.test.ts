@@ -34,14 +34,24 @@ test('summarize: both throughput definitions on a hand-checkable case', () => {
   assert.deepEqual(s.errors, { connect: 0, reset: 0, timeout: 0, http: 1, other: 0 });
   // whole run: 5 completed / (35 - 0) ms
   assert.equal(s.wholeRunThroughputRps, 5 / 0.035);
-  // window [max first start = 5, min last end = 30]; ok ends in (5, 30]: 10, 15, 25, 30 (20 is the 503)
-  assert.deepEqual(s.steadyWindow, { startMs: 5, endMs: 30, completions: 4 });
-  assert.equal(s.steadyStateThroughputRps, 4 / 0.025); // 160
+  // window [max first end = 15, min last end = 30]; ok ends in (15, 30]: 25, 30 (20 is the 503)
+  assert.deepEqual(s.steadyWindow, { startMs: 15, endMs: 30, completions: 2 });
+  assert.equal(s.steadyStateThroughputRps, 2 / 0.015);
   assert.equal(s.peakInFlight, 2);
   assert.equal(s.e2eMs?.n, 5);
   assert.equal(s.e2eMs?.p50, 10);
   assert.deepEqual(s.queueMs, { n: 5, min: 1, mean: 3, p50: 3, p90: 4.6, p95: 4.8, p99: 4.96, p999: 4.996, max: 5 });
   assert.equal(s.execMs?.p50, 7);
+});
+
+test('summarize: workers in lock-step waves (start together) -> steady state exactly c / L', () => {
+  // 4 workers, 3 requests each of 100 ms, all in step: ends at 100, 200, 300
+  const rs: RequestRecord[] = [];
+  for (let w = 0; w < 4; w++) for (let k = 0; k < 3; k++) rs.push(rec(w, k, k * 100, (k + 1) * 100));
+  const s = summarize(rs, 4, 3);
+  assert.deepEqual(s.steadyWindow, { startMs: 100, endMs: 300, completions: 8 });
+  assert.equal(s.steadyStateThroughputRps, 40); // 4 / 0.1 s
+  assert.equal(s.wholeRunThroughputRps, 40);
 });
 
 test('summarize: no overlap of workers -> steady state null; whole run still defined', () => {

@@ -49,6 +49,10 @@ export function realDeps(): MainDeps {
       };
       return { deps, jdk: { version: jdk.version, vendor: jdk.vendor } };
     },
+    checkJdk() {
+      const jdk = findJdk(SUT_MIN_JDK);
+      return `JDK ${jdk.version} (${jdk.vendor}) at ${jdk.home}`;
+    },
     async report(runDir, outRoot, lang) {
       const r = await renderReport(runDir, outRoot, { lang });
       return { outDir: r.outDir, gaps: r.gaps };

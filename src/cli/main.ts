@@ -6,7 +6,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { setMaxListeners } from 'node:events';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, existsSync, readdirSync } from 'node:fs';
+import { readFileSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { writeJsonAtomic } from '../store/fsio.ts';
 import { join, resolve, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OPTION_SPECS, type OptionKey } from '../config/options.ts';
@@ -17,7 +18,7 @@ import { RunStore } from '../store/run-store.ts';
 import { SCHEMA_VERSION, type ResolvedOptions, type RunManifest } from '../store/types.ts';
 import { hostInfo } from '../pipeline/host.ts';
 import { checkDisk, checkMaven, checkPorts } from '../pipeline/prereq.ts';
-import { ChildRegistry, reapOrphans } from '../pipeline/children.ts';
+import { ChildRegistry, reapOrphans, isOurs } from '../pipeline/children.ts';
 import { executePlan, writeSummary, type RunDeps } from '../pipeline/run.ts';
 import { jsonSubscriber, textSubscriber, type Emit } from '../pipeline/events.ts';
 
@@ -32,6 +33,8 @@ export interface Io {
 export interface MainDeps {
   /** checks JDK (and Maven), builds the SUT; returns JDK facts and the run dependencies */
   prepare(o: ResolvedOptions, logsDir: string): Promise<{ deps: RunDeps; jdk: { version: string; vendor: string } | null }>;
+  /** find the JDK the SUT needs; returns a one-line description; throws VtbenchError if absent */
+  checkJdk(): string;
   /** render the report of a run folder; returns the report's index path */
   report(runDir: string, outRoot: string, lang: 'en' | 'zh'): Promise<{ outDir: string; gaps: string[] }>;
 }
@@ -58,6 +61,21 @@ function gitState(): { commit: string | null; dirty: boolean | null } {
   }
 }
 
+/** `<run>/lock.json`: the pid of the harness writing the run, removed when it ends. */
+function lockPath(runDir: string): string {
+  return join(runDir, 'lock.json');
+}
+
+/** The pid of a live harness that holds the run's lock, or null (no lock, or its owner is gone). */
+function liveOwner(runDir: string): number | null {
+  try {
+    const { pid } = JSON.parse(readFileSync(lockPath(runDir), 'utf8')) as { pid: number };
+    return pid !== process.pid && isOurs(pid, 'run.mjs') ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
 /** `20261130-101500-seed-000` */
 export function newRunId(profile: string, now = new Date()): string {
   const p = (n: number) => String(n).padStart(2, '0');
@@ -70,7 +88,7 @@ function profileHelp(): string {
     lines.push(`  ${p.name}${p.name === DEFAULT_PROFILE ? ' (default)' : ''}: ${p.description}`);
     lines.push(`      ${OPTION_SPECS.filter((s) => ['levels', 'requestsPerWorker', 'repeats', 'warmupS', 'latencyMs', 'modes', 'poolSize', 'start'].includes(s.key)).map((s) => `--${s.flag} ${(s.show as (v: unknown) => string)(p.values[s.key])}`).join(' ')}`);
   }
-  lines.push('', 'Commands:', '  (none)              run the experiment, then write its report', '  report [runs/<id>]  (re)write the report of a run (default: the newest run)');
+  lines.push('', 'Without a command: run the experiment, then write its report.');
   lines.push('', 'Exit codes: 0 ok; 1 unexpected error; 2 bad option; 3 missing prerequisite (JDK >= 21, Maven, disk);', '  4 port in use; 5 Maven build failed; 6 SUT or mock not ready; 7 run folder unusable; 130 interrupted.');
   return lines.join('\n');
 }
@@ -81,6 +99,7 @@ function buildProgram(io: Io): Command {
     .usage('[options] | report [runs/<id>] [--lang en|zh]')
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => {} })
     .exitOverride()
+    .enablePositionalOptions()
     .allowExcessArguments(false)
     .option('--profile <name>', `experiment profile: ${PROFILES.map((p) => p.name).join(', ')}`, DEFAULT_PROFILE);
   for (const s of OPTION_SPECS) {
@@ -89,23 +108,44 @@ function buildProgram(io: Io): Command {
   }
   program
     .option('--resume <runId>', 'continue a stopped run (runs/<runId>) with its recorded options')
-    .option('--runs-dir <dir>', 'where run folders go', 'runs')
-    .option('--report-dir <dir>', 'where reports go', 'report')
+    .option('--runs-dir <dir>', 'where run folders go (default: runs/ of this repository)')
+    .option('--report-dir <dir>', 'where reports go (default: report/ of this repository)')
     .option('--lang <lang>', 'report language: en or zh', 'en')
     .option('--no-report', 'do not render the report after the run')
-    .option('--dry-run', 'print the plan and check prerequisites, run nothing')
+    .option('--dry-run', 'print the plan and check prerequisites (JDK, Maven, ports, disk), run nothing')
     .option('--json', 'machine-readable events on stdout instead of progress bars')
     .option('--debug', 'print stack traces');
   program.addHelpText('after', profileHelp());
-  program.action(() => {});
-  program.command('report [runDir]').description('(re)write the report of a run').option('--lang <lang>', 'en or zh', 'en').action(() => {});
+  program.action(() => {
+    chosen.command = 'run';
+  });
+  program
+    .command('report [runDir]')
+    .description('(re)write the report of a run (default: the newest run with results)')
+    .option('--lang <lang>', 'en or zh')
+    .option('--report-dir <dir>', 'where reports go')
+    .action((runDir: string | undefined, o: { lang?: string; reportDir?: string }) => {
+      chosen.command = 'report';
+      chosen.runDir = runDir ?? null;
+      chosen.lang = o.lang ?? null;
+      chosen.reportDir = o.reportDir ?? null;
+    });
   return program;
+}
+
+/** What the parse chose (set by the commander actions). */
+const chosen: { command: 'run' | 'report' | null; runDir: string | null; lang: string | null; reportDir: string | null } = { command: null, runDir: null, lang: null, reportDir: null };
+
+/** A user-given path resolves against the current folder; the defaults live in this repository. */
+function dirOption(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? resolve(process.cwd(), value) : join(ROOT, fallback);
 }
 
 /**
  * Parse and run. Returns the exit code (never calls process.exit itself).
  */
 export async function main(argv: string[], io: Io, deps: MainDeps): Promise<number> {
+  Object.assign(chosen, { command: null, runDir: null, lang: null, reportDir: null });
   let debug = argv.includes('--debug');
   const program = buildProgram(io);
   try {
@@ -120,12 +160,10 @@ export async function main(argv: string[], io: Io, deps: MainDeps): Promise<numb
     }
     const opts = program.opts<Record<string, string | boolean | undefined>>();
     debug = Boolean(opts['debug']);
-    const reportCmd = program.commands.find((c) => c.name() === 'report')!;
-    const isReport = argv.includes('report') && reportCmd.args !== undefined && argv[argv.indexOf('report') - 1]?.startsWith('--') !== true;
-    const lang = checkLang(String(isReport ? reportCmd.opts()['lang'] : opts['lang']));
-    if (isReport) {
-      const dir = reportCmd.args[0] ?? newestRun(resolve(ROOT, String(opts['runsDir'])));
-      const r = await deps.report(resolve(dir), resolve(ROOT, String(opts['reportDir'])), lang);
+    const lang = checkLang(String(chosen.lang ?? opts['lang'] ?? 'en'));
+    if (chosen.command === 'report') {
+      const dir = chosen.runDir !== null ? resolve(process.cwd(), chosen.runDir) : newestRun(dirOption(opts['runsDir'], 'runs'), io);
+      const r = await deps.report(dir, dirOption(chosen.reportDir ?? opts['reportDir'], 'report'), lang);
       io.stdout.write(`report written: ${join(r.outDir, 'index.html')}${r.gaps.length ? ` (gaps: ${r.gaps.length})` : ''}\n`);
       return 0;
     }
@@ -148,14 +186,18 @@ function checkLang(l: string): 'en' | 'zh' {
   return l;
 }
 
-function newestRun(runsDir: string): string {
-  const ids = existsSync(runsDir) ? readdirSync(runsDir).filter((d) => existsSync(join(runsDir, d, 'manifest.json'))).sort() : [];
-  if (ids.length === 0) throw new VtbenchError(`no run found in ${runsDir}`, 'run an experiment first (npx zx run.mjs --profile quick) or name a run folder', EXIT.runData);
-  return join(runsDir, ids[ids.length - 1]!);
+/** The newest run folder that has at least one finished cell; says so when it is still running. */
+function newestRun(runsDir: string, io: Io): string {
+  const ids = existsSync(runsDir) ? readdirSync(runsDir).filter((d) => existsSync(join(runsDir, d, 'manifest.json')) && new RunStore(join(runsDir, d)).doneCellIds().size > 0).sort() : [];
+  if (ids.length === 0) throw new VtbenchError(`no run with results found in ${runsDir}`, 'run an experiment first (npx zx run.mjs --profile quick) or name a run folder', EXIT.runData);
+  const dir = join(runsDir, ids[ids.length - 1]!);
+  const status = new RunStore(dir).readManifest().status;
+  if (status !== 'complete') io.stderr.write(`note: the newest run, ${ids[ids.length - 1]}, is ${status}; its report covers the cells finished so far\n`);
+  return dir;
 }
 
 async function runCommand(opts: Record<string, string | boolean | undefined>, lang: 'en' | 'zh', io: Io, deps: MainDeps): Promise<number> {
-  const runsDir = resolve(ROOT, String(opts['runsDir']));
+  const runsDir = dirOption(opts['runsDir'], 'runs');
   const raw: Partial<Record<OptionKey, string>> = {};
   for (const s of OPTION_SPECS) {
     const camel = s.flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -174,6 +216,10 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     store = new RunStore(join(runsDir, basename(resumeId)));
     if (!store.exists()) throw new VtbenchError(`--resume: no run folder ${store.dir} with a manifest.json`, `list runs with: ls ${runsDir}`, EXIT.runData);
     manifest = store.readManifest();
+    const owner = liveOwner(store.dir);
+    if (owner !== null) {
+      throw new VtbenchError(`--resume: run ${manifest.runId} is still in progress (harness pid ${owner})`, `wait for it, or stop it first (kill -INT ${owner}); then resume`, EXIT.runData);
+    }
     if (manifest.schemaVersion !== SCHEMA_VERSION) throw new VtbenchError(`--resume: run ${manifest.runId} has schema version ${manifest.schemaVersion}, this tool writes ${SCHEMA_VERSION}`, 'start a new run', EXIT.runData);
     options = Object.freeze({ ...manifest.options });
   } else {
@@ -202,7 +248,15 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
 
   const json = Boolean(opts['json']);
   io.stderr.write(formatPlan(options, plan, store.dir) + '\n');
-  if (opts['dryRun']) return 0;
+  if (opts['dryRun']) {
+    // read-only checks, then stop
+    await checkPorts([{ flag: 'mock-port', port: options.mockPort }, { flag: 'sut-port', port: options.sutPort }]);
+    const mvn = checkMaven();
+    const jdk = deps.checkJdk();
+    checkDisk(existsSync(runsDir) ? runsDir : ROOT);
+    io.stderr.write(`prerequisites ok: ${jdk}; ${mvn}; ports ${options.mockPort} and ${options.sutPort} free\n`);
+    return 0;
+  }
 
   // Prerequisites before anything starts.
   await checkPorts([{ flag: 'mock-port', port: options.mockPort }, { flag: 'sut-port', port: options.sutPort }]).catch(async (e) => {
@@ -215,6 +269,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   store.init();
   checkDisk(store.dir);
   checkMaven();
+  writeJsonAtomic(lockPath(store.dir), { pid: process.pid, startedAt: new Date().toISOString() });
 
   const emit: Emit = json ? jsonSubscriber(io.stdout) : textSubscriber(io.stderr, plan);
   const children = new ChildRegistry(join(store.dir, 'pids.json'));
@@ -222,7 +277,13 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   setMaxListeners(0, abort.signal); // every worker of a cell listens to it
   let interrupted = false;
   const onSignal = (sig: NodeJS.Signals) => {
-    if (interrupted) return;
+    if (interrupted) {
+      // second Ctrl-C: stop now, without waiting for a graceful stop
+      io.stderr.write(`\n${sig} again: killing every child and exiting\n`);
+      children.killAllSync();
+      rmSync(lockPath(store.dir), { force: true });
+      process.exit(EXIT.interrupted);
+    }
     interrupted = true;
     io.stderr.write(`\n${sig}: stopping (finished cells are kept; continue with --resume ${manifest.runId})\n`);
     abort.abort();
@@ -266,6 +327,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     manifest.endedAt = new Date().toISOString();
     store.writeManifest(manifest);
     if (store.doneCellIds().size > 0) writeSummary({ store, manifest });
+    rmSync(lockPath(store.dir), { force: true });
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.off('exit', onExit);
@@ -274,7 +336,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   io.stderr.write(`wall time ${formatDuration((Date.now() - t0) / 1000)} against a theoretical ${formatDuration(plan.theoreticalS)} (+ JVM starts)\n`);
   if (status === 'interrupted') return EXIT.interrupted;
   if (opts['report'] !== false) {
-    const r = await deps.report(store.dir, resolve(ROOT, String(opts['reportDir'])), lang);
+    const r = await deps.report(store.dir, dirOption(opts['reportDir'], 'report'), lang);
     io.stderr.write(`report: ${join(r.outDir, 'index.html')}\n`);
   }
   return 0;

@@ -29,6 +29,7 @@ function usage(flag: string, message: string, hint: string): VtbenchError {
 /** Parse a positive integer (>= min) or throw naming the flag. */
 export function parsePositiveInt(flag: string, raw: string, min = 1): number {
   const s = raw.trim();
+  if (/^-\d+$/.test(s)) throw usage(flag, `${raw} is negative`, `give a whole number >= ${min}`);
   if (!/^\d+$/.test(s)) throw usage(flag, `'${raw}' is not a whole number`, `give a whole number >= ${min}, e.g. --${flag} ${Math.max(min, 10)}`);
   const n = Number(s);
   if (!Number.isSafeInteger(n) || n < min) throw usage(flag, `${raw} is below ${min}`, `give a whole number >= ${min}`);
@@ -38,7 +39,7 @@ export function parsePositiveInt(flag: string, raw: string, min = 1): number {
 function parseNumber(flag: string, raw: string, min: number, max = Infinity): number {
   const n = Number(raw.trim());
   if (raw.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
-    throw usage(flag, `'${raw}' is not a number in [${min}, ${max === Infinity ? '∞' : max}]`, `e.g. --${flag} ${min === 0 ? 1 : min}`);
+    throw usage(flag, `'${raw}' is not a number in [${min}, ${max === Infinity ? '∞' : max}]`, `give a number from ${min} to ${max === Infinity ? 'any' : max}`);
   }
   return n;
 }
@@ -49,8 +50,11 @@ function parsePort(flag: string, raw: string): number {
   return n;
 }
 
-function list(raw: string): string[] {
-  return raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+function list(raw: string, flag: string): string[] {
+  const items = raw.split(',').map((s) => s.trim());
+  if (items.length === 1 && items[0] === '') return [];
+  if (items.some((s) => s === '')) throw usage(flag, `'${raw}' has an empty item`, `separate items with single commas, e.g. --${flag} 10,50`);
+  return items;
 }
 
 const MODES: readonly Mode[] = ['fixed', 'virtual'];
@@ -67,7 +71,7 @@ export const OPTION_SPECS = [
   spec({
     key: 'levels', flag: 'levels', arg: 'c1,c2,..', description: 'concurrency levels (closed-loop workers per cell)',
     parse: (raw) => {
-      const items = list(raw);
+      const items = list(raw, 'levels');
       if (items.length === 0) throw usage('levels', 'no level given', 'e.g. --levels 10,50,100');
       const levels = items.map((x) => parsePositiveInt('levels', x));
       if (new Set(levels).size !== levels.length) throw usage('levels', `'${raw}' repeats a level`, 'list each level once');
@@ -82,7 +86,7 @@ export const OPTION_SPECS = [
   spec({
     key: 'modes', flag: 'modes', arg: 'm1,m2', description: 'executor modes to run: fixed, virtual',
     parse: (raw) => {
-      const items = list(raw);
+      const items = list(raw, 'modes');
       if (items.length === 0) throw usage('modes', 'no mode given', 'e.g. --modes fixed,virtual');
       for (const m of items) if (!MODES.includes(m as Mode)) throw usage('modes', `unknown mode '${m}'`, `use one or more of: ${MODES.join(', ')}`);
       if (new Set(items).size !== items.length) throw usage('modes', `'${raw}' repeats a mode`, 'list each mode once');

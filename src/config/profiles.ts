@@ -86,7 +86,33 @@ export function resolveOptions(profileName: string, raw: Partial<Record<OptionKe
     throw new VtbenchError(`--mock-port and --sut-port are both ${out.mockPort}`, 'give them different ports', EXIT.usage);
   }
   if (out.rampMs === 0) out.rampMs = out.latencyMs;
+  checkFeasible(out);
   return deepFreeze(out);
+}
+
+/**
+ * The SUT's own timeouts (sut/src/main/resources/application.yml: spring.mvc.async.request-timeout
+ * and spring.ai.openai.timeout, both 600 s): a request whose queue wait + call exceeds them fails.
+ */
+export const SUT_REQUEST_TIMEOUT_MS = 600_000;
+
+/**
+ * Refuse plans that cannot measure what they claim: a fixed pool whose queue cannot hold the
+ * highest level (AbortPolicy would reject), or a worst-case E2E ((⌈c/N⌉ − 1) × L queue + L call,
+ * in lock-step waves) beyond the client's headers timeout or the SUT's request timeout.
+ */
+function checkFeasible(o: ResolvedOptions): void {
+  const c = Math.max(...o.levels);
+  if (o.modes.includes('fixed')) {
+    if (c > o.poolSize + o.queueCapacity) {
+      throw new VtbenchError(`--queue-capacity: ${o.queueCapacity} + pool ${o.poolSize} cannot hold ${c} concurrent requests; AbortPolicy would reject ${c - o.poolSize - o.queueCapacity} per wave`, `give --queue-capacity ${c - o.poolSize} or more, or lower --levels`, EXIT.usage);
+    }
+    const worstMs = Math.ceil(c / o.poolSize) * o.latencyMs;
+    const limit = Math.min(o.headersTimeoutMs, SUT_REQUEST_TIMEOUT_MS);
+    if (worstMs >= limit) {
+      throw new VtbenchError(`--latency-ms/--levels: the fixed pool's worst E2E would be ≈${Math.round(worstMs / 1000)} s (⌈${c}/${o.poolSize}⌉ × ${o.latencyMs} ms), beyond the ${limit / 1000} s ${limit === o.headersTimeoutMs ? 'client headers timeout (--headers-timeout-ms)' : 'SUT request timeout'}`, 'lower --latency-ms or --levels, or raise --pool-size', EXIT.usage);
+    }
+  }
 }
 
 function deepFreeze<T>(o: T): Readonly<T> {

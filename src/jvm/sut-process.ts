@@ -116,7 +116,8 @@ export async function startSut(o: StartSutOptions): Promise<SutProcess> {
   const fd = openSync(o.logFile, 'a');
   let child: ChildProcess;
   try {
-    child = spawn(join(o.jdk.home, 'bin', 'java'), sutArgs(o), { stdio: ['ignore', fd, fd] });
+    // own process group: a terminal's Ctrl-C reaches the harness only, which stops the SUT in order
+    child = spawn(join(o.jdk.home, 'bin', 'java'), sutArgs(o), { stdio: ['ignore', fd, fd], detached: true });
   } finally {
     closeSync(fd); // the child holds its own copy
   }

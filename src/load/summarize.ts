@@ -6,10 +6,13 @@
  * - wholeRunThroughputRps = completed / (last end - first start), over all records; the source
  *   study's definition. With n requests per worker it includes the ramp-up and drain edges, so it
  *   stays below the bound (about n/(n+1) of it with a ramp over one latency).
- * - steadyStateThroughputRps: the window where every worker is active is
- *   [max over workers of its first start, min over workers of its last end]; the completions
- *   counted are those whose end lies in the half-open interval (window start, window end];
- *   throughput = completions / window length. null when the window is empty (length <= 0).
+ * - steadyStateThroughputRps: completions between two completion instants while every worker is
+ *   in its closed loop. Window = [max over workers of its FIRST END, min over workers of its LAST
+ *   END]; completions whose end lies in (window start, window end]; throughput = completions /
+ *   window length; null when the window is empty (length <= 0). Starting the window at a
+ *   completion instant (not at the latest first start) removes the (n−1)/n bias the start-based
+ *   window has when all workers start together and answers come back in waves: with c workers
+ *   in lock-step, ends at k·L (k = 1..n) give (n−1)·c completions over (n−1)·L, exactly c/L.
  * - peakInFlight: the most records whose [start, end) intervals overlap (an end at t is counted
  *   before a start at t, so a worker's back-to-back requests never count twice).
  * - e2eMs percentiles over completed requests; queueMs / execMs over completed requests that
@@ -23,7 +26,7 @@ export function summarize(records: readonly RequestRecord[], concurrency: number
   const e2e: number[] = [];
   const queue: number[] = [];
   const exec: number[] = [];
-  const firstStart = new Map<number, number>();
+  const firstEnd = new Map<number, number>();
   const lastEnd = new Map<number, number>();
   let minStart = Infinity;
   let maxEnd = -Infinity;
@@ -42,8 +45,8 @@ export function summarize(records: readonly RequestRecord[], concurrency: number
     }
     if (r.startMs < minStart) minStart = r.startMs;
     if (r.endMs > maxEnd) maxEnd = r.endMs;
-    const fs = firstStart.get(r.worker);
-    if (fs === undefined || r.startMs < fs) firstStart.set(r.worker, r.startMs);
+    const fe = firstEnd.get(r.worker);
+    if (fe === undefined || r.endMs < fe) firstEnd.set(r.worker, r.endMs);
     const le = lastEnd.get(r.worker);
     if (le === undefined || r.endMs > le) lastEnd.set(r.worker, r.endMs);
   }
@@ -55,7 +58,7 @@ export function summarize(records: readonly RequestRecord[], concurrency: number
   let steadyStateThroughputRps: number | null = null;
   if (records.length > 0) {
     let windowStart = -Infinity;
-    for (const v of firstStart.values()) if (v > windowStart) windowStart = v;
+    for (const v of firstEnd.values()) if (v > windowStart) windowStart = v;
     let windowEnd = Infinity;
     for (const v of lastEnd.values()) if (v < windowEnd) windowEnd = v;
     if (windowEnd > windowStart) {

@@ -57,6 +57,7 @@ export async function startMockProcess(o: { port: number; latencyMs: number; log
   const child = spawn(process.execPath, ['--import', 'tsx', 'mock/src/cli.ts', '--port', String(o.port), '--latency-ms', String(o.latencyMs)], {
     cwd: ROOT,
     stdio: ['ignore', fd, fd],
+    detached: true, // own process group: Ctrl-C reaches the harness only, which stops the mock last
   });
   closeSync(fd);
   const url = `http://127.0.0.1:${o.port}`;

@@ -163,7 +163,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, sut: SutHandle
     try {
       const got = await deps.getSamples(sut.baseUrl, since);
       for (const s of got) if (s.tEpochMs > since) samples.push(s);
-      if (got.length > 0) since = Math.max(since, ...got.map((s) => s.tEpochMs));
+      for (const s of got) if (s.tEpochMs > since) since = s.tEpochMs;
     } catch {
       /* a missed pull is retried at the next tick; the gap shows in the samples */
     }
@@ -202,6 +202,9 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, sut: SutHandle
   const durationMs = Date.now() - wallStart;
   const host = hostCpuPct(cpuBefore, cpuAfter);
   const flags = computeFlags({
+    mode: cell.mode,
+    latencyMs: o.latencyMs,
+    sutCpuLoads: samples.filter((s) => s.tEpochMs >= result.t0EpochMs).map((s) => s.processCpuLoad),
     load: result.summary,
     eventLoopLagP99Ms: result.loadgen.eventLoopLagP99Ms,
     loadgenCpuPct: result.loadgen.cpuPct,
@@ -219,7 +222,9 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, sut: SutHandle
     }
   }
   const t0 = result.t0EpochMs;
-  const endEpoch = t0 + Math.max(0, ...result.records.map((r) => r.endMs));
+  let lastEndMs = 0;
+  for (const r of result.records) if (r.endMs > lastEndMs) lastEndMs = r.endMs; // no spread: cells can hold >100k records
+  const endEpoch = t0 + lastEndMs;
   const out: CellResult = {
     schemaVersion: SCHEMA_VERSION,
     cellId: cell.cellId,

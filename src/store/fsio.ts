@@ -2,26 +2,42 @@
  * The one place that writes run data. Every write is atomic: write a temp file in the same folder,
  * fsync it, rename over the target. A killed run leaves either the old file or the new one.
  */
-import { mkdirSync, openSync, writeSync, fsyncSync, closeSync, renameSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { mkdirSync, openSync, writeFileSync, fsyncSync, closeSync, renameSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { gzipSync, gunzipSync } from 'node:zlib';
 
-/** Atomically write bytes or text to `path`, creating parent folders. */
+/**
+ * Atomically write bytes or text to `path`, creating parent folders: the whole content goes to a
+ * temp file (writeFileSync loops until every byte is written, throwing on ENOSPC), which is
+ * fsynced, renamed over the target, and the folder fsynced so the rename itself is durable.
+ * @throws the underlying fs error; the target is then untouched and the temp file removed
+ */
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  const fd = openSync(tmp, 'w');
+  const dir = dirname(path);
+  mkdirSync(dir, { recursive: true });
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.tmp`);
   try {
-    writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
+    const fd = openSync(tmp, 'w');
+    try {
+      writeFileSync(fd, data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, path);
   } catch (e) {
     rmSync(tmp, { force: true });
     throw e;
+  }
+  try {
+    const dfd = openSync(dir, 'r');
+    try {
+      fsyncSync(dfd);
+    } finally {
+      closeSync(dfd);
+    }
+  } catch {
+    /* some filesystems refuse fsync on a folder; the rename has still happened */
   }
 }
 

@@ -55,9 +55,10 @@ export function buildSummary(manifest: Pick<RunManifest, 'runId' | 'cellOrder'>,
       const r = requests.get(c.cellId);
       if (!r) { allRequests = false; continue; }
       const cols = successfulColumns(r);
-      pooledCols.e2eMs.push(...cols.e2eMs);
-      pooledCols.queueMs.push(...cols.queueMs);
-      pooledCols.execMs.push(...cols.execMs);
+      // loops, not push(...xs): a spread of >100k arguments throws RangeError
+      for (const v of cols.e2eMs) pooledCols.e2eMs.push(v);
+      for (const v of cols.queueMs) pooledCols.queueMs.push(v);
+      for (const v of cols.execMs) pooledCols.execMs.push(v);
     }
     const p = (f: 'p50' | 'p95' | 'p99', m: 'e2eMs' | 'queueMs' | 'execMs') => agg(g.map((c) => c.load[m]?.[f] ?? null));
     return {

@@ -80,7 +80,7 @@ export interface RunManifest {
 
 /** A flag raised when the host, not the code under test, may have set the limit. */
 export interface CellFlag {
-  code: 'loadgen-lag' | 'loadgen-cpu' | 'host-cpu' | 'concurrency-below-target' | 'errors-above-threshold';
+  code: 'loadgen-lag' | 'loadgen-cpu' | 'host-cpu' | 'scheduler-delay' | 'concurrency-below-target' | 'errors-above-threshold';
   message: string;
   value: number;
   threshold: number;
