@@ -69,7 +69,7 @@ export function makePlan(o: ResolvedOptions): Plan {
         repeat: r,
         requests: c * o.requestsPerWorker,
         boundRps: throughputBoundRps(mode, c, o.poolSize, o.latencyMs),
-        theoreticalS: cellMinDurationS(mode, c, o.poolSize, o.latencyMs, o.requestsPerWorker),
+        theoreticalS: cellMinDurationS(mode, c, o.poolSize, o.latencyMs, o.requestsPerWorker) + (o.start === 'ramp' ? o.rampMs / 1000 : 0),
       }));
       blocks.push({ blockId: `${mode}-r${r}`, mode, repeat: r, warmup: warmupPlan(mode, o), cells });
     }
@@ -102,7 +102,7 @@ export function formatPlan(o: ResolvedOptions, plan: Plan, runDir: string): stri
   lines.push(`  modes ${o.modes.join(', ')} (fixed pool ${o.poolSize}, queue ${o.queueCapacity}); levels ${o.levels.join(', ')}; ${o.requestsPerWorker} req/worker; ${o.repeats} repeat(s); start ${o.start}${o.start === 'ramp' ? ` over ${o.rampMs} ms` : ''}`);
   lines.push(`  mock latency ${o.latencyMs} ms; warm-up ≈${o.warmupS} s per JVM; SUT JVM flags: ${o.jvmFlags.join(' ') || '(none)'}`);
   lines.push(`  requests: ${plan.workersPerRun} workers × ${o.requestsPerWorker} × ${o.repeats} repeat(s) × ${o.modes.length} mode(s) = ${plan.totalRequests.toLocaleString('en-US')}`);
-  lines.push('  cell                    requests   bound req/s   theory');
+  lines.push('  cell (per repeat)       requests   bound req/s   min. duration');
   const seen = new Set<string>();
   for (const c of plan.cells) {
     const key = `${c.mode}-c${c.concurrency}`;
