@@ -15,10 +15,24 @@ import { quantileSorted } from 'simple-statistics';
 import publishedJson from './published.json' with { type: 'json' };
 
 export type Verdict = 'reproduced' | 'not reproduced' | 'not tested here';
+/** A reason or expected difference, phrased by the renderer from templates (`reason.<key>`). */
+export interface Reason { key: string; v?: Record<string, string | number>; parts?: Reason[] }
 export type Outcome = 'wins' | 'ties' | 'loses';
 /** relative band inside which two measurements count as a tie */
 export const TIE_BAND = 0.05;
 export const MIB = 1024 * 1024;
+/** tolerance of a latency comparison: the larger of 5 % and 20 ms (§8.7 and "the same" checks) */
+export const LAT_TOL = { rel: 0.05, abs: 20 };
+/** two latencies count as the same when they differ by at most max(rel × the first, abs) */
+export function sameLatency(a: number, b: number, tol = LAT_TOL): boolean {
+  return Math.abs(b - a) <= Math.max(tol.abs, Math.abs(a) * tol.rel) + 1e-9;
+}
+/** MiB rounded to one decimal, as every table shows it */
+export const mib1 = (bytes: number): number => Math.round((bytes / MIB) * 10) / 10;
+/** virtual − fixed peak RSS in MiB, from the rounded values the report prints (so the text adds up) */
+export function rssDeltaMiB(fixedBytes: number | null, virtualBytes: number | null): number | null {
+  return fixedBytes === null || virtualBytes === null ? null : Math.round((mib1(virtualBytes) - mib1(fixedBytes)) * 10) / 10;
+}
 
 export interface RowModel {
   mode: Mode;
@@ -80,7 +94,7 @@ export interface PublishedRow {
   diffPct: number | null;
   tolerance: { rel: number; abs: number };
   verdict: Verdict;
-  reasons: string[];
+  reasons: Reason[];
 }
 
 export interface ConclusionRow {
@@ -94,6 +108,13 @@ export interface ConclusionRow {
 export interface FollowUp { id: string; command: string | null }
 
 export interface ThreadDumpEvidence { cellId: string; mode: Mode; concurrency: number; dump: ThreadDumpSummary; peakExecutorActive: number | null; peakQueue: number | null }
+
+/**
+ * The one pinning rule of the report (§8.7 and §15): "no notable pinning" when the virtual-thread
+ * cells saw at most 1 pinned event per 100 requests.
+ */
+export const PIN_EVENTS_PER_REQUEST = 0.01;
+export interface PinRule { events: number | null; requests: number; thresholdMs: number | null; allowed: number; notable: boolean | null }
 
 export interface PinningRow { mode: Mode; concurrency: number; thresholdMs: number | null; total: number | null; byReason: Record<string, number>; cells: number; cellsWithData: number }
 
@@ -126,6 +147,7 @@ export interface ReportModel {
   threadDumps: ThreadDumpEvidence[];
   pinning: PinningRow[];
   pinningReasons: { mode: Mode; reason: string; count: number }[];
+  pinRule: PinRule;
   flags: { cellId: string; flag: CellFlag }[];
   conclusions: ConclusionRow[];
   followUps: FollowUp[];
@@ -218,19 +240,21 @@ function buildRow(sr: SummaryRow, cells: CellResult[], m: RunManifest): RowModel
 type Pub000 = typeof publishedJson['000'];
 const PUB: Pub000 = publishedJson['000'];
 
-function configDiffs(m: RunManifest): { host: string | null; jdk: string | null; n: string | null; repeats: string | null; latency: string | null; pool: string | null; levels: string | null } {
+type Diff = Reason | null;
+function configDiffs(m: RunManifest): { host: Diff; jdk: Diff; n: Diff; repeats: Diff; latency: Diff; pool: Diff; levels: Diff } {
   const s = PUB.setup;
   const o = m.options;
   return {
-    host: m.host.cpuModel.includes('Apple M4') ? null : `different host (${m.host.cpuModel}, ${m.host.cores} cores vs ${s.host})`,
-    jdk: m.versions.jdk !== null && s.jdk.endsWith(m.versions.jdk) ? null : `different JDK (${m.versions.jdk ?? 'unknown'} vs ${s.jdk})`,
-    n: o.requestsPerWorker === s.requestsPerWorker ? null : `${o.requestsPerWorker} requests per worker vs ${s.requestsPerWorker}: whole-run throughput and totals depend on n (lock-step waves, edge effect)`,
-    repeats: o.repeats === s.repeats ? null : `${o.repeats} repeats vs ${s.repeats}`,
-    latency: o.latencyMs === s.mockLatencyMs ? null : `mock latency ${o.latencyMs} ms vs ${s.mockLatencyMs} ms`,
-    pool: o.poolSize === s.fixedPoolSize ? null : `fixed pool ${o.poolSize} vs ${s.fixedPoolSize}`,
-    levels: JSON.stringify(o.levels) === JSON.stringify(s.concurrencyLevels) ? null : `levels ${o.levels.join('/')} vs ${s.concurrencyLevels.join('/')}`,
+    host: m.host.cpuModel.includes('Apple M4') ? null : { key: 'diff.host', v: { cpu: m.host.cpuModel, cores: m.host.cores, pub: s.host } },
+    jdk: m.versions.jdk !== null && s.jdk.endsWith(m.versions.jdk) ? null : { key: 'diff.jdk', v: { jdk: m.versions.jdk ?? '?', pub: s.jdk } },
+    n: o.requestsPerWorker === s.requestsPerWorker ? null : { key: 'diff.n', v: { n: o.requestsPerWorker, pub: s.requestsPerWorker } },
+    repeats: o.repeats === s.repeats ? null : { key: 'diff.repeats', v: { repeats: o.repeats, pub: s.repeats } },
+    latency: o.latencyMs === s.mockLatencyMs ? null : { key: 'diff.latency', v: { L: o.latencyMs, pub: s.mockLatencyMs } },
+    pool: o.poolSize === s.fixedPoolSize ? null : { key: 'diff.pool', v: { N: o.poolSize, pub: s.fixedPoolSize } },
+    levels: JSON.stringify(o.levels) === JSON.stringify(s.concurrencyLevels) ? null : { key: 'diff.levels', v: { levels: o.levels.join('/'), pub: s.concurrencyLevels.join('/') } },
   };
 }
+const present = (xs: (Reason | null)[]): Reason[] => xs.filter((x): x is Reason => x !== null);
 
 function verdictOf(published: number, measured: number | null, tol: { rel: number; abs: number }): { diff: number | null; diffPct: number | null; verdict: Verdict } {
   if (measured === null) return { diff: null, diffPct: null, verdict: 'not tested here' };
@@ -240,76 +264,76 @@ function verdictOf(published: number, measured: number | null, tol: { rel: numbe
   return { diff, diffPct, verdict: Math.abs(diff) <= allowed + 1e-9 ? 'reproduced' : 'not reproduced' };
 }
 
-function buildPublished(m: RunManifest, rows: RowModel[], cells: CellResult[], totals: ReportModel['totals']): PublishedRow[] {
+function buildPublished(m: RunManifest, rows: RowModel[], cells: CellResult[], totals: ReportModel['totals'], pin: PinRule): PublishedRow[] {
   const d = configDiffs(m);
   const out: PublishedRow[] = [];
   const rowOf = (mode: Mode, c: number) => rows.find((r) => r.mode === mode && r.concurrency === c) ?? null;
-  const configBlock = [d.latency, d.pool].filter((x): x is string => x !== null);
+  const configBlock = present([d.latency, d.pool]);
+  const sameReason = (a: Reason, b: Reason) => a.key === b.key;
+  /** `always` reasons are shown whatever the verdict; `expected` ones explain a miss */
   const add = (id: string, label: string, mode: Mode | 'both', c: number | null, unit: PublishedRow['unit'], published: number,
-    measured: (r: RowModel | null) => number | null, tol: { rel: number; abs: number }, expected: (string | null)[]) => {
+    measured: (r: RowModel | null) => number | null, tol: { rel: number; abs: number }, expected: (Reason | null)[], always: Reason[] = []) => {
     const row = mode === 'both' || c === null ? null : rowOf(mode, c);
-    const reasons: string[] = [];
+    const reasons: Reason[] = [];
     let v: ReturnType<typeof verdictOf>;
     let value: number | null = null;
     if (configBlock.length) {
-      reasons.push(`not comparable: ${configBlock.join('; ')}`);
+      reasons.push({ key: 'notComparable', parts: configBlock });
       v = { diff: null, diffPct: null, verdict: 'not tested here' };
     } else if (mode !== 'both' && c !== null && !row) {
-      reasons.push(m.options.levels.includes(c) && m.options.modes.includes(mode) ? `no result for ${mode} at ${c} (missing cells)` : `${mode} at ${c} is not in this run's plan`);
+      reasons.push(m.options.levels.includes(c) && m.options.modes.includes(mode) ? { key: 'missingCells', v: { mode, c } } : { key: 'notInPlan', v: { mode, c } });
       v = { diff: null, diffPct: null, verdict: 'not tested here' };
     } else {
       value = measured(row);
       v = verdictOf(published, value, tol);
-      if (value === null) reasons.push('not measured in this run (no data)');
-      const exp = expected.filter((x): x is string => x !== null);
+      if (value === null) reasons.push({ key: 'noData' });
+      reasons.push(...always);
+      const exp = present(expected);
       const hostSensitive = unit === 'ms' || unit === 'req/s' || unit === 'MiB';
-      if (v.verdict === 'not reproduced') reasons.push(...exp, ...(hostSensitive ? [d.host, d.jdk] : []).filter((x): x is string => x !== null && !exp.includes(x)));
+      if (v.verdict === 'not reproduced') reasons.push(...exp, ...present(hostSensitive ? [d.host, d.jdk] : []).filter((x) => !exp.some((e) => sameReason(e, x))));
     }
     out.push({ id, label, mode, concurrency: c, unit, published, measured: value, ...v, tolerance: tol, reasons });
   };
   const r = PUB.results;
   const T = { rel: 0.05, abs: 0 };
-  const LAT = { rel: 0.05, abs: 20 };
   for (const mode of MODE_ORDER) {
     const pm = r[mode] as Record<string, unknown>;
     const byLevel = (key: string) => Object.entries((pm[key] ?? {}) as Record<string, number>).sort((a, b) => Number(a[0]) - Number(b[0]));
     for (const [lv, val] of byLevel('throughputRps')) add(`${mode}.throughputRps.${lv}`, 'throughput (whole run)', mode, Number(lv), 'req/s', val, (x) => x?.wholeRunRps.median ?? null, T, [d.n]);
-    for (const [lv, val] of byLevel('e2eP95Ms')) add(`${mode}.e2eP95Ms.${lv}`, 'E2E P95', mode, Number(lv), 'ms', val, (x) => x?.e2eP95Ms.median ?? null, LAT, [d.n]);
-    for (const [lv, val] of byLevel('e2eP99Ms')) add(`${mode}.e2eP99Ms.${lv}`, 'E2E P99', mode, Number(lv), 'ms', val, (x) => x?.e2eP99Ms.median ?? null, { rel: 0.1, abs: 50 }, ['the study\'s own mock and HTTP stack set the tail; this run uses the project mock']);
+    for (const [lv, val] of byLevel('e2eP95Ms')) add(`${mode}.e2eP95Ms.${lv}`, 'E2E P95', mode, Number(lv), 'ms', val, (x) => x?.e2eP95Ms.median ?? null, LAT_TOL, [d.n]);
+    for (const [lv, val] of byLevel('e2eP99Ms')) add(`${mode}.e2eP99Ms.${lv}`, 'E2E P99', mode, Number(lv), 'ms', val, (x) => x?.e2eP99Ms.median ?? null, { rel: 0.1, abs: 50 }, [{ key: 'p99Mock' }]);
     for (const [lv, val] of byLevel('queueWaitP95Ms')) add(`${mode}.queueWaitP95Ms.${lv}`, 'queue wait P95', mode, Number(lv), 'ms', val, (x) => x?.queueP95Ms.median ?? null, { rel: 0.05, abs: 10 }, [d.n]);
-    for (const [lv, val] of byLevel('executionP95Ms')) add(`${mode}.executionP95Ms.${lv}`, 'execution P95', mode, Number(lv), 'ms', val, (x) => x?.execP95Ms.median ?? null, LAT, ['execution includes the SUT\'s HTTP client and the mock; a different mock or client shifts it by milliseconds']);
+    for (const [lv, val] of byLevel('executionP95Ms')) add(`${mode}.executionP95Ms.${lv}`, 'execution P95', mode, Number(lv), 'ms', val, (x) => x?.execP95Ms.median ?? null, LAT_TOL, [{ key: 'execMock' }]);
     for (const [lv, val] of byLevel('errorRate')) add(`${mode}.errorRate.${lv}`, 'error rate', mode, Number(lv), 'ratio', val, (x) => x?.errorRate.median ?? null, { rel: 0, abs: 0.001 }, []);
     const td = pm['threadDumpAt500'] as Record<string, number> | undefined;
     const cellPeak = (mm: Mode, c: number, f: (cell: CellResult) => number | null) => maxOf(cells.filter((x) => x.mode === mm && x.concurrency === c).map(f));
     if (td) {
       const exact = { rel: 0, abs: 0 };
+      const sampled: Reason = { key: 'sampled', v: { ms: m.options.samplerIntervalMs } };
       if (td['poolThreadsInSocketRead'] !== undefined) add(`${mode}.threadDump.poolThreadsInSocketRead.500`, 'thread dump: pool threads in socket read', mode, 500, 'threads', td['poolThreadsInSocketRead'], () => cellPeak(mode, 500, (x) => x.threadDump?.inSocketRead.fixedPool ?? null), exact, []);
       if (td['activeThreadsPeak'] !== undefined) add(`${mode}.threadDump.activeThreadsPeak.500`, 'executor active peak', mode, 500, 'threads', td['activeThreadsPeak'], () => cellPeak(mode, 500, (x) => maxOf(x.samples.map((s) => s.executorActive))), exact, []);
-      if (td['activeVirtualTasksPeak'] !== undefined) add(`${mode}.threadDump.activeVirtualTasksPeak.500`, 'active virtual tasks peak', mode, 500, 'tasks', td['activeVirtualTasksPeak'], () => cellPeak(mode, 500, (x) => maxOf(x.samples.map((s) => s.executorActive))), { rel: 0.02, abs: 0 }, ['sampled every 250 ms: a peak between two samples is missed']);
-      if (td['queuePeak'] !== undefined) add(`${mode}.threadDump.queuePeak.500`, 'executor queue peak', mode, 500, 'tasks', td['queuePeak'], () => cellPeak(mode, 500, (x) => maxOf(x.samples.map((s) => s.queueSize))), { rel: 0.02, abs: 0 }, ['sampled every 250 ms: a peak between two samples is missed']);
+      if (td['activeVirtualTasksPeak'] !== undefined) add(`${mode}.threadDump.activeVirtualTasksPeak.500`, 'active virtual tasks peak', mode, 500, 'tasks', td['activeVirtualTasksPeak'], () => cellPeak(mode, 500, (x) => maxOf(x.samples.map((s) => s.executorActive))), { rel: 0.02, abs: 0 }, [sampled]);
+      if (td['queuePeak'] !== undefined) add(`${mode}.threadDump.queuePeak.500`, 'executor queue peak', mode, 500, 'tasks', td['queuePeak'], () => cellPeak(mode, 500, (x) => maxOf(x.samples.map((s) => s.queueSize))), { rel: 0.02, abs: 0 }, [sampled]);
     }
     if (mode === 'virtual') {
       const vr = r.virtual;
-      add('virtual.rssDeltaVsFixedAt500MiB', 'RSS peak, virtual − fixed', 'virtual', 500, 'MiB', vr.rssDeltaVsFixedAt500MiB, () => {
-        const v = rowOf('virtual', 500)?.resources.peakRssBytes.median ?? null;
-        const f = rowOf('fixed', 500)?.resources.peakRssBytes.median ?? null;
-        return v === null || f === null ? null : (v - f) / MIB;
-      }, { rel: 0.5, abs: 0 }, ['the JVM is reused between levels of a block and GC timing differs: RSS differences are not a per-thread cost', d.host, d.jdk]);
-      const vtCells = cells.filter((x) => x.mode === 'virtual');
+      add('virtual.rssDeltaVsFixedAt500MiB', 'RSS peak, virtual − fixed', 'virtual', 500, 'MiB', vr.rssDeltaVsFixedAt500MiB,
+        () => rssDeltaMiB(rowOf('fixed', 500)?.resources.peakRssBytes.median ?? null, rowOf('virtual', 500)?.resources.peakRssBytes.median ?? null),
+        { rel: 0.5, abs: 0 }, [{ key: 'rssNotPerThread' }, d.host, d.jdk]);
+      // the same rule as the §15 conclusion: at most 1 pinned event per 100 virtual-thread requests
       add('virtual.pinnedEvents', 'pinned events (all virtual cells)', 'both', null, 'events', vr.pinnedEvents,
-        () => (vtCells.length === 0 || vtCells.some((x) => x.pinned === null) ? null : vtCells.reduce((s, x) => s + (x.pinned?.total ?? 0), 0)),
-        { rel: 0, abs: 0 }, [`threshold ${m.options.pinnedThresholdMs} ms via JFR jdk.VirtualThreadPinned; the study used -Djdk.tracePinnedThreads, which JDK 24+ ignores`]);
+        () => pin.events, { rel: 0, abs: pin.allowed }, [], [{ key: 'pinnedMethod', v: { thr: pin.thresholdMs ?? m.options.pinnedThresholdMs } }]);
     }
   }
   // setup totals: only comparable when the plan is the study's
-  const planDiffs = [d.n, d.repeats, d.levels].filter((x): x is string => x !== null);
+  const planDiffs = present([d.n, d.repeats, d.levels]);
   const pushTotal = (id: string, label: string, published: number, measured: number) => {
     if (planDiffs.length) {
-      out.push({ id, label, mode: 'both', concurrency: null, unit: 'requests', published, measured, diff: measured - published, diffPct: ((measured - published) / published) * 100, tolerance: { rel: 0, abs: 0 }, verdict: 'not tested here', reasons: [`this run's plan differs: ${planDiffs.join('; ')}`] });
+      out.push({ id, label, mode: 'both', concurrency: null, unit: 'requests', published, measured, diff: measured - published, diffPct: published !== 0 ? ((measured - published) / published) * 100 : null, tolerance: { rel: 0, abs: 0 }, verdict: 'not tested here', reasons: [{ key: 'planDiffers', parts: planDiffs }] });
       return;
     }
     const v = verdictOf(published, measured, { rel: 0, abs: 0 });
-    out.push({ id, label, mode: 'both', concurrency: null, unit: 'requests', published, measured, ...v, tolerance: { rel: 0, abs: 0 }, reasons: v.verdict === 'not reproduced' ? planDiffs : [] });
+    out.push({ id, label, mode: 'both', concurrency: null, unit: 'requests', published, measured, ...v, tolerance: { rel: 0, abs: 0 }, reasons: [] });
   };
   pushTotal('setup.totalRequests', 'requests in total', PUB.setup.totalRequests, totals.count);
   pushTotal('setup.failedRequests', 'failed requests', PUB.setup.failedRequests, totals.failed);
@@ -355,12 +379,10 @@ function buildConclusions(model: Omit<ReportModel, 'conclusions' | 'followUps'>)
   if (h && h.execP95RelDiff !== null) {
     rows.push({ id: 'execEqual', kind: 'proven', verdict: Math.abs(h.execP95RelDiff) <= TIE_BAND ? 'reproduced' : 'not reproduced', evidence: { concurrency: h.concurrency, fixedMs: h.fixed.execP95Ms.median, virtualMs: h.virtual.execP95Ms.median } });
   } else rows.push(nt('execEqual', 'proven'));
-  // 8 no notable pinning (rule: pinned events <= 1 % of virtual requests)
-  const vtPin = model.pinning.filter((p) => p.mode === 'virtual');
-  const vtReq = model.rows.filter((r) => r.mode === 'virtual').reduce((s, r) => s + (r.means?.n ?? 0), 0);
-  if (vtPin.length && vtPin.every((p) => p.total !== null) && vtReq > 0) {
-    const total = vtPin.reduce((s, p) => s + (p.total ?? 0), 0);
-    rows.push({ id: 'noPinning', kind: 'proven', verdict: total <= 0.01 * vtReq ? 'reproduced' : 'not reproduced', evidence: { events: total, requests: vtReq, thresholdMs: vtPin[0]?.thresholdMs ?? null } });
+  // 8 no notable pinning: the same rule as the §8.7 row (at most 1 event per 100 virtual-thread requests)
+  const pr = model.pinRule;
+  if (pr.notable !== null) {
+    rows.push({ id: 'noPinning', kind: 'proven', verdict: pr.notable ? 'not reproduced' : 'reproduced', evidence: { events: pr.events, requests: pr.requests, thresholdMs: pr.thresholdMs } });
   } else rows.push(nt('noPinning', 'proven'));
   // 9 VT no substitute for limits: shown by the absence of back-pressure towards the mock
   if (h && h.fixed.mockPeakInFlight.median !== null && h.virtual.mockPeakInFlight.median !== null) {
@@ -375,8 +397,8 @@ function buildConclusions(model: Omit<ReportModel, 'conclusions' | 'followUps'>)
   const jdk = model.manifest.versions.jdk;
   rows.push({ id: 'jdk21', kind: 'not-proven', verdict: jdk !== null && /^21(\.|$)/.test(jdk) ? 'reproduced' : 'not tested here', evidence: { jdk: jdk ?? null } });
   const rssDelta = pub('virtual.rssDeltaVsFixedAt500MiB');
-  const hr = h ? ((h.virtual.resources.peakRssBytes.median ?? NaN) - (h.fixed.resources.peakRssBytes.median ?? NaN)) / MIB : NaN;
-  rows.push(nt('vtCostNegligible', 'not-proven', { concurrency: h?.concurrency ?? null, rssDeltaMiB: Number.isFinite(hr) ? hr : null, published: rssDelta?.published ?? null }));
+  const hr = h ? rssDeltaMiB(h.fixed.resources.peakRssBytes.median, h.virtual.resources.peakRssBytes.median) : null;
+  rows.push(nt('vtCostNegligible', 'not-proven', { concurrency: h?.concurrency ?? null, rssDeltaMiB: hr, published: rssDelta?.published ?? null }));
   return rows;
 }
 
@@ -468,6 +490,15 @@ export function buildModel(run: LoadedRun): ReportModel {
   const pinningReasons = [...reasonMap.entries()].map(([k, count]) => { const [mode, reason] = k.split('\u0000') as [Mode, string]; return { mode, reason, count }; })
     .sort((a, b) => MODE_ORDER.indexOf(a.mode) - MODE_ORDER.indexOf(b.mode) || b.count - a.count || (a.reason < b.reason ? -1 : 1));
 
+  const vtCells = cells.filter((x) => x.mode === 'virtual');
+  const vtRequests = vtCells.reduce((s, x) => s + x.load.count, 0);
+  const pinEvents = vtCells.length === 0 || vtCells.some((x) => x.pinned === null) ? null : vtCells.reduce((s, x) => s + (x.pinned?.total ?? 0), 0);
+  const pinAllowed = PIN_EVENTS_PER_REQUEST * vtRequests;
+  const pinRule: PinRule = {
+    events: pinEvents, requests: vtRequests, thresholdMs: vtCells.find((x) => x.pinned !== null)?.pinned?.thresholdMs ?? null, allowed: pinAllowed,
+    notable: pinEvents === null || vtRequests === 0 ? null : pinEvents > pinAllowed + 1e-9,
+  };
+
   // charts: time series of the highest level of each mode (first repeat present)
   const series: SeriesPoint[] = [];
   const distribution: ReportModel['charts']['distribution'] = [];
@@ -522,10 +553,11 @@ export function buildModel(run: LoadedRun): ReportModel {
     threadDumps,
     pinning,
     pinningReasons,
+    pinRule,
     flags: cells.flatMap((x) => x.flags.map((flag) => ({ cellId: x.cellId, flag }))),
     charts: { series, distribution },
   };
-  base.published = buildPublished(m, rows, cells, totals);
+  base.published = buildPublished(m, rows, cells, totals, pinRule);
   if (modes.length < 2) base.gaps.push(`only one mode (${modes.join(', ')}) has results; comparisons between modes are omitted`);
   return { ...base, conclusions: buildConclusions(base), followUps: FOLLOW_UPS };
 }

@@ -5,7 +5,7 @@
  */
 import type { Mode } from '../store/types.ts';
 import type { ChartLabels } from './charts.ts';
-import type { LevelComparison, ReportModel, RowModel, Verdict } from './model.ts';
+import type { LevelComparison, Reason, ReportModel, RowModel, Verdict } from './model.ts';
 import { MIB } from './model.ts';
 import { Raw, aggText, code, esc, fill, int, mib, ms, num, pct, raw, rps, signed, table } from './format.ts';
 
@@ -175,7 +175,14 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     model.rows.map((r) => [raw(modeName(r.mode)), int(r.concurrency), aggText(r.wholeRunRps, rps), aggText(r.steadyRps, rps), aggText(r.e2eP50Ms, ms), aggText(r.e2eP95Ms, ms), aggText(r.e2eP99Ms, ms), aggText(r.queueP95Ms, ms), aggText(r.execP95Ms, ms), aggText(r.errorCount, int)]),
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
   const unitFmt = (u: string, x: number | null): string => (x === null ? '—' : u === 'ms' ? ms(x) : u === 'req/s' ? rps(x) : u === 'ratio' ? pct(x * 100, 2) : u === 'MiB' ? `${num(x, 1)} MiB` : int(x));
-  const tolText = (p: ReportModel['published'][number]) => {
+  const reasonText = (r: Reason): Raw => {
+    const v: Record<string, string | Raw> = {};
+    for (const [k, x] of Object.entries(r.v ?? {})) v[k] = k === 'mode' ? raw(modeName(x as Mode)) : typeof x === 'number' ? int(x) : x;
+    if (r.parts) v['list'] = raw(r.parts.map((q) => reasonText(q).md).join(s('reason.sep')));
+    return P(`reason.${r.key}`, v);
+  };
+  const tolText = (p: ReportModel['published'][number]): string | Raw => {
+    if (p.unit === 'events') return P('tol.pinRule', { abs: num(p.tolerance.abs, 1) });
     const parts: string[] = [];
     if (p.tolerance.rel > 0) parts.push(`±${num(p.tolerance.rel * 100, 0)} %`);
     if (p.tolerance.abs > 0 || parts.length === 0) parts.push(`±${unitFmt(p.unit, p.tolerance.abs)}`);
@@ -188,7 +195,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     model.published.map((p) => [P(`fig.${p.id.replace(/^(fixed|virtual)\./, '').replace(/\.\d+$/, '')}`), p.mode === 'both' ? '—' : raw(modeName(p.mode)), p.concurrency === null ? '—' : int(p.concurrency),
       unitFmt(p.unit, p.published), unitFmt(p.unit, p.measured),
       p.diff === null ? '—' : `${p.unit === 'ratio' ? signed(p.diff * 100, 2) + ' pp' : signed(p.diff, p.unit === 'req/s' || p.unit === 'ms' ? 2 : 1)}${p.diffPct !== null ? ` (${signed(p.diffPct, 1)} %)` : ''}`,
-      tolText(p), verdict(p.verdict), p.reasons.join('; ')]),
+      tolText(p), verdict(p.verdict), raw(p.reasons.map((q) => reasonText(q).md).join(s('reason.sep')))]),
     ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'l']).md}`);
 
   // ------------------------------------------------------------ analysis
@@ -236,11 +243,10 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
 
   // ------------------------------------------------------------ pinning
   const pinParts: string[] = [];
-  const vtPin = model.pinning.filter((p) => p.mode === 'virtual');
-  const vtReq = vtRows.reduce((a, r) => a + (r.means?.n ?? 0), 0);
-  const vtPinTotal = vtPin.every((p) => p.total === null) ? null : vtPin.reduce((a, p) => a + (p.total ?? 0), 0);
-  const thr = vtPin.find((p) => p.thresholdMs !== null)?.thresholdMs ?? o.pinnedThresholdMs;
-  pinParts.push(s(vtPinTotal === null ? 'pin.noData' : vtPinTotal === 0 ? 'pin.zero' : 'pin.some', { n: int(vtPinTotal), thr: int(thr), req: int(vtReq), per1000: num(vtReq ? ((vtPinTotal ?? 0) / vtReq) * 1000 : null, 2) }));
+  const pr = model.pinRule;
+  const thr = pr.thresholdMs ?? o.pinnedThresholdMs;
+  pinParts.push(s(pr.events === null ? 'pin.noData' : pr.events === 0 ? 'pin.zero' : 'pin.some', { n: int(pr.events), thr: int(thr), req: int(pr.requests), per1000: num(pr.requests ? ((pr.events ?? 0) / pr.requests) * 1000 : null, 2) }));
+  if (pr.notable !== null) pinParts.push(s(pr.notable ? 'pin.notable' : 'pin.notNotable', { allowed: num(pr.allowed, 1), req: int(pr.requests) }));
   pinParts.push(s('pin.window', { warmupS: int(o.warmupS), thr: int(thr) }));
   pinParts.push(table([s('h.mode'), s('h.concurrency'), s('h.threshold'), s('h.events'), s('h.cellsWithData')],
     model.pinning.map((p) => [raw(modeName(p.mode)), int(p.concurrency), p.thresholdMs === null ? '—' : `${int(p.thresholdMs)} ms`, int(p.total), `${p.cellsWithData} / ${p.cells}`]), ['l', 'r', 'r', 'r', 'r']).md);
