@@ -15,6 +15,7 @@ import { PROFILES, DEFAULT_PROFILE, resolveOptions } from '../config/profiles.ts
 import { makePlan, formatPlan, formatDuration, type Plan } from '../config/plan.ts';
 import { VtbenchError, EXIT } from './errors.ts';
 import { RunStore } from '../store/run-store.ts';
+import { resummarizeRun } from '../store/resummarize.ts';
 import { SCHEMA_VERSION, type ResolvedOptions, type RunManifest } from '../store/types.ts';
 import { hostInfo } from '../pipeline/host.ts';
 import { checkDisk, checkMaven, checkPorts } from '../pipeline/prereq.ts';
@@ -130,11 +131,18 @@ function buildProgram(io: Io): Command {
       chosen.lang = o.lang ?? null;
       chosen.reportDir = o.reportDir ?? null;
     });
+  program
+    .command('resummarize <runDir>')
+    .description("re-derive a run's cell summaries and flags from its raw per-request data with this version's definitions")
+    .action((runDir: string) => {
+      chosen.command = 'resummarize';
+      chosen.runDir = runDir;
+    });
   return program;
 }
 
 /** What the parse chose (set by the commander actions). */
-const chosen: { command: 'run' | 'report' | null; runDir: string | null; lang: string | null; reportDir: string | null } = { command: null, runDir: null, lang: null, reportDir: null };
+const chosen: { command: 'run' | 'report' | 'resummarize' | null; runDir: string | null; lang: string | null; reportDir: string | null } = { command: null, runDir: null, lang: null, reportDir: null };
 
 /** A user-given path resolves against the current folder; the defaults live in this repository. */
 function dirOption(value: unknown, fallback: string): string {
@@ -161,6 +169,14 @@ export async function main(argv: string[], io: Io, deps: MainDeps): Promise<numb
     const opts = program.opts<Record<string, string | boolean | undefined>>();
     debug = Boolean(opts['debug']);
     const lang = checkLang(String(chosen.lang ?? opts['lang'] ?? 'en'));
+    if (chosen.command === 'resummarize') {
+      const dir = resolve(process.cwd(), chosen.runDir!);
+      if (!new RunStore(dir).exists()) throw new VtbenchError(`resummarize: no run folder ${dir} with a manifest.json`, 'name a folder under runs/', EXIT.runData);
+      if (liveOwner(dir) !== null) throw new VtbenchError(`resummarize: run ${dir} is still in progress`, 'wait until it ends', EXIT.runData);
+      const ids = resummarizeRun(dir);
+      io.stdout.write(`re-derived ${ids.length} cell(s) and summary.json of ${dir}\n`);
+      return 0;
+    }
     if (chosen.command === 'report') {
       const dir = chosen.runDir !== null ? resolve(process.cwd(), chosen.runDir) : newestRun(dirOption(opts['runsDir'], 'runs'), io);
       const r = await deps.report(dir, dirOption(chosen.reportDir ?? opts['reportDir'], 'report'), lang);

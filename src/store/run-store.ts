@@ -48,7 +48,9 @@ export class RunStore {
 
   /** A cell with its samples joined back in ([] if the samples file is missing). */
   readCell(id: string): CellResult {
-    const { samplesFile, samplesCount, ...rest } = this.readCellFile(id);
+    const file = this.readCellFile(id) as CellFile & { samples?: SutSample[] };
+    if (typeof file.samplesFile !== 'string') return { ...file, samples: file.samples ?? [] }; // samples inline (hand-made fixtures)
+    const { samplesFile, samplesCount, ...rest } = file;
     let samples: SutSample[] = [];
     try {
       samples = readGzJson<SutSample[]>(join(this.dir, samplesFile));

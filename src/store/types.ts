@@ -76,6 +76,8 @@ export interface RunManifest {
   cellOrder: string[];
   /** planned theoretical duration, s */
   plannedDurationS: number;
+  /** what was done to the run after it was measured (e.g. summaries re-derived), oldest first */
+  notes?: string[];
 }
 
 /** A flag raised when the host, not the code under test, may have set the limit. */

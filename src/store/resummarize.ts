@@ -1,0 +1,63 @@
+/**
+ * Re-derive every cell's load summary and flags of a run from its raw per-request data, with this
+ * version's definitions (src/load/summarize.ts, src/pipeline/flags.ts), then rebuild summary.json.
+ * Raw data (requests, samples, thread dumps) is never changed; the manifest records that it was done.
+ * Used when a definition changes after a run was measured: `npx zx run.mjs resummarize runs/<id>`.
+ */
+import { summarize } from '../load/summarize.ts';
+import type { RequestRecord } from '../load/types.ts';
+import { computeFlags } from '../pipeline/flags.ts';
+import { RunStore } from './run-store.ts';
+import { buildSummary } from './summary.ts';
+import type { CompactRequests } from './types.ts';
+
+/** Columns back to records (endMs = startMs + e2eMs; intendedStartMs is not stored: startMs). */
+export function expandRequests(req: CompactRequests): RequestRecord[] {
+  const out: RequestRecord[] = [];
+  for (let i = 0; i < req.e2eMs.length; i++) {
+    const startMs = req.startMs[i]!;
+    const e2eMs = req.e2eMs[i]!;
+    const serverTiming: Record<string, number> = {};
+    const q = req.queueMs[i];
+    const x = req.execMs[i];
+    if (q !== null && q !== undefined) serverTiming['queue'] = q;
+    if (x !== null && x !== undefined) serverTiming['exec'] = x;
+    const status = req.status[i]!;
+    const err = req.error[i];
+    out.push({
+      worker: req.worker[i]!, seq: req.seq[i]!, intendedStartMs: startMs, startMs, endMs: startMs + e2eMs, e2eMs,
+      status: status === 0 ? null : status, errorClass: err === '' || err === undefined ? null : err, serverTiming,
+    });
+  }
+  return out;
+}
+
+/** @returns ids of the cells rewritten */
+export function resummarizeRun(runDir: string, errorFlagThreshold?: number): string[] {
+  const store = new RunStore(runDir);
+  const manifest = store.readManifest();
+  const threshold = errorFlagThreshold ?? manifest.options.errorFlagThreshold;
+  const done: string[] = [];
+  const requests = new Map<string, CompactRequests>();
+  for (const cell of store.readDoneCells(manifest.cellOrder)) {
+    const req = store.readRequests(cell.cellId);
+    requests.set(cell.cellId, req);
+    const load = summarize(expandRequests(req), cell.concurrency, cell.requestsPerWorker);
+    const flags = computeFlags({
+      mode: cell.mode,
+      latencyMs: cell.latencyMs,
+      sutCpuLoads: cell.samples.filter((s) => s.tEpochMs >= cell.t0EpochMs).map((s) => s.processCpuLoad),
+      load,
+      eventLoopLagP99Ms: cell.loadgen.eventLoopLagP99Ms,
+      loadgenCpuPct: cell.loadgen.cpuPct,
+      hostCpuPct: cell.loadgen.hostCpuPct,
+      errorFlagThreshold: threshold,
+    });
+    store.writeCell({ ...cell, load, flags }, req);
+    done.push(cell.cellId);
+  }
+  store.writeSummary(buildSummary(manifest, store.readDoneCells(manifest.cellOrder), requests));
+  const note = `${new Date().toISOString()}: cell load summaries and flags re-derived from the stored per-request data (requests are rounded to 1 µs) with vtbench definitions of this version`;
+  store.writeManifest({ ...manifest, notes: [...(manifest.notes ?? []), note] });
+  return done;
+}
