@@ -7,13 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { resummarizeRun, expandRequests } from '../src/store/resummarize.ts';
 import { RunStore, compactRequests } from '../src/store/run-store.ts';
 import { validate } from '../src/store/schema.ts';
+import type { RequestRecord } from '../src/load/types.ts';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/run-fixture/', import.meta.url));
 
 test('expandRequests inverts compactRequests (to the stored µs)', () => {
-  const recs = [
+  const recs: RequestRecord[] = [
     { worker: 1, seq: 0, intendedStartMs: 0, startMs: 2.5, endMs: 12.75, e2eMs: 10.25, status: 200, errorClass: null, serverTiming: { queue: 0.5, exec: 9 } },
-    { worker: 0, seq: 1, intendedStartMs: 0, startMs: 3, endMs: 4, e2eMs: 1, status: null, errorClass: 'reset' as const, serverTiming: {} },
+    { worker: 0, seq: 1, intendedStartMs: 0, startMs: 3, endMs: 4, e2eMs: 1, status: null, errorClass: 'reset', serverTiming: {} },
   ];
   assert.deepEqual(expandRequests(compactRequests(recs)), recs.map((r) => ({ ...r, intendedStartMs: r.startMs })));
 });
