@@ -80,7 +80,34 @@ export interface LevelComparison {
   e2eP95: Outcome | null;
   queueP95: Outcome | null;
   execP95RelDiff: number | null;
+  /** execution P95 the same in both modes within LAT_TOL (the §8.7 latency tolerance) */
+  execSame: boolean | null;
+  /** virtual execution P95 above the fixed one by more than LAT_TOL */
+  execSlowerVirtual: boolean;
+  /** virtual queue-wait P95 (median of repeats) above the scheduler-delay threshold */
+  vtQueueDelayed: boolean;
 }
+
+/**
+ * Evidence that the host CPU, not the code under test, set a limit: virtual-thread cells whose
+ * queue-wait P95 exceeds max(10 ms, 5 % of L) (theory: 0; the carrier threads were busy), cells
+ * whose SUT process CPU reached 0.9 of the machine in a sample, and flags of the run other than
+ * errors (any code, including ones this version does not know).
+ */
+export interface Saturation {
+  /** virtual-thread scheduler parallelism = carrier threads (the SUT's report, else the host's cores) */
+  carriers: number;
+  queueThresholdMs: number;
+  cpuThreshold: number;
+  schedulerDelay: { cellId: string; concurrency: number; queueP95Ms: number }[];
+  sutCpu: { cellId: string; mode: Mode; concurrency: number; peakCpu: number; samplesAbove: number }[];
+  hostFlags: { cellId: string; flag: CellFlag }[];
+  /** any of the three */
+  saturated: boolean;
+}
+/** SUT process CPU (0..1 of the machine) at or above which a sample counts as saturated */
+export const SUT_CPU_SATURATED = 0.9;
+export const schedulerDelayThresholdMs = (latencyMs: number): number => Math.max(10, 0.05 * latencyMs);
 
 export interface PublishedRow {
   id: string;
@@ -149,6 +176,7 @@ export interface ReportModel {
   pinningReasons: { mode: Mode; reason: string; count: number }[];
   pinRule: PinRule;
   flags: { cellId: string; flag: CellFlag }[];
+  saturation: Saturation;
   conclusions: ConclusionRow[];
   followUps: FollowUp[];
   charts: {
@@ -376,8 +404,8 @@ function buildConclusions(model: Omit<ReportModel, 'conclusions' | 'followUps'>)
     else rows.push({ id: cid, kind: 'proven', verdict: pa.verdict === 'reproduced' && pb.verdict === 'reproduced' ? 'reproduced' : 'not reproduced', evidence: { fixed: pa.measured, virtual: pb.measured, publishedFixed: pa.published, publishedVirtual: pb.published } });
   }
   // 7 execution P95 equal
-  if (h && h.execP95RelDiff !== null) {
-    rows.push({ id: 'execEqual', kind: 'proven', verdict: Math.abs(h.execP95RelDiff) <= TIE_BAND ? 'reproduced' : 'not reproduced', evidence: { concurrency: h.concurrency, fixedMs: h.fixed.execP95Ms.median, virtualMs: h.virtual.execP95Ms.median } });
+  if (h && h.execSame !== null) {
+    rows.push({ id: 'execEqual', kind: 'proven', verdict: h.execSame ? 'reproduced' : 'not reproduced', evidence: { concurrency: h.concurrency, fixedMs: h.fixed.execP95Ms.median, virtualMs: h.virtual.execP95Ms.median } });
   } else rows.push(nt('execEqual', 'proven'));
   // 8 no notable pinning: the same rule as the §8.7 row (at most 1 event per 100 virtual-thread requests)
   const pr = model.pinRule;
@@ -450,6 +478,9 @@ export function buildModel(run: LoadedRun): ReportModel {
       e2eP95: outcomeLowerBetter(ve, fe),
       queueP95: outcomeLowerBetter(v.queueP95Ms.median, f.queueP95Ms.median, 10),
       execP95RelDiff: fx && vx !== null ? (vx - fx) / fx : null,
+      execSame: fx !== null && vx !== null ? sameLatency(fx, vx) : null,
+      execSlowerVirtual: fx !== null && vx !== null && !sameLatency(fx, vx) && vx > fx,
+      vtQueueDelayed: v.queueP95Ms.median !== null && v.queueP95Ms.median > schedulerDelayThresholdMs(m.options.latencyMs),
     });
   }
   const count = cells.reduce((s, x) => s + x.load.count, 0);
@@ -497,6 +528,23 @@ export function buildModel(run: LoadedRun): ReportModel {
   const pinRule: PinRule = {
     events: pinEvents, requests: vtRequests, thresholdMs: vtCells.find((x) => x.pinned !== null)?.pinned?.thresholdMs ?? null, allowed: pinAllowed,
     notable: pinEvents === null || vtRequests === 0 ? null : pinEvents > pinAllowed + 1e-9,
+  };
+
+  const qThr = schedulerDelayThresholdMs(m.options.latencyMs);
+  const flags = cells.flatMap((x) => x.flags.map((flag) => ({ cellId: x.cellId, flag })));
+  const schedulerDelay = cells.filter((x) => x.mode === 'virtual' && x.load.queueMs !== null && x.load.queueMs.p95 > qThr)
+    .map((x) => ({ cellId: x.cellId, concurrency: x.concurrency, queueP95Ms: x.load.queueMs?.p95 as number }));
+  const sutCpu = cells.map((x) => {
+    const cpu = x.samples.map((q) => q.processCpuLoad).filter((q): q is number => q !== null);
+    return { cellId: x.cellId, mode: x.mode, concurrency: x.concurrency, peakCpu: cpu.length ? Math.max(...cpu) : 0, samplesAbove: cpu.filter((q) => q >= SUT_CPU_SATURATED).length };
+  }).filter((x) => x.samplesAbove > 0);
+  const hostFlags = flags.filter((f) => f.flag.code !== 'errors-above-threshold');
+  const firstInfo = sutKeys.map((k) => m.sut[k]).find((x) => x !== undefined);
+  const saturation: Saturation = {
+    carriers: firstInfo?.vtSchedulerParallelism ?? firstInfo?.availableProcessors ?? m.host.cores,
+    queueThresholdMs: qThr, cpuThreshold: SUT_CPU_SATURATED,
+    schedulerDelay, sutCpu, hostFlags,
+    saturated: schedulerDelay.length > 0 || sutCpu.length > 0 || hostFlags.length > 0,
   };
 
   // charts: time series of the highest level of each mode (first repeat present)
@@ -554,7 +602,8 @@ export function buildModel(run: LoadedRun): ReportModel {
     pinning,
     pinningReasons,
     pinRule,
-    flags: cells.flatMap((x) => x.flags.map((flag) => ({ cellId: x.cellId, flag }))),
+    flags,
+    saturation,
     charts: { series, distribution },
   };
   base.published = buildPublished(m, rows, cells, totals, pinRule);

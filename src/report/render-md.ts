@@ -6,7 +6,7 @@
 import type { Mode } from '../store/types.ts';
 import type { ChartLabels } from './charts.ts';
 import type { LevelComparison, Reason, ReportModel, RowModel, Verdict } from './model.ts';
-import { MIB } from './model.ts';
+import { LAT_TOL, MIB } from './model.ts';
 import { Raw, aggText, code, esc, fill, int, mib, ms, num, pct, raw, rps, signed, table } from './format.ts';
 
 export interface Templates {
@@ -65,11 +65,21 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     return P(`summary.throughput.${cmp.throughput}`, v);
   };
   summaryParts.push(headline(model.highest));
-  if (model.highest && model.highest.execP95RelDiff !== null) {
+  const sat = model.saturation;
+  const latTol = `${num(LAT_TOL.rel * 100, 0)} % / ${int(LAT_TOL.abs)} ms`;
+  /** the likely cause when virtual threads queued or executed slower: busy carrier threads (host CPU) */
+  const carrierCause = (cmp: LevelComparison): Raw | null => {
+    const v = { carriers: int(sat.carriers), c: int(cmp.concurrency), vtQueue: ms(cmp.virtual.queueP95Ms.median), thr: ms(sat.queueThresholdMs) };
+    if (cmp.vtQueueDelayed) return P('cause.carriers.queue', v);
+    if (cmp.execSlowerVirtual) return P('cause.carriers.exec', v);
+    return null;
+  };
+  if (model.highest && model.highest.execSame !== null) {
     const h = model.highest;
-    const same = Math.abs(h.execP95RelDiff as number) <= 0.05;
-    const key = same ? (outcome(h) === 'wins' ? 'summary.exec.sameWins' : 'summary.exec.same') : 'summary.exec.differs';
-    summaryParts.push(P(key, { fxExec: ms(h.fixed.execP95Ms.median), vtExec: ms(h.virtual.execP95Ms.median), diffPct: signed((h.execP95RelDiff as number) * 100, 1) }));
+    const key = h.execSame ? (outcome(h) === 'wins' ? 'summary.exec.sameWins' : 'summary.exec.same') : 'summary.exec.differs';
+    summaryParts.push(P(key, { fxExec: ms(h.fixed.execP95Ms.median), vtExec: ms(h.virtual.execP95Ms.median), diffPct: signed((h.execP95RelDiff as number) * 100, 1), tol: latTol }));
+    const cause = carrierCause(h);
+    if (cause) summaryParts.push(cause);
   }
   if (model.isFixture) summaryParts.push(P('summary.fixture'));
 
@@ -81,6 +91,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     fg.push(table([s('h.cell'), s('h.flag'), s('h.message'), s('h.value'), s('h.threshold')],
       model.flags.map(({ cellId, flag }) => [cellId, flag.code, flag.message, num(flag.value, 3), num(flag.threshold, 3)]), ['l', 'l', 'l', 'r', 'r']).md);
   } else fg.push(s('flags.none'));
+  if (sat.schedulerDelay.length || sat.sutCpu.length) fg.push(s('flags.derived'));
 
   // ------------------------------------------------------------ hypothesis
   const boundsRows: (string | Raw)[][] = [];
@@ -212,9 +223,10 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   } else boundSentence = P('bound.noFixedAbove', { N: int(N) });
   const boundAnalysis = raw(`${boundTable.md}\n\n${boundSentence.md}\n\n${s('edge.note', { n: int(o.requestsPerWorker), frac: pct(model.rampFraction * 100) })}`);
   let execAnalysis: Raw;
-  if (model.highest && model.highest.execP95RelDiff !== null) {
+  if (model.highest && model.highest.execSame !== null) {
     const h = model.highest;
-    execAnalysis = P(Math.abs(h.execP95RelDiff as number) <= 0.05 ? 'exec.same' : 'exec.differs', { c: int(h.concurrency), fx: ms(h.fixed.execP95Ms.median), vt: ms(h.virtual.execP95Ms.median), diffPct: signed((h.execP95RelDiff as number) * 100, 2), L: int(L) });
+    const cause = carrierCause(h);
+    execAnalysis = raw([P(h.execSame ? 'exec.same' : 'exec.differs', { c: int(h.concurrency), fx: ms(h.fixed.execP95Ms.median), vt: ms(h.virtual.execP95Ms.median), diffPct: signed((h.execP95RelDiff as number) * 100, 2), L: int(L), tol: latTol }).md, cause?.md ?? ''].filter((x) => x !== '').join(' '));
   } else execAnalysis = P('results.noComparison');
   const decomposition = raw(`${table([s('h.mode'), s('h.concurrency'), s('h.meanE2e'), s('h.meanQueue'), s('h.meanExec'), s('h.overhead'), s('h.queueShare'), s('h.n')],
     model.rows.map((r) => r.means
@@ -281,8 +293,14 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   if (topV && topV.e2eP99Ms.median !== null) {
     bnParts.push(P('bn.tail', { c: int(topV.concurrency), p95: ms(topV.e2eP95Ms.median), p99: ms(topV.e2eP99Ms.median), x99: ms(topV.execP99Ms.median), pub: ms(pubOf('virtual.e2eP99Ms.500')?.published ?? null) }));
   }
-  const hostFlags = model.flags.filter((f) => f.flag.code !== 'errors-above-threshold');
-  bnParts.push(P(hostFlags.length ? 'bn.flags' : 'bn.noFlags', { n: int(hostFlags.length), cells: [...new Set(hostFlags.map((f) => f.cellId))].join(', ') }));
+  if (sat.schedulerDelay.length) {
+    bnParts.push(P('bn.schedulerDelay', { cells: sat.schedulerDelay.map((x) => `${x.cellId} (${ms(x.queueP95Ms)})`).join(', '), thr: ms(sat.queueThresholdMs), carriers: int(sat.carriers) }));
+  }
+  if (sat.sutCpu.length) {
+    bnParts.push(P('bn.sutCpu', { cells: raw(sat.sutCpu.map((x) => `${esc(x.cellId)} (${s('bn.peak', { v: pct(x.peakCpu * 100, 0) })})`).join(', ')), thr: pct(sat.cpuThreshold * 100, 0) }));
+  }
+  if (sat.hostFlags.length) bnParts.push(P('bn.flags', { n: int(sat.hostFlags.length), cells: [...new Set(sat.hostFlags.map((f) => f.cellId))].join(', ') }));
+  if (!sat.saturated) bnParts.push(P('bn.noFlags', { thr: ms(sat.queueThresholdMs), cpu: pct(sat.cpuThreshold * 100, 0) }));
   bnParts.push(P('bn.notMeasured'));
 
   // ------------------------------------------------------------ conclusions
