@@ -15,6 +15,9 @@ export interface Templates {
   phrases: Record<string, string>;
 }
 
+/** absolute floor below which a latency change is noise: no percent change is shown */
+export const CHANGE_FLOOR_MS = 10;
+
 export interface FigureRef { name: string; title: string }
 
 /** Phrase lookup and fill; a missing phrase is a programming error. */
@@ -147,12 +150,14 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     const f = cmp.fixed;
     const v = cmp.virtual;
     const rel = (a: number | null, b: number | null) => (a === null || b === null || a === 0 ? '—' : `${signed(((b - a) / a) * 100, 2)} %`);
+    /** latencies: no percent change on noise (both below the floor, or closer than it) */
+    const relMs = (a: number | null, b: number | null) => (a !== null && b !== null && (Math.max(Math.abs(a), Math.abs(b)) < CHANGE_FLOOR_MS || Math.abs(b - a) < CHANGE_FLOOR_MS) ? '—' : rel(a, b));
     return table([s('h.metric'), modeName('fixed'), modeName('virtual'), s('h.change'), s('h.theory')], [
       [s('m.throughput'), rps(f.wholeRunRps.median), rps(v.wholeRunRps.median), rel(f.wholeRunRps.median, v.wholeRunRps.median), `${rps(f.boundRps)} / ${rps(v.boundRps)}`],
-      [s('m.e2eP95'), ms(f.e2eP95Ms.median), ms(v.e2eP95Ms.median), rel(f.e2eP95Ms.median, v.e2eP95Ms.median), `${ms(f.theoryE2eP95Ms)} / ${ms(v.theoryE2eP95Ms)}`],
-      [s('m.e2eP99'), ms(f.e2eP99Ms.median), ms(v.e2eP99Ms.median), rel(f.e2eP99Ms.median, v.e2eP99Ms.median), '—'],
-      [s('m.queueP95'), ms(f.queueP95Ms.median), ms(v.queueP95Ms.median), rel(f.queueP95Ms.median, v.queueP95Ms.median), `${ms(f.theoryQueueP95Ms)} / ${ms(v.theoryQueueP95Ms)}`],
-      [s('m.execP95'), ms(f.execP95Ms.median), ms(v.execP95Ms.median), rel(f.execP95Ms.median, v.execP95Ms.median), `≥ ${ms(L)}`],
+      [s('m.e2eP95'), ms(f.e2eP95Ms.median), ms(v.e2eP95Ms.median), relMs(f.e2eP95Ms.median, v.e2eP95Ms.median), `${ms(f.theoryE2eP95Ms)} / ${ms(v.theoryE2eP95Ms)}`],
+      [s('m.e2eP99'), ms(f.e2eP99Ms.median), ms(v.e2eP99Ms.median), relMs(f.e2eP99Ms.median, v.e2eP99Ms.median), '—'],
+      [s('m.queueP95'), ms(f.queueP95Ms.median), ms(v.queueP95Ms.median), relMs(f.queueP95Ms.median, v.queueP95Ms.median), `${ms(f.theoryQueueP95Ms)} / ${ms(v.theoryQueueP95Ms)}`],
+      [s('m.execP95'), ms(f.execP95Ms.median), ms(v.execP95Ms.median), relMs(f.execP95Ms.median, v.execP95Ms.median), `≥ ${ms(L)}`],
       [s('m.errorRate'), pct(f.errorRate.median === null ? null : f.errorRate.median * 100, 3), pct(v.errorRate.median === null ? null : v.errorRate.median * 100, 3), '—', '0 %'],
     ], ['l', 'r', 'r', 'r', 'r']);
   };
@@ -199,13 +204,20 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     if (p.tolerance.abs > 0 || parts.length === 0) parts.push(`±${unitFmt(p.unit, p.tolerance.abs)}`);
     return parts.join(s('tol.or'));
   };
+  const diffText = (p: ReportModel['published'][number]): string => {
+    if (p.diff === null) return '—';
+    if (p.unit === 'ratio') return `${signed(p.diff * 100, 2)} pp`;
+    const d = signed(p.diff, p.unit === 'req/s' || p.unit === 'ms' ? 2 : p.unit === 'MiB' ? 1 : 0);
+    const noise = p.unit === 'ms' && p.measured !== null && (Math.max(Math.abs(p.published), Math.abs(p.measured)) < CHANGE_FLOOR_MS || Math.abs(p.diff) < CHANGE_FLOOR_MS);
+    return p.diffPct === null || noise ? d : `${d} (${signed(p.diffPct, 1)} %)`;
+  };
   const counts = { reproduced: 0, 'not reproduced': 0, 'not tested here': 0 } as Record<Verdict, number>;
   for (const p of model.published) counts[p.verdict]++;
   const publishedTable = raw(`${s('published.intro', { n: int(model.published.length), rep: int(counts.reproduced), notRep: int(counts['not reproduced']), notTested: int(counts['not tested here']) })}\n\n${table(
     [s('h.figure'), s('h.mode'), s('h.concurrency'), s('h.published'), s('h.measured'), s('h.diff'), s('h.tolerance'), s('h.verdict'), s('h.reason')],
     model.published.map((p) => [P(`fig.${p.id.replace(/^(fixed|virtual)\./, '').replace(/\.\d+$/, '')}`), p.mode === 'both' ? '—' : raw(modeName(p.mode)), p.concurrency === null ? '—' : int(p.concurrency),
       unitFmt(p.unit, p.published), unitFmt(p.unit, p.measured),
-      p.diff === null ? '—' : `${p.unit === 'ratio' ? signed(p.diff * 100, 2) + ' pp' : signed(p.diff, p.unit === 'req/s' || p.unit === 'ms' ? 2 : 1)}${p.diffPct !== null ? ` (${signed(p.diffPct, 1)} %)` : ''}`,
+      diffText(p),
       tolText(p), verdict(p.verdict), raw(p.reasons.map((q) => reasonText(q).md).join(s('reason.sep')))]),
     ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'l']).md}`);
 
