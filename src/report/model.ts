@@ -13,6 +13,7 @@ import { agg, maxOf, meanOf, medianOf } from './stats.ts';
 import { successfulColumns } from '../store/summary.ts';
 import { quantileSorted } from 'simple-statistics';
 import publishedJson from './published.json' with { type: 'json' };
+import { warmupPlan } from '../config/plan.ts';
 
 export type Verdict = 'reproduced' | 'not reproduced' | 'not tested here';
 /** A reason or expected difference, phrased by the renderer from templates (`reason.<key>`). */
@@ -165,6 +166,8 @@ export interface ReportModel {
     plannedPerRepeatPerMode: number; plannedTotal: number; plannedCells: number; presentCells: number;
     count: number; ok: number; failed: number; errorRate: number | null;
   };
+  /** the warm-up of each SUT JVM (once per mode and repeat, at the highest level, not recorded); null when warmupS = 0 */
+  warmups: { mode: Mode; workers: number; requestsPerWorker: number; theoreticalS: number }[] | null;
   rows: RowModel[];
   comparisons: LevelComparison[];
   highest: LevelComparison | null;
@@ -592,6 +595,7 @@ export function buildModel(run: LoadedRun): ReportModel {
     poolSize: m.options.poolSize,
     requestsPerWorker: m.options.requestsPerWorker,
     totals,
+    warmups: m.options.warmupS > 0 ? MODE_ORDER.filter((md) => m.options.modes.includes(md)).flatMap((md) => { const w = warmupPlan(md, m.options); return w ? [{ mode: md, ...w }] : []; }) : null,
     rows,
     comparisons,
     highest: comparisons[comparisons.length - 1] ?? null,

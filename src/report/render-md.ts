@@ -121,7 +121,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     [s('env.jvmFlags'), sut ? sut.jvmFlags.join(' ') : o.jvmFlags.join(' ')],
     [s('env.executor'), `fixed: core = max = ${o.poolSize}, queue ${int(o.queueCapacity)}; virtual: thread per task`],
     [s('env.mock'), `${int(o.latencyMs)} ms${model.mockModel !== null ? `, model "${model.mockModel}"` : ''}`],
-    [s('env.levels'), `${o.levels.join(' / ')}, ${o.requestsPerWorker} requests per worker, ${o.repeats} repeats, warm-up ${o.warmupS} s, start ${o.start}`],
+    [s('env.levels'), P('env.planValue', { levels: o.levels.join(' / '), n: int(o.requestsPerWorker), repeats: P(o.repeats === 1 ? 'n.repeats.one' : 'n.repeats.many', { n: int(o.repeats) }), warmup: o.warmupS > 0 ? P('env.warmup', { s: int(o.warmupS) }) : P('env.noWarmup'), start: P(`start.${o.start}`) })],
     [s('env.sampler'), `${o.samplerIntervalMs} ms; JFR pinned threshold ${o.pinnedThresholdMs} ms`],
   ];
   if (sut) {
@@ -133,11 +133,15 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   const environment = table([s('h.item'), s('h.value')], env);
 
   // ------------------------------------------------------------ method
+  const warmup = model.warmups === null || model.warmups.length === 0
+    ? P('method.noWarmup')
+    : P('method.warmup', { warmupS: int(o.warmupS), list: raw(model.warmups.map((w) => s('method.warmupMode', { mode: raw(modeName(w.mode)), workers: int(w.workers), k: int(w.requestsPerWorker), s: num(w.theoreticalS, 1) })).join(s('reason.sep'))) });
   const method = P('method', {
-    warmupS: int(o.warmupS), n: int(o.requestsPerWorker), repeats: int(o.repeats), modes: model.modes.map(modeName).join(', '),
+    warmup, repeatsText: P(o.repeats === 1 ? 'method.repeats.one' : 'method.repeats.many', { repeats: int(o.repeats), modes: model.modes.map(modeName).join(', ') }),
+    n: int(o.requestsPerWorker), repeats: int(o.repeats),
     levelsSum: o.levels.join(' + '), workers: int(o.levels.reduce((a, b) => a + b, 0)), perRepeat: int(model.totals.plannedPerRepeatPerMode),
     perMode: int(model.totals.plannedPerRepeatPerMode * o.repeats), modeCount: int(o.modes.length), total: int(model.totals.plannedTotal),
-    start: o.start, cells: int(model.totals.plannedCells),
+    start: P(`start.${o.start}`), cells: int(model.totals.plannedCells),
   });
 
   // ------------------------------------------------------------ results
@@ -271,7 +275,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   const thr = pr.thresholdMs ?? o.pinnedThresholdMs;
   pinParts.push(s(pr.events === null ? 'pin.noData' : pr.events === 0 ? 'pin.zero' : 'pin.some', { n: int(pr.events), thr: int(thr), req: int(pr.requests), per1000: num(pr.requests ? ((pr.events ?? 0) / pr.requests) * 1000 : null, 2) }));
   if (pr.notable !== null) pinParts.push(s(pr.notable ? 'pin.notable' : 'pin.notNotable', { allowed: num(pr.allowed, 1), req: int(pr.requests) }));
-  pinParts.push(s('pin.window', { warmupS: int(o.warmupS), thr: int(thr) }));
+  pinParts.push(s('pin.window', { thr: int(thr) }));
   pinParts.push(table([s('h.mode'), s('h.concurrency'), s('h.threshold'), s('h.events'), s('h.cellsWithData')],
     model.pinning.map((p) => [raw(modeName(p.mode)), int(p.concurrency), p.thresholdMs === null ? '—' : `${int(p.thresholdMs)} ms`, int(p.total), `${p.cellsWithData} / ${p.cells}`]), ['l', 'r', 'r', 'r', 'r']).md);
   if (model.pinningReasons.length) pinParts.push(table([s('h.mode'), s('h.pinReason'), s('h.events')], model.pinningReasons.map((r) => [raw(modeName(r.mode)), r.reason, int(r.count)]), ['l', 'l', 'r']).md);
