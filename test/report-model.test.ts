@@ -105,3 +105,20 @@ test('host saturation comes from the data: no "did not visibly limit" sentence w
   assert.match(ud, /scheduler-delay/);
   await md(unknown, 'zh');
 });
+
+test('thread dump: only llm-vt- threads count as the benchmark\'s, JDK virtual threads are named apart, empty containers are left out', async () => {
+  const m = buildModel(await loadRun(FIXTURE_DIR));
+  const v = m.threadDumps.find((d) => d.mode === 'virtual');
+  assert.ok(v);
+  assert.equal(v.benchmarkThreads, 100);
+  assert.deepEqual(v.otherVirtual, [{ namePrefix: 'SubPoller-', count: 3 }]);
+  assert.equal(v.emptyContainers, 2);
+  assert.deepEqual(v.containers.filter((c) => c.benchmark).map((c) => c.name), ['java.util.concurrent.ThreadPerTaskExecutor@4d5e6f']);
+  assert.ok(v.containers.every((c) => c.threadCount > 0));
+  const doc = await md(await loadRun(FIXTURE_DIR));
+  const td = section(doc, /^## 10\./);
+  assert.match(td, /100 benchmark virtual threads \(`llm-vt-`\) for 100 workers/);
+  assert.match(td, /3 other virtual thread\(s\) of the JDK \(SubPoller- × 3\)/);
+  assert.doesNotMatch(td, /@11aa22/);
+  assert.match(section(await md(await loadRun(FIXTURE_DIR), 'zh'), /^## 10\./), /（无调用栈）/);
+});

@@ -135,7 +135,42 @@ export interface ConclusionRow {
 
 export interface FollowUp { id: string; command: string | null }
 
-export interface ThreadDumpEvidence { cellId: string; mode: Mode; concurrency: number; dump: ThreadDumpSummary; peakExecutorActive: number | null; peakQueue: number | null }
+export interface ThreadDumpEvidence {
+  cellId: string; mode: Mode; concurrency: number; dump: ThreadDumpSummary; peakExecutorActive: number | null; peakQueue: number | null;
+  /** the benchmark executor's thread-name prefix: `llm-fixed-` or `llm-vt-` */
+  benchmarkPrefix: string;
+  /** threads of the benchmark executor in the dump (groups with that prefix) */
+  benchmarkThreads: number;
+  /** virtual threads that are not the benchmark's (JDK pollers and the like), by name prefix */
+  otherVirtual: { namePrefix: string; count: number }[];
+  /** containers holding at least one thread; `benchmark` marks the executor holding the benchmark's threads */
+  containers: { name: string; threadCount: number; benchmark: boolean }[];
+  /** containers with no thread, left out of the table */
+  emptyContainers: number;
+}
+
+export const BENCHMARK_PREFIX: Record<Mode, string> = { fixed: 'llm-fixed-', virtual: 'llm-vt-' };
+
+function dumpEvidence(x: CellResult): ThreadDumpEvidence {
+  const dump = x.threadDump as ThreadDumpSummary;
+  const prefix = BENCHMARK_PREFIX[x.mode];
+  const isBench = (g: ThreadDumpSummary['groups'][number]) => g.namePrefix.startsWith(prefix);
+  const benchmarkThreads = dump.groups.filter(isBench).reduce((a, g) => a + g.count, 0);
+  const other = new Map<string, number>();
+  for (const g of dump.groups) if (g.virtual && !isBench(g)) other.set(g.namePrefix, (other.get(g.namePrefix) ?? 0) + g.count);
+  const nonEmpty = dump.containers.filter((c) => c.threadCount > 0);
+  // the benchmark executor: the one container of the executor's type whose thread count equals the benchmark's threads
+  const kind = x.mode === 'virtual' ? /ThreadPerTaskExecutor@/ : /(^|\.)ThreadPoolExecutor@/;
+  const match = benchmarkThreads > 0 ? nonEmpty.filter((c) => kind.test(c.name) && c.threadCount === benchmarkThreads) : [];
+  return {
+    cellId: x.cellId, mode: x.mode, concurrency: x.concurrency, dump,
+    peakExecutorActive: maxOf(x.samples.map((s) => s.executorActive)), peakQueue: maxOf(x.samples.map((s) => s.queueSize)),
+    benchmarkPrefix: prefix, benchmarkThreads,
+    otherVirtual: [...other.entries()].map(([namePrefix, count]) => ({ namePrefix, count })).sort((a, b) => b.count - a.count || (a.namePrefix < b.namePrefix ? -1 : 1)),
+    containers: nonEmpty.map((c) => ({ name: c.name, threadCount: c.threadCount, benchmark: match.length === 1 && match[0] === c })),
+    emptyContainers: dump.containers.length - nonEmpty.length,
+  };
+}
 
 /**
  * The one pinning rule of the report (§8.7 and §15): "no notable pinning" when the virtual-thread
@@ -502,10 +537,7 @@ export function buildModel(run: LoadedRun): ReportModel {
   const mockModel = cells.map((x) => x.mock.after?.config['model'] ?? x.mock.before?.config['model']).find((x): x is string => typeof x === 'string') ?? null;
 
   const topLevelOf = (mode: Mode) => maxOf(rows.filter((r) => r.mode === mode).map((r) => r.concurrency));
-  const threadDumps: ThreadDumpEvidence[] = cells.filter((x) => x.threadDump !== null).map((x) => ({
-    cellId: x.cellId, mode: x.mode, concurrency: x.concurrency, dump: x.threadDump as ThreadDumpSummary,
-    peakExecutorActive: maxOf(x.samples.map((s) => s.executorActive)), peakQueue: maxOf(x.samples.map((s) => s.queueSize)),
-  })).sort((a, b) => MODE_ORDER.indexOf(a.mode) - MODE_ORDER.indexOf(b.mode) || a.concurrency - b.concurrency || (a.cellId < b.cellId ? -1 : 1));
+  const threadDumps: ThreadDumpEvidence[] = cells.filter((x) => x.threadDump !== null).map(dumpEvidence).sort((a, b) => MODE_ORDER.indexOf(a.mode) - MODE_ORDER.indexOf(b.mode) || a.concurrency - b.concurrency || (a.cellId < b.cellId ? -1 : 1));
 
   const pinning: PinningRow[] = rows.map((r) => {
     const cs = cellsOf(r.mode, r.concurrency);

@@ -257,15 +257,24 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   const tdParts: string[] = [];
   if (!model.threadDumps.length) tdParts.push(s('td.none'));
   for (const d of model.threadDumps) {
-    const vThreads = d.dump.groups.filter((g) => g.virtual).reduce((a, g) => a + g.count, 0);
     tdParts.push(`### ${esc(modeName(d.mode))} @ ${int(d.concurrency)} (${esc(d.cellId)})`);
+    const otherN = d.otherVirtual.reduce((a, g) => a + g.count, 0);
+    const others = d.mode === 'virtual' && otherN > 0
+      ? P('td.otherVirtual', { n: int(otherN), names: d.otherVirtual.map((g) => `${g.namePrefix} × ${int(g.count)}`).join(', ') })
+      : raw('');
     tdParts.push(s(d.mode === 'fixed' ? 'td.fixed' : 'td.virtual', {
       threads: int(d.dump.threadCount), t: num(d.dump.takenAtMs / 1000, 2), inPool: int(d.dump.inSocketRead.fixedPool), inVirtual: int(d.dump.inSocketRead.virtual), other: int(d.dump.inSocketRead.other),
-      N: int(N), active: int(d.peakExecutorActive), queue: int(d.peakQueue), cMinusN: int(Math.max(0, d.concurrency - N)), vthreads: int(vThreads), c: int(d.concurrency),
+      N: int(N), active: int(d.peakExecutorActive), queue: int(d.peakQueue), cMinusN: int(Math.max(0, d.concurrency - N)), vthreads: int(d.benchmarkThreads), c: int(d.concurrency),
+      prefix: code(d.benchmarkPrefix), others,
     }));
+    const frame = (f: string) => (f === '(no stack)' ? s('td.noStack') : f);
     tdParts.push(table([s('h.namePrefix'), s('h.virtualThread'), s('h.state'), s('h.topFrame'), s('h.count')],
-      d.dump.groups.map((g) => [g.namePrefix, g.virtual ? s('yes') : s('no'), g.state, g.topFrame, int(g.count)]), ['l', 'l', 'l', 'l', 'r']).md);
-    if (d.dump.containers.length) tdParts.push(table([s('h.container'), s('h.count')], d.dump.containers.map((c) => [c.name, int(c.threadCount)]), ['l', 'r']).md);
+      d.dump.groups.map((g) => [g.namePrefix, g.virtual ? s('yes') : s('no'), g.state, frame(g.topFrame), int(g.count)]), ['l', 'l', 'l', 'l', 'r']).md);
+    if (d.containers.length) {
+      tdParts.push(table([s('h.container'), s('h.count'), s('h.containerRole')],
+        d.containers.map((c) => [c.name, int(c.threadCount), c.benchmark ? P('td.benchmarkExecutor', { prefix: code(d.benchmarkPrefix) }) : '']), ['l', 'r', 'l']).md);
+    }
+    if (d.emptyContainers > 0) tdParts.push(s('td.emptyContainers', { n: int(d.emptyContainers) }));
   }
   const threadDumps = raw(tdParts.join('\n\n'));
 
