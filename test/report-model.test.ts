@@ -102,7 +102,8 @@ test('host saturation comes from the data: no "did not visibly limit" sentence w
   });
   const ud = await md(unknown);
   assert.doesNotMatch(ud, NO_LIMIT);
-  assert.match(ud, /scheduler-delay/);
+  assert.match(ud, /\| scheduler-delay \| virtual queue wait high \| 98\.40 ms \| 75\.00 ms \|/);
+  assert.match(ud, /\| something-new \| new \| 0\.500 \| 0\.250 \|/);
   await md(unknown, 'zh');
 });
 

@@ -87,12 +87,24 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   if (model.isFixture) summaryParts.push(P('summary.fixture'));
 
   // ------------------------------------------------------------ flags and gaps
+  /** a flag's value and threshold in the unit of its code (src/pipeline/flags.ts); unknown codes as plain numbers */
+  const flagValue = (flagCode: string, x: number): string | Raw => {
+    switch (flagCode) {
+      case 'errors-above-threshold': return pct(x * 100, 2);
+      case 'loadgen-cpu': return P('unit.pctOfOneCore', { v: num(x, 0) });
+      case 'host-cpu': return P('unit.pctOfAllCores', { v: num(x, 0) });
+      case 'loadgen-lag':
+      case 'scheduler-delay': return ms(x);
+      case 'concurrency-below-target': return P('unit.workers', { v: int(x) });
+      default: return num(x, 3);
+    }
+  };
   const fg: string[] = [];
   fg.push(model.gaps.length ? [s('gaps.intro', { n: int(model.gaps.length) }), ...model.gaps.map((g) => `- ${esc(g)}`)].join('\n') : s('gaps.none'));
   if (model.flags.length) {
     fg.push(s('flags.intro', { n: int(model.flags.length) }));
     fg.push(table([s('h.cell'), s('h.flag'), s('h.message'), s('h.value'), s('h.threshold')],
-      model.flags.map(({ cellId, flag }) => [cellId, flag.code, flag.message, num(flag.value, 3), num(flag.threshold, 3)]), ['l', 'l', 'l', 'r', 'r']).md);
+      model.flags.map(({ cellId, flag }) => [cellId, flag.code, flag.message, flagValue(flag.code, flag.value), flagValue(flag.code, flag.threshold)]), ['l', 'l', 'l', 'r', 'r']).md);
   } else fg.push(s('flags.none'));
   if (sat.schedulerDelay.length || sat.sutCpu.length) fg.push(s('flags.derived'));
 
