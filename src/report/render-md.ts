@@ -6,7 +6,7 @@
 import type { Mode } from '../store/types.ts';
 import type { ChartLabels } from './charts.ts';
 import type { LevelComparison, Reason, ReportModel, RowModel, Verdict } from './model.ts';
-import { LAT_TOL, MIB } from './model.ts';
+import { LAT_TOL, rssDeltaMiB } from './model.ts';
 import { Raw, aggText, code, esc, fill, int, mib, ms, num, pct, raw, rps, signed, table } from './format.ts';
 
 export interface Templates {
@@ -53,10 +53,15 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   const rowOf = (m: Mode, c: number) => model.rows.find((r) => r.mode === m && r.concurrency === c) ?? null;
   const join = (parts: (string | Raw)[]) => raw(parts.map((p) => (p instanceof Raw ? p.md : esc(p))).filter((x) => x !== '').join(' '));
   const outcome = (cmp: LevelComparison | null) => cmp?.throughput ?? null;
+  /** a theoretical value: an exact zero is written "0", not "0.000 ms" */
+  const msT = (x: number | null | undefined): string => (x === 0 ? '0' : ms(x));
+  /** one value when the range is a single value as printed, else "a–b" */
+  const span = (a: number, b: number, f: (x: number) => string): string => (f(a) === f(b) ? f(a) : `${f(a)}–${f(b)}`);
 
   // ------------------------------------------------------------ summary
   const summaryParts: Raw[] = [P('summary.setup', {
-    profile: o.profile, latencyMs: int(L), poolSize: int(N), levels: model.levels.join(', '), repeats: int(o.repeats),
+    profile: o.profile, latencyMs: int(L), poolSize: int(N), levels: model.levels.join(', '),
+    repeatsText: P(o.repeats === 1 ? 'summary.repeats.one' : 'summary.repeats.many', { n: int(o.repeats) }),
     count: int(model.totals.count), ok: int(model.totals.ok), failed: int(model.totals.failed),
   })];
   const headline = (cmp: LevelComparison | null): Raw => {
@@ -114,7 +119,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     for (const m of model.modes) {
       const r = rowOf(m, c);
       if (!r) continue;
-      boundsRows.push([modeName(m) && raw(modeName(m)), int(c), rps(r.boundRps), int(r.waves), ms(r.theoryQueueP95Ms), ms(r.theoryQueueMeanMs), r.wavesWholeRunRps === null ? '—' : rps(r.wavesWholeRunRps)]);
+      boundsRows.push([modeName(m) && raw(modeName(m)), int(c), rps(r.boundRps), int(r.waves), msT(r.theoryQueueP95Ms), msT(r.theoryQueueMeanMs), r.wavesWholeRunRps === null ? '—' : rps(r.wavesWholeRunRps)]);
     }
   }
   const boundsTable = table([s('h.mode'), s('h.concurrency'), s('h.bound'), s('h.waves'), s('h.theoryQueueP95'), s('h.theoryQueueMean'), s('h.wavesBound', { n: int(o.requestsPerWorker) })], boundsRows, ['l', 'r', 'r', 'r', 'r', 'r', 'r']);
@@ -172,13 +177,13 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
       [s('m.throughput'), rps(f.wholeRunRps.median), rps(v.wholeRunRps.median), rel(f.wholeRunRps.median, v.wholeRunRps.median), `${rps(f.boundRps)} / ${rps(v.boundRps)}`],
       [s('m.e2eP95'), ms(f.e2eP95Ms.median), ms(v.e2eP95Ms.median), relMs(f.e2eP95Ms.median, v.e2eP95Ms.median), `${ms(f.theoryE2eP95Ms)} / ${ms(v.theoryE2eP95Ms)}`],
       [s('m.e2eP99'), ms(f.e2eP99Ms.median), ms(v.e2eP99Ms.median), relMs(f.e2eP99Ms.median, v.e2eP99Ms.median), '—'],
-      [s('m.queueP95'), ms(f.queueP95Ms.median), ms(v.queueP95Ms.median), relMs(f.queueP95Ms.median, v.queueP95Ms.median), `${ms(f.theoryQueueP95Ms)} / ${ms(v.theoryQueueP95Ms)}`],
+      [s('m.queueP95'), ms(f.queueP95Ms.median), ms(v.queueP95Ms.median), relMs(f.queueP95Ms.median, v.queueP95Ms.median), `${msT(f.theoryQueueP95Ms)} / ${msT(v.theoryQueueP95Ms)}`],
       [s('m.execP95'), ms(f.execP95Ms.median), ms(v.execP95Ms.median), relMs(f.execP95Ms.median, v.execP95Ms.median), `≥ ${ms(L)}`],
       [s('m.errorRate'), pct(f.errorRate.median === null ? null : f.errorRate.median * 100, 3), pct(v.errorRate.median === null ? null : v.errorRate.median * 100, 3), '—', '0 %'],
     ], ['l', 'r', 'r', 'r', 'r']);
   };
   const highestTable = model.highest
-    ? raw(`${s('results.highestIntro', { c: int(model.highest.concurrency) })}\n\n${cmpTable(model.highest).md}\n\n${headline(model.highest).md}`)
+    ? raw(`${s(o.repeats === 1 ? 'results.highestIntro.one' : 'results.highestIntro', { c: int(model.highest.concurrency) })}\n\n${cmpTable(model.highest).md}\n\n${headline(model.highest).md}`)
     : P('results.noComparison');
   let lowest: Raw;
   if (model.lowest && model.lowest !== model.highest && model.lowest.throughput) {
@@ -191,7 +196,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   const fixedRows = model.rows.filter((r) => r.mode === 'fixed');
   const queueTrend = fixedRows.length
     ? raw(`${table([s('h.concurrency'), s('h.queueP95'), s('h.theoryQueueP95'), s('h.pctOfTheory'), s('h.execP95'), s('h.published')], fixedRows.map((r) => [
-        int(r.concurrency), aggText(r.queueP95Ms, ms), ms(r.theoryQueueP95Ms),
+        int(r.concurrency), aggText(r.queueP95Ms, ms), msT(r.theoryQueueP95Ms),
         r.queueP95Ms.median !== null && r.theoryQueueP95Ms > 0 ? pct((r.queueP95Ms.median / r.theoryQueueP95Ms) * 100) : '—',
         aggText(r.execP95Ms, ms), ms(pubOf(`fixed.queueWaitP95Ms.${r.concurrency}`)?.published ?? null),
       ]), ['r', 'r', 'r', 'r', 'r', 'r']).md}\n\n${s('queueTrend.note', { N: int(N), L: int(L) })}`)
@@ -247,7 +252,11 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     const vals = above.map((r) => r.wholeRunRps.median as number);
     const pcts = above.map((r) => r.pctOfBound as number);
     const wp = above.map((r) => r.pctOfWavesBound).filter((x): x is number => x !== null);
-    boundSentence = P('bound.fixedAbove', { levels: above.map((r) => int(r.concurrency)).join(', '), min: num(Math.min(...vals), 2), max: num(Math.max(...vals), 2), bound: rps(above[0]?.boundRps), pmin: num(Math.min(...pcts), 1), pmax: num(Math.max(...pcts), 1), wmin: wp.length ? num(Math.min(...wp), 1) : '—', wmax: wp.length ? num(Math.max(...wp), 1) : '—' });
+    const n1 = (x: number) => num(x, 1);
+    boundSentence = P(above.length === 1 ? 'bound.fixedAbove.one' : 'bound.fixedAbove', {
+      levels: above.map((r) => int(r.concurrency)).join(', '), thr: span(Math.min(...vals), Math.max(...vals), (x) => num(x, 2)), bound: rps(above[0]?.boundRps),
+      pctBound: span(Math.min(...pcts), Math.max(...pcts), n1), pctWaves: wp.length ? span(Math.min(...wp), Math.max(...wp), n1) : '—',
+    });
   } else boundSentence = P('bound.noFixedAbove', { N: int(N) });
   const boundAnalysis = raw(`${boundTable.md}\n\n${boundSentence.md}\n\n${s('edge.note', { n: int(o.requestsPerWorker), frac: pct(model.rampFraction * 100) })}`);
   let execAnalysis: Raw;
@@ -311,7 +320,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     const fr = h.fixed.resources.peakRssBytes.median;
     const vr = h.virtual.resources.peakRssBytes.median;
     if (fr !== null && vr !== null) {
-      const d = (vr - fr) / MIB;
+      const d = rssDeltaMiB(fr, vr) as number;
       resParts.push(s(Math.abs(d) < 1 ? 'res.rssSame' : d > 0 ? 'res.rssMore' : 'res.rssLess', { c: int(h.concurrency), fx: mib(fr), vt: mib(vr), delta: num(Math.abs(d), 1) }));
     }
     resParts.push(s('res.platform', { c: int(h.concurrency), fx: int(h.fixed.resources.peakPlatformThreads.median), vt: int(h.virtual.resources.peakPlatformThreads.median) }));
@@ -348,6 +357,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
       if (typeof v === 'string') return v;
       if (c.id === 'vtCostNegligible' && k === 'published') return `${num(v, 1)} MiB`;
       if (k === 'thresholdMs') return `${int(v)} ms`;
+      if (k === 'theoryMs') return msT(v);
       if (/Ms$/.test(k)) return ms(v);
       if (/Rps$/.test(k) || k === 'fixed' || k === 'virtual' || k.startsWith('published')) return c.id === 'e2eP95500' ? ms(v) : rps(v);
       if (/Pct$/.test(k)) return pct(v);
