@@ -123,3 +123,16 @@ test('thread dump: only llm-vt- threads count as the benchmark\'s, JDK virtual t
   assert.doesNotMatch(td, /@11aa22/);
   assert.match(section(await md(await loadRun(FIXTURE_DIR), 'zh'), /^## 10\./), /（无调用栈）/);
 });
+
+test('zh report: reasons, definitions, statuses and frames in Chinese; no space after a full stop', async () => {
+  const run = await loadRun(FIXTURE_DIR);
+  const smallerPlan = await variant((_cells, r) => { r.manifest = { ...r.manifest, options: { ...r.manifest.options, latencyMs: 200, poolSize: 8 } }; });
+  const notComparable = await md(smallerPlan, 'zh');
+  assert.match(notComparable, /不可比：Mock 延迟 200 ms，原报告 1,500 ms；固定线程池 8，原报告 32/);
+  for (const doc of [await md(run, 'zh'), notComparable]) {
+    assert.doesNotMatch(doc, /。 [^|\n]/, 'a space after 。');
+    for (const en of ['not comparable', "this run's plan differs", 'is not in this run', 'whole-run', '(complete)', '(no stack)', 'requests per worker vs', 'thread per task']) {
+      assert.ok(!doc.includes(en), `English in the zh report: ${en}`);
+    }
+  }
+});

@@ -51,7 +51,11 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   const L = model.latencyMs;
   const N = model.poolSize;
   const rowOf = (m: Mode, c: number) => model.rows.find((r) => r.mode === m && r.concurrency === c) ?? null;
-  const join = (parts: (string | Raw)[]) => raw(parts.map((p) => (p instanceof Raw ? p.md : esc(p))).filter((x) => x !== '').join(' '));
+  /** sentences after each other: a space in English, nothing after a Chinese full stop */
+  const sentenceSep = t.lang === 'zh' ? '' : ' ';
+  const join = (parts: (string | Raw)[]) => raw(parts.map((p) => (p instanceof Raw ? p.md : esc(p))).filter((x) => x !== '').join(sentenceSep));
+  /** a run's status word (complete, interrupted, …) in the report's language; unknown ones as they are */
+  const statusText = (st: string): string => t.phrases[`status.${st}`] ?? st;
   const outcome = (cmp: LevelComparison | null) => cmp?.throughput ?? null;
   /** a theoretical value: an exact zero is written "0", not "0.000 ms" */
   const msT = (x: number | null | undefined): string => (x === 0 ? '0' : ms(x));
@@ -130,14 +134,14 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   const env: [string, string | Raw][] = [
     [s('env.profile'), o.profile],
     [s('env.os'), `${m.host.os} (${m.host.kernel}, ${m.host.arch})`],
-    [s('env.cpu'), `${m.host.cpuModel}, ${int(m.host.cores)} cores`],
+    [s('env.cpu'), P('env.cpuValue', { model: m.host.cpuModel, cores: int(m.host.cores) })],
     [s('env.memory'), `${num(m.host.memoryBytes / 1024 ** 3, 1)} GiB`],
     [s('env.jdk'), `${m.versions.jdkVendor ?? '—'} ${m.versions.jdk ?? '—'}`],
     [s('env.spring'), `Spring Boot ${m.versions.springBoot ?? '—'}, Spring AI ${m.versions.springAi ?? '—'}`],
     [s('env.node'), `Node ${m.versions.node}, undici ${m.versions.undici}`],
     [s('env.jvmFlags'), sut ? sut.jvmFlags.join(' ') : o.jvmFlags.join(' ')],
-    [s('env.executor'), `fixed: core = max = ${o.poolSize}, queue ${int(o.queueCapacity)}; virtual: thread per task`],
-    [s('env.mock'), `${int(o.latencyMs)} ms${model.mockModel !== null ? `, model "${model.mockModel}"` : ''}`],
+    [s('env.executor'), P('env.executorValue', { N: int(o.poolSize), queue: int(o.queueCapacity) })],
+    [s('env.mock'), model.mockModel !== null ? P('env.mockValue', { L: int(o.latencyMs), model: model.mockModel }) : `${int(o.latencyMs)} ms`],
     [s('env.levels'), P('env.planValue', { levels: o.levels.join(' / '), n: int(o.requestsPerWorker), repeats: P(o.repeats === 1 ? 'n.repeats.one' : 'n.repeats.many', { n: int(o.repeats) }), warmup: o.warmupS > 0 ? P('env.warmup', { s: int(o.warmupS) }) : P('env.noWarmup'), start: P(`start.${o.start}`) })],
     [s('env.sampler'), `${o.samplerIntervalMs} ms; JFR pinned threshold ${o.pinnedThresholdMs} ms`],
   ];
@@ -146,7 +150,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     env.push([s('env.okhttp'), `maxIdleConnections ${sut.okhttp.maxIdleConnections}, keepAlive ${sut.okhttp.keepAliveDurationMs} ms`]);
   }
   env.push([s('env.tool'), `vtbench ${m.tool.version}${m.tool.gitCommit ? ` @ ${m.tool.gitCommit.slice(0, 12)}${m.tool.gitDirty ? ' (dirty)' : ''}` : ''}`]);
-  env.push([s('env.time'), `${m.startedAt} → ${m.endedAt ?? '—'} (${m.status})`]);
+  env.push([s('env.time'), `${m.startedAt} → ${m.endedAt ?? '—'} (${statusText(m.status)})`]);
   const environment = table([s('h.item'), s('h.value')], env);
 
   // ------------------------------------------------------------ method
@@ -263,7 +267,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   if (model.highest && model.highest.execSame !== null) {
     const h = model.highest;
     const cause = carrierCause(h);
-    execAnalysis = raw([P(h.execSame ? 'exec.same' : 'exec.differs', { c: int(h.concurrency), fx: ms(h.fixed.execP95Ms.median), vt: ms(h.virtual.execP95Ms.median), diffPct: signed((h.execP95RelDiff as number) * 100, 2), L: int(L), tol: latTol }).md, cause?.md ?? ''].filter((x) => x !== '').join(' '));
+    execAnalysis = raw([P(h.execSame ? 'exec.same' : 'exec.differs', { c: int(h.concurrency), fx: ms(h.fixed.execP95Ms.median), vt: ms(h.virtual.execP95Ms.median), diffPct: signed((h.execP95RelDiff as number) * 100, 2), L: int(L), tol: latTol }).md, cause?.md ?? ''].filter((x) => x !== '').join(sentenceSep));
   } else execAnalysis = P('results.noComparison');
   const decomposition = raw(`${table([s('h.mode'), s('h.concurrency'), s('h.meanE2e'), s('h.meanQueue'), s('h.meanExec'), s('h.overhead'), s('h.queueShare'), s('h.n')],
     model.rows.map((r) => r.means
@@ -271,7 +275,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
       : [raw(modeName(r.mode)), int(r.concurrency), '—', '—', '—', '—', '—', '—']),
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']).md}\n\n${s('decomp.note')}`);
   const little = raw(`${table([s('h.mode'), s('h.concurrency'), s('h.meanE2e'), s('h.littleRps'), s('h.measuredRps'), s('h.ratio')],
-    model.rows.map((r) => [raw(modeName(r.mode)), int(r.concurrency), ms(r.means?.e2eMs), rps(r.little?.predictedRps), r.little ? `${rps(r.little.measuredRps)} (${r.little.measuredDefinition})` : '—', r.little ? pct(r.little.ratio * 100) : '—']),
+    model.rows.map((r) => [raw(modeName(r.mode)), int(r.concurrency), ms(r.means?.e2eMs), rps(r.little?.predictedRps), r.little ? `${rps(r.little.measuredRps)} (${s(`def.${r.little.measuredDefinition}`)})` : '—', r.little ? pct(r.little.ratio * 100) : '—']),
     ['l', 'r', 'r', 'r', 'r', 'r']).md}\n\n${s('little.note')}`);
 
   // ------------------------------------------------------------ thread dumps
@@ -383,7 +387,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     table([s('h.statement'), s('h.verdict'), s('h.evidence')], model.conclusions.filter((c) => c.kind === 'not-proven').map((c) => [stmt(c.id), verdict(c.verdict), evText(c)])).md,
   ].join('\n\n'));
 
-  const finalData = h && h.throughput ? raw(`${s('final.inThisRun')} ${headline(h).md}`) : P('summary.noComparison');
+  const finalData = h && h.throughput ? raw(`${s('final.inThisRun')}${sentenceSep}${headline(h).md}`) : P('summary.noComparison');
 
   const followUps = table([s('h.followUp'), s('h.command')], model.followUps.map((f) => [P(`fu.${f.id}`), f.command === null ? P('fu.notRunnable') : code(f.command)]));
 
@@ -393,7 +397,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
 
   return fill(t.report, {
     title: s('title', { runId: model.runId }),
-    fixtureNote: model.isFixture ? P('fixtureNote') : raw(s('runNote', { runId: model.runId, status: m.status })),
+    fixtureNote: model.isFixture ? P('fixtureNote') : raw(s('runNote', { runId: model.runId, status: statusText(m.status) })),
     summary: join(summaryParts),
     flagsAndGaps: raw(fg.join('\n\n')),
     hypothesis: P('hypothesis', { N: int(N), queue: int(o.queueCapacity), L: int(L), Ls: num(L / 1000, 3), bound: num(N / (L / 1000), 2) }),
