@@ -97,3 +97,13 @@ test('templates en and zh have the same phrases and the same placeholders', asyn
   // no measured result hard-coded in the templates: every digit sequence there is a section number or a constant of the method
   for (const t of [en.report, zh.report]) assert.ok(!/\d+\.\d+\s*(req\/s|ms|s)\b/.test(t), 'a result written into a template');
 });
+
+test('charts: no title or label cut short (no "…" in any SVG), and the HTML does not repeat each chart title in a caption', async () => {
+  for (const lang of ['en', 'zh'] as const) {
+    const b = await build(lang);
+    for (const f of b.files.filter((x) => x.path.endsWith('.svg'))) assert.ok(!f.content.includes('…'), `${lang} ${f.path}: truncated text`);
+    const html = file(b, 'index.html');
+    assert.ok(!html.includes('<figcaption'), 'figcaption repeats the chart title');
+    assert.equal((html.match(/<figure class="chart"[^>]* aria-label="[^"]+"/g) ?? []).length, 5);
+  }
+});

@@ -25,7 +25,9 @@ const CONFIG = {
   axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 120, titleLimit: 360, titleFontWeight: 'normal' as const },
   legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 220, titleLimit: 220, symbolStrokeWidth: 2 },
   header: { labelFontSize: 11, titleFontSize: 12, labelLimit: 240, titleLimit: 300 },
-  title: { fontSize: 14, limit: 640, anchor: 'start' as const, fontWeight: 'bold' as const },
+  // without canvas vega estimates text as 0.8 × font size per character (bold 14 px ≈ 11 px), so a
+  // 58-character title needs ~650 px; the limit only guards against run-controlled text of any length
+  title: { fontSize: 14, limit: 1200, anchor: 'start' as const, fontWeight: 'bold' as const },
   line: { strokeWidth: 2 },
   point: { size: 40, filled: true },
 };

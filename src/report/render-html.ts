@@ -32,7 +32,6 @@ tr:nth-child(even) td { background: #fbfbfc; }
 code { font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #f2f4f7; padding: 1px 4px; border-radius: 3px; }
 figure.chart { margin: 18px 0; padding: 8px; border: 1px solid #e5e7eb; border-radius: 6px; overflow-x: auto; }
 figure.chart svg { display: block; max-width: 100%; height: auto; }
-figure.chart figcaption { font-size: 13px; color: #57606a; margin-top: 4px; }
 strong { color: #111; }
 `;
 
@@ -49,8 +48,9 @@ export function renderHtml(md: string, figures: ReadonlyMap<string, string>, pag
     const m = /^figures\/([a-z0-9-]+)\.svg$/.exec(src);
     const svg = m ? figures.get(String(m[1])) : undefined;
     if (tok && svg !== undefined) {
-      const caption = escapeHtml(tok.content);
-      return `<figure class="chart" data-figure="${m?.[1] ?? ''}">${svg}<figcaption>${caption}</figcaption></figure>`;
+      // the chart draws its own title, so no <figcaption> repeating it; the alt text labels the figure
+      const label = escapeHtml(tok.content);
+      return `<figure class="chart" data-figure="${m?.[1] ?? ''}" aria-label="${label}">${svg}</figure>`;
     }
     return fallback ? fallback(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
   };
