@@ -99,11 +99,13 @@ test('host saturation comes from the data: no "did not visibly limit" sentence w
     clean(cells);
     (vt100(cells)[0] as CellResult).flags.push({ code: 'scheduler-delay', message: 'virtual queue wait high', value: 98.4, threshold: 75 } as unknown as CellFlag);
     (vt100(cells)[0] as CellResult).flags.push({ code: 'something-new', message: 'new', value: 0.5, threshold: 0.25 } as unknown as CellFlag);
+    (vt100(cells)[0] as CellResult).flags.push({ code: 'host-cpu', message: 'SUT busy', value: 0.4, threshold: 0.1 });
   });
   const ud = await md(unknown);
   assert.doesNotMatch(ud, NO_LIMIT);
   assert.match(ud, /\| scheduler-delay \| virtual queue wait high \| 98\.40 ms \| 75\.00 ms \|/);
   assert.match(ud, /\| something-new \| new \| 0\.500 \| 0\.250 \|/);
+  assert.match(ud, /\| host-cpu \| SUT busy \| 40 % of samples \| 10 % of samples \|/);
   await md(unknown, 'zh');
 });
 

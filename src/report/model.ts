@@ -14,6 +14,7 @@ import { successfulColumns } from '../store/summary.ts';
 import { quantileSorted } from 'simple-statistics';
 import publishedJson from './published.json' with { type: 'json' };
 import { warmupPlan } from '../config/plan.ts';
+import { SCHEDULER_DELAY_MS, SUT_CPU_SATURATED as PIPELINE_SUT_CPU_SATURATED } from '../pipeline/flags.ts';
 
 export type Verdict = 'reproduced' | 'not reproduced' | 'not tested here';
 /** A reason or expected difference, phrased by the renderer from templates (`reason.<key>`). */
@@ -107,8 +108,9 @@ export interface Saturation {
   saturated: boolean;
 }
 /** SUT process CPU (0..1 of the machine) at or above which a sample counts as saturated */
-export const SUT_CPU_SATURATED = 0.9;
-export const schedulerDelayThresholdMs = (latencyMs: number): number => Math.max(10, 0.05 * latencyMs);
+export const SUT_CPU_SATURATED = PIPELINE_SUT_CPU_SATURATED;
+/** the pipeline's `scheduler-delay` threshold: max(10 ms, 5 % of L) */
+export const schedulerDelayThresholdMs = (latencyMs: number): number => Math.max(SCHEDULER_DELAY_MS, 0.05 * latencyMs);
 
 export interface PublishedRow {
   id: string;

@@ -97,11 +97,13 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
 
   // ------------------------------------------------------------ flags and gaps
   /** a flag's value and threshold in the unit of its code (src/pipeline/flags.ts); unknown codes as plain numbers */
-  const flagValue = (flagCode: string, x: number): string | Raw => {
+  const flagValue = (flagCode: string, x: number, threshold: number): string | Raw => {
     switch (flagCode) {
       case 'errors-above-threshold': return pct(x * 100, 2);
       case 'loadgen-cpu': return P('unit.pctOfOneCore', { v: num(x, 0) });
-      case 'host-cpu': return P('unit.pctOfAllCores', { v: num(x, 0) });
+      // two kinds share this code: whole-host CPU in % of all cores (threshold 95), and the share of
+      // SUT samples at ≥ 90 % of the machine (a fraction, threshold 0.1)
+      case 'host-cpu': return threshold <= 1 ? P('unit.shareOfSamples', { v: num(x * 100, 0) }) : P('unit.pctOfAllCores', { v: num(x, 0) });
       case 'loadgen-lag':
       case 'scheduler-delay': return ms(x);
       case 'concurrency-below-target': return P('unit.workers', { v: int(x) });
@@ -113,7 +115,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   if (model.flags.length) {
     fg.push(s('flags.intro', { n: int(model.flags.length) }));
     fg.push(table([s('h.cell'), s('h.flag'), s('h.message'), s('h.value'), s('h.threshold')],
-      model.flags.map(({ cellId, flag }) => [cellId, flag.code, flag.message, flagValue(flag.code, flag.value), flagValue(flag.code, flag.threshold)]), ['l', 'l', 'l', 'r', 'r']).md);
+      model.flags.map(({ cellId, flag }) => [cellId, flag.code, flag.message, flagValue(flag.code, flag.value, flag.threshold), flagValue(flag.code, flag.threshold, flag.threshold)]), ['l', 'l', 'l', 'r', 'r']).md);
   } else fg.push(s('flags.none'));
   if (sat.schedulerDelay.length || sat.sutCpu.length) fg.push(s('flags.derived'));
 
