@@ -36,7 +36,8 @@ test('summarize: both throughput definitions on a hand-checkable case', () => {
   assert.equal(s.wholeRunThroughputRps, 5 / 0.035);
   // window [max first end = 15, min last end = 30]; ok ends in (15, 30]: 25, 30 (20 is the 503)
   assert.deepEqual(s.steadyWindow, { startMs: 15, endMs: 30, completions: 2 });
-  assert.equal(s.steadyStateThroughputRps, 2 / 0.015);
+  // per worker after its first answer: w0 1 success (30; 20 was the 503) over 20 ms, w1 2 over 20 ms
+  assert.equal(s.steadyStateThroughputRps, 1 / 0.02 + 2 / 0.02);
   assert.equal(s.peakInFlight, 2);
   assert.equal(s.e2eMs?.n, 5);
   assert.equal(s.e2eMs?.p50, 10);
@@ -52,6 +53,15 @@ test('summarize: workers in lock-step waves (start together) -> steady state exa
   assert.deepEqual(s.steadyWindow, { startMs: 100, endMs: 300, completions: 8 });
   assert.equal(s.steadyStateThroughputRps, 40); // 4 / 0.1 s
   assert.equal(s.wholeRunThroughputRps, 40);
+});
+
+test('summarize: lock-step waves with jitter -> steady state stays near c / L (no last-wave cut)', () => {
+  // 2 workers, 3 requests of ~100 ms; the last wave ends at 299 and 301
+  const rs = [rec(0, 0, 0, 100), rec(0, 1, 100, 200), rec(0, 2, 200, 299), rec(1, 0, 0, 101), rec(1, 1, 101, 201), rec(1, 2, 201, 301)];
+  const s = summarize(rs, 2, 3);
+  assert.equal(s.steadyStateThroughputRps, 2 / 0.199 + 2 / 0.2); // ≈ 20.05 req/s, bound 20
+  // a single window cut at the earliest last end (299) would hold only 200, 201, 299: 3 / 0.198 s ≈ 15.2
+  assert.deepEqual(s.steadyWindow, { startMs: 101, endMs: 299, completions: 3 });
 });
 
 test('summarize: no overlap of workers -> steady state null; whole run still defined', () => {

@@ -6,13 +6,15 @@
  * - wholeRunThroughputRps = completed / (last end - first start), over all records; the source
  *   study's definition. With n requests per worker it includes the ramp-up and drain edges, so it
  *   stays below the bound (about n/(n+1) of it with a ramp over one latency).
- * - steadyStateThroughputRps: completions between two completion instants while every worker is
- *   in its closed loop. Window = [max over workers of its FIRST END, min over workers of its LAST
- *   END]; completions whose end lies in (window start, window end]; throughput = completions /
- *   window length; null when the window is empty (length <= 0). Starting the window at a
- *   completion instant (not at the latest first start) removes the (n−1)/n bias the start-based
- *   window has when all workers start together and answers come back in waves: with c workers
- *   in lock-step, ends at k·L (k = 1..n) give (n−1)·c completions over (n−1)·L, exactly c/L.
+ * - steadyStateThroughputRps: the sum over workers of each worker's closed-loop rate after its
+ *   first answer: Σ_w (successes of w ending after its first end) / (last end of w − first end
+ *   of w). Each worker's span from its first to its last answer holds whole request cycles, so the
+ *   ramp-up (first request, which includes start-up and any initial queue) and the drain are left
+ *   out, and lock-step waves with jitter (start together) add no bias — a single window over all
+ *   workers, cut at the earliest last answer, would drop most of the last wave (≈ (n−2)/(n−1)).
+ *   Workers with fewer than two answers add nothing; null when no worker has a positive span.
+ *   steadyWindow reports [latest first end, earliest last end] and the successes ending in it,
+ *   for the record; it is not used for the rate.
  * - peakInFlight: the most records whose [start, end) intervals overlap (an end at t is counted
  *   before a start at t, so a worker's back-to-back requests never count twice).
  * - e2eMs percentiles over completed requests; queueMs / execMs over completed requests that
@@ -65,8 +67,22 @@ export function summarize(records: readonly RequestRecord[], concurrency: number
       let completions = 0;
       for (const r of records) if (r.errorClass === null && r.endMs > windowStart && r.endMs <= windowEnd) completions++;
       steadyWindow = { startMs: windowStart, endMs: windowEnd, completions };
-      steadyStateThroughputRps = completions / ((windowEnd - windowStart) / 1000);
     }
+    // per-worker closed-loop rates after the first answer
+    const okAfterFirst = new Map<number, number>();
+    for (const r of records) {
+      if (r.errorClass === null && r.endMs > (firstEnd.get(r.worker) as number)) okAfterFirst.set(r.worker, (okAfterFirst.get(r.worker) ?? 0) + 1);
+    }
+    let rate = 0;
+    let spans = 0;
+    for (const [w, fe] of firstEnd) {
+      const span = (lastEnd.get(w) as number) - fe;
+      if (span > 0) {
+        rate += (okAfterFirst.get(w) ?? 0) / (span / 1000);
+        spans++;
+      }
+    }
+    if (spans > 0) steadyStateThroughputRps = rate;
   }
 
   return {

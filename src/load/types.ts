@@ -51,9 +51,9 @@ export interface LoadSummary {
   errors: Record<ErrorClass, number>;
   /** whole run: completed / (last end - first start), req/s — the source study's definition */
   wholeRunThroughputRps: number | null;
-  /** completions whose end lies in the steady window, divided by its length (see summarize.ts) */
+  /** Σ over workers of (successes after its first answer) / (its last end − its first end), req/s (see summarize.ts) */
   steadyStateThroughputRps: number | null;
-  /** the steady-state window, ms after t0: [latest first end, earliest last end] over workers; null if empty */
+  /** for the record: [latest first end, earliest last end] over workers and the successes ending in it; null if empty */
   steadyWindow: { startMs: number; endMs: number; completions: number } | null;
   /** max number of requests observed in flight at once */
   peakInFlight: number;
