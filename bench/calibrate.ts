@@ -16,6 +16,7 @@ import { runClosedLoop } from '../src/load/run.ts';
 import { percentiles } from '../src/stats/percentiles.ts';
 import { openFileLimit, startMockChild } from './lib/mock-child.ts';
 import { table } from './lib/table.ts';
+import { failWith, positiveIntOf } from './lib/args.ts';
 
 const TARGETS: Record<number, { pctOfBound: number; overheadP99Ms: number }> = {
   500: { pctOfBound: 99.9, overheadP99Ms: 5 },
@@ -48,16 +49,8 @@ interface Row {
   failed: string[];
 }
 
-function fail(message: string): never {
-  process.stderr.write(`bench:calibrate: ${message}\n`);
-  process.exit(2);
-}
-
-function positiveInt(flag: string, raw: string): number {
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < 1) fail(`--${flag} must be an integer >= 1 (got "${raw}")`);
-  return v;
-}
+const fail: (message: string) => never = (message) => failWith('calibrate', message);
+const positiveInt = (flag: string, raw: string): number => positiveIntOf('calibrate', flag, raw);
 
 async function main(): Promise<void> {
   let parsed;

@@ -16,17 +16,10 @@ import { runClosedLoop } from '../src/load/run.ts';
 import type { LoadOptions } from '../src/load/types.ts';
 import { startMockChild } from './lib/mock-child.ts';
 import { table } from './lib/table.ts';
+import { failWith, positiveIntOf } from './lib/args.ts';
 
-function fail(message: string): never {
-  process.stderr.write(`bench:capacity: ${message}\n`);
-  process.exit(2);
-}
-
-function positiveInt(flag: string, raw: string): number {
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < 1) fail(`--${flag} must be an integer >= 1 (got "${raw}")`);
-  return v;
-}
+const fail: (message: string) => never = (message) => failWith('capacity', message);
+const positiveInt = (flag: string, raw: string): number => positiveIntOf('capacity', flag, raw);
 
 async function main(): Promise<void> {
   let parsed;
