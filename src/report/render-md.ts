@@ -77,6 +77,15 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     return P(`summary.throughput.${cmp.throughput}`, v);
   };
   summaryParts.push(headline(model.highest));
+  if (model.highest && model.highest.throughput) {
+    const h = model.highest;
+    const pctOf = (x: number | null, b: number) => (x === null ? '—' : num((x / b) * 100, 1));
+    summaryParts.push(P('summary.steady', {
+      rampNote: o.start === 'ramp' ? P('summary.rampNote', { frac: num(model.rampFraction * 100, 1) }) : '',
+      fxS: rps(h.fixed.steadyRps.median), fxPct: pctOf(h.fixed.steadyRps.median, h.fixed.boundRps), fxB: rps(h.fixed.boundRps),
+      vtS: rps(h.virtual.steadyRps.median), vtPct: pctOf(h.virtual.steadyRps.median, h.virtual.boundRps), vtB: rps(h.virtual.boundRps),
+    }));
+  }
   const sat = model.saturation;
   const latTol = `${num(LAT_TOL.rel * 100, 0)} % / ${int(LAT_TOL.abs)} ms`;
   /** the likely cause when virtual threads queued or executed slower: busy carrier threads (host CPU) */
