@@ -6,7 +6,7 @@
  *
  * Per cell: a fresh mock child, warm connections (one unrecorded request per worker), then
  * n measured requests per worker, start `together` or `ramp` (ramp over one latency).
- * throughputRps is the steady-state definition (window where every worker is active);
+ * throughputRps is the steady-state definition (src/load/summarize.ts: per-worker rates after the first answer, summed);
  * wholeRunRps = completed / (last end - first start). overhead = E2E - L over successful requests.
  * Targets (ramp rows only): >= 99.9 % of the bound at c = 500 and >= 99.8 % at 2000; overhead
  * P99 <= 5 ms at 500 and <= 10 ms at 2000. Numbers are printed as measured, never tuned.
@@ -154,7 +154,7 @@ async function main(): Promise<void> {
     const headers = ['concurrency', 'start', 'throughputRps', 'wholeRunRps', 'boundRps', 'pctOfBound', 'wholeRun%', 'overheadP50Ms', 'overheadP99Ms', 'mockLateP99Ms', 'startDelayP99Ms', 'errors', 'lagP99Ms', 'cpu%', 'verdict'];
     const cells = rows.map((r) => [r.concurrency, r.start, r.throughputRps, r.wholeRunRps, r.boundRps, r.pctOfBound === null ? null : r.pctOfBound.toFixed(3), r.wholeRunPctOfBound, r.overheadP50Ms, r.overheadP99Ms, r.mockLatenessP99Ms, r.startDelayP99Ms, r.errors, r.loadgenLagP99Ms, r.loadgenCpuPct, r.verdict === null ? '(no target)' : r.verdict === 'PASS' ? 'PASS' : `FAIL: ${r.failed.join(', ')}`]);
     process.stdout.write(`${table(headers, cells)}\n`);
-    process.stdout.write(`\nL = ${latencyMs} ms, ${n} measured requests per worker, 1 warm-up; throughputRps = steady-state window; wholeRunRps = completed / (last end - first start); overhead = E2E - L; mockLateP99Ms = the mock's own lateness (part of the overhead); startDelayP99Ms = generator start - intended start; lagP99Ms / cpu% = this process's event-loop lag and CPU.\n`);
+    process.stdout.write(`\nL = ${latencyMs} ms, ${n} measured requests per worker, 1 warm-up; throughputRps = steady state (per-worker rates after the first answer, summed); wholeRunRps = completed / (last end - first start); overhead = E2E - L; mockLateP99Ms = the mock's own lateness (part of the overhead); startDelayP99Ms = generator start - intended start; lagP99Ms / cpu% = this process's event-loop lag and CPU.\n`);
   }
   if (rows.some((r) => r.verdict === 'FAIL')) process.exitCode = 1;
 }
