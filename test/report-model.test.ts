@@ -138,3 +138,10 @@ test('zh report: reasons, definitions, statuses and frames in Chinese; no space 
     }
   }
 });
+
+test('sameJdkVersion compares release numbers: Temurin 25.0.3 = 25.0.3+9-LTS, not 21.0.5', async () => {
+  const { sameJdkVersion } = await import('../src/report/model.ts');
+  assert.equal(sameJdkVersion('Temurin 25.0.3', '25.0.3+9-LTS'), true);
+  assert.equal(sameJdkVersion('Temurin 25.0.3', '21.0.5+11'), false);
+  assert.equal(sameJdkVersion('Temurin 25.0.3', '25.0.2'), false);
+});

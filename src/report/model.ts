@@ -314,7 +314,7 @@ function configDiffs(m: RunManifest): { host: Diff; jdk: Diff; n: Diff; repeats:
   const o = m.options;
   return {
     host: m.host.cpuModel.includes('Apple M4') ? null : { key: 'diff.host', v: { cpu: m.host.cpuModel, cores: m.host.cores, pub: s.host } },
-    jdk: m.versions.jdk !== null && s.jdk.endsWith(m.versions.jdk) ? null : { key: 'diff.jdk', v: { jdk: m.versions.jdk ?? '?', pub: s.jdk } },
+    jdk: m.versions.jdk !== null && sameJdkVersion(s.jdk, m.versions.jdk) ? null : { key: 'diff.jdk', v: { jdk: m.versions.jdk ?? '?', pub: s.jdk } },
     n: o.requestsPerWorker === s.requestsPerWorker ? null : { key: 'diff.n', v: { n: o.requestsPerWorker, pub: s.requestsPerWorker } },
     repeats: o.repeats === s.repeats ? null : { key: 'diff.repeats', v: { repeats: o.repeats, pub: s.repeats } },
     latency: o.latencyMs === s.mockLatencyMs ? null : { key: 'diff.latency', v: { L: o.latencyMs, pub: s.mockLatencyMs } },
@@ -488,6 +488,17 @@ const FOLLOW_UPS: FollowUp[] = [
 ];
 
 // ---------------------------------------------------------------- the model
+
+/**
+ * Same JDK release? Compares the version numbers only: "Temurin 25.0.3" (published) and
+ * "25.0.3+9-LTS" (java.version of an Eclipse Adoptium = Temurin build) are the same release.
+ */
+export function sameJdkVersion(published: string, measured: string): boolean {
+  const num = (x: string) => /(\d+(?:\.\d+)*)/.exec(x)?.[1] ?? null;
+  const a = num(published);
+  const b = num(measured);
+  return a !== null && a === b;
+}
 
 export function buildModel(run: LoadedRun): ReportModel {
   const m = run.manifest;
