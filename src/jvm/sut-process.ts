@@ -60,6 +60,7 @@ export function sutArgs(o: StartSutOptions): string[] {
   ];
 }
 
+/** Last `lines` lines of a log file, for error messages; '(no log)' if it does not exist. */
 export function tailOf(file: string, lines = 30): string {
   if (!existsSync(file)) return '(no log)';
   return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
@@ -91,7 +92,8 @@ function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
   });
 }
 
-async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+/** Stop a child: SIGTERM, then SIGKILL after graceMs; resolves once it has exited. */
+export async function stopChild(child: ChildProcess, graceMs = 5000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
   if (await waitForExit(child, graceMs)) return;

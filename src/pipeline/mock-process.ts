@@ -2,10 +2,11 @@
  * Start the mock LLM (mock/src/cli.ts) in its own process for the whole run, output to a log file.
  */
 import { spawn } from 'node:child_process';
-import { openSync, closeSync, readFileSync } from 'node:fs';
+import { openSync, closeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { VtbenchError, EXIT } from '../cli/errors.ts';
+import { stopChild, tailOf } from '../jvm/sut-process.ts';
 import type { MockStats } from '../../mock/src/types.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -17,15 +18,6 @@ export interface MockProcess {
   stop(): Promise<void>;
 }
 
-/** Last `lines` lines of a log file, for error messages. */
-export function logTail(file: string, lines = 20): string {
-  try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '(no log)';
-  }
-}
-
 /** Wait until `pred` resolves true, polling every `everyMs`; false on timeout. */
 export async function waitFor(pred: () => Promise<boolean>, timeoutMs: number, everyMs = 100): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
@@ -34,19 +26,6 @@ export async function waitFor(pred: () => Promise<boolean>, timeoutMs: number, e
     await new Promise((r) => setTimeout(r, everyMs));
   }
   return false;
-}
-
-/** Stop a child: SIGTERM, then SIGKILL after graceMs; resolves when it has exited. */
-export function stopChild(child: import('node:child_process').ChildProcess, graceMs = 5000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const t = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', () => {
-      clearTimeout(t);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }
 
 /**
@@ -71,7 +50,7 @@ export async function startMockProcess(o: { port: number; latencyMs: number; log
   }, o.readyTimeoutMs ?? 30_000);
   if (!ready || exited) {
     await stopChild(child);
-    throw new VtbenchError(`mock LLM did not become ready on port ${o.port}:\n${logTail(o.logFile)}`, `see ${o.logFile}`, EXIT.notReady);
+    throw new VtbenchError(`mock LLM did not become ready on port ${o.port}:\n${tailOf(o.logFile, 20)}`, `see ${o.logFile}`, EXIT.notReady);
   }
   return { pid: child.pid!, url, stop: () => stopChild(child) };
 }
