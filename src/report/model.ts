@@ -14,6 +14,7 @@ import { successfulColumns } from '../store/summary.ts';
 import { quantileSorted } from 'simple-statistics';
 import publishedJson from './published.json' with { type: 'json' };
 import { warmupPlan } from '../config/plan.ts';
+import { deriveUpstream } from './upstream.ts';
 import { SCHEDULER_DELAY_MS, SUT_CPU_SATURATED as PIPELINE_SUT_CPU_SATURATED } from '../pipeline/flags.ts';
 
 export type Verdict = 'reproduced' | 'not reproduced' | 'not tested here';
@@ -69,7 +70,52 @@ export interface RowModel {
     peakRssBytes: Agg; peakHeapUsedBytes: Agg; meanCpuPct: Agg; peakPlatformThreads: Agg;
     peakInFlight: Agg; peakQueue: Agg; peakExecutorActive: Agg; samples: number;
   };
-  mockPeakInFlight: Agg;
+  /** concurrent calls that reached the upstream (the mock), per cell, median over repeats; see {@link UpstreamRow} */
+  upstream: UpstreamRow;
+}
+
+/**
+ * Upstream concurrency of one (mode, level): never the mock's cumulative gauge.
+ * - `mock`: every cell has per-cell mock statistics (`mock.scope === 'cell'`: the pipeline reset the
+ *   mock's statistics right before the cell's load), so `peak` is the mock's own peak in flight.
+ * - `derived`: legacy cells (mock statistics cumulative since the mock started); `peak` is the lower
+ *   bound and `atMost` the upper bound of concurrent executions derived from the per-request
+ *   timings (src/report/upstream.ts), not measured at the mock.
+ * - `none`: neither is available (no per-cell statistics and no per-request data).
+ */
+export interface UpstreamRow {
+  source: 'mock' | 'derived' | 'none';
+  /** measured peak (mock) or derived lower bound (derived), median over repeats */
+  peak: Agg;
+  /** derived upper bound, median over repeats; null unless source = derived */
+  atMost: Agg | null;
+  /** what the executor allows at once: min(c, N) for the fixed pool, c for virtual threads */
+  allowed: number;
+}
+
+/** A cell's mock statistics as the run format has them; `scope: 'cell'` marks per-cell figures (optional, absent in schema-1 runs before it). */
+type CellMock = CellResult['mock'] & { scope?: 'cell' };
+/** The mock's statistics when they describe this cell alone, else null (cumulative figures are never used per cell). */
+export function cellMockStats(x: CellResult): CellResult['mock']['after'] {
+  const mock = x.mock as CellMock;
+  return mock.scope === 'cell' ? mock.after : null;
+}
+
+/**
+ * Upstream concurrency of the cells of one (mode, level): the mock's per-cell peak when every cell
+ * has per-cell statistics, else bounds derived from the per-request timings, else none.
+ */
+export function upstreamRow(mode: Mode, c: number, poolSize: number, cells: readonly CellResult[], requests: ReadonlyMap<string, CompactRequests>): UpstreamRow {
+  const allowed = mode === 'fixed' ? Math.min(c, poolSize) : c;
+  const scoped = cells.map(cellMockStats);
+  if (cells.length > 0 && scoped.every((x) => x !== null)) {
+    return { source: 'mock', peak: agg(scoped.map((x) => x?.peakInFlight ?? null)), atMost: null, allowed };
+  }
+  const derived = cells.map((x) => { const r = requests.get(x.cellId); return r ? deriveUpstream(r) : null; });
+  if (derived.some((x) => x !== null)) {
+    return { source: 'derived', peak: agg(derived.map((x) => x?.atLeast ?? null)), atMost: agg(derived.map((x) => x?.atMost ?? null)), allowed };
+  }
+  return { source: 'none', peak: agg(cells.map(() => null)), atMost: null, allowed };
 }
 
 export interface LevelComparison {
@@ -125,7 +171,16 @@ export interface PublishedRow {
   tolerance: { rel: number; abs: number };
   verdict: Verdict;
   reasons: Reason[];
+  /**
+   * Set when the figure holds by construction of the setup (published.json `setupIdentities`): its
+   * verdict checks the setup, it is shown apart and never counted as a reproduction.
+   */
+  identity: SetupIdentity | null;
 }
+
+/** Why a figure holds by construction: the pool is full (c > N), the virtual executor has no queue, the planned number of requests. */
+export type SetupIdentity = 'poolFull' | 'noQueue' | 'plannedTotal';
+const IDENTITY_KINDS: readonly SetupIdentity[] = ['poolFull', 'noQueue', 'plannedTotal'];
 
 export interface ConclusionRow {
   id: string;
@@ -253,7 +308,7 @@ function cellResources(c: CellResult) {
   };
 }
 
-function buildRow(sr: SummaryRow, cells: CellResult[], m: RunManifest): RowModel {
+function buildRow(sr: SummaryRow, cells: CellResult[], m: RunManifest, requests: ReadonlyMap<string, CompactRequests>): RowModel {
   const { latencyMs: L, poolSize: N, requestsPerWorker: n, start } = m.options;
   const c = sr.concurrency;
   const wb = start === 'together' ? wavesWholeRunRps(sr.mode, c, N, L, n) : null;
@@ -299,7 +354,7 @@ function buildRow(sr: SummaryRow, cells: CellResult[], m: RunManifest): RowModel
       peakPlatformThreads: qAgg('peakPlatformThreads'), peakInFlight: qAgg('peakInFlight'), peakQueue: qAgg('peakQueue'),
       peakExecutorActive: qAgg('peakExecutorActive'), samples: cells.reduce((s, x) => s + x.samples.length, 0),
     },
-    mockPeakInFlight: agg(cells.map((x) => x.mock.after?.peakInFlight ?? null)),
+    upstream: upstreamRow(sr.mode, c, N, cells, requests),
   };
 }
 
@@ -307,6 +362,21 @@ function buildRow(sr: SummaryRow, cells: CellResult[], m: RunManifest): RowModel
 
 type Pub000 = typeof publishedJson['000'];
 const PUB: Pub000 = publishedJson['000'];
+
+/**
+ * The setup identities of study 000 from published.json, figure id → kind.
+ * @throws Error when published.json names a kind this version does not know (a data error)
+ */
+export const SETUP_IDENTITIES: ReadonlyMap<string, SetupIdentity> = (() => {
+  const out = new Map<string, SetupIdentity>();
+  for (const [id, kind] of Object.entries(PUB.setupIdentities)) {
+    if (id === 'about') continue;
+    if (!IDENTITY_KINDS.includes(kind as SetupIdentity)) throw new Error(`published.json 000.setupIdentities.${id}: unknown kind ${JSON.stringify(kind)}`);
+    out.set(id, kind as SetupIdentity);
+  }
+  return out;
+})();
+const identityOf = (id: string): SetupIdentity | null => SETUP_IDENTITIES.get(id) ?? null;
 
 type Diff = Reason | null;
 function configDiffs(m: RunManifest): { host: Diff; jdk: Diff; n: Diff; repeats: Diff; latency: Diff; pool: Diff; levels: Diff } {
@@ -360,7 +430,7 @@ function buildPublished(m: RunManifest, rows: RowModel[], cells: CellResult[], t
       const hostSensitive = unit === 'ms' || unit === 'req/s' || unit === 'MiB';
       if (v.verdict === 'not reproduced') reasons.push(...exp, ...present(hostSensitive ? [d.host, d.jdk] : []).filter((x) => !exp.some((e) => sameReason(e, x))));
     }
-    out.push({ id, label, mode, concurrency: c, unit, published, measured: value, ...v, tolerance: tol, reasons });
+    out.push({ id, label, mode, concurrency: c, unit, published, measured: value, ...v, tolerance: tol, reasons, identity: identityOf(id) });
   };
   const r = PUB.results;
   const T = { rel: 0.05, abs: 0 };
@@ -397,11 +467,11 @@ function buildPublished(m: RunManifest, rows: RowModel[], cells: CellResult[], t
   const planDiffs = present([d.n, d.repeats, d.levels]);
   const pushTotal = (id: string, label: string, published: number, measured: number) => {
     if (planDiffs.length) {
-      out.push({ id, label, mode: 'both', concurrency: null, unit: 'requests', published, measured, diff: measured - published, diffPct: published !== 0 ? ((measured - published) / published) * 100 : null, tolerance: { rel: 0, abs: 0 }, verdict: 'not tested here', reasons: [{ key: 'planDiffers', parts: planDiffs }] });
+      out.push({ id, label, mode: 'both', concurrency: null, unit: 'requests', published, measured, diff: measured - published, diffPct: published !== 0 ? ((measured - published) / published) * 100 : null, tolerance: { rel: 0, abs: 0 }, verdict: 'not tested here', reasons: [{ key: 'planDiffers', parts: planDiffs }], identity: identityOf(id) });
       return;
     }
     const v = verdictOf(published, measured, { rel: 0, abs: 0 });
-    out.push({ id, label, mode: 'both', concurrency: null, unit: 'requests', published, measured, ...v, tolerance: { rel: 0, abs: 0 }, reasons: [] });
+    out.push({ id, label, mode: 'both', concurrency: null, unit: 'requests', published, measured, ...v, tolerance: { rel: 0, abs: 0 }, reasons: [], identity: identityOf(id) });
   };
   pushTotal('setup.totalRequests', 'requests in total', PUB.setup.totalRequests, totals.count);
   pushTotal('setup.failedRequests', 'failed requests', PUB.setup.failedRequests, totals.failed);
@@ -452,10 +522,16 @@ function buildConclusions(model: Omit<ReportModel, 'conclusions' | 'followUps'>)
   if (pr.notable !== null) {
     rows.push({ id: 'noPinning', kind: 'proven', verdict: pr.notable ? 'not reproduced' : 'reproduced', evidence: { events: pr.events, requests: pr.requests, thresholdMs: pr.thresholdMs } });
   } else rows.push(nt('noPinning', 'proven'));
-  // 9 VT no substitute for limits: shown by the absence of back-pressure towards the mock
-  if (h && h.fixed.mockPeakInFlight.median !== null && h.virtual.mockPeakInFlight.median !== null) {
-    rows.push({ id: 'needLimits', kind: 'proven', verdict: h.virtual.mockPeakInFlight.median > h.fixed.mockPeakInFlight.median ? 'reproduced' : 'not reproduced',
-      evidence: { concurrency: h.concurrency, fixedUpstream: h.fixed.mockPeakInFlight.median, virtualUpstream: h.virtual.mockPeakInFlight.median } });
+  // 9 VT no substitute for limits: shown by the absence of back-pressure towards the upstream. Measured
+  // at the mock only with per-cell statistics; otherwise derived from the per-request timings, where
+  // "more" must hold between the virtual lower bound and the fixed upper bound.
+  const up = h ? { f: h.fixed.upstream, v: h.virtual.upstream } : null;
+  const fixedCeil = up === null ? null : up.f.source === 'mock' ? up.f.peak.median : up.f.source === 'derived' ? (up.f.atMost?.median ?? null) : null;
+  const vtFloor = up === null || up.v.source === 'none' ? null : up.v.peak.median;
+  if (h && up && up.f.source !== 'none' && up.v.source !== 'none' && fixedCeil !== null && vtFloor !== null) {
+    const source = up.f.source === 'mock' && up.v.source === 'mock' ? 'mock' : 'derived';
+    rows.push({ id: 'needLimits', kind: 'proven', verdict: vtFloor > fixedCeil ? 'reproduced' : 'not reproduced',
+      evidence: { concurrency: h.concurrency, fixedUpstream: fixedCeil, virtualUpstream: vtFloor, upstreamSource: source } });
   } else rows.push(nt('needLimits', 'proven'));
   // not proven by the study, and not by this run either
   rows.push(nt('realProvider', 'not-proven'));
@@ -463,7 +539,9 @@ function buildConclusions(model: Omit<ReportModel, 'conclusions' | 'followUps'>)
   rows.push(nt('otherDeps', 'not-proven'));
   rows.push(nt('cpuBound', 'not-proven'));
   const jdk = model.manifest.versions.jdk;
-  rows.push({ id: 'jdk21', kind: 'not-proven', verdict: jdk !== null && /^21(\.|$)/.test(jdk) ? 'reproduced' : 'not tested here', evidence: { jdk: jdk ?? null } });
+  // running on JDK 21 is a setup identity, not evidence that the results equal a JDK 21 run: that
+  // needs a second run to compare with, so this run never marks it reproduced
+  rows.push(nt('jdk21', 'not-proven', { jdk: jdk ?? null }));
   const rssDelta = pub('virtual.rssDeltaVsFixedAt500MiB');
   const hr = h ? rssDeltaMiB(h.fixed.resources.peakRssBytes.median, h.virtual.resources.peakRssBytes.median) : null;
   rows.push(nt('vtCostNegligible', 'not-proven', { concurrency: h?.concurrency ?? null, rssDeltaMiB: hr, published: rssDelta?.published ?? null }));
@@ -507,7 +585,7 @@ export function buildModel(run: LoadedRun): ReportModel {
   const rows = summary.rows
     .slice()
     .sort((a, b) => MODE_ORDER.indexOf(a.mode) - MODE_ORDER.indexOf(b.mode) || a.concurrency - b.concurrency)
-    .map((sr) => buildRow(sr, cellsOf(sr.mode, sr.concurrency), m));
+    .map((sr) => buildRow(sr, cellsOf(sr.mode, sr.concurrency), m, run.requests));
   const levels = [...new Set(rows.map((r) => r.concurrency))].sort((a, b) => a - b);
   const modes = MODE_ORDER.filter((md) => rows.some((r) => r.mode === md));
   const comparisons: LevelComparison[] = [];

@@ -248,14 +248,27 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     return p.diffPct === null || noise ? d : `${d} (${signed(p.diffPct, 1)} %)`;
   };
   const counts = { reproduced: 0, 'not reproduced': 0, 'not tested here': 0 } as Record<Verdict, number>;
-  for (const p of model.published) counts[p.verdict]++;
-  const publishedTable = raw(`${s('published.intro', { n: int(model.published.length), rep: int(counts.reproduced), notRep: int(counts['not reproduced']), notTested: int(counts['not tested here']) })}\n\n${table(
+  const counted = model.published.filter((p) => p.identity === null);
+  const identities = model.published.filter((p) => p.identity !== null);
+  for (const p of counted) counts[p.verdict]++;
+  const figName = (p: ReportModel['published'][number]) => P(`fig.${p.id.replace(/^(fixed|virtual)\./, '').replace(/\.\d+$/, '')}`);
+  const pubParts: string[] = [s('published.intro', { n: int(counted.length), rep: int(counts.reproduced), notRep: int(counts['not reproduced']), notTested: int(counts['not tested here']) }), table(
     [s('h.figure'), s('h.mode'), s('h.concurrency'), s('h.published'), s('h.measured'), s('h.diff'), s('h.tolerance'), s('h.verdict'), s('h.reason')],
-    model.published.map((p) => [P(`fig.${p.id.replace(/^(fixed|virtual)\./, '').replace(/\.\d+$/, '')}`), p.mode === 'both' ? '—' : raw(modeName(p.mode)), p.concurrency === null ? '—' : int(p.concurrency),
+    counted.map((p) => [figName(p), p.mode === 'both' ? '—' : raw(modeName(p.mode)), p.concurrency === null ? '—' : int(p.concurrency),
       unitFmt(p.unit, p.published), unitFmt(p.unit, p.measured),
       diffText(p),
       tolText(p), verdict(p.verdict), raw(p.reasons.map((q) => reasonText(q).md).join(s('reason.sep')))]),
-    ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'l']).md}`);
+    ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'l']).md];
+  if (identities.length) {
+    pubParts.push(s('published.identities', { n: int(identities.length) }));
+    pubParts.push(table([s('h.figure'), s('h.mode'), s('h.concurrency'), s('h.published'), s('h.measured'), s('h.check'), s('h.why')],
+      identities.map((p) => [figName(p), p.mode === 'both' ? '—' : raw(modeName(p.mode)), p.concurrency === null ? '—' : int(p.concurrency),
+        unitFmt(p.unit, p.published), unitFmt(p.unit, p.measured),
+        p.verdict === 'reproduced' ? P('identity.holds') : p.verdict === 'not reproduced' ? P('identity.fails') : raw(`${verdict(p.verdict).md}${p.reasons.length ? ` (${p.reasons.map((q) => reasonText(q).md).join(s('reason.sep'))})` : ''}`),
+        P(`identity.${p.identity as string}`)]),
+      ['l', 'l', 'r', 'r', 'r', 'l', 'l']).md);
+  }
+  const publishedTable = raw(pubParts.join('\n\n'));
 
   // ------------------------------------------------------------ analysis
   const boundTable = table([s('h.mode'), s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.pctOfBound'), s('h.wavesBound', { n: int(o.requestsPerWorker) }), s('h.pctOfWaves'), s('h.steady')],
@@ -344,11 +357,34 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   resParts.push(s('res.seriesNote'));
 
   // ------------------------------------------------------------ rate limiting, bottleneck
-  let rateLimiting: Raw;
+  // upstream concurrency: the mock's figures only when they describe the cell alone; else derived bounds (never the cumulative gauge)
   const h = model.highest;
-  if (h && h.fixed.mockPeakInFlight.median !== null && h.virtual.mockPeakInFlight.median !== null) {
-    rateLimiting = P(h.virtual.mockPeakInFlight.median > h.fixed.mockPeakInFlight.median ? 'rate.more' : 'rate.notMore', { c: int(h.concurrency), fx: int(h.fixed.mockPeakInFlight.median), vt: int(h.virtual.mockPeakInFlight.median), N: int(N) });
-  } else rateLimiting = P('rate.noData');
+  const rateParts: string[] = [];
+  if (h && h.fixed.upstream.source === 'mock' && h.virtual.upstream.source === 'mock' && h.fixed.upstream.peak.median !== null && h.virtual.upstream.peak.median !== null) {
+    const fx = h.fixed.upstream.peak.median;
+    const vt = h.virtual.upstream.peak.median;
+    rateParts.push(s(vt > fx ? 'rate.more' : 'rate.notMore', { c: int(h.concurrency), fx: int(fx), vt: int(vt), N: int(N) }));
+  } else {
+    const up = model.conclusions.find((c) => c.id === 'needLimits');
+    if (h && up && up.verdict !== 'not tested here') {
+      rateParts.push(s(up.verdict === 'reproduced' ? 'rate.derived.more' : 'rate.derived.notMore', {
+        c: int(h.concurrency), vtLo: int(up.evidence['virtualUpstream'] as number), fxHi: int(up.evidence['fixedUpstream'] as number),
+        fxLo: int(h.fixed.upstream.peak.median), N: int(N),
+      }));
+    } else rateParts.push(s('rate.noData'));
+  }
+  if (model.rows.some((r) => r.upstream.source !== 'none')) {
+    const upText = (u: RowModel['upstream']): string | Raw => {
+      if (u.source === 'none' || u.peak.median === null) return '—';
+      if (u.source === 'mock') return aggText(u.peak, int);
+      return P('upstream.range', { lo: int(u.peak.median), hi: int(u.atMost?.median ?? null) });
+    };
+    rateParts.push(s('rate.tableIntro'));
+    rateParts.push(table([s('h.mode'), s('h.concurrency'), s('h.allowed'), s('h.upstream'), s('h.source')],
+      model.rows.map((r) => [raw(modeName(r.mode)), int(r.concurrency), int(r.upstream.allowed), upText(r.upstream), P(`src.${r.upstream.source}`)]), ['l', 'r', 'r', 'r', 'l']).md);
+    if (model.rows.some((r) => r.upstream.source === 'derived')) rateParts.push(s('rate.derivedMethod'));
+  }
+  const rateLimiting = raw(rateParts.join('\n\n'));
   const bnParts: Raw[] = [];
   const topV = vtRows[vtRows.length - 1];
   if (topV && topV.e2eP99Ms.median !== null) {
@@ -379,7 +415,8 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
       if (/MiB$/.test(k) || k === 'published') return `${num(v, 1)} MiB`;
       return int(v);
     };
-    const key = `concl.${c.id}.ev`;
+    const src = e['upstreamSource'];
+    const key = typeof src === 'string' && t.phrases[`concl.${c.id}.ev.${src}`] !== undefined ? `concl.${c.id}.ev.${src}` : `concl.${c.id}.ev`;
     if (t.phrases[key] === undefined || Object.values(e).every((v) => v === null) || Object.keys(e).length === 0) return raw('—');
     const vals: Record<string, string> = {};
     for (const [k, v] of Object.entries(e)) vals[k] = fmtV(k, v);
