@@ -21,7 +21,7 @@ test('the fixture loads complete: 12 cells, no gaps, and summary.json equals the
   assert.equal(run.cells.length, 12);
   assert.deepEqual(run.gaps, []);
   assert.equal(run.summarySource, 'file');
-  assert.equal(run.manifest.options.profile, 'fixture');
+  assert.equal(run.manifest.runId, 'run-fixture');
   assert.deepEqual(JSON.parse(JSON.stringify(buildSummary(run.manifest, run.cells, run.requests))), run.summary);
 });
 
@@ -30,18 +30,18 @@ test('a partial run (cells missing, no summary.json, a request file missing) sti
   const out = mkdtempSync(join(tmpdir(), 'vtbench-out-'));
   try {
     unlinkSync(join(dir, 'summary.json'));
-    for (const id of ['fixed-c100-r2', 'virtual-c100-r2', 'virtual-c50-r1']) {
+    for (const id of ['fixed-c32-r2', 'virtual-c32-r2', 'virtual-c16-r1']) {
       unlinkSync(join(dir, 'cells', `${id}.json`));
       unlinkSync(join(dir, 'cells', `${id}.requests.json.gz`));
     }
-    unlinkSync(join(dir, 'cells', 'fixed-c10-r1.requests.json.gz'));
+    unlinkSync(join(dir, 'cells', 'fixed-c4-r1.requests.json.gz'));
     const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
     m.status = 'interrupted';
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify(m));
     const r = await renderReport(dir, out, { lang: 'en' });
     assert.ok(r.gaps.some((g) => /summary\.json is missing/.test(g)));
-    assert.ok(r.gaps.some((g) => /3 of 12 planned cells have no result: virtual-c50-r1, fixed-c100-r2, virtual-c100-r2/.test(g)));
-    assert.ok(r.gaps.some((g) => /fixed-c10-r1/.test(g)));
+    assert.ok(r.gaps.some((g) => /3 of 12 planned cells have no result: virtual-c16-r1, virtual-c32-r2, fixed-c32-r2/.test(g)));
+    assert.ok(r.gaps.some((g) => /fixed-c4-r1/.test(g)));
     assert.ok(r.gaps.some((g) => /interrupted/.test(g)));
     const md = readFileSync(join(r.outDir, 'report.md'), 'utf8');
     assert.match(md, /summary\.json is missing; the summary was recomputed from the cells/);
@@ -58,7 +58,7 @@ test('a run with only one mode reports it and says that the comparison is missin
   const out = mkdtempSync(join(tmpdir(), 'vtbench-out-'));
   try {
     unlinkSync(join(dir, 'summary.json'));
-    for (const c of [10, 50, 100]) for (const r of [1, 2]) {
+    for (const c of [4, 16, 32]) for (const r of [1, 2]) {
       unlinkSync(join(dir, 'cells', `virtual-c${c}-r${r}.json`));
     }
     const res = await renderReport(dir, out, { lang: 'zh' });
@@ -79,10 +79,10 @@ test('unknown schema versions, a missing folder, a missing manifest or no cells 
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...m, schemaVersion: 99 }));
     await assert.rejects(loadRun(dir), isRunDataError(/manifest\.json has schemaVersion 99/));
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify(m));
-    const cellPath = join(dir, 'cells', 'fixed-c10-r1.json');
+    const cellPath = join(dir, 'cells', 'fixed-c4-r1.json');
     const cell = JSON.parse(readFileSync(cellPath, 'utf8'));
     writeFileSync(cellPath, JSON.stringify({ ...cell, schemaVersion: 2 }));
-    await assert.rejects(loadRun(dir), isRunDataError(/cells\/fixed-c10-r1\.json has schemaVersion 2/));
+    await assert.rejects(loadRun(dir), isRunDataError(/cells\/fixed-c4-r1\.json has schemaVersion 2/));
     rmSync(join(dir, 'cells'), { recursive: true });
     mkdirSync(join(dir, 'cells'));
     await assert.rejects(loadRun(dir), isRunDataError(/no usable cell results/));

@@ -1,7 +1,9 @@
 /**
- * Report model and wording rules, on variations of the fixture run built in memory: one pinning
- * rule for §8.7 and §15, one latency tolerance for "the same", host-CPU saturation read from the
- * data, thread-dump counting, units of flags, and no percent change on noise.
+ * Report model and wording rules, on variations of the fixture run (a small real run, see
+ * test/fixtures/make-fixture.ts) built in memory: one pinning rule for §8.7 and §15, one latency
+ * tolerance for "the same", host-CPU saturation read from the data, thread-dump counting, units of
+ * flags, and no percent change on noise. The variations set measured values in memory to reach
+ * each case; the fixture on disk is never edited.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +12,7 @@ import { buildModel } from '../src/report/model.ts';
 import { chartLabels, renderMarkdown } from '../src/report/render-md.ts';
 import { loadTemplates } from '../src/report/index.ts';
 import { buildSummary } from '../src/store/summary.ts';
-import type { CellFlag, CellResult } from '../src/store/types.ts';
+import type { CellFlag, CellResult, Mode, RunManifest, ThreadDumpSummary } from '../src/store/types.ts';
 import { FIXTURE_DIR } from './fixtures/report-helpers.ts';
 
 async function variant(edit: (cells: CellResult[], run: LoadedRun) => void): Promise<LoadedRun> {
@@ -32,35 +34,43 @@ const section = (doc: string, heading: RegExp): string => {
   const j = lines.findIndex((l, k) => k > i && /^## /.test(l));
   return lines.slice(i, j < 0 ? undefined : j).join('\n');
 };
-const vt100 = (cells: CellResult[]) => cells.filter((c) => c.mode === 'virtual' && c.concurrency === 100);
+/** the fixture's highest level (32) */
+const TOP = 32;
+const vtTop = (cells: CellResult[]) => cells.filter((c) => c.mode === 'virtual' && c.concurrency === TOP);
+/** the study's setup (latency 1500 ms, pool 32), so §8.7 compares figures instead of saying "not comparable" */
+const asStudySetup = (r: LoadedRun) => { r.manifest = { ...r.manifest, options: { ...r.manifest.options, latencyMs: 1500, poolSize: 32 } } as RunManifest; };
 
 test('pinning: §8.7 and §15 apply the same rule (≤ 1 event per 100 virtual requests)', async () => {
-  for (const [events, expected] of [[1, 'reproduced'], [12, 'reproduced'], [13, 'not reproduced']] as const) {
-    const run = await variant((cells) => {
+  const vtRequests = (await loadRun(FIXTURE_DIR)).cells.filter((c) => c.mode === 'virtual').reduce((a, c) => a + c.load.count, 0);
+  const allowed = Math.floor(vtRequests / 100);
+  for (const [events, expected] of [[1, 'reproduced'], [allowed, 'reproduced'], [allowed + 1, 'not reproduced']] as const) {
+    const run = await variant((cells, r) => {
+      asStudySetup(r);
       for (const c of cells) if (c.pinned) c.pinned = { ...c.pinned, total: 0, byReason: {} };
-      const c = vt100(cells)[0] as CellResult;
+      const c = vtTop(cells)[0] as CellResult;
       c.pinned = { thresholdMs: 20, total: events, byReason: { 'synthetic reason': events }, submitFailed: 0 };
     });
     const m = buildModel(run);
-    assert.equal(m.pinRule.requests, 1280);
+    assert.equal(m.pinRule.requests, vtRequests);
     const row = m.published.find((p) => p.id === 'virtual.pinnedEvents');
     const concl = m.conclusions.find((c) => c.id === 'noPinning');
     assert.equal(row?.verdict, expected, `§8.7 with ${events} events`);
     assert.equal(concl?.verdict, expected, `§15 with ${events} events`);
     assert.ok(row?.reasons.some((r) => r.key === 'pinnedMethod'), 'the row says how each side counted');
   }
-  const doc = await md(await loadRun(FIXTURE_DIR));
+  const doc = await md(await variant((_c, r) => asStudySetup(r)));
   assert.match(doc, /tracePinnedThreads`, which was removed in JDK 24/);
 });
 
 test('execution P95 "the same" uses the §8.7 tolerance (max of 5 % and 20 ms)', async () => {
   const withExec = (deltaMs: number) => variant((cells) => {
     for (const c of cells) {
-      if (c.concurrency !== 100 || !c.load.execMs) continue;
+      if (c.concurrency !== TOP || !c.load.execMs) continue;
       c.load = { ...c.load, execMs: { ...c.load.execMs, p95: c.mode === 'fixed' ? 200 : 200 + deltaMs } };
     }
   });
   const same = buildModel(await withExec(19));
+  assert.equal(same.highest?.concurrency, TOP);
   assert.equal(same.highest?.execSame, true);
   assert.equal(same.conclusions.find((c) => c.id === 'execEqual')?.verdict, 'reproduced');
   const differs = buildModel(await withExec(30));
@@ -72,34 +82,41 @@ test('execution P95 "the same" uses the §8.7 tolerance (max of 5 % and 20 ms)',
 });
 
 test('host saturation comes from the data: no "did not visibly limit" sentence when virtual threads queued or the SUT CPU was full', async () => {
-  const clean = (cells: CellResult[]) => { for (const c of cells) c.flags = c.flags.filter((f) => f.code === 'errors-above-threshold'); };
+  /** a quiet host: no host flags, virtual queue waits and SUT CPU below the thresholds (set in memory) */
+  const clean = (cells: CellResult[]) => {
+    for (const c of cells) {
+      c.flags = c.flags.filter((f) => f.code === 'errors-above-threshold');
+      if (c.mode === 'virtual' && c.load.queueMs) c.load = { ...c.load, queueMs: { ...c.load.queueMs, p95: Math.min(c.load.queueMs.p95, 5) } };
+      c.samples = c.samples.map((s) => ({ ...s, processCpuLoad: s.processCpuLoad === null ? null : Math.min(s.processCpuLoad, 0.5) }));
+    }
+  };
   const NO_LIMIT = /did not visibly limit this run/;
   assert.match(section(await md(await variant(clean)), /^## 14\./), NO_LIMIT);
 
   const queued = await variant((cells) => {
     clean(cells);
-    for (const c of vt100(cells)) if (c.load.queueMs) c.load = { ...c.load, queueMs: { ...c.load.queueMs, p95: 98 } };
+    for (const c of vtTop(cells)) if (c.load.queueMs) c.load = { ...c.load, queueMs: { ...c.load.queueMs, p95: 98 } };
   });
   const q = await md(queued);
   assert.doesNotMatch(q, NO_LIMIT);
-  assert.match(section(q, /^## 14\./), /virtual-c100-r1 \(98\.00 ms\).*carrier threads/);
+  assert.match(section(q, /^## 14\./), /virtual-c32-r1 \(98\.00 ms\).*carrier threads/);
   assert.equal(buildModel(queued).highest?.vtQueueDelayed, true);
 
   const cpu = await variant((cells) => {
     clean(cells);
-    const c = cells.find((x) => x.cellId === 'fixed-c50-r2') as CellResult;
+    const c = cells.find((x) => x.cellId === 'fixed-c16-r2') as CellResult;
     c.samples = c.samples.map((s, i) => (i === 3 ? { ...s, processCpuLoad: 0.93 } : s));
   });
   const cd = await md(cpu);
   assert.doesNotMatch(cd, NO_LIMIT);
-  assert.match(section(cd, /^## 14\./), /fixed-c50-r2 \(peak 93 %\)/);
+  assert.match(section(cd, /^## 14\./), /fixed-c16-r2 \(peak 93 %\)/);
 
   // a flag code this version does not know is shown, counted as a host flag, and does not throw
   const unknown = await variant((cells) => {
     clean(cells);
-    (vt100(cells)[0] as CellResult).flags.push({ code: 'scheduler-delay', message: 'virtual queue wait high', value: 98.4, threshold: 75 } as unknown as CellFlag);
-    (vt100(cells)[0] as CellResult).flags.push({ code: 'something-new', message: 'new', value: 0.5, threshold: 0.25 } as unknown as CellFlag);
-    (vt100(cells)[0] as CellResult).flags.push({ code: 'host-cpu', message: 'SUT busy', value: 0.4, threshold: 0.1 });
+    (vtTop(cells)[0] as CellResult).flags.push({ code: 'scheduler-delay', message: 'virtual queue wait high', value: 98.4, threshold: 75 } as unknown as CellFlag);
+    (vtTop(cells)[0] as CellResult).flags.push({ code: 'something-new', message: 'new', value: 0.5, threshold: 0.25 } as unknown as CellFlag);
+    (vtTop(cells)[0] as CellResult).flags.push({ code: 'host-cpu', message: 'SUT busy', value: 0.4, threshold: 0.1 });
   });
   const ud = await md(unknown);
   assert.doesNotMatch(ud, NO_LIMIT);
@@ -109,21 +126,49 @@ test('host saturation comes from the data: no "did not visibly limit" sentence w
   await md(unknown, 'zh');
 });
 
+/** A hand-checkable dump of a virtual-thread cell with c benchmark threads (the shape of a real JDK 25 dump: JDK pollers, empty containers, a thread without a stack). */
+function craftedVirtualDump(c: number, cellId: string): ThreadDumpSummary {
+  const groups = [
+    { namePrefix: 'llm-vt-', virtual: true, state: 'WAITING', topFrame: 'java.lang.VirtualThread.park', count: c },
+    { namePrefix: 'http-nio-8080-exec-', virtual: false, state: 'WAITING', topFrame: 'jdk.internal.misc.Unsafe.park', count: 10 },
+    { namePrefix: 'SubPoller-', virtual: true, state: 'WAITING', topFrame: 'java.lang.VirtualThread.park', count: 3 },
+    { namePrefix: 'Signal Dispatcher', virtual: false, state: 'RUNNABLE', topFrame: '(no stack)', count: 1 },
+  ];
+  return {
+    file: `threaddumps/${cellId}.json.gz`, takenAtMs: 1600, threadCount: groups.reduce((a, g) => a + g.count, 0) + 20, groups,
+    inSocketRead: { fixedPool: 0, virtual: c, other: 0 },
+    containers: [
+      { name: 'java.util.concurrent.ThreadPoolExecutor@11aa22', threadCount: 0 },
+      { name: 'java.util.concurrent.ThreadPerTaskExecutor@4d5e6f', threadCount: c },
+      { name: 'java.util.concurrent.ThreadPoolExecutor@33bb44', threadCount: 0 },
+      { name: 'java.util.concurrent.ThreadPerTaskExecutor@7a8b9c', threadCount: 3 },
+    ],
+  };
+}
+
 test('thread dump: only llm-vt- threads count as the benchmark\'s, JDK virtual threads are named apart, empty containers are left out', async () => {
-  const m = buildModel(await loadRun(FIXTURE_DIR));
-  const v = m.threadDumps.find((d) => d.mode === 'virtual');
+  // the rule on a crafted dump with hand-checkable counts
+  const crafted = await variant((cells) => { const c = vtTop(cells)[0] as CellResult; c.threadDump = craftedVirtualDump(TOP, c.cellId); });
+  const m = buildModel(crafted);
+  const v = m.threadDumps.find((d) => d.cellId === 'virtual-c32-r1');
   assert.ok(v);
-  assert.equal(v.benchmarkThreads, 100);
+  assert.equal(v.benchmarkThreads, TOP);
   assert.deepEqual(v.otherVirtual, [{ namePrefix: 'SubPoller-', count: 3 }]);
   assert.equal(v.emptyContainers, 2);
   assert.deepEqual(v.containers.filter((c) => c.benchmark).map((c) => c.name), ['java.util.concurrent.ThreadPerTaskExecutor@4d5e6f']);
   assert.ok(v.containers.every((c) => c.threadCount > 0));
-  const doc = await md(await loadRun(FIXTURE_DIR));
-  const td = section(doc, /^## 10\./);
-  assert.match(td, /100 benchmark virtual threads \(`llm-vt-`\) for 100 workers/);
+  const td = section(await md(crafted), /^## 10\./);
+  assert.match(td, /32 benchmark virtual threads \(`llm-vt-`\) for 32 workers/);
   assert.match(td, /3 other virtual thread\(s\) of the JDK \(SubPoller- × 3\)/);
   assert.doesNotMatch(td, /@11aa22/);
-  assert.match(section(await md(await loadRun(FIXTURE_DIR), 'zh'), /^## 10\./), /（无调用栈）/);
+  assert.match(section(await md(crafted, 'zh'), /^## 10\./), /（无调用栈）/);
+  // and on the real dumps of the fixture: the benchmark's threads are exactly the llm-vt- / llm-fixed- groups
+  for (const d of buildModel(await loadRun(FIXTURE_DIR)).threadDumps) {
+    const prefix = d.mode === 'virtual' ? 'llm-vt-' : 'llm-fixed-';
+    assert.equal(d.benchmarkThreads, d.dump.groups.filter((g) => g.namePrefix === prefix).reduce((a, g) => a + g.count, 0), d.cellId);
+    assert.ok(d.otherVirtual.every((g) => !g.namePrefix.startsWith('llm-')), d.cellId);
+    assert.ok(d.containers.every((c) => c.threadCount > 0), d.cellId);
+  }
 });
 
 test('zh report: reasons, definitions, statuses and frames in Chinese; no space after a full stop', async () => {

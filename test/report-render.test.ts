@@ -3,16 +3,34 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadRun } from '../src/report/load.ts';
+import { loadRun, type LoadedRun } from '../src/report/load.ts';
 import { buildReport, loadTemplates, renderReport } from '../src/report/index.ts';
-import { esc, fill, raw } from '../src/report/format.ts';
+import { code, esc, fill, raw, table } from '../src/report/format.ts';
+import { buildModel } from '../src/report/model.ts';
+import { chartSpecs, forLogScale, renderSvg } from '../src/report/charts.ts';
+import { chartLabels } from '../src/report/render-md.ts';
 import { markdown } from '../src/report/render-html.ts';
 import { FIXTURE_DIR, assertGolden } from './fixtures/report-helpers.ts';
 
 const HOSTILE = '<script>alert(1)</script>';
+/** put into an in-memory copy of the fixture run by the escaping tests, never into the fixture */
+const HOSTILE_FULL = `${HOSTILE} **bold** [x](javascript:alert(1))`;
 
-async function build(lang: 'en' | 'zh') {
-  return buildReport(await loadRun(FIXTURE_DIR), await loadTemplates(lang));
+async function build(lang: 'en' | 'zh', edit?: (run: LoadedRun) => LoadedRun) {
+  const run = await loadRun(FIXTURE_DIR);
+  return buildReport(edit ? edit(run) : run, await loadTemplates(lang));
+}
+/** The fixture run with hostile strings where a run carries free text: a flag message, the mock's model name, a pinned reason, a thread name. */
+function hostile(run: LoadedRun): LoadedRun {
+  const cells = structuredClone(run.cells);
+  const flagged = cells.find((c) => c.mode === 'virtual') as (typeof cells)[number];
+  flagged.flags = [...flagged.flags, { code: 'loadgen-cpu', message: `load generator CPU 91 % of one core ${HOSTILE_FULL}`, value: 91, threshold: 90 }];
+  flagged.pinned = { thresholdMs: 20, total: 1, byReason: { [`reason ${HOSTILE_FULL}`]: 1 }, submitFailed: 0 };
+  for (const c of cells) if (c.mock.after) c.mock = { ...c.mock, after: { ...c.mock.after, config: { ...c.mock.after.config, model: `mock-gpt ${HOSTILE_FULL}` } } };
+  const dumped = cells.find((c) => c.threadDump !== null) as (typeof cells)[number];
+  const dump = dumped.threadDump as NonNullable<typeof dumped.threadDump>;
+  dumped.threadDump = { ...dump, groups: [...dump.groups, { namePrefix: `evil-${HOSTILE_FULL}`, virtual: false, state: 'RUNNABLE', topFrame: `x.y|z ${HOSTILE_FULL}`, count: 1 }] };
+  return { ...run, cells };
 }
 const file = (b: Awaited<ReturnType<typeof build>>, path: string) => {
   const f = b.files.find((x) => x.path === path);
@@ -62,10 +80,15 @@ test('the same run folder gives byte-identical output twice, SVG included', asyn
 
 test('hostile strings from the run are escaped in Markdown and HTML', async () => {
   for (const lang of ['en', 'zh'] as const) {
-    const b = await build(lang);
+    const b = await build(lang, hostile);
     const md = file(b, 'report.md');
     const html = file(b, 'index.html');
     assert.ok(!md.includes(HOSTILE), 'raw <script> in Markdown');
+    // the thread group with a pipe in its frame keeps its row: name, virtual, state, frame, count
+    const row = html.split('<tr>').find((r) => r.includes('evil-'));
+    assert.ok(row, 'the hostile thread group is listed');
+    assert.equal((row.match(/<td/g) ?? []).length, 5, row);
+    assert.match(row, /<td>x\.y\|z &lt;script&gt;/);
     assert.ok(md.includes('\\<script\\>alert(1)\\</script\\>'), 'escaped <script> in Markdown');
     assert.ok(md.includes('\\*\\*bold\\*\\*') && md.includes('\\[x\\](javascript:alert(1))'));
     assert.ok(!html.includes('<script'), 'a <script> tag in HTML');
@@ -106,4 +129,36 @@ test('charts: no title or label cut short (no "…" in any SVG), and the HTML do
     assert.ok(!html.includes('<figcaption'), 'figcaption repeats the chart title');
     assert.equal((html.match(/<figure class="chart"[^>]* aria-label="[^"]+"/g) ?? []).length, 5);
   }
+});
+
+test('tables: a | inside inline code or escaped text keeps the row whole (nothing after it is dropped)', () => {
+  const t = table(['command', 'note', 'n'], [[code('grep a | wc -l'), raw(`${esc("a|b")} and ${code("x|y").md}`), '3']]);
+  const html = markdown().render(t.md);
+  const row = html.split('<tbody>')[1] ?? '';
+  assert.equal((row.match(/<td/g) ?? []).length, 3, html);
+  assert.match(row, /<td><code>grep a \| wc -l<\/code><\/td>/);
+  assert.match(row, /<td>a\|b and <code>x\|y<\/code><\/td>/);
+  assert.match(row, /<td>3<\/td>/);
+  // outside a table a code span is left alone
+  assert.equal(code('a|b').md, '`a|b`');
+});
+
+test('log-scale charts leave out values of 0 or below and say so; the other points keep their scale', async () => {
+  const t = await loadTemplates('en');
+  const labels = chartLabels(t);
+  const model = buildModel(await loadRun(FIXTURE_DIR));
+  const zeroed = { ...model, rows: model.rows.map((r, i) => (i === 0 ? { ...r, e2eP95Ms: { ...r.e2eP95Ms, median: 0 } } : r)),
+    charts: { ...model.charts, distribution: model.charts.distribution.map((d, i) => (i === 0 ? { ...d, e2eMs: 0 } : d)) } };
+  const specs = chartSpecs(zeroed, labels);
+  for (const name of ['e2e-latency', 'distribution']) {
+    const s = specs.find((x) => x.name === name)?.spec as unknown as { title: { subtitle: string }; data: { values: { ms: number }[] } };
+    assert.ok(s.data.values.length > 0 && s.data.values.every((v) => v.ms > 0), `${name}: a value ≤ 0 on a log axis`);
+    assert.equal(s.title.subtitle, '1 value(s) of 0 or below left out: a log scale cannot show them', name);
+    const svg = await renderSvg(specs.find((x) => x.name === name)!.spec);
+    assert.ok(svg.includes('1 value(s) of 0 or below left out'), `${name}: the note is drawn`);
+    assert.ok(!/NaN|Infinity/.test(svg), `${name}: a point at an infinite position`);
+  }
+  // without zeros the titles are plain strings (no empty subtitle)
+  assert.equal(typeof (chartSpecs(model, labels).find((x) => x.name === 'distribution')?.spec as unknown as { title: unknown }).title, 'string');
+  assert.deepEqual(forLogScale([{ ms: 0 }, { ms: -1 }, { ms: 2 }, { ms: Number.NaN }], 'ms'), { rows: [{ ms: 2 }], dropped: 3 });
 });

@@ -15,6 +15,8 @@ export interface ChartLabels {
   series: string; measured: string; bound: string; wavesBound: string; theoryP95: string; phase: string;
   queue: string; exec: string; overhead: string; metric: string; value: string;
   inFlight: string; queueSize: string; platformThreads: string; heapMiB: string; rssMiB: string; cpuPct: string;
+  /** subtitle when values ≤ 0 were left out of a log scale; `{{n}}` = how many */
+  droppedLog: string;
 }
 
 const FONT = 'Helvetica, Arial, sans-serif';
@@ -34,8 +36,22 @@ const CONFIG = {
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 
+/**
+ * Values for a log-scale field: a log scale cannot show 0 or less (vega maps them to −∞ and every
+ * point collapses to one edge), so they are left out and counted; the chart says how many in its
+ * subtitle (`droppedLog`).
+ */
+export function forLogScale<T extends Record<string, unknown>>(rows: readonly T[], field: keyof T): { rows: T[]; dropped: number } {
+  const kept = rows.filter((r) => { const v = r[field]; return typeof v === 'number' && Number.isFinite(v) && v > 0; });
+  return { rows: kept, dropped: rows.length - kept.length };
+}
+/** a chart title, with the dropped-values note as subtitle when any were left out */
+function titleOf(text: string, dropped: number, t: ChartLabels): string | { text: string; subtitle: string } {
+  return dropped > 0 ? { text, subtitle: t.droppedLog.replace('{{n}}', String(dropped)) } : text;
+}
+
 export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
-  const levels = model.levels;
+  const levels = model.levels.filter((c) => c > 0);
   const xConc = { field: 'concurrency', type: 'quantitative' as const, title: t.concurrency, scale: { type: 'log' as const, nice: false, domain: [Math.min(...levels) * 0.8, Math.max(...levels) * 1.25] }, axis: { values: levels, format: 'd', grid: false } };
   const specs: ChartSpec[] = [];
 
@@ -66,9 +82,10 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
     if (r.e2eP99Ms.median !== null) e2e.push({ mode: r.mode, concurrency: r.concurrency, series: 'P99', ms: r3(r.e2eP99Ms.median) });
     e2e.push({ mode: r.mode, concurrency: r.concurrency, series: t.theoryP95, ms: r3(r.theoryE2eP95Ms) });
   }
+  const e2eLog = forLogScale(e2e, 'ms');
   specs.push({ name: 'e2e-latency', title: t.e2e, spec: {
-    $schema: SCHEMA, title: t.e2e, width: 520, height: 280, config: CONFIG,
-    data: { values: e2e },
+    $schema: SCHEMA, title: titleOf(t.e2e, e2eLog.dropped, t), width: 520, height: 280, config: CONFIG,
+    data: { values: e2eLog.rows },
     mark: { type: 'line', point: true },
     encoding: {
       x: xConc,
@@ -125,10 +142,10 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
   } as TopLevelSpec });
 
   // 5 latency distribution per mode at the highest level: E2E by percentile rank
-  const dist = model.charts.distribution.map((d) => ({ mode: `${d.mode} @${d.concurrency}`, pct: d.pct, ms: d.e2eMs }));
+  const dist = forLogScale(model.charts.distribution.map((d) => ({ mode: `${d.mode} @${d.concurrency}`, pct: d.pct, ms: d.e2eMs })), 'ms');
   specs.push({ name: 'distribution', title: t.distribution, spec: {
-    $schema: SCHEMA, title: t.distribution, width: 520, height: 260, config: CONFIG,
-    data: { values: dist },
+    $schema: SCHEMA, title: titleOf(t.distribution, dist.dropped, t), width: 520, height: 260, config: CONFIG,
+    data: { values: dist.rows },
     mark: { type: 'line', interpolate: 'step-after' },
     encoding: {
       x: { field: 'pct', type: 'quantitative', title: t.percentile, scale: { domain: [0, 100] } },

@@ -61,9 +61,19 @@ export function aggText(a: Agg, f: (x: number | null) => string): string {
   return `${f(a.median)} (${f(a.min)}–${f(a.max)}, n=${a.n})`;
 }
 
-/** Markdown table: header and cells escaped unless Raw. */
+/**
+ * A Raw Markdown fragment made safe for a table cell: every `|` gets a backslash. A GFM table row is
+ * split at unescaped pipes before inline parsing, even inside a code span, and `\|` then becomes
+ * `|` again (markdown-it's escapedSplit, GFM spec "Tables"), so this is exact for text (`\|` from esc
+ * becomes `\\|`, shown as `|`) and for code spans (`a|b` becomes `a\|b`, shown as `a|b`) alike.
+ */
+export function tableCell(md: string): string {
+  return md.replace(/\|/g, '\\|');
+}
+
+/** Markdown table: header and cells escaped unless Raw; pipes in Raw cells are escaped for the table (tableCell). */
 export function table(headers: readonly string[], rows: readonly (readonly (string | Raw)[])[], align?: readonly ('l' | 'r')[]): Raw {
-  const cell = (v: string | Raw) => (v instanceof Raw ? v.md : esc(v));
+  const cell = (v: string | Raw) => (v instanceof Raw ? tableCell(v.md) : esc(v));
   const sep = headers.map((_, i) => ((align?.[i] ?? 'l') === 'r' ? '---:' : '---'));
   const lines = [
     `| ${headers.map(cell).join(' | ')} |`,
