@@ -1,7 +1,9 @@
 /**
  * Opens the fixture report in headless Chromium (Debian `chromium` + playwright-core): every
  * section heading and every chart is visible, and the page makes no network request.
- * Needs /usr/bin/chromium (CI installs it: `apt-get install -y chromium`).
+ * Needs Chromium at $VTBENCH_CHROMIUM or /usr/bin/chromium (CI installs it: `apt-get install -y
+ * chromium`). Without it the test is skipped with the reason printed, so `npm test` passes on a
+ * fresh machine; under CI (CI set and not "false"/"0") a missing Chromium fails.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,10 +16,22 @@ import { renderReport, loadTemplates } from '../src/report/index.ts';
 import { FIXTURE_DIR } from './fixtures/report-helpers.ts';
 
 const CHROMIUM = process.env['VTBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
+/** True on a CI machine: `CI` set to anything but "", "false" or "0" (GitHub Actions and .ci/run set CI=true). */
+export function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = (env['CI'] ?? '').trim().toLowerCase();
+  return v !== '' && v !== 'false' && v !== '0';
+}
+/** Why the browser test is skipped (Chromium missing, not on CI), or false to run it (on CI it runs and fails when Chromium is missing). */
+export function browserSkipReason(chromium: string, ci: boolean, exists: (p: string) => boolean = existsSync): string | false {
+  if (exists(chromium) || ci) return false;
+  return `Chromium not found at ${chromium} (optional locally: apt-get install -y chromium, or set VTBENCH_CHROMIUM); CI is not set, so the browser test is skipped`;
+}
+const SKIP = browserSkipReason(CHROMIUM, isCi());
+if (SKIP) process.stderr.write(`report-browser.test.ts: ${SKIP}\n`);
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
 
 for (const lang of ['en', 'zh'] as const) {
-  test(`report (${lang}) in headless Chromium: every section and chart visible, no network request`, { timeout: 60_000 }, async () => {
+  test(`report (${lang}) in headless Chromium: every section and chart visible, no network request`, { timeout: 60_000, skip: SKIP }, async () => {
     assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (CI does this in .ci/run) or set VTBENCH_CHROMIUM`);
     const out = mkdtempSync(join(tmpdir(), 'vtbench-browser-'));
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
@@ -70,3 +84,14 @@ for (const lang of ['en', 'zh'] as const) {
     }
   });
 }
+
+test('browser test: skipped with a reason without Chromium locally, never skipped under CI', () => {
+  const missing = () => false;
+  assert.match(browserSkipReason('/nowhere/chromium', false, missing) as string, /Chromium not found at \/nowhere\/chromium .*skipped/);
+  assert.equal(browserSkipReason('/nowhere/chromium', true, missing), false, 'CI: run and fail');
+  assert.equal(browserSkipReason('/usr/bin/chromium', false, () => true), false);
+  assert.equal(isCi({ CI: 'true' }), true);
+  assert.equal(isCi({ CI: '1' }), true);
+  assert.equal(isCi({ CI: 'false' }), false);
+  assert.equal(isCi({}), false);
+});
