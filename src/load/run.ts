@@ -30,14 +30,14 @@ const LAG_RESOLUTION_MS = 10;
 interface Outcome {
   status: number | null;
   errorClass: ErrorClass | null;
-  serverTiming: string | null;
+  serverTiming: string | string[] | null;
 }
 
 /** One worker's connection and its reusable dispatch handler (one request in flight at a time). */
 class WorkerConnection implements Dispatcher.DispatchHandler {
   readonly client: Client;
   private status = 0;
-  private timing: string | null = null;
+  private timing: string | string[] | null = null;
   private settle: ((o: Outcome) => void) | null = null;
 
   constructor(origin: string, o: LoadOptions) {
@@ -83,7 +83,8 @@ class WorkerConnection implements Dispatcher.DispatchHandler {
       const name = rawHeaders[i] as Buffer;
       if (name.length === 13 && name.toString('latin1').toLowerCase() === 'server-timing') {
         const v = (rawHeaders[i + 1] as Buffer).toString('latin1');
-        this.timing = this.timing === null ? v : `${this.timing},${v}`;
+        // several header lines are parsed one by one (junk ending one line must not hide the next)
+        this.timing = this.timing === null ? v : typeof this.timing === 'string' ? [this.timing, v] : [...this.timing, v];
       }
     }
     return true;
