@@ -11,6 +11,7 @@ import {
 import type { LoadedRun } from './load.ts';
 import { agg, maxOf, meanOf, medianOf } from './stats.ts';
 import { successfulColumns } from '../store/summary.ts';
+import { pushAll } from '../stats/extremes.ts';
 import { quantileSorted } from 'simple-statistics';
 import publishedJson from './published.json' with { type: 'json' };
 import { warmupPlan } from '../config/plan.ts';
@@ -584,7 +585,7 @@ export function buildModel(run: LoadedRun): ReportModel {
     .map((x) => ({ cellId: x.cellId, concurrency: x.concurrency, queueP95Ms: x.load.queueMs?.p95 as number }));
   const sutCpu = cells.map((x) => {
     const cpu = x.samples.map((q) => q.processCpuLoad).filter((q): q is number => q !== null);
-    return { cellId: x.cellId, mode: x.mode, concurrency: x.concurrency, peakCpu: cpu.length ? Math.max(...cpu) : 0, samplesAbove: cpu.filter((q) => q >= SUT_CPU_SATURATED).length };
+    return { cellId: x.cellId, mode: x.mode, concurrency: x.concurrency, peakCpu: maxOf(cpu) ?? 0, samplesAbove: cpu.filter((q) => q >= SUT_CPU_SATURATED).length };
   }).filter((x) => x.samplesAbove > 0);
   const hostFlags = flags.filter((f) => f.flag.code !== 'errors-above-threshold');
   const firstInfo = sutKeys.map((k) => m.sut[k]).find((x) => x !== undefined);
@@ -617,7 +618,7 @@ export function buildModel(run: LoadedRun): ReportModel {
     const e2e: number[] = [];
     for (const x of cs) {
       const req: CompactRequests | undefined = run.requests.get(x.cellId);
-      if (req) e2e.push(...successfulColumns(req).e2eMs);
+      if (req) pushAll(e2e, successfulColumns(req).e2eMs); // no push(...xs): a cell can hold >125k requests
     }
     if (e2e.length) {
       e2e.sort((a, b) => a - b);
