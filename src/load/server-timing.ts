@@ -245,8 +245,9 @@ export function parseServerTiming(header: string | readonly string[] | null | un
   const out: Record<string, number> = {};
   for (const e of parseServerTimingEntries(header)) {
     if (!e.durationValid || Object.hasOwn(out, e.name)) continue;
-    // defineProperty: a metric named `__proto__` (a valid token) must stay a plain key
-    Object.defineProperty(out, e.name, { value: e.duration, enumerable: true, writable: true, configurable: true });
+    // a metric named `__proto__` (a valid token) must stay a plain key, not set the prototype
+    if (e.name === '__proto__') Object.defineProperty(out, e.name, { value: e.duration, enumerable: true, writable: true, configurable: true });
+    else out[e.name] = e.duration;
   }
   return out;
 }
