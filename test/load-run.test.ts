@@ -132,6 +132,10 @@ test('runClosedLoop: c workers x n requests, warm-up unrecorded, one connection 
     assert.ok(s.wholeRunThroughputRps !== null && s.wholeRunThroughputRps > 0);
     assert.ok(res.t0EpochMs > 0);
     assert.ok(res.loadgen.cpuPct !== null && res.loadgen.cpuPct >= 0);
+    // how late each request was sent: every record counted, never negative (sends are never early)
+    assert.equal(s.sendDelayMs?.n, 20);
+    assert.ok((s.sendDelayMs?.min ?? -1) >= 0);
+    assert.equal(s.lateSends, undefined, 'no lateSendThresholdMs given: not counted');
   } finally {
     await server.close();
   }
@@ -214,4 +218,5 @@ test('runClosedLoop: invalid options name the option', async () => {
   await assert.rejects(runClosedLoop({ ...base, url: 'http://127.0.0.1:1', concurrency: 0, requestsPerWorker: 1 }), /concurrency/);
   await assert.rejects(runClosedLoop({ ...base, url: 'http://127.0.0.1:1', concurrency: 1, requestsPerWorker: 1.5 }), /requestsPerWorker/);
   await assert.rejects(runClosedLoop({ ...base, url: 'http://127.0.0.1:1', concurrency: 1, requestsPerWorker: 1, headersTimeoutMs: 0 }), /headersTimeoutMs/);
+  await assert.rejects(runClosedLoop({ ...base, url: 'http://127.0.0.1:1', concurrency: 1, requestsPerWorker: 1, lateSendThresholdMs: -1 }), /lateSendThresholdMs/);
 });

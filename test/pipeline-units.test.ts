@@ -14,7 +14,7 @@ function load(c: number, n: number, opts: { errors?: number; queueMs?: number } 
   }
   return summarize(rs, c, n);
 }
-const base = { mode: 'virtual' as const, latencyMs: 100, sutCpuLoads: [], eventLoopLagP99Ms: 1, loadgenCpuPct: 10, hostCpuPct: 50, errorFlagThreshold: 0.001 };
+const base = { mode: 'virtual' as const, latencyMs: 100, t0EpochMs: 0, sutSamples: [], eventLoopLagP99Ms: 1, eventLoopLagMaxMs: 5, loadgenCpuPct: 10, hostCpuPct: 50, errorFlagThreshold: 0.001 };
 
 test('flags: a clean cell raises none', () => {
   assert.deepEqual(computeFlags({ ...base, load: load(4, 3) }), []);
@@ -26,7 +26,8 @@ test('flags: each host limit raises its own code with value and threshold', () =
   assert.deepEqual(codes(computeFlags({ ...base, load: load(4, 3), loadgenCpuPct: 95 })), ['loadgen-cpu']);
   assert.deepEqual(codes(computeFlags({ ...base, load: load(4, 3), hostCpuPct: 99 })), ['host-cpu']);
   // SUT CPU ≥ 90 % of the machine in 1 of 5 samples (20 % ≥ 10 %)
-  assert.deepEqual(codes(computeFlags({ ...base, load: load(4, 3), sutCpuLoads: [0.2, 0.95, 0.3, null, 0.1, 0.4] })), ['host-cpu']);
+  const sutSamples = [0.2, 0.95, 0.3, null, 0.1, 0.4].map((processCpuLoad, k) => ({ tEpochMs: k * 250, processCpuLoad }));
+  assert.deepEqual(codes(computeFlags({ ...base, load: load(4, 3), sutSamples })), ['sut-cpu']);
   // virtual queue wait P95 20 ms > max(10, 5 % of 100) = 10 ms; the same in fixed mode is the pool's queue, not a flag
   assert.deepEqual(codes(computeFlags({ ...base, load: load(4, 3, { queueMs: 20 }) })), ['scheduler-delay']);
   assert.deepEqual(codes(computeFlags({ ...base, mode: 'fixed', load: load(4, 3, { queueMs: 20 }) })), []);

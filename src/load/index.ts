@@ -1,5 +1,6 @@
 export { runClosedLoop, firstIntendedStartMs } from './run.ts';
 export { summarize, peakInFlight } from './summarize.ts';
-export { parseServerTiming } from './server-timing.ts';
+export { parseServerTiming, parseServerTimingEntries, parseHtmlFloat } from './server-timing.ts';
+export type { ServerTimingEntry } from './server-timing.ts';
 export { classifyError, classifyStatus } from './errors.ts';
 export type * from './types.ts';

@@ -20,6 +20,7 @@ import type { Dispatcher } from 'undici';
 import { classifyError, classifyStatus } from './errors.ts';
 import { parseServerTiming } from './server-timing.ts';
 import { summarize } from './summarize.ts';
+import { firstIntendedStartMs } from './schedule.ts';
 import type { ErrorClass, LoadEvents, LoadOptions, LoadResult, LoadgenStats, RequestRecord } from './types.ts';
 
 /** The client's own idle timeout: far longer than any gap in a closed loop (10 min). */
@@ -30,14 +31,14 @@ const LAG_RESOLUTION_MS = 10;
 interface Outcome {
   status: number | null;
   errorClass: ErrorClass | null;
-  serverTiming: string | null;
+  serverTiming: string | string[] | null;
 }
 
 /** One worker's connection and its reusable dispatch handler (one request in flight at a time). */
 class WorkerConnection implements Dispatcher.DispatchHandler {
   readonly client: Client;
   private status = 0;
-  private timing: string | null = null;
+  private timing: string | string[] | null = null;
   private settle: ((o: Outcome) => void) | null = null;
 
   constructor(origin: string, o: LoadOptions) {
@@ -83,7 +84,8 @@ class WorkerConnection implements Dispatcher.DispatchHandler {
       const name = rawHeaders[i] as Buffer;
       if (name.length === 13 && name.toString('latin1').toLowerCase() === 'server-timing') {
         const v = (rawHeaders[i + 1] as Buffer).toString('latin1');
-        this.timing = this.timing === null ? v : `${this.timing},${v}`;
+        // several header lines are parsed one by one (junk ending one line must not hide the next)
+        this.timing = this.timing === null ? v : typeof this.timing === 'string' ? [this.timing, v] : [...this.timing, v];
       }
     }
     return true;
@@ -115,12 +117,11 @@ function validate(o: LoadOptions): void {
   positive('connectTimeoutMs', o.connectTimeoutMs);
   positive('headersTimeoutMs', o.headersTimeoutMs);
   positive('bodyTimeoutMs', o.bodyTimeoutMs);
+  const late = o.lateSendThresholdMs;
+  if (late !== undefined && !(Number.isFinite(late) && late >= 0)) throw new RangeError(`load: lateSendThresholdMs must be >= 0 ms (got ${late})`);
 }
 
-/** Intended start of worker i's first measured request, ms after t0. */
-export function firstIntendedStartMs(start: 'together' | 'ramp', worker: number, concurrency: number, rampMs: number): number {
-  return start === 'ramp' ? (worker * rampMs) / concurrency : 0;
-}
+export { firstIntendedStartMs };
 
 /** Run one closed-loop cell. Never rejects for request failures (they are records); rejects on invalid options. */
 export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {}): Promise<LoadResult> {
@@ -228,7 +229,8 @@ export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {
     else await Promise.all(workers.map((w) => w.client.close().catch(() => w.client.destroy())));
   }
 
-  return { t0EpochMs, aborted, records, summary: summarize(records, c, n), warmup, loadgen };
+  const summaryOpts = options.lateSendThresholdMs === undefined ? {} : { lateSendThresholdMs: options.lateSendThresholdMs };
+  return { t0EpochMs, aborted, records, summary: summarize(records, c, n, summaryOpts), warmup, loadgen };
 }
 
 class AbortRun extends Error {}

@@ -19,11 +19,19 @@
  *   before a start at t, so a worker's back-to-back requests never count twice).
  * - e2eMs percentiles over completed requests; queueMs / execMs over completed requests that
  *   carried that Server-Timing entry.
+ * - sendDelayMs: percentiles of startMs − intendedStartMs over all records (how late the generator
+ *   sent them: a busy event loop or a slow subscriber delays the next send of a closed-loop worker,
+ *   a late timer delays a ramp slot). lateSends: the records whose send delay exceeds
+ *   `lateSendThresholdMs`, and their share of all records (only when a threshold is given).
  */
 import { percentiles } from '../stats/percentiles.ts';
 import type { ErrorClass, LoadSummary, RequestRecord } from './types.ts';
 
-export function summarize(records: readonly RequestRecord[], concurrency: number, requestsPerWorker: number): LoadSummary {
+/**
+ * @param records measured requests, any order
+ * @param opts.lateSendThresholdMs when given, `lateSends` counts sends later than this (ms)
+ */
+export function summarize(records: readonly RequestRecord[], concurrency: number, requestsPerWorker: number, opts: { lateSendThresholdMs?: number } = {}): LoadSummary {
   const errors: Record<ErrorClass, number> = { connect: 0, reset: 0, timeout: 0, http: 0, other: 0 };
   const e2e: number[] = [];
   const queue: number[] = [];
@@ -33,8 +41,14 @@ export function summarize(records: readonly RequestRecord[], concurrency: number
   let minStart = Infinity;
   let maxEnd = -Infinity;
   let ok = 0;
+  const sendDelay: number[] = [];
+  const lateThreshold = opts.lateSendThresholdMs;
+  let late = 0;
 
   for (const r of records) {
+    const delay = r.startMs - r.intendedStartMs;
+    sendDelay.push(delay);
+    if (lateThreshold !== undefined && delay > lateThreshold) late++;
     if (r.errorClass === null) {
       ok++;
       e2e.push(r.e2eMs);
@@ -98,6 +112,8 @@ export function summarize(records: readonly RequestRecord[], concurrency: number
     e2eMs: percentiles(e2e),
     queueMs: percentiles(queue),
     execMs: percentiles(exec),
+    sendDelayMs: percentiles(sendDelay),
+    ...(lateThreshold === undefined ? {} : { lateSends: records.length > 0 ? { thresholdMs: lateThreshold, count: late, share: late / records.length } : null }),
   };
 }
 

@@ -62,6 +62,18 @@ export interface LoadSummary {
   queueMs: Percentiles | null;
   /** from Server-Timing `exec` */
   execMs: Percentiles | null;
+  /**
+   * How late the generator sent each request, over all records: startMs − intendedStartMs (ms).
+   * Intended = the schedule for a worker's first request (t0, or its ramp slot), else the moment
+   * the worker's previous answer was read (closed loop). Absent in runs written before this field.
+   */
+  sendDelayMs?: Percentiles | null;
+  /**
+   * Requests sent more than `thresholdMs` after their intended time, and their share of all
+   * records (0..1). Absent when the caller gave no threshold (see `LoadOptions.lateSendThresholdMs`)
+   * and in older runs; null when there are no records.
+   */
+  lateSends?: { thresholdMs: number; count: number; share: number } | null;
 }
 
 // ---- added with the implementation (additive; nothing above changed) ----------------------------
@@ -94,6 +106,11 @@ export interface LoadOptions {
   bodyTimeoutMs: number;
   /** stops issuing requests, aborts those in flight and closes the connections */
   signal?: AbortSignal;
+  /**
+   * A send later than this after its intended time (ms) counts in `summary.lateSends`; absent →
+   * not counted. The pipeline passes `generatorDelayThresholdMs(L)` from src/pipeline/flags.ts.
+   */
+  lateSendThresholdMs?: number;
 }
 
 /** Subscribers of a run (all optional; called synchronously on the hot path — keep them cheap). */

@@ -18,7 +18,7 @@ import { SCHEMA_VERSION, type CellResult, type PinnedDelta, type ResolvedOptions
 import type { PinnedResponse, SutInfo, SutSample } from '../jvm/api.ts';
 import type { MockStats } from '../../mock/src/types.ts';
 import { summarizeThreadDump } from './threaddump.ts';
-import { computeFlags } from './flags.ts';
+import { computeFlags, generatorDelayThresholdMs } from './flags.ts';
 import { readCpuTicks, hostCpuPct } from './host.ts';
 import { ChildRegistry } from './children.ts';
 import type { Emit } from './events.ts';
@@ -129,6 +129,7 @@ function loadOptions(o: ResolvedOptions, baseUrl: string, signal: AbortSignal) {
     connectTimeoutMs: o.connectTimeoutMs,
     headersTimeoutMs: o.headersTimeoutMs,
     bodyTimeoutMs: o.bodyTimeoutMs,
+    lateSendThresholdMs: generatorDelayThresholdMs(o.latencyMs),
     signal,
   };
 }
@@ -204,9 +205,11 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, sut: SutHandle
   const flags = computeFlags({
     mode: cell.mode,
     latencyMs: o.latencyMs,
-    sutCpuLoads: samples.filter((s) => s.tEpochMs >= result.t0EpochMs).map((s) => s.processCpuLoad),
+    t0EpochMs: result.t0EpochMs,
+    sutSamples: samples,
     load: result.summary,
     eventLoopLagP99Ms: result.loadgen.eventLoopLagP99Ms,
+    eventLoopLagMaxMs: result.loadgen.eventLoopLagMaxMs,
     loadgenCpuPct: result.loadgen.cpuPct,
     hostCpuPct: host,
     errorFlagThreshold: o.errorFlagThreshold,

@@ -11,11 +11,12 @@ import {
 import type { LoadedRun } from './load.ts';
 import { agg, maxOf, meanOf, medianOf } from './stats.ts';
 import { successfulColumns } from '../store/summary.ts';
+import { pushAll } from '../stats/extremes.ts';
 import { quantileSorted } from 'simple-statistics';
 import publishedJson from './published.json' with { type: 'json' };
 import { warmupPlan } from '../config/plan.ts';
 import { deriveUpstream } from './upstream.ts';
-import { SCHEDULER_DELAY_MS, SUT_CPU_SATURATED as PIPELINE_SUT_CPU_SATURATED } from '../pipeline/flags.ts';
+import { SCHEDULER_DELAY_MS, SUT_CPU_SATURATED as PIPELINE_SUT_CPU_SATURATED, SUT_CPU_SATURATED_SHARE, sutCpuSaturation, upgradeLegacyFlag } from '../pipeline/flags.ts';
 
 export type Verdict = 'reproduced' | 'not reproduced' | 'not tested here';
 /** A reason or expected difference, phrased by the renderer from templates (`reason.<key>`). */
@@ -139,7 +140,8 @@ export interface LevelComparison {
 /**
  * Evidence that the host CPU, not the code under test, set a limit: virtual-thread cells whose
  * queue-wait P95 exceeds max(10 ms, 5 % of L) (theory: 0; the carrier threads were busy), cells
- * whose SUT process CPU reached 0.9 of the machine in a sample, and flags of the run other than
+ * whose SUT process CPU was at or above 0.9 of the machine in at least 10 % of their samples
+ * (sutCpuSaturation, the rule of the pipeline's `sut-cpu` flag), and flags of the run other than
  * errors (any code, including ones this version does not know).
  */
 export interface Saturation {
@@ -147,8 +149,11 @@ export interface Saturation {
   carriers: number;
   queueThresholdMs: number;
   cpuThreshold: number;
+  /** share of a cell's samples at or above cpuThreshold that makes it CPU-saturated (0..1) */
+  cpuShareThreshold: number;
   schedulerDelay: { cellId: string; concurrency: number; queueP95Ms: number }[];
-  sutCpu: { cellId: string; mode: Mode; concurrency: number; peakCpu: number; samplesAbove: number }[];
+  /** CPU-saturated cells: peak processCpuLoad (0..1), samples at or above cpuThreshold and their share (0..1) */
+  sutCpu: { cellId: string; mode: Mode; concurrency: number; peakCpu: number; samplesAbove: number; share: number }[];
   hostFlags: { cellId: string; flag: CellFlag }[];
   /** any of the three */
   saturated: boolean;
@@ -670,18 +675,20 @@ export function buildModel(run: LoadedRun): ReportModel {
   };
 
   const qThr = schedulerDelayThresholdMs(m.options.latencyMs);
-  const flags = cells.flatMap((x) => x.flags.map((flag) => ({ cellId: x.cellId, flag })));
+  // older runs carried the SUT-CPU share under `host-cpu`: read it as `sut-cpu` (one unit per code)
+  const flags = cells.flatMap((x) => x.flags.map((flag) => ({ cellId: x.cellId, flag: upgradeLegacyFlag(flag) })));
   const schedulerDelay = cells.filter((x) => x.mode === 'virtual' && x.load.queueMs !== null && x.load.queueMs.p95 > qThr)
     .map((x) => ({ cellId: x.cellId, concurrency: x.concurrency, queueP95Ms: x.load.queueMs?.p95 as number }));
-  const sutCpu = cells.map((x) => {
-    const cpu = x.samples.map((q) => q.processCpuLoad).filter((q): q is number => q !== null);
-    return { cellId: x.cellId, mode: x.mode, concurrency: x.concurrency, peakCpu: cpu.length ? Math.max(...cpu) : 0, samplesAbove: cpu.filter((q) => q >= SUT_CPU_SATURATED).length };
-  }).filter((x) => x.samplesAbove > 0);
+  // the pipeline's rule (src/pipeline/flags.ts sutCpuSaturation), so §14 and the `sut-cpu` flag agree
+  const sutCpu = cells.flatMap((x) => {
+    const cpu = sutCpuSaturation(x.samples, x.t0EpochMs);
+    return cpu.saturated ? [{ cellId: x.cellId, mode: x.mode, concurrency: x.concurrency, peakCpu: cpu.peak ?? 0, samplesAbove: cpu.samplesAbove, share: cpu.share ?? 0 }] : [];
+  });
   const hostFlags = flags.filter((f) => f.flag.code !== 'errors-above-threshold');
   const firstInfo = sutKeys.map((k) => m.sut[k]).find((x) => x !== undefined);
   const saturation: Saturation = {
     carriers: firstInfo?.vtSchedulerParallelism ?? firstInfo?.availableProcessors ?? m.host.cores,
-    queueThresholdMs: qThr, cpuThreshold: SUT_CPU_SATURATED,
+    queueThresholdMs: qThr, cpuThreshold: SUT_CPU_SATURATED, cpuShareThreshold: SUT_CPU_SATURATED_SHARE,
     schedulerDelay, sutCpu, hostFlags,
     saturated: schedulerDelay.length > 0 || sutCpu.length > 0 || hostFlags.length > 0,
   };
@@ -708,7 +715,7 @@ export function buildModel(run: LoadedRun): ReportModel {
     const e2e: number[] = [];
     for (const x of cs) {
       const req: CompactRequests | undefined = run.requests.get(x.cellId);
-      if (req) e2e.push(...successfulColumns(req).e2eMs);
+      if (req) pushAll(e2e, successfulColumns(req).e2eMs); // no push(...xs): a cell can hold >125k requests
     }
     if (e2e.length) {
       e2e.sort((a, b) => a - b);

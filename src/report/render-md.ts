@@ -105,14 +105,18 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   if (model.isFixture) summaryParts.push(P('summary.fixture'));
 
   // ------------------------------------------------------------ flags and gaps
-  /** a flag's value and threshold in the unit of its code (src/pipeline/flags.ts); unknown codes as plain numbers */
-  const flagValue = (flagCode: string, x: number, threshold: number): string | Raw => {
+  /**
+   * a flag's value or threshold in the one unit of its code (listed in src/pipeline/flags.ts);
+   * unknown codes as plain numbers. Legacy `host-cpu` flags holding the SUT-CPU share were read as
+   * `sut-cpu` by the model (upgradeLegacyFlag).
+   */
+  const flagValue = (flagCode: string, x: number): string | Raw => {
     switch (flagCode) {
       case 'errors-above-threshold': return pct(x * 100, 2);
       case 'loadgen-cpu': return P('unit.pctOfOneCore', { v: num(x, 0) });
-      // two kinds share this code: whole-host CPU in % of all cores (threshold 95), and the share of
-      // SUT samples at ≥ 90 % of the machine (a fraction, threshold 0.1)
-      case 'host-cpu': return threshold <= 1 ? P('unit.shareOfSamples', { v: num(x * 100, 0) }) : P('unit.pctOfAllCores', { v: num(x, 0) });
+      case 'host-cpu': return P('unit.pctOfAllCores', { v: num(x, 0) });
+      case 'sut-cpu': return P('unit.shareOfSamples', { v: num(x * 100, 0) });
+      case 'loadgen-late-sends': return P('unit.shareOfRequests', { v: num(x * 100, 1) });
       case 'loadgen-lag':
       case 'scheduler-delay': return ms(x);
       case 'concurrency-below-target': return P('unit.workers', { v: int(x) });
@@ -124,7 +128,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   if (model.flags.length) {
     fg.push(s('flags.intro', { n: int(model.flags.length) }));
     fg.push(table([s('h.cell'), s('h.flag'), s('h.message'), s('h.value'), s('h.threshold')],
-      model.flags.map(({ cellId, flag }) => [cellId, flag.code, flag.message, flagValue(flag.code, flag.value, flag.threshold), flagValue(flag.code, flag.threshold, flag.threshold)]), ['l', 'l', 'l', 'r', 'r']).md);
+      model.flags.map(({ cellId, flag }) => [cellId, flag.code, flag.message, flagValue(flag.code, flag.value), flagValue(flag.code, flag.threshold)]), ['l', 'l', 'l', 'r', 'r']).md);
   } else fg.push(s('flags.none'));
   if (sat.schedulerDelay.length || sat.sutCpu.length) fg.push(s('flags.derived'));
 
@@ -394,10 +398,10 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     bnParts.push(P('bn.schedulerDelay', { cells: sat.schedulerDelay.map((x) => `${x.cellId} (${ms(x.queueP95Ms)})`).join(', '), thr: ms(sat.queueThresholdMs), carriers: int(sat.carriers) }));
   }
   if (sat.sutCpu.length) {
-    bnParts.push(P('bn.sutCpu', { cells: raw(sat.sutCpu.map((x) => `${esc(x.cellId)} (${s('bn.peak', { v: pct(x.peakCpu * 100, 0) })})`).join(', ')), thr: pct(sat.cpuThreshold * 100, 0) }));
+    bnParts.push(P('bn.sutCpu', { cells: raw(sat.sutCpu.map((x) => `${esc(x.cellId)} (${s('bn.peak', { v: pct(x.peakCpu * 100, 0) })}, ${s('unit.shareOfSamples', { v: num(x.share * 100, 0) })})`).join(', ')), thr: pct(sat.cpuThreshold * 100, 0), share: pct(sat.cpuShareThreshold * 100, 0) }));
   }
   if (sat.hostFlags.length) bnParts.push(P('bn.flags', { n: int(sat.hostFlags.length), cells: [...new Set(sat.hostFlags.map((f) => f.cellId))].join(', ') }));
-  if (!sat.saturated) bnParts.push(P('bn.noFlags', { thr: ms(sat.queueThresholdMs), cpu: pct(sat.cpuThreshold * 100, 0) }));
+  if (!sat.saturated) bnParts.push(P('bn.noFlags', { thr: ms(sat.queueThresholdMs), cpu: pct(sat.cpuThreshold * 100, 0), share: pct(sat.cpuShareThreshold * 100, 0) }));
   bnParts.push(P('bn.notMeasured'));
 
   // ------------------------------------------------------------ conclusions

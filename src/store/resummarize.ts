@@ -6,14 +6,25 @@
  */
 import { summarize } from '../load/summarize.ts';
 import type { RequestRecord } from '../load/types.ts';
-import { computeFlags } from '../pipeline/flags.ts';
+import { computeFlags, generatorDelayThresholdMs } from '../pipeline/flags.ts';
+import { firstIntendedStartMs } from '../load/schedule.ts';
 import { RunStore } from './run-store.ts';
 import { buildSummary } from './summary.ts';
-import type { CompactRequests } from './types.ts';
+import type { CompactRequests, StartMode } from './types.ts';
 
-/** Columns back to records (endMs = startMs + e2eMs; intendedStartMs is not stored: startMs). */
-export function expandRequests(req: CompactRequests): RequestRecord[] {
+/**
+ * Columns back to records (endMs = startMs + e2eMs). intendedStartMs is not stored; with
+ * `schedule` it is rebuilt by the generator's own rule (src/load/run.ts): a worker's first request
+ * at its start slot (firstIntendedStartMs), each later one at the end of the worker's previous
+ * request (closed loop; exact to the stored µs). Without `schedule`, or when the previous request
+ * of a worker is not in the data, it is startMs (no send delay known).
+ */
+export function expandRequests(req: CompactRequests, schedule?: { start: StartMode; concurrency: number; rampMs: number }): RequestRecord[] {
   const out: RequestRecord[] = [];
+  const endOf = new Map<string, number>(); // `${worker}:${seq}` -> endMs
+  if (schedule !== undefined) {
+    for (let i = 0; i < req.e2eMs.length; i++) endOf.set(`${req.worker[i]!}:${req.seq[i]!}`, req.startMs[i]! + req.e2eMs[i]!);
+  }
   for (let i = 0; i < req.e2eMs.length; i++) {
     const startMs = req.startMs[i]!;
     const e2eMs = req.e2eMs[i]!;
@@ -24,8 +35,16 @@ export function expandRequests(req: CompactRequests): RequestRecord[] {
     if (x !== null && x !== undefined) serverTiming['exec'] = x;
     const status = req.status[i]!;
     const err = req.error[i];
+    const worker = req.worker[i]!;
+    const seq = req.seq[i]!;
+    let intendedStartMs = startMs;
+    if (schedule !== undefined) {
+      intendedStartMs = seq === 0
+        ? firstIntendedStartMs(schedule.start, worker, schedule.concurrency, schedule.rampMs)
+        : (endOf.get(`${worker}:${seq - 1}`) ?? startMs);
+    }
     out.push({
-      worker: req.worker[i]!, seq: req.seq[i]!, intendedStartMs: startMs, startMs, endMs: startMs + e2eMs, e2eMs,
+      worker, seq, intendedStartMs, startMs, endMs: startMs + e2eMs, e2eMs,
       status: status === 0 ? null : status, errorClass: err === '' || err === undefined ? null : err, serverTiming,
     });
   }
@@ -42,13 +61,16 @@ export function resummarizeRun(runDir: string, errorFlagThreshold?: number): str
   for (const cell of store.readDoneCells(manifest.cellOrder)) {
     const req = store.readRequests(cell.cellId);
     requests.set(cell.cellId, req);
-    const load = summarize(expandRequests(req), cell.concurrency, cell.requestsPerWorker);
+    const records = expandRequests(req, { start: cell.start, concurrency: cell.concurrency, rampMs: manifest.options.rampMs });
+    const load = summarize(records, cell.concurrency, cell.requestsPerWorker, { lateSendThresholdMs: generatorDelayThresholdMs(cell.latencyMs) });
     const flags = computeFlags({
       mode: cell.mode,
       latencyMs: cell.latencyMs,
-      sutCpuLoads: cell.samples.filter((s) => s.tEpochMs >= cell.t0EpochMs).map((s) => s.processCpuLoad),
+      t0EpochMs: cell.t0EpochMs,
+      sutSamples: cell.samples,
       load,
       eventLoopLagP99Ms: cell.loadgen.eventLoopLagP99Ms,
+      eventLoopLagMaxMs: cell.loadgen.eventLoopLagMaxMs,
       loadgenCpuPct: cell.loadgen.cpuPct,
       hostCpuPct: cell.loadgen.hostCpuPct,
       errorFlagThreshold: threshold,

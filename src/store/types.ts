@@ -80,9 +80,13 @@ export interface RunManifest {
   notes?: string[];
 }
 
-/** A flag raised when the host, not the code under test, may have set the limit. */
+/**
+ * A flag raised when the host, not the code under test, may have set the limit. One unit per code
+ * for `value` and `threshold` (listed in src/pipeline/flags.ts). Runs written before `sut-cpu`
+ * existed carry that share under `host-cpu` with a threshold ≤ 1 (read as `sut-cpu`: upgradeLegacyFlag).
+ */
 export interface CellFlag {
-  code: 'loadgen-lag' | 'loadgen-cpu' | 'host-cpu' | 'scheduler-delay' | 'concurrency-below-target' | 'errors-above-threshold';
+  code: 'loadgen-lag' | 'loadgen-late-sends' | 'loadgen-cpu' | 'host-cpu' | 'sut-cpu' | 'scheduler-delay' | 'concurrency-below-target' | 'errors-above-threshold';
   message: string;
   value: number;
   threshold: number;
