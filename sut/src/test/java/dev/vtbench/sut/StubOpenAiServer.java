@@ -69,6 +69,11 @@ final class StubOpenAiServer implements AutoCloseable {
         barrier = null;
     }
 
+    /** Requests held in the stub right now (read, not yet answered). */
+    int inFlightNow() {
+        return inFlight.get();
+    }
+
     /** Highest number of requests in the stub at once since the last call; resets it. */
     int takePeakInFlight() {
         return peakInFlight.getAndSet(inFlight.get());
