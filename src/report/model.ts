@@ -4,6 +4,7 @@
  */
 import type { Agg, CellFlag, CellResult, CompactRequests, Mode, RunManifest, SummaryRow, ThreadDumpSummary } from '../store/types.ts';
 import type { SutInfo } from '../jvm/api.ts';
+import { groupPinnedReasons } from '../jvm/pinned-kind.ts';
 import {
   littleThroughputRps, plannedRequestsPerRepeat, queueWaitMeanSpreadMs, queueWaitP95WavesMs,
   rampWholeRunFraction, waves, wavesWholeRunRps,
@@ -213,7 +214,11 @@ export interface ReportModel {
   published: PublishedRow[];
   threadDumps: ThreadDumpEvidence[];
   pinning: PinningRow[];
-  pinningReasons: { mode: Mode; reason: string; count: number }[];
+  /**
+   * pinned events per mode and reason kind (src/jvm/pinned-kind.ts: JDK 25 puts class names in
+   * `pinnedReason`, the kind has `<class>` instead); `reasons` = the raw texts, as recorded
+   */
+  pinningReasons: { mode: Mode; kind: string; count: number; reasons: string[] }[];
   pinRule: PinRule;
   flags: { cellId: string; flag: CellFlag }[];
   saturation: Saturation;
@@ -564,10 +569,11 @@ export function buildModel(run: LoadedRun): ReportModel {
       byReason, cells: cs.length, cellsWithData: withData.length,
     };
   });
-  const reasonMap = new Map<string, number>();
-  for (const p of pinning) for (const [k, n] of Object.entries(p.byReason)) reasonMap.set(`${p.mode}\u0000${k}`, (reasonMap.get(`${p.mode}\u0000${k}`) ?? 0) + n);
-  const pinningReasons = [...reasonMap.entries()].map(([k, count]) => { const [mode, reason] = k.split('\u0000') as [Mode, string]; return { mode, reason, count }; })
-    .sort((a, b) => MODE_ORDER.indexOf(a.mode) - MODE_ORDER.indexOf(b.mode) || b.count - a.count || (a.reason < b.reason ? -1 : 1));
+  const pinningReasons = MODE_ORDER.flatMap((mode) => {
+    const byReason: Record<string, number> = {};
+    for (const p of pinning) if (p.mode === mode) for (const [k, n] of Object.entries(p.byReason)) byReason[k] = (byReason[k] ?? 0) + n;
+    return groupPinnedReasons(byReason).map((g) => ({ mode, kind: g.kind, count: g.count, reasons: g.reasons }));
+  });
 
   const vtCells = cells.filter((x) => x.mode === 'virtual');
   const vtRequests = vtCells.reduce((s, x) => s + x.load.count, 0);

@@ -323,7 +323,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   pinParts.push(s('pin.window', { thr: int(thr) }));
   pinParts.push(table([s('h.mode'), s('h.concurrency'), s('h.threshold'), s('h.events'), s('h.cellsWithData')],
     model.pinning.map((p) => [raw(modeName(p.mode)), int(p.concurrency), p.thresholdMs === null ? '—' : `${int(p.thresholdMs)} ms`, int(p.total), `${p.cellsWithData} / ${p.cells}`]), ['l', 'r', 'r', 'r', 'r']).md);
-  if (model.pinningReasons.length) pinParts.push(table([s('h.mode'), s('h.pinReason'), s('h.events')], model.pinningReasons.map((r) => [raw(modeName(r.mode)), r.reason, int(r.count)]), ['l', 'l', 'r']).md);
+  if (model.pinningReasons.length) pinParts.push(table([s('h.mode'), s('h.pinReason'), s('h.events')], model.pinningReasons.map((r) => [raw(modeName(r.mode)), r.kind, int(r.count)]), ['l', 'l', 'r']).md);
 
   // ------------------------------------------------------------ resources
   const resParts: string[] = [];
