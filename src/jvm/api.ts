@@ -44,7 +44,7 @@ export interface SutSample {
   vtSchedulerPoolSize: number | null;
   vtMounted: number | null;
   vtQueued: number | null;
-  /** cumulative jdk.VirtualThreadPinned events since JVM start (at the configured threshold) */
+  /** cumulative jdk.VirtualThreadPinned events since JVM start (at the configured threshold), as delivered so far: JFR delivers up to ~1 s late, so use GET /bench/pinned for per-cell counts */
   pinnedTotal: number;
   /** cumulative jdk.VirtualThreadSubmitFailed events */
   submitFailedTotal: number;
