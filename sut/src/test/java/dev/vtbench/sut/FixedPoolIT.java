@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -49,25 +51,47 @@ class FixedPoolIT {
     }
 
     /**
-     * Structural, not timing: the pool of 2 never lets more than 2 calls into the upstream at once;
-     * the first two start without waiting for a call (queue below one latency); the other two wait
-     * for a thread (their queue is at least half a latency even if their request reached the SUT
-     * late on a loaded host); every execution holds the whole upstream call.
+     * Structural, not timing: the stub holds the calls that reach it until the SUT's sampler shows
+     * the other two queued, so those two were submitted before the release and cannot start before
+     * a held call has then taken its full latency: their queue wait is at least one latency on any
+     * host. The pool never lets more than 2 calls into the upstream; every execution holds the
+     * whole upstream call.
      */
     @Test
-    void fourConcurrentOnAPoolOfTwo_atMostTwoUpstream_twoQueueForAThread_allExecAtLeastOneLatency() {
+    void fourConcurrentOnAPoolOfTwo_atMostTwoUpstream_twoQueueAtLeastOneLatency_allExecAtLeastOneLatency() throws Exception {
         long latencyMs = STUB.latencyMs;
         STUB.takePeakInFlight();
-        List<SutHttp.Result> rs = http.concurrent(4).stream()
-                .sorted(Comparator.comparingDouble(SutHttp.Result::queueMs)).toList();
+        STUB.holdAll();
+        List<SutHttp.Result> rs;
+        try {
+            List<CompletableFuture<SutHttp.Result>> calls = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                calls.add(http.llmAsync());
+            }
+            long deadline = System.currentTimeMillis() + 20_000;
+            while (!(STUB.inFlightNow() == 2 && latestQueueSize() == 2) && System.currentTimeMillis() < deadline) {
+                Thread.sleep(20);
+            }
+            assertEquals(2, STUB.inFlightNow(), "two calls held upstream");
+            assertEquals(2, latestQueueSize(), "two calls queued in the SUT");
+            STUB.release();
+            rs = calls.stream().map(CompletableFuture::join)
+                    .sorted(Comparator.comparingDouble(SutHttp.Result::queueMs)).toList();
+        } finally {
+            STUB.release();
+        }
         assertEquals(2, STUB.takePeakInFlight(), "pool of 2: exactly 2 calls in the upstream at the peak: " + rs);
         for (SutHttp.Result r : rs) {
             assertEquals(200, r.status(), r.body());
             assertTrue(r.execMs() >= latencyMs - 1, "exec holds the whole upstream call: " + r);
         }
-        assertTrue(rs.get(0).queueMs() < latencyMs && rs.get(1).queueMs() < latencyMs, "two start at once: " + rs);
-        assertTrue(rs.get(2).queueMs() >= latencyMs / 2.0, "third waits for a thread: " + rs);
-        assertTrue(rs.get(3).queueMs() >= latencyMs / 2.0, "fourth waits for a thread: " + rs);
+        assertTrue(rs.get(2).queueMs() >= latencyMs - 1, "third waits at least one latency for a thread: " + rs);
+        assertTrue(rs.get(3).queueMs() >= latencyMs - 1, "fourth waits at least one latency for a thread: " + rs);
+    }
+
+    private int latestQueueSize() {
+        JsonNode samples = http.getJson("/bench/samples?since=" + (System.currentTimeMillis() - 1000)).get("samples");
+        return samples.isEmpty() ? -1 : samples.get(samples.size() - 1).get("queueSize").asInt();
     }
 
     @Test
