@@ -220,6 +220,13 @@ export interface ReportModel {
    */
   pinningReasons: { mode: Mode; kind: string; count: number; reasons: string[] }[];
   pinRule: PinRule;
+  /**
+   * how the cells' pinned counts were read: `flushed` cells read both counts after the SUT's JFR
+   * stream had delivered everything committed before the read (PinnedDelta.flushed); the others
+   * (runs recorded before the SUT waited, or a wait that timed out) may have a pin of about the
+   * last second of a cell counted in the next cell, or lost after a JVM's last cell
+   */
+  pinReads: { cellsWithData: number; flushed: number };
   flags: { cellId: string; flag: CellFlag }[];
   saturation: Saturation;
   conclusions: ConclusionRow[];
@@ -657,6 +664,7 @@ export function buildModel(run: LoadedRun): ReportModel {
     pinning,
     pinningReasons,
     pinRule,
+    pinReads: { cellsWithData: cells.filter((x) => x.pinned !== null).length, flushed: cells.filter((x) => x.pinned?.flushed === true).length },
     flags,
     saturation,
     charts: { series, distribution },
