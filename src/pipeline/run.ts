@@ -252,6 +252,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, sut: SutHandle
     flags,
     threadDump,
   };
+  if (out.pinned?.flushed === false) ctx.emit({ type: 'info', message: `  ${cell.cellId}: the SUT answered its pinned counts before JFR confirmed delivery (5 s wait timed out); a late pin may be counted in the next cell` });
   store.writeCell(out, compactRequests(result.records));
   writeSummary(ctx);
   ctx.emit({ type: 'cell-end', cellId: cell.cellId, summary: result.summary, boundRps: cell.boundRps, flags, durationMs });
