@@ -2,13 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { connect, type AddressInfo } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VtbenchError } from '../src/cli/errors.ts';
 import { findJdk, majorOf, parseReleaseFile, SUT_MIN_JDK } from '../src/jvm/jdk.ts';
 import { sourceHash } from '../src/jvm/build.ts';
-import { startSut, sutArgs, DEFAULT_JVM_FLAGS } from '../src/jvm/sut-process.ts';
+import { startSut, sutArgs } from '../src/jvm/sut-process.ts';
+import { getProfile, PROFILES } from '../src/config/profiles.ts';
+import { pinnedReasonKind } from '../src/jvm/pinned-kind.ts';
 import { getPinned, getSamples, getThreadDump } from '../src/jvm/client.ts';
 import { buildSut } from '../src/jvm/build.ts';
 
@@ -96,17 +98,32 @@ test('sourceHash changes when a main source changes and ignores other files', wi
   assert.notEqual(sourceHash(dir), h1);
 }));
 
-test('sutArgs puts JVM flags before -jar and bench settings after', () => {
-  const args = sutArgs({
+test('sutArgs puts the profile\'s JVM flags before -jar, bench settings and the loopback bind address after', () => {
+  const jvmFlags = getProfile('seed-000').values.jvmFlags;
+  const base = {
     jdk: { home: '/j', major: 25, version: '25', vendor: 'v' },
-    jarPath: '/x/vtbench-sut.jar', port: 8081, mockBaseUrl: 'http://127.0.0.1:9000/v1', mode: 'virtual',
-    poolSize: 32, queueCapacity: 10000, jvmFlags: DEFAULT_JVM_FLAGS, samplerIntervalMs: 250, pinnedThresholdMs: 20,
+    jarPath: '/x/vtbench-sut.jar', port: 8081, mockBaseUrl: 'http://127.0.0.1:9000/v1', mode: 'virtual' as const,
+    poolSize: 32, queueCapacity: 10000, jvmFlags, samplerIntervalMs: 250, pinnedThresholdMs: 20,
     logFile: '/tmp/x.log', readyTimeoutMs: 1000,
-  });
-  assert.deepEqual(args.slice(0, DEFAULT_JVM_FLAGS.length + 2), [...DEFAULT_JVM_FLAGS, '-jar', '/x/vtbench-sut.jar']);
+  };
+  const args = sutArgs(base);
+  assert.deepEqual(args.slice(0, jvmFlags.length + 2), [...jvmFlags, '-jar', '/x/vtbench-sut.jar']);
   assert.ok(args.includes('--server.port=8081'));
+  assert.ok(args.includes('--server.address=127.0.0.1'), 'loopback unless told otherwise');
   assert.ok(args.includes('--bench.executor=virtual'));
   assert.ok(args.includes('--spring.ai.openai.base-url=http://127.0.0.1:9000/v1'));
+  assert.ok(sutArgs({ ...base, bindAddress: '0.0.0.0', pinning: 'class-init' }).includes('--server.address=0.0.0.0'));
+  assert.ok(sutArgs({ ...base, pinning: 'class-init' }).includes('--bench.pinning=class-init'));
+});
+
+test('one source of JVM flags: every profile gives -Xms equal to -Xmx, and the launcher has no default of its own', async () => {
+  for (const p of PROFILES) {
+    const xms = p.values.jvmFlags.find((f) => f.startsWith('-Xms'));
+    const xmx = p.values.jvmFlags.find((f) => f.startsWith('-Xmx'));
+    assert.ok(xms && xmx && xms.slice(4) === xmx.slice(4), `${p.name}: ${p.values.jvmFlags.join(' ')}`);
+  }
+  const mod = (await import('../src/jvm/sut-process.ts')) as Record<string, unknown>;
+  assert.equal(mod['DEFAULT_JVM_FLAGS'], undefined, 'flags come from the profile (src/config/profiles.ts) only');
 });
 
 /** A tiny OpenAI-compatible stub with fixed latency, on port 0. */
@@ -145,7 +162,25 @@ try {
   sutJdk = null;
 }
 
-test('startSut runs the jar, answers one call with Server-Timing, serves samples/pinned/threaddump, and stops', {
+/** A non-loopback IPv4 address of this host, or null when it has none. */
+function nonLoopbackIPv4(): string | null {
+  for (const addrs of Object.values(networkInterfaces())) {
+    for (const a of addrs ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return null;
+}
+
+/** 'refused' when nothing accepts a TCP connection on host:port, 'open' when something does. */
+function tcpProbe(host: string, port: number): Promise<'open' | 'refused' | string> {
+  return new Promise((resolve) => {
+    const s = connect({ host, port, timeout: 3000 });
+    s.once('connect', () => { s.destroy(); resolve('open'); });
+    s.once('timeout', () => { s.destroy(); resolve('timeout'); });
+    s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED' ? 'refused' : (e.code ?? e.message)));
+  });
+}
+
+test('startSut runs the jar on loopback only, answers one call with Server-Timing, counts its class-init pin at once, serves samples/threaddump, and stops', {
   skip: sutJdk === null ? `no JDK ${SUT_MIN_JDK}` : false,
   timeout: 120_000,
 }, async () => {
@@ -159,10 +194,20 @@ test('startSut runs the jar, answers one call with Server-Timing, serves samples
     const sut = await startSut({
       jdk, jarPath, port, mockBaseUrl: stub.baseUrl, mode: 'virtual', poolSize: 4, queueCapacity: 10,
       jvmFlags: ['-Xmx256m'], samplerIntervalMs: 100, pinnedThresholdMs: 20, logFile: join(dir, 'sut.log'),
-      readyTimeoutMs: 60_000,
+      readyTimeoutMs: 60_000, pinning: 'class-init',
     });
     try {
+      assert.equal(sut.info.serverAddress, '127.0.0.1');
+      assert.equal(sut.baseUrl, `http://127.0.0.1:${port}`);
+      const lan = nonLoopbackIPv4();
+      if (lan === null) {
+        console.log('# skipped the non-loopback probe: this host has no non-loopback IPv4 address');
+      } else {
+        assert.equal(await tcpProbe(lan, port), 'refused', `the SUT must not answer on ${lan}:${port}`);
+      }
       assert.equal(sut.info.executor.mode, 'virtual');
+      assert.equal(sut.info.executor.pinning, 'class-init');
+      const pinnedBefore = await getPinned(sut.baseUrl);
       assert.equal(sut.info.mockBaseUrl, stub.baseUrl);
       assert.ok(sut.info.jvmFlags.includes('-Xmx256m'));
       const res = await fetch(`${sut.baseUrl}/api/benchmark/llm`, {
@@ -175,8 +220,14 @@ test('startSut runs the jar, answers one call with Server-Timing, serves samples
       const samples = await getSamples(sut.baseUrl, started);
       assert.equal(samples.intervalMs, 100);
       assert.ok(samples.samples.length > 0);
-      const pinned = await getPinned(sut.baseUrl);
+      const pinned = await getPinned(sut.baseUrl); // no sleep: the SUT waits for JFR's delivery
       assert.equal(pinned.thresholdMs, 20);
+      assert.equal(pinnedBefore.flushed, true);
+      assert.equal(pinned.flushed, true);
+      // the call ran in its own hidden class, so its pins (one per park of >= 20 ms) carry one new class name
+      const clinit = (byReason: Record<string, number>) => Object.keys(byReason).filter((r) => pinnedReasonKind(r) === 'VM call to <class>.<clinit> on stack');
+      const fresh = clinit(pinned.byReason).filter((r) => !clinit(pinnedBefore.byReason).includes(r));
+      assert.equal(fresh.length, 1, `the one call's pin, seen at once: ${JSON.stringify(pinned.byReason)}`);
       const dump = JSON.parse(await getThreadDump(sut.baseUrl)) as { threadDump: { threadContainers: unknown[] } };
       assert.ok(dump.threadDump.threadContainers.length > 0);
     } finally {

@@ -43,10 +43,11 @@ test('flags: fewer requests in flight than workers', () => {
   assert.deepEqual(computeFlags({ ...base, load: s }).map((x) => x.code), ['concurrency-below-target']);
 });
 
-test('pinnedDelta: after minus before, by reason, zero deltas dropped', () => {
-  const before = { thresholdMs: 20, total: 5, byReason: { a: 3, b: 2 }, submitFailedTotal: 1 };
-  const after = { thresholdMs: 20, total: 9, byReason: { a: 3, b: 4, c: 2 }, submitFailedTotal: 1 };
-  assert.deepEqual(pinnedDelta(before, after), { thresholdMs: 20, total: 4, byReason: { b: 2, c: 2 }, submitFailed: 0 });
+test('pinnedDelta: after minus before, by reason, zero deltas dropped; flushed only when both reads were', () => {
+  const before = { thresholdMs: 20, total: 5, byReason: { a: 3, b: 2 }, submitFailedTotal: 1, flushed: true, flushWaitMs: 640 };
+  const after = { thresholdMs: 20, total: 9, byReason: { a: 3, b: 4, c: 2 }, submitFailedTotal: 1, flushed: true, flushWaitMs: 980 };
+  assert.deepEqual(pinnedDelta(before, after), { thresholdMs: 20, total: 4, byReason: { b: 2, c: 2 }, submitFailed: 0, flushed: true });
+  assert.equal(pinnedDelta(before, { ...after, flushed: false })?.flushed, false);
   assert.equal(pinnedDelta(null, after), null);
 });
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { findJdk, SUT_MIN_JDK } from '../jvm/jdk.ts';
 import { buildSut } from '../jvm/build.ts';
 import { startSut } from '../jvm/sut-process.ts';
+import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
 import { getSamples, getPinned, getThreadDump } from '../jvm/client.ts';
 import { startMockProcess, getMockStats } from '../pipeline/mock-process.ts';
 import { renderReport } from '../report/index.ts';
@@ -22,7 +23,7 @@ export function realDeps(): MainDeps {
       const jarPath = await buildSut({ jdk, logFile: join(logsDir, 'build.log') });
       const deps: RunDeps = {
         async startMock(o) {
-          const m = await startMockProcess(o);
+          const m = await startMockProcess({ ...o, host: options.bindAddress ?? DEFAULT_BIND_ADDRESS });
           return { ...m, marker: 'mock/src/cli.ts' };
         },
         async startSut(o) {
@@ -30,6 +31,7 @@ export function realDeps(): MainDeps {
             jdk,
             jarPath,
             port: options.sutPort,
+            bindAddress: options.bindAddress ?? DEFAULT_BIND_ADDRESS,
             mockBaseUrl: o.mockUrl,
             mode: o.mode,
             poolSize: options.poolSize,

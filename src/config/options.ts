@@ -3,7 +3,9 @@
  * command-line parsing, validation, `--help` and the manifest. Profiles (profiles.ts) give the
  * defaults; flags override any field.
  */
+import { isIP } from 'node:net';
 import { VtbenchError, EXIT } from '../cli/errors.ts';
+import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
 import type { Mode, ResolvedOptions, StartMode } from '../store/types.ts';
 
 /** Keys of ResolvedOptions that a flag may set (all but `profile`). */
@@ -114,8 +116,17 @@ export const OPTION_SPECS = [
     },
     show: (v) => v.join(' '),
   }),
-  spec({ key: 'mockPort', flag: 'mock-port', arg: 'port', description: 'port of the mock LLM on 127.0.0.1', parse: (r) => parsePort('mock-port', r), show: int }),
-  spec({ key: 'sutPort', flag: 'sut-port', arg: 'port', description: 'port of the system under test on 127.0.0.1', parse: (r) => parsePort('sut-port', r), show: int }),
+  spec({ key: 'mockPort', flag: 'mock-port', arg: 'port', description: 'port of the mock LLM (on --bind-address)', parse: (r) => parsePort('mock-port', r), show: int }),
+  spec({ key: 'sutPort', flag: 'sut-port', arg: 'port', description: 'port of the system under test (on --bind-address)', parse: (r) => parsePort('sut-port', r), show: int }),
+  spec({
+    key: 'bindAddress', flag: 'bind-address', arg: 'addr', description: 'address the SUT and the mock listen on (an IP literal; 0.0.0.0 = every interface)',
+    parse: (raw) => {
+      const a = raw.trim();
+      if (isIP(a) === 0) throw usage('bind-address', `'${raw}' is not an IP address`, `give an IPv4 or IPv6 literal, e.g. --bind-address ${DEFAULT_BIND_ADDRESS}`);
+      return a;
+    },
+    show: (v) => v ?? DEFAULT_BIND_ADDRESS,
+  }),
   spec({ key: 'samplerIntervalMs', flag: 'sampler-interval-ms', arg: 'ms', description: 'SUT sampling interval, ms', parse: (r) => parsePositiveInt('sampler-interval-ms', r, 10), show: int }),
   spec({ key: 'pinnedThresholdMs', flag: 'pinned-threshold-ms', arg: 'ms', description: 'JFR jdk.VirtualThreadPinned threshold, ms (0 = every event)', parse: (r) => parsePositiveInt('pinned-threshold-ms', r, 0), show: int }),
   spec({ key: 'errorFlagThreshold', flag: 'error-flag-threshold', arg: 'rate', description: 'error rate above which a cell is flagged, 0..1', parse: (r) => parseNumber('error-flag-threshold', r, 0, 1), show: (v) => `${v}` }),

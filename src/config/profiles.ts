@@ -5,6 +5,7 @@
 import { VtbenchError, EXIT } from '../cli/errors.ts';
 import { OPTION_SPECS, type OptionKey } from './options.ts';
 import type { ResolvedOptions } from '../store/types.ts';
+import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
 
 type ProfileValues = Omit<ResolvedOptions, 'profile'>;
 
@@ -23,6 +24,7 @@ const BASE: ProfileValues = {
   jvmFlags: ['-Xms512m', '-Xmx512m', '-XX:+UseG1GC'],
   mockPort: 19000,
   sutPort: 19080,
+  bindAddress: DEFAULT_BIND_ADDRESS,
   samplerIntervalMs: 250,
   pinnedThresholdMs: 20,
   errorFlagThreshold: 0.001,

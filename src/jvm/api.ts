@@ -44,7 +44,7 @@ export interface SutSample {
   vtSchedulerPoolSize: number | null;
   vtMounted: number | null;
   vtQueued: number | null;
-  /** cumulative jdk.VirtualThreadPinned events since JVM start (at the configured threshold) */
+  /** cumulative jdk.VirtualThreadPinned events since JVM start (at the configured threshold), as delivered so far: JFR delivers up to ~1 s late, so use GET /bench/pinned for per-cell counts */
   pinnedTotal: number;
   /** cumulative jdk.VirtualThreadSubmitFailed events */
   submitFailedTotal: number;
@@ -57,13 +57,28 @@ export interface SamplesResponse {
   samples: SutSample[];
 }
 
-/** `GET /bench/pinned`: cumulative JFR counts since JVM start. */
+/**
+ * `GET /bench/pinned`: cumulative JFR counts since JVM start. The SUT commits a marker event and
+ * answers once its JFR stream has delivered it (at most 5 s), because JFR delivers events up to
+ * about a second late: with `flushed` true the counts include every event committed before the
+ * request. Group `byReason` by kind with src/jvm/pinned-kind.ts (JDK 25 puts class names in it).
+ */
 export interface PinnedResponse {
   thresholdMs: number;
   total: number;
   byReason: Record<string, number>;
   submitFailedTotal: number;
+  /** the marker was delivered before the counts were read; false on timeout or without a JFR stream */
+  flushed: boolean;
+  /** how long the SUT waited for the marker, ms */
+  flushWaitMs: number;
 }
+
+/**
+ * What the SUT wraps the LLM call in (`bench.pinning`): `synchronized` pins only before JDK 24
+ * (JEP 491); `class-init` runs it in a fresh class initialiser, which still pins on JDK 25.
+ */
+export type PinningMode = 'none' | 'synchronized' | 'class-init';
 
 /** `GET /bench/info` */
 export interface SutInfo {
@@ -73,11 +88,13 @@ export interface SutInfo {
   springAiVersion: string;
   jvmFlags: string[];
   availableProcessors: number;
-  executor: { mode: 'fixed' | 'virtual'; poolSize: number; queueCapacity: number; pinning: 'none' | 'synchronized' };
+  executor: { mode: 'fixed' | 'virtual'; poolSize: number; queueCapacity: number; pinning: PinningMode };
   vtSchedulerParallelism: number | null;
   tomcat: { maxThreads: number; maxConnections: number; maxKeepAliveRequests: number; keepAliveTimeoutMs: number; asyncRequestTimeoutMs: number };
   okhttp: { maxIdleConnections: number; keepAliveDurationMs: number; dispatcherMaxRequests: number | null };
   mockBaseUrl: string;
   samplerIntervalMs: number;
   pinnedThresholdMs: number;
+  /** `server.address` the SUT listens on; null = every interface. Absent in runs before it was recorded. */
+  serverAddress?: string | null;
 }

@@ -6,28 +6,30 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:f
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { EXIT, VtbenchError } from '../cli/errors.ts';
-import type { SutInfo } from './api.ts';
+import type { PinningMode, SutInfo } from './api.ts';
 import { getInfo } from './client.ts';
 import { requireSutJdk, type Jdk } from './jdk.ts';
-
-/** Same heap floor and ceiling in both modes, so RSS and GC are comparable. */
-export const DEFAULT_JVM_FLAGS: readonly string[] = ['-Xms1g', '-Xmx1g', '-XX:+UseG1GC'];
+import { DEFAULT_BIND_ADDRESS, connectHostOf, httpOrigin } from './bind.ts';
 
 export interface StartSutOptions {
   jdk: Jdk;
   jarPath: string;
   port: number;
+  /** `server.address` of the SUT; default {@link DEFAULT_BIND_ADDRESS} (loopback only) */
+  bindAddress?: string;
   /** OpenAI-compatible base URL, ending in /v1 */
   mockBaseUrl: string;
   mode: 'fixed' | 'virtual';
   poolSize: number;
   queueCapacity: number;
+  /** JVM flags; the profiles own the defaults (src/config/profiles.ts), there is no second default here */
   jvmFlags: readonly string[];
   samplerIntervalMs: number;
   pinnedThresholdMs: number;
   logFile: string;
   readyTimeoutMs: number;
-  pinning?: 'none' | 'synchronized';
+  /** what the LLM call is wrapped in (sut/…/PinningMode.java); default none */
+  pinning?: PinningMode;
   /** more `--key=value` Spring arguments */
   extraArgs?: readonly string[];
   /** SIGTERM -> SIGKILL grace in stop(); default 5000 ms */
@@ -49,6 +51,7 @@ export function sutArgs(o: StartSutOptions): string[] {
     '-jar',
     o.jarPath,
     `--server.port=${o.port}`,
+    `--server.address=${o.bindAddress ?? DEFAULT_BIND_ADDRESS}`,
     `--bench.executor=${o.mode}`,
     `--bench.fixed.pool-size=${o.poolSize}`,
     `--bench.fixed.queue-capacity=${o.queueCapacity}`,
@@ -66,9 +69,9 @@ export function tailOf(file: string, lines = 30): string {
   return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
 }
 
-function portAnswers(port: number): Promise<boolean> {
+function portAnswers(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const s = connect({ host: '127.0.0.1', port });
+    const s = connect({ host, port });
     s.once('connect', () => {
       s.destroy();
       resolve(true);
@@ -111,7 +114,8 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  */
 export async function startSut(o: StartSutOptions): Promise<SutProcess> {
   requireSutJdk(o.jdk);
-  if (await portAnswers(o.port)) {
+  const bindAddress = o.bindAddress ?? DEFAULT_BIND_ADDRESS;
+  if (await portAnswers(connectHostOf(bindAddress), o.port)) {
     throw new VtbenchError(`port ${o.port} for the SUT is already in use`, 'stop what listens there or choose another SUT port', EXIT.portInUse);
   }
   mkdirSync(dirname(o.logFile), { recursive: true });
@@ -124,7 +128,7 @@ export async function startSut(o: StartSutOptions): Promise<SutProcess> {
     closeSync(fd); // the child holds its own copy
   }
   const graceMs = o.stopGraceMs ?? 5_000;
-  const baseUrl = `http://127.0.0.1:${o.port}`;
+  const baseUrl = httpOrigin(bindAddress, o.port);
   let spawnError: Error | null = null;
   child.once('error', (e) => (spawnError = e));
 

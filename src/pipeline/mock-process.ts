@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { VtbenchError, EXIT } from '../cli/errors.ts';
 import { stopChild, tailOf } from '../jvm/sut-process.ts';
+import { DEFAULT_BIND_ADDRESS, httpOrigin } from '../jvm/bind.ts';
 import type { MockStats } from '../../mock/src/types.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -29,17 +30,19 @@ export async function waitFor(pred: () => Promise<boolean>, timeoutMs: number, e
 }
 
 /**
+ * Listens on `host` (default 127.0.0.1, the mock's own default too).
  * @throws VtbenchError(EXIT.notReady) with the log tail if /health does not answer in readyTimeoutMs
  */
-export async function startMockProcess(o: { port: number; latencyMs: number; logFile: string; readyTimeoutMs?: number }): Promise<MockProcess> {
+export async function startMockProcess(o: { port: number; latencyMs: number; logFile: string; readyTimeoutMs?: number; host?: string }): Promise<MockProcess> {
   const fd = openSync(o.logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'mock/src/cli.ts', '--port', String(o.port), '--latency-ms', String(o.latencyMs)], {
+  const host = o.host ?? DEFAULT_BIND_ADDRESS;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'mock/src/cli.ts', '--port', String(o.port), '--host', host, '--latency-ms', String(o.latencyMs)], {
     cwd: ROOT,
     stdio: ['ignore', fd, fd],
     detached: true, // own process group: Ctrl-C reaches the harness only, which stops the mock last
   });
   closeSync(fd);
-  const url = `http://127.0.0.1:${o.port}`;
+  const url = httpOrigin(host, o.port);
   let exited = false;
   child.once('exit', () => { exited = true; });
   const ready = await waitFor(async () => {

@@ -134,7 +134,11 @@ function loadOptions(o: ResolvedOptions, baseUrl: string, signal: AbortSignal) {
   };
 }
 
-/** Pinned counts after minus before; null if either is unknown. */
+/**
+ * Pinned counts after minus before; null if either is unknown. `flushed` is true only when both
+ * reads waited for the SUT's JFR stream to deliver everything committed before them (the SUT's
+ * `GET /bench/pinned` does; a SUT without that answer leaves it absent).
+ */
 export function pinnedDelta(before: PinnedResponse | null, after: PinnedResponse | null): PinnedDelta | null {
   if (!before || !after) return null;
   const byReason: Record<string, number> = {};
@@ -142,7 +146,9 @@ export function pinnedDelta(before: PinnedResponse | null, after: PinnedResponse
     const d = v - (before.byReason[k] ?? 0);
     if (d > 0) byReason[k] = d;
   }
-  return { thresholdMs: after.thresholdMs, total: after.total - before.total, byReason, submitFailed: after.submitFailedTotal - before.submitFailedTotal };
+  const delta: PinnedDelta = { thresholdMs: after.thresholdMs, total: after.total - before.total, byReason, submitFailed: after.submitFailedTotal - before.submitFailedTotal };
+  if (typeof before.flushed === 'boolean' && typeof after.flushed === 'boolean') delta.flushed = before.flushed && after.flushed;
+  return delta;
 }
 
 /**
@@ -249,6 +255,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, sut: SutHandle
     flags,
     threadDump,
   };
+  if (out.pinned?.flushed === false) ctx.emit({ type: 'info', message: `  ${cell.cellId}: the SUT answered its pinned counts before JFR confirmed delivery (5 s wait timed out); a late pin may be counted in the next cell` });
   store.writeCell(out, compactRequests(result.records));
   writeSummary(ctx);
   ctx.emit({ type: 'cell-end', cellId: cell.cellId, summary: result.summary, boundRps: cell.boundRps, flags, durationMs });

@@ -4,6 +4,7 @@
  */
 import type { Agg, CellFlag, CellResult, CompactRequests, Mode, RunManifest, SummaryRow, ThreadDumpSummary } from '../store/types.ts';
 import type { SutInfo } from '../jvm/api.ts';
+import { groupPinnedReasons } from '../jvm/pinned-kind.ts';
 import {
   littleThroughputRps, plannedRequestsPerRepeat, queueWaitMeanSpreadMs, queueWaitP95WavesMs,
   rampWholeRunFraction, waves, wavesWholeRunRps,
@@ -273,8 +274,19 @@ export interface ReportModel {
   published: PublishedRow[];
   threadDumps: ThreadDumpEvidence[];
   pinning: PinningRow[];
-  pinningReasons: { mode: Mode; reason: string; count: number }[];
+  /**
+   * pinned events per mode and reason kind (src/jvm/pinned-kind.ts: JDK 25 puts class names in
+   * `pinnedReason`, the kind has `<class>` instead); `reasons` = the raw texts, as recorded
+   */
+  pinningReasons: { mode: Mode; kind: string; count: number; reasons: string[] }[];
   pinRule: PinRule;
+  /**
+   * how the cells' pinned counts were read: `flushed` cells read both counts after the SUT's JFR
+   * stream had delivered everything committed before the read (PinnedDelta.flushed); the others
+   * (runs recorded before the SUT waited, or a wait that timed out) may have a pin of about the
+   * last second of a cell counted in the next cell, or lost after a JVM's last cell
+   */
+  pinReads: { cellsWithData: number; flushed: number };
   flags: { cellId: string; flag: CellFlag }[];
   saturation: Saturation;
   conclusions: ConclusionRow[];
@@ -660,10 +672,11 @@ export function buildModel(run: LoadedRun): ReportModel {
       byReason, cells: cs.length, cellsWithData: withData.length,
     };
   });
-  const reasonMap = new Map<string, number>();
-  for (const p of pinning) for (const [k, n] of Object.entries(p.byReason)) reasonMap.set(`${p.mode}\u0000${k}`, (reasonMap.get(`${p.mode}\u0000${k}`) ?? 0) + n);
-  const pinningReasons = [...reasonMap.entries()].map(([k, count]) => { const [mode, reason] = k.split('\u0000') as [Mode, string]; return { mode, reason, count }; })
-    .sort((a, b) => MODE_ORDER.indexOf(a.mode) - MODE_ORDER.indexOf(b.mode) || b.count - a.count || (a.reason < b.reason ? -1 : 1));
+  const pinningReasons = MODE_ORDER.flatMap((mode) => {
+    const byReason: Record<string, number> = {};
+    for (const p of pinning) if (p.mode === mode) for (const [k, n] of Object.entries(p.byReason)) byReason[k] = (byReason[k] ?? 0) + n;
+    return groupPinnedReasons(byReason).map((g) => ({ mode, kind: g.kind, count: g.count, reasons: g.reasons }));
+  });
 
   const vtCells = cells.filter((x) => x.mode === 'virtual');
   const vtRequests = vtCells.reduce((s, x) => s + x.load.count, 0);
@@ -749,6 +762,7 @@ export function buildModel(run: LoadedRun): ReportModel {
     pinning,
     pinningReasons,
     pinRule,
+    pinReads: { cellsWithData: cells.filter((x) => x.pinned !== null).length, flushed: cells.filter((x) => x.pinned?.flushed === true).length },
     flags,
     saturation,
     charts: { series, distribution },

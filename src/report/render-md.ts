@@ -338,9 +338,13 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   pinParts.push(s(pr.events === null ? 'pin.noData' : pr.events === 0 ? 'pin.zero' : 'pin.some', { n: int(pr.events), thr: int(thr), req: int(pr.requests), per1000: num(pr.requests ? ((pr.events ?? 0) / pr.requests) * 1000 : null, 2) }));
   if (pr.notable !== null) pinParts.push(s(pr.notable ? 'pin.notable' : 'pin.notNotable', { allowed: num(pr.allowed, 1), req: int(pr.requests) }));
   pinParts.push(s('pin.window', { thr: int(thr) }));
+  const reads = model.pinReads;
+  if (reads.cellsWithData > 0) {
+    pinParts.push(reads.flushed === reads.cellsWithData ? s('pin.flushed') : s('pin.notFlushed', { n: int(reads.cellsWithData - reads.flushed), m: int(reads.cellsWithData) }));
+  }
   pinParts.push(table([s('h.mode'), s('h.concurrency'), s('h.threshold'), s('h.events'), s('h.cellsWithData')],
     model.pinning.map((p) => [raw(modeName(p.mode)), int(p.concurrency), p.thresholdMs === null ? '—' : `${int(p.thresholdMs)} ms`, int(p.total), `${p.cellsWithData} / ${p.cells}`]), ['l', 'r', 'r', 'r', 'r']).md);
-  if (model.pinningReasons.length) pinParts.push(table([s('h.mode'), s('h.pinReason'), s('h.events')], model.pinningReasons.map((r) => [raw(modeName(r.mode)), r.reason, int(r.count)]), ['l', 'l', 'r']).md);
+  if (model.pinningReasons.length) pinParts.push(table([s('h.mode'), s('h.pinReason'), s('h.events')], model.pinningReasons.map((r) => [raw(modeName(r.mode)), r.kind, int(r.count)]), ['l', 'l', 'r']).md);
 
   // ------------------------------------------------------------ resources
   const resParts: string[] = [];

@@ -39,6 +39,11 @@ export interface ResolvedOptions {
   jvmFlags: string[];
   mockPort: number;
   sutPort: number;
+  /**
+   * address the SUT (`server.address`) and the mock listen on, e.g. `127.0.0.1`. Absent in runs
+   * recorded before the option existed (their SUT listened on every interface, the mock on 127.0.0.1).
+   */
+  bindAddress?: string;
   samplerIntervalMs: number;
   pinnedThresholdMs: number;
   /** error rate above which a cell is flagged, 0..1 */
@@ -95,8 +100,15 @@ export interface CellFlag {
 export interface PinnedDelta {
   thresholdMs: number;
   total: number;
+  /** raw JFR `pinnedReason` texts; group them by kind with src/jvm/pinned-kind.ts */
   byReason: Record<string, number>;
   submitFailed: number;
+  /**
+   * both reads (before and after the cell) were taken after the SUT's JFR stream had delivered
+   * everything committed before them, so late-delivered pins are in the right cell. Absent in
+   * runs recorded before the SUT waited for delivery (their counts may lag by up to ~1 s of events).
+   */
+  flushed?: boolean;
 }
 
 export interface CellResult {

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -28,8 +29,17 @@ public class BenchEndpoints {
     public record SamplesResponse(long intervalMs, List<SutSample> samples) {
     }
 
-    public record PinnedResponse(long thresholdMs, long total, Map<String, Long> byReason, long submitFailedTotal) {
+    /**
+     * Cumulative JFR counts since JVM start. {@code flushed}: the counts were read after the JFR
+     * stream delivered a marker committed at the start of this request (so every event committed
+     * before the request is in them); {@code flushWaitMs}: how long that wait took.
+     */
+    public record PinnedResponse(long thresholdMs, long total, Map<String, Long> byReason, long submitFailedTotal,
+            boolean flushed, long flushWaitMs) {
     }
+
+    /** Longest wait of {@code GET /bench/pinned} for the JFR stream to deliver its marker. */
+    static final Duration PINNED_FLUSH_TIMEOUT = Duration.ofSeconds(5);
 
     public record ExecutorInfo(String mode, int poolSize, int queueCapacity, String pinning) {
     }
@@ -43,7 +53,8 @@ public class BenchEndpoints {
 
     public record SutInfo(String jdkVendor, String jdkVersion, String springBootVersion, String springAiVersion,
             List<String> jvmFlags, int availableProcessors, ExecutorInfo executor, Integer vtSchedulerParallelism,
-            TomcatInfo tomcat, OkhttpInfo okhttp, String mockBaseUrl, long samplerIntervalMs, long pinnedThresholdMs) {
+            TomcatInfo tomcat, OkhttpInfo okhttp, String mockBaseUrl, long samplerIntervalMs, long pinnedThresholdMs,
+            String serverAddress) {
     }
 
     private final Sampler sampler;
@@ -78,7 +89,9 @@ public class BenchEndpoints {
                         new okhttp3.Dispatcher().getMaxRequests()),
                 env.getProperty("spring.ai.openai.base-url", ""),
                 sampler.intervalMs(),
-                pinned.thresholdMs());
+                pinned.thresholdMs(),
+                // null = every interface (Spring's default when server.address is unset)
+                env.getProperty("server.address"));
     }
 
     private static long millis(Environment env, String key, long fallback) {
@@ -118,9 +131,14 @@ public class BenchEndpoints {
         return new SamplesResponse(sampler.intervalMs(), sampler.since(sinceEpochMs));
     }
 
+    /** Waits (at most {@link #PINNED_FLUSH_TIMEOUT}) until JFR has delivered everything committed so far, then reads. */
     @GetMapping("/bench/pinned")
     public PinnedResponse pinned() {
-        return new PinnedResponse(pinned.thresholdMs(), pinned.total(), pinned.byReason(), pinned.submitFailedTotal());
+        long t0 = System.nanoTime();
+        boolean flushed = pinned.awaitDelivered(PINNED_FLUSH_TIMEOUT);
+        long waitMs = (System.nanoTime() - t0) / 1_000_000L;
+        return new PinnedResponse(pinned.thresholdMs(), pinned.total(), pinned.byReason(), pinned.submitFailedTotal(),
+                flushed, waitMs);
     }
 
     /**

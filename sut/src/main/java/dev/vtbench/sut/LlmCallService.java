@@ -27,10 +27,14 @@ public class LlmCallService {
 
     /** @throws MeasuringExecutor.Rejected when the executor refuses the task */
     public CompletableFuture<MeasuringExecutor.Timed<String>> call(String prompt) {
-        return executor.submit(() -> pinning == PinningMode.SYNCHRONIZED ? callInsideMonitor(prompt) : callLlm(prompt));
+        return executor.submit(() -> switch (pinning) {
+            case NONE -> callLlm(prompt);
+            case SYNCHRONIZED -> callInsideMonitor(prompt);
+            case CLASS_INIT -> ClassInitPinning.callInStaticInitializer(() -> callLlm(prompt));
+        });
     }
 
-    /** Holds a monitor (one per call, never contended) across the blocking I/O. */
+    /** Holds a monitor (one per call, never contended) across the blocking I/O; does not pin on JDK 24+ (JEP 491). */
     private String callInsideMonitor(String prompt) {
         Object monitor = new Object();
         synchronized (monitor) {

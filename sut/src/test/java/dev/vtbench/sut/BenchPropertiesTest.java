@@ -70,8 +70,16 @@ class BenchPropertiesTest {
     }
 
     @Test
-    void unknownPinningModeIsRefused() {
-        assertEquals("bench.pinning", refused(Map.of("bench.pinning", "always")).property());
+    void unknownPinningModeIsRefusedListingTheModes() {
+        InvalidBenchPropertyException bad = refused(Map.of("bench.pinning", "always"));
+        assertEquals("bench.pinning", bad.property());
+        assertEquals("bench.pinning=always is invalid: expected one of none|synchronized|class-init", bad.getMessage());
+    }
+
+    @Test
+    void classInitPinningModeBinds() {
+        assertEquals(PinningMode.CLASS_INIT, bind(Map.of("bench.pinning", "class-init")).pinningMode());
+        assertEquals("class-init", PinningMode.CLASS_INIT.wireName());
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -35,9 +36,20 @@ class RejectionIT {
     @Value("${local.server.port}")
     int port;
 
+    /** The stub holds the running call until the end, so the third request is refused however late it arrives. */
     @Test
     void poolOneQueueOneThreeConcurrent_oneGets503NamingPoolAndQueueSizes() {
-        List<SutHttp.Result> rs = new SutHttp(port).concurrent(3);
+        STUB.holdAll();
+        List<SutHttp.Result> rs;
+        try {
+            SutHttp http = new SutHttp(port);
+            List<CompletableFuture<SutHttp.Result>> calls = List.of(http.llmAsync(), http.llmAsync(), http.llmAsync());
+            CompletableFuture.anyOf(calls.toArray(CompletableFuture[]::new)).join(); // the refusal answers at once
+            STUB.release();
+            rs = calls.stream().map(CompletableFuture::join).toList();
+        } finally {
+            STUB.release();
+        }
         List<SutHttp.Result> rejected = rs.stream().filter(r -> r.status() == 503).toList();
         assertEquals(1, rejected.size(), rs.toString());
         assertEquals(2, rs.stream().filter(r -> r.status() == 200).count(), rs.toString());

@@ -38,6 +38,8 @@ final class StubOpenAiServer implements AutoCloseable {
     volatile boolean malformed;
     /** When set, every request waits until this many requests are held at once, then all answer. */
     private volatile java.util.concurrent.CountDownLatch barrier;
+    /** When set, every request waits (at most 60 s) until {@link #release()}. */
+    private volatile java.util.concurrent.CountDownLatch gate;
 
     StubOpenAiServer(long latencyMs) throws IOException {
         this.latencyMs = latencyMs;
@@ -65,8 +67,30 @@ final class StubOpenAiServer implements AutoCloseable {
         barrier = new java.util.concurrent.CountDownLatch(width);
     }
 
+    /** Every request from now on is held until {@link #release()} (then its latency starts). */
+    void holdAll() {
+        gate = new java.util.concurrent.CountDownLatch(1);
+    }
+
+    /** Ends {@link #holdUntil(int)} and {@link #holdAll()}, letting every held request go on. */
     void release() {
+        java.util.concurrent.CountDownLatch b = barrier;
         barrier = null;
+        if (b != null) {
+            while (b.getCount() > 0) {
+                b.countDown();
+            }
+        }
+        java.util.concurrent.CountDownLatch g = gate;
+        gate = null;
+        if (g != null) {
+            g.countDown();
+        }
+    }
+
+    /** Requests held in the stub right now (read, not yet answered). */
+    int inFlightNow() {
+        return inFlight.get();
     }
 
     /** Highest number of requests in the stub at once since the last call; resets it. */
@@ -114,6 +138,10 @@ final class StubOpenAiServer implements AutoCloseable {
                     if (gate != null) {
                         gate.countDown();
                         gate.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                    }
+                    java.util.concurrent.CountDownLatch held = this.gate;
+                    if (held != null) {
+                        held.await(60, java.util.concurrent.TimeUnit.SECONDS);
                     }
                     Thread.sleep(latencyMs);
                 } finally {

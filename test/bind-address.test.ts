@@ -1,0 +1,72 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, connect, type AddressInfo } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resolveOptions } from '../src/config/profiles.ts';
+import { OPTION_SPECS } from '../src/config/options.ts';
+import { VtbenchError, EXIT } from '../src/cli/errors.ts';
+import { DEFAULT_BIND_ADDRESS, connectHostOf, httpOrigin } from '../src/jvm/bind.ts';
+import { startMockProcess } from '../src/pipeline/mock-process.ts';
+
+test('--bind-address: 127.0.0.1 in every profile unless given; an IP literal is taken, anything else refused naming the flag', () => {
+  assert.equal(DEFAULT_BIND_ADDRESS, '127.0.0.1');
+  for (const p of ['seed-000', 'quick', 'smoke']) assert.equal(resolveOptions(p, {}).bindAddress, '127.0.0.1', p);
+  assert.equal(resolveOptions('smoke', { bindAddress: '0.0.0.0' }).bindAddress, '0.0.0.0');
+  assert.equal(resolveOptions('smoke', { bindAddress: ' ::1 ' }).bindAddress, '::1');
+  for (const bad of ['localhost', '127.0.0.256', '', 'any']) {
+    assert.throws(() => resolveOptions('smoke', { bindAddress: bad }), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.usage && e.message.startsWith('--bind-address:'), bad);
+  }
+  assert.equal(OPTION_SPECS.filter((s) => s.flag === 'bind-address').length, 1, 'declared once, so --help lists it');
+});
+
+test('connectHostOf / httpOrigin: a wildcard bind is reached on loopback of its family, IPv6 in brackets', () => {
+  assert.equal(connectHostOf('0.0.0.0'), '127.0.0.1');
+  assert.equal(connectHostOf('::'), '::1');
+  assert.equal(connectHostOf('192.0.2.2'), '192.0.2.2');
+  assert.equal(httpOrigin('127.0.0.1', 19080), 'http://127.0.0.1:19080');
+  assert.equal(httpOrigin('::', 19080), 'http://[::1]:19080');
+  assert.equal(httpOrigin('fd00::2', 1), 'http://[fd00::2]:1');
+});
+
+function freePort(): Promise<number> {
+  const s = createServer();
+  return new Promise((resolve) => s.listen(0, '127.0.0.1', () => {
+    const p = (s.address() as AddressInfo).port;
+    s.close(() => resolve(p));
+  }));
+}
+
+function nonLoopbackIPv4(): string | null {
+  for (const addrs of Object.values(networkInterfaces())) for (const a of addrs ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  return null;
+}
+
+function tcpProbe(host: string, port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const s = connect({ host, port, timeout: 3000 });
+    s.once('connect', () => { s.destroy(); resolve('open'); });
+    s.once('timeout', () => { s.destroy(); resolve('timeout'); });
+    s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED' ? 'refused' : (e.code ?? e.message)));
+  });
+}
+
+test('the mock process the pipeline starts listens on loopback only by default', { timeout: 60_000 }, async (t) => {
+  const lan = nonLoopbackIPv4();
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-bind-'));
+  const port = await freePort();
+  const mock = await startMockProcess({ port, latencyMs: 10, logFile: join(dir, 'mock.log') });
+  try {
+    assert.equal(mock.url, `http://127.0.0.1:${port}`);
+    assert.equal(await tcpProbe('127.0.0.1', port), 'open');
+    if (lan === null) {
+      t.diagnostic('skipped the non-loopback probe: this host has no non-loopback IPv4 address');
+    } else {
+      assert.equal(await tcpProbe(lan, port), 'refused', `the mock must not answer on ${lan}:${port}`);
+    }
+  } finally {
+    await mock.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

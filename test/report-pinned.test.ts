@@ -1,0 +1,63 @@
+/**
+ * The report's pinned-event evidence: reasons grouped by kind (class names replaced), and whether
+ * the counts were read after JFR delivered them. On variations of the fixture run built in memory.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadRun, type LoadedRun } from '../src/report/load.ts';
+import { buildModel } from '../src/report/model.ts';
+import { chartLabels, renderMarkdown } from '../src/report/render-md.ts';
+import { loadTemplates } from '../src/report/index.ts';
+import { buildSummary } from '../src/store/summary.ts';
+import type { CellResult } from '../src/store/types.ts';
+import { FIXTURE_DIR } from './fixtures/report-helpers.ts';
+
+async function variant(edit: (cells: CellResult[]) => void): Promise<LoadedRun> {
+  const run = await loadRun(FIXTURE_DIR);
+  const cells = structuredClone(run.cells);
+  edit(cells);
+  return { ...run, cells, summary: buildSummary(run.manifest, cells, run.requests) };
+}
+async function md(run: LoadedRun): Promise<string> {
+  const t = await loadTemplates('en');
+  const labels = chartLabels(t);
+  const figures = (['e2e-latency', 'distribution', 'throughput', 'phases', 'timeseries'] as const).map((name) => ({ name, title: labels.e2e }));
+  return renderMarkdown(buildModel(run), t, figures);
+}
+
+// reason texts as Temurin 25.0.3 wrote them for this SUT (bench.pinning=class-init) and a JFR experiment
+const CLINIT_A = 'VM call to dev.vtbench.sut.BlockingInitializer/0x0000000013a2dc00.<clinit> on stack';
+const CLINIT_B = 'VM call to dev.vtbench.sut.BlockingInitializer/0x0000000013b10000.<clinit> on stack';
+const WAITED = 'Waited for initialization of PinExp$Slow by another thread';
+
+test('pinned reasons are grouped by kind per mode, raw texts kept in the model', async () => {
+  const run = await variant((cells) => {
+    for (const c of cells) if (c.pinned) c.pinned = { ...c.pinned, total: 0, byReason: {} };
+    const [a, b] = cells.filter((c) => c.mode === 'virtual');
+    a!.pinned = { thresholdMs: 20, total: 3, byReason: { [CLINIT_A]: 2, [WAITED]: 1 }, submitFailed: 0 };
+    b!.pinned = { thresholdMs: 20, total: 1, byReason: { [CLINIT_B]: 1 }, submitFailed: 0 };
+  });
+  const m = buildModel(run);
+  assert.deepEqual(m.pinningReasons, [
+    { mode: 'virtual', kind: 'VM call to <class>.<clinit> on stack', count: 3, reasons: [CLINIT_A, CLINIT_B] },
+    { mode: 'virtual', kind: 'Waited for initialization of <class> by another thread', count: 1, reasons: [WAITED] },
+  ]);
+  const doc = await md(run);
+  assert.match(doc, /\| Virtual threads \| VM call to \\<class\\>\.\\<clinit\\> on stack \| 3 \|/);
+  assert.ok(!doc.includes('0x0000000013a2dc00'), 'class names are not printed one row each');
+});
+
+test('the report says whether the pinned counts were read after JFR delivered them', async () => {
+  const legacy = await md(await loadRun(FIXTURE_DIR)); // fixture cells carry no `flushed`, like runs before the fix
+  assert.match(legacy, /12 of 12 cells read their counts without waiting for JFR to deliver them/);
+  const flushedRun = await variant((cells) => { for (const c of cells) if (c.pinned) c.pinned = { ...c.pinned, flushed: true }; });
+  const doc = await md(flushedRun);
+  assert.match(doc, /Every count was read after the SUT's JFR stream had delivered all events committed before the read/);
+  assert.ok(!/without waiting for JFR/.test(doc));
+  const oneTimedOut = await variant((cells) => {
+    for (const c of cells) if (c.pinned) c.pinned = { ...c.pinned, flushed: true };
+    const c = cells.find((x) => x.pinned !== null)!;
+    c.pinned = { ...c.pinned!, flushed: false };
+  });
+  assert.match(await md(oneTimedOut), /1 of 12 cells read their counts without waiting/);
+});
