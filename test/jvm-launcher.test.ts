@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { listeningAddresses } from './fixtures/listen-address.ts';
 import { join } from 'node:path';
 import { VtbenchError } from '../src/cli/errors.ts';
 import { findJdk, majorOf, parseReleaseFile, SUT_MIN_JDK } from '../src/jvm/jdk.ts';
@@ -162,24 +163,6 @@ try {
   sutJdk = null;
 }
 
-/** A non-loopback IPv4 address of this host, or null when it has none. */
-function nonLoopbackIPv4(): string | null {
-  for (const addrs of Object.values(networkInterfaces())) {
-    for (const a of addrs ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
-  }
-  return null;
-}
-
-/** 'refused' when nothing accepts a TCP connection on host:port, 'open' when something does. */
-function tcpProbe(host: string, port: number): Promise<'open' | 'refused' | string> {
-  return new Promise((resolve) => {
-    const s = connect({ host, port, timeout: 3000 });
-    s.once('connect', () => { s.destroy(); resolve('open'); });
-    s.once('timeout', () => { s.destroy(); resolve('timeout'); });
-    s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED' ? 'refused' : (e.code ?? e.message)));
-  });
-}
-
 test('startSut runs the jar on loopback only, answers one call with Server-Timing, counts its class-init pin at once, serves samples/threaddump, and stops', {
   skip: sutJdk === null ? `no JDK ${SUT_MIN_JDK}` : false,
   timeout: 120_000,
@@ -199,12 +182,7 @@ test('startSut runs the jar on loopback only, answers one call with Server-Timin
     try {
       assert.equal(sut.info.serverAddress, '127.0.0.1');
       assert.equal(sut.baseUrl, `http://127.0.0.1:${port}`);
-      const lan = nonLoopbackIPv4();
-      if (lan === null) {
-        console.log('# skipped the non-loopback probe: this host has no non-loopback IPv4 address');
-      } else {
-        assert.equal(await tcpProbe(lan, port), 'refused', `the SUT must not answer on ${lan}:${port}`);
-      }
+      assert.deepEqual(listeningAddresses(port), ['127.0.0.1'], 'the SUT listens on loopback only (from /proc/net/tcp*; no traffic to other addresses)');
       assert.equal(sut.info.executor.mode, 'virtual');
       assert.equal(sut.info.executor.pinning, 'class-init');
       const pinnedBefore = await getPinned(sut.baseUrl);
