@@ -105,7 +105,7 @@ export function fsError(e: unknown, what?: string, unusable: number = EXIT.outpu
   const doing = what ?? (err.syscall ? `${err.syscall} ${path}` : `use ${path}`);
   const reason = `${FS_REASONS[err.code]} (${err.code})`;
   if (err.code === 'ENOSPC' || err.code === 'EDQUOT') {
-    return new VtbenchError(`cannot ${doing}: ${reason}`, `free disk space under ${path}, or give --runs-dir/--report-dir on another disk; finished cells are kept (--resume continues)`, EXIT.prerequisite);
+    return new VtbenchError(`cannot ${doing}: ${reason}`, `free disk space on the filesystem of ${path}, or give --runs-dir/--report-dir on another disk; finished cells are kept (--resume continues)`, EXIT.prerequisite);
   }
   return new VtbenchError(`cannot ${doing}: ${reason}`, `give --runs-dir/--report-dir a writable folder (check: touch ${path})`, unusable);
 }

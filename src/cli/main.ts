@@ -40,6 +40,8 @@ export interface MainDeps {
   checkJdk(): string;
   /** render the report of a run folder; returns the report's index path */
   report(runDir: string, outRoot: string, lang: 'en' | 'zh'): Promise<{ outDir: string; gaps: string[] }>;
+  /** the store of a run folder (default `new RunStore(dir)`; tests inject writer faults here) */
+  openStore?(dir: string): RunStore;
 }
 
 function toolVersion(): string {
@@ -103,6 +105,10 @@ function nearestExisting(dir: string): string {
   let d = dir;
   while (!existsSync(d) && dirname(d) !== d) d = dirname(d);
   return d;
+}
+
+function openStore(deps: MainDeps, dir: string): RunStore {
+  return deps.openStore ? deps.openStore(dir) : new RunStore(dir);
 }
 
 /** `20261130-101500-seed-000` */
@@ -262,7 +268,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     if (Object.keys(raw).length > 0) {
       throw new VtbenchError(`--resume keeps the run's recorded options; do not also give ${Object.keys(raw).map((k) => OPTION_SPECS.find((s) => s.key === k)!.flag).map((f) => `--${f}`).join(', ')}`, 'drop those options, or start a new run', EXIT.usage);
     }
-    store = new RunStore(join(runsDir, basename(resumeId)));
+    store = openStore(deps, join(runsDir, basename(resumeId)));
     if (!store.exists()) throw new VtbenchError(`--resume: no run folder ${store.dir} with a manifest.json`, `list runs with: ls ${runsDir}`, EXIT.runData);
     manifest = store.readManifest();
     const owner = liveOwner(store.dir);
@@ -275,7 +281,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   } else {
     options = resolveOptions(String(opts['profile']), raw);
     const runId = newRunId(options.profile);
-    store = new RunStore(join(runsDir, runId));
+    store = openStore(deps, join(runsDir, runId));
     manifest = {
       schemaVersion: SCHEMA_VERSION,
       runId,
