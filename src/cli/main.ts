@@ -149,7 +149,7 @@ function buildProgram(io: Io): Command {
     .option('--report-dir <dir>', 'where reports go (default: report/ of this repository)')
     .option('--lang <lang>', 'report language: en or zh', 'en')
     .option('--no-report', 'do not render the report after the run')
-    .option('--dry-run', 'print the plan and check prerequisites (JDK, Maven, ports, disk), run nothing')
+    .option('--dry-run', 'print the plan and check prerequisites (JDK, Maven, ports, disk, writable output folders), run nothing')
     .option('--json', 'machine-readable events on stdout instead of progress bars')
     .option('--debug', 'print stack traces');
   program.addHelpText('after', profileHelp());
