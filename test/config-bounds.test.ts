@@ -127,3 +127,15 @@ test('the smallest accepted headers timeout (1000 ms) is honoured by the load ge
     await new Promise<void>((r) => server.close(() => r()));
   }
 });
+
+test('the dry run refuses what the run refuses: --levels 9007199254740991 and a sub-second headers timeout exit 2', async () => {
+  const { main } = await import('../src/cli/main.ts');
+  for (const args of [['--levels', '9007199254740991'], ['--requests-per-worker', '99999999999999999999'], ['--headers-timeout-ms', '1']]) {
+    let err = '';
+    const sink = { write: (s: string) => { err += s; return true; } } as unknown as NodeJS.WriteStream;
+    const code = await main([...args, '--dry-run', '--runs-dir', '/tmp'], { stdout: sink, stderr: sink }, {} as Parameters<typeof main>[2]);
+    assert.equal(code, EXIT.usage, err);
+    assert.match(err, new RegExp(`error: ${args[0]}: `));
+    assert.doesNotMatch(err, /prerequisites ok/);
+  }
+});

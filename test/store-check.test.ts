@@ -11,6 +11,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { RunStore } from '../src/store/run-store.ts';
 import { parseChecked, validate } from '../src/store/schema.ts';
 import { FIXTURE_DIR } from './fixtures/report-helpers.ts';
+import { VtbenchError, EXIT } from '../src/cli/errors.ts';
 
 function copy(): { dir: string; store: RunStore; done: () => void } {
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-check-'));
@@ -113,4 +114,19 @@ test('parseChecked: at most three schema errors per file, then a count', () => {
   assert.equal(r.ok, false);
   assert.deepEqual(!r.ok && r.problems, ['x.json: /worker/0 must be number', 'x.json: /worker/1 must be number', 'x.json: /worker/2 must be number', 'x.json: … and 2 more schema error(s)']);
   assert.ok(validate('CompactRequests', bad).length === 5);
+});
+
+test('readManifest validates: a truncated or invalid manifest is a VtbenchError (exit 7) naming the file and path', () => {
+  const { store, done } = copy();
+  try {
+    const text = readFileSync(store.manifestPath, 'utf8');
+    writeFileSync(store.manifestPath, text.slice(0, 40));
+    assert.throws(() => store.readManifest(), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.runData && /manifest\.json: not valid JSON/.test(e.message));
+    const m = JSON.parse(text);
+    m.cellOrder = 'all';
+    writeFileSync(store.manifestPath, JSON.stringify(m));
+    assert.throws(() => store.readManifest(), (e: unknown) => e instanceof VtbenchError && /manifest\.json: \/cellOrder must be array/.test(e.message));
+  } finally {
+    done();
+  }
 });

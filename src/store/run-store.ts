@@ -10,6 +10,8 @@ import { gzipSync } from 'node:zlib';
 import { writeJsonAtomic, writeGzJsonAtomic, writeFileAtomic, readJson, readGzJson } from './fsio.ts';
 import type { CellFile, CellResult, CompactRequests, RunManifest, RunSummary } from './types.ts';
 import { allProblems, checkCell } from './check.ts';
+import { parseChecked } from './schema.ts';
+import { VtbenchError, EXIT } from '../cli/errors.ts';
 import type { SutSample } from '../jvm/api.ts';
 import type { RequestRecord } from '../load/types.ts';
 
@@ -33,7 +35,17 @@ export class RunStore {
   exists(): boolean { return existsSync(this.manifestPath); }
 
   writeManifest(m: RunManifest): void { writeJsonAtomic(this.manifestPath, m); }
-  readManifest(): RunManifest { return readJson<RunManifest>(this.manifestPath); }
+  /**
+   * The manifest, parsed and validated against schema/manifest.schema.json.
+   * @throws VtbenchError(EXIT.runData) naming the file and the JSON path when it is missing,
+   *   not JSON or invalid
+   */
+  readManifest(): RunManifest {
+    const bytes = readOrNull(this.manifestPath);
+    const r = bytes === null ? { ok: false as const, problems: [`${this.manifestPath}: missing`] } : parseChecked<RunManifest>('RunManifest', this.manifestPath, bytes, false);
+    if (!r.ok) throw new VtbenchError(`the run's manifest is unusable: ${r.problems.join('; ')}`, 'restore manifest.json (e.g. from git) or start a new run', EXIT.runData);
+    return r.value;
+  }
   writeSummary(s: RunSummary): void { writeJsonAtomic(this.summaryPath, s); }
 
   /** Write a finished cell: requests and samples first, then the cell file that marks it done. */
