@@ -277,7 +277,12 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     }
     if (manifest.schemaVersion !== SCHEMA_VERSION) throw new VtbenchError(`--resume: run ${manifest.runId} has schema version ${manifest.schemaVersion}, this tool writes ${SCHEMA_VERSION}`, 'start a new run', EXIT.runData);
     options = Object.freeze({ ...manifest.options });
-    checkBounds(options, readHostLimits()); // recorded on another host, perhaps
+    try {
+      checkBounds(options, readHostLimits()); // recorded on another host, perhaps
+    } catch (e) {
+      if (!(e instanceof VtbenchError)) throw e;
+      throw new VtbenchError(`--resume: the recorded plan exceeds this host's limits: ${e.message}`, 'resume on a host with the limits the run was planned on (e.g. a higher ulimit -n), or start a new run', EXIT.usage);
+    }
   } else {
     options = resolveOptions(String(opts['profile']), raw);
     const runId = newRunId(options.profile);
