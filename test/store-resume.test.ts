@@ -23,6 +23,7 @@ import { RunStore } from '../src/store/run-store.ts';
 import { writeFileAtomic } from '../src/store/fsio.ts';
 import type { CellResult, CompactRequests } from '../src/store/types.ts';
 import type { RunDeps } from '../src/pipeline/run.ts';
+import type { SutInfo } from '../src/jvm/api.ts';
 
 const LATENCY_MS = 50;
 
@@ -48,13 +49,21 @@ async function freePorts(): Promise<[number, number]> {
   return [await one(), await one()];
 }
 
+/** What the fake SUT says about itself in /bench/info's shape (the manifest validates it). */
+const FAKE_SUT_INFO: SutInfo = {
+  jdkVendor: 'none (fake SUT of a test)', jdkVersion: '0', springBootVersion: '0', springAiVersion: '0', jvmFlags: [], availableProcessors: 1,
+  executor: { mode: 'virtual', poolSize: 8, queueCapacity: 10000, pinning: 'none' }, vtSchedulerParallelism: null,
+  tomcat: { maxThreads: 1, maxConnections: 1, maxKeepAliveRequests: -1, keepAliveTimeoutMs: 1, asyncRequestTimeoutMs: 1 },
+  okhttp: { maxIdleConnections: 1, keepAliveDurationMs: 1, dispatcherMaxRequests: null }, mockBaseUrl: 'http://127.0.0.1:9/v1', samplerIntervalMs: 250, pinnedThresholdMs: 20,
+};
+
 function fakeDeps(sutUrl: string, openStore?: (dir: string) => RunStore): MainDeps {
   const never = 'vtbench-test-fake-handle-no-such-process'; // marker no real process carries: nothing is ever killed
   const run: RunDeps = {
     startMock: async () => ({ pid: process.pid, url: 'http://127.0.0.1:9', marker: never, stop: async () => {} }),
     startSut: async () => ({
       pid: process.pid, baseUrl: sutUrl, marker: never, stop: async () => {},
-      info: {} as Awaited<ReturnType<RunDeps['startSut']>>['info'],
+      info: FAKE_SUT_INFO,
     }),
     getSamples: async () => [],
     getPinned: async () => null,

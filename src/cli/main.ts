@@ -423,13 +423,16 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     }
     manifest.status = status;
     manifest.endedAt = new Date().toISOString();
-    rmSync(lockPath(store.dir), { force: true });
     if (!resumeId && measuredNothing(store)) {
       // nothing measured and no log to keep: leave no empty run folder behind
       rmSync(store.dir, { recursive: true, force: true });
       io.stderr.write(`nothing was measured; removed the run folder ${store.dir}\n`);
     } else {
-      store.writeManifest(manifest);
+      try {
+        store.writeManifest(manifest);
+      } finally {
+        rmSync(lockPath(store.dir), { force: true });
+      }
     }
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
