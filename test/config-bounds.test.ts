@@ -89,6 +89,14 @@ test('the run total and the planned duration have stated limits', () => {
   refused(() => resolveOptions('seed-000', { levels: '1,2,3,4,5,6', repeats: '1000', requestsPerWorker: '1', latencyMs: '1' }, HOST), 'levels', /would have 12,000 cells; the stated maximum is 10,000/);
 });
 
+test('decimal options take plain decimals only: no hex, no Infinity', () => {
+  refused(() => resolveOptions('seed-000', { errorFlagThreshold: '0x1' }, HOST), 'error-flag-threshold', /not a number/);
+  refused(() => resolveOptions('seed-000', { warmupS: 'Infinity' }, HOST), 'warmup-s', /not a number/);
+  refused(() => resolveOptions('seed-000', { warmupS: '1e400' }, HOST), 'warmup-s', /not a number/);
+  assert.equal(resolveOptions('seed-000', { errorFlagThreshold: '.5' }, HOST).errorFlagThreshold, 0.5);
+  assert.equal(resolveOptions('seed-000', { warmupS: '2.5' }, HOST).warmupS, 2.5);
+});
+
 test('checkBounds accepts the shipped profiles on this host', () => {
   for (const p of ['seed-000', 'quick', 'smoke']) assert.doesNotThrow(() => checkBounds(resolveOptions(p, {}, HOST), HOST), p);
 });

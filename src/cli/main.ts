@@ -209,8 +209,10 @@ export async function main(argv: string[], io: Io, deps: MainDeps): Promise<numb
       const dir = resolve(process.cwd(), chosen.runDir!);
       if (!new RunStore(dir).exists()) throw new VtbenchError(`resummarize: no run folder ${dir} with a manifest.json`, 'name a folder under runs/', EXIT.runData);
       if (liveOwner(dir) !== null) throw new VtbenchError(`resummarize: run ${dir} is still in progress`, 'wait until it ends', EXIT.runData);
+      const damaged = new RunStore(dir).damagedCells();
+      for (const d of damaged) io.stderr.write(`skipped damaged cell ${d.cellId}: ${d.problems.join('; ')}\n`);
       const ids = resummarizeRun(dir);
-      io.stdout.write(`re-derived ${ids.length} cell(s) and summary.json of ${dir}\n`);
+      io.stdout.write(`re-derived ${ids.length} cell(s) and summary.json of ${dir}${damaged.length ? ` (${damaged.length} damaged cell(s) skipped; --resume measures them again)` : ''}\n`);
       return 0;
     }
     if (chosen.command === 'report') {

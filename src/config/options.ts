@@ -62,9 +62,11 @@ export function parsePositiveInt(flag: string, raw: string, min = 1, max = Numbe
   return n;
 }
 
+/** A plain decimal number (no hex, no Infinity, no blanks) in [min, max], or throw naming the flag. */
 function parseNumber(flag: string, raw: string, min: number, max = Infinity): number {
-  const n = Number(raw.trim());
-  if (raw.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
+  const s = raw.trim();
+  const n = Number(s);
+  if (!/^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(s) || !Number.isFinite(n) || n < min || n > max) {
     throw usage(flag, `'${raw}' is not a number in [${min}, ${max === Infinity ? '∞' : max}]`, `give a number from ${min} to ${max === Infinity ? 'any' : max}`);
   }
   return n;
