@@ -159,7 +159,7 @@ export const OPTION_SPECS = [
   intSpec('pinnedThresholdMs', 'pinned-threshold-ms', 'ms', 'JFR jdk.VirtualThreadPinned threshold, ms (0 = every event)', 0, { value: 60_000, why: 'a stated maximum: a pin that long is already a stall of its own' }),
   spec({ key: 'errorFlagThreshold', flag: 'error-flag-threshold', arg: 'rate', description: 'error rate above which a cell is flagged, 0..1', max: { value: 1, why: 'a rate' }, parse: (r) => parseNumber('error-flag-threshold', r, 0, 1), show: (v) => `${v}` }),
   intSpec('connectTimeoutMs', 'connect-timeout-ms', 'ms', `load generator connect timeout, ms (>= ${UNDICI_TIMER_RESOLUTION_MS}: undici's timer resolution; fires up to 0.5 s late)`, UNDICI_TIMER_RESOLUTION_MS, TIMER),
-  intSpec('headersTimeoutMs', 'headers-timeout-ms', 'ms', `load generator headers timeout, ms (must exceed the worst queue wait; >= ${UNDICI_TIMER_RESOLUTION_MS}: undici's timer resolution)`, UNDICI_TIMER_RESOLUTION_MS, TIMER),
+  intSpec('headersTimeoutMs', 'headers-timeout-ms', 'ms', `load generator headers timeout, ms (must exceed the worst queue wait; >= ${UNDICI_TIMER_RESOLUTION_MS}: undici's timer resolution; fires up to 0.5 s late)`, UNDICI_TIMER_RESOLUTION_MS, TIMER),
   intSpec('bodyTimeoutMs', 'body-timeout-ms', 'ms', `load generator body timeout, ms (>= ${UNDICI_TIMER_RESOLUTION_MS}: undici's timer resolution; fires up to 0.5 s late)`, UNDICI_TIMER_RESOLUTION_MS, TIMER),
 ] as const satisfies readonly OptionSpec[];
 
