@@ -27,12 +27,17 @@ export type SchemaName = keyof typeof SCHEMA_FILES;
 
 const cache = new Map<SchemaName, ValidateFunction>();
 
+/** File kinds whose arrays grow with the requests or the run time. */
+const LARGE: ReadonlySet<SchemaName> = new Set(['CompactRequests', 'SutSamples']);
+
 /** A compiled validator for one file kind. */
 export function validator(name: SchemaName): ValidateFunction {
   let v = cache.get(name);
   if (!v) {
     const schema = JSON.parse(readFileSync(join(SCHEMA_DIR, SCHEMA_FILES[name]), 'utf8')) as object;
-    v = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    // per-request and sample files hold up to millions of values: stop at the first error there,
+    // so a file that is wrong everywhere cannot make millions of error objects
+    v = new Ajv({ allErrors: !LARGE.has(name), strict: false }).compile(schema);
     cache.set(name, v);
   }
   return v;
