@@ -253,3 +253,31 @@ test('a disk full before anything was measured leaves no run folder behind', { t
     rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+test("a run whose cell file does not validate after writing is never marked complete: exit 7, status failed, and --resume repairs it", { timeout: 120_000, skip: skipNoMaven }, async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'vtbench-notdone-'));
+  const sut = await fakeSut();
+  try {
+    const runsDir = join(tmp, 'runs');
+    // the writer "succeeds" but leaves a truncated cell file for virtual-c3-r1 (a torn write)
+    const torn = (dir: string) => new (class extends RunStore {
+      override writeCell(cell: CellResult, requests: CompactRequests): void {
+        super.writeCell(cell, requests);
+        if (cell.cellId === 'virtual-c3-r1') truncateSync(this.cellPath(cell.cellId), 30);
+      }
+    })(dir);
+    const o = io();
+    assert.equal(await main(await runArgs(runsDir), o.io, fakeDeps(sut.url, torn)), EXIT.runData, o.err());
+    assert.match(o.err(), /ended with 1 of 2 planned cell\(s\) without a valid result: virtual-c3-r1/);
+    const runId = readdirSync(runsDir)[0]!;
+    const store = new RunStore(join(runsDir, runId));
+    assert.equal(store.readManifest().status, 'failed');
+    const r = io();
+    assert.equal(await main(['--resume', runId, '--runs-dir', runsDir, '--no-report', '--json'], r.io, fakeDeps(sut.url)), 0, r.err());
+    assert.match(r.err(), /cell virtual-c3-r1 is damaged/);
+    assert.equal(store.readManifest().status, 'complete');
+  } finally {
+    await sut.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
