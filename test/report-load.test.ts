@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, unlinkSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { loadRun } from '../src/report/load.ts';
 import { buildSummary } from '../src/store/summary.ts';
 import { renderReport } from '../src/report/index.ts';
@@ -91,4 +93,97 @@ test('unknown schema versions, a missing folder, a missing manifest or no cells 
   } finally {
     rmSync(join(dir, '..'), { recursive: true, force: true });
   }
+});
+
+// ---- validation against schema/ on read (issue 10, defect 3) ----
+
+function editGzJson(path: string, edit: (v: Record<string, unknown[]>) => void): void {
+  const v = JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as Record<string, unknown[]>;
+  edit(v);
+  writeFileSync(path, gzipSync(JSON.stringify(v)));
+}
+
+test('one non-numeric latency in a requests file: the report renders, that cell listed as a gap naming the file and the JSON path', async () => {
+  const dir = tmpCopy();
+  const out = mkdtempSync(join(tmpdir(), 'vtbench-out-'));
+  try {
+    editGzJson(join(dir, 'cells', 'fixed-c32-r1.requests.json.gz'), (r) => { r['e2eMs']![17] = 'NaN'; });
+    const r = await renderReport(dir, out, { lang: 'en' });
+    const gap = 'per-request data of fixed-c32-r1: cells/fixed-c32-r1.requests.json.gz: /e2eMs/17 must be number; pooled percentiles and the latency distribution omit it';
+    assert.ok(r.gaps.includes(gap), r.gaps.join('\n'));
+    assert.ok(r.gaps.some((g) => /summary was recomputed from the usable cells and requests/.test(g)));
+    const md = readFileSync(join(r.outDir, 'report.md'), 'utf8');
+    assert.ok(md.includes('cells/fixed-c32-r1.requests.json.gz: /e2eMs/17 must be number'), 'the gap is in the report');
+    const run = await loadRun(dir);
+    assert.equal(run.cells.length, 12, 'the cell itself (its load summary) is still a result');
+    assert.equal(run.requests.has('fixed-c32-r1'), false);
+    assert.equal(run.summary.rows.find((x) => x.mode === 'fixed' && x.concurrency === 32)!.pooled.e2eMs, null, 'no pooled figure over unusable data');
+  } finally {
+    rmSync(join(dir, '..'), { recursive: true, force: true });
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('a string where a number belongs in a cell file: the cell is left out as a named gap, the rest renders', async () => {
+  const dir = tmpCopy();
+  const out = mkdtempSync(join(tmpdir(), 'vtbench-out-'));
+  try {
+    const p = join(dir, 'cells', 'virtual-c16-r2.json');
+    const cell = JSON.parse(readFileSync(p, 'utf8'));
+    cell.load.wholeRunThroughputRps = 'xyzzy-rps';
+    writeFileSync(p, JSON.stringify(cell));
+    const r = await renderReport(dir, out, { lang: 'en' });
+    assert.ok(r.gaps.includes('cells/virtual-c16-r2.json: /load/wholeRunThroughputRps must be number,null; the cell is left out'), r.gaps.join('\n'));
+    assert.ok(r.gaps.some((g) => /1 of 12 planned cells have no result: virtual-c16-r2/.test(g)));
+    const md = readFileSync(join(r.outDir, 'report.md'), 'utf8');
+    assert.doesNotMatch(md, /xyzzy/);
+    assert.match(md, /11 of 12 cells/);
+  } finally {
+    rmSync(join(dir, '..'), { recursive: true, force: true });
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('failed cells (manifest.failedCells) are gaps with their cause; a .failed.json file is never read as a result', async () => {
+  const dir = tmpCopy();
+  try {
+    const id = 'fixed-c32-r2';
+    writeFileSync(join(dir, 'cells', `${id}.failed.json`), readFileSync(join(dir, 'cells', `${id}.json`)));
+    unlinkSync(join(dir, 'cells', `${id}.json`));
+    const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    m.failedCells = [{ cellId: id, cause: 'the SUT (pid 4242) died during the cell', atIso: '2030-01-01T00:10:00.000Z' }];
+    m.status = 'failed';
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(m));
+    const run = await loadRun(dir);
+    assert.equal(run.cells.some((c) => c.cellId === id), false);
+    assert.ok(run.gaps.includes(`cell ${id} failed (2030-01-01T00:10:00.000Z): the SUT (pid 4242) died during the cell; it is not a result`), run.gaps.join('\n'));
+  } finally {
+    rmSync(join(dir, '..'), { recursive: true, force: true });
+  }
+});
+
+test('an invalid summary.json is recomputed with a gap; an invalid manifest is refused naming the JSON path', async () => {
+  const dir = tmpCopy();
+  try {
+    const s = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+    s.rows[0].boundRps = '6.67';
+    writeFileSync(join(dir, 'summary.json'), JSON.stringify(s));
+    const run = await loadRun(dir);
+    assert.equal(run.summarySource, 'recomputed');
+    assert.ok(run.gaps.some((g) => g.startsWith('summary.json: /rows/0/boundRps must be number')), run.gaps.join('\n'));
+    const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    m.options.latencyMs = '1500';
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(m));
+    await assert.rejects(loadRun(dir), isRunDataError(/manifest\.json: \/options\/latencyMs must be number/));
+  } finally {
+    rmSync(join(dir, '..'), { recursive: true, force: true });
+  }
+});
+
+test('the committed run validates against schema/ on read: no gaps', { timeout: 60_000 }, async () => {
+  const run = await loadRun(fileURLToPath(new URL('../runs/20261130-100102-seed-000/', import.meta.url)));
+  assert.deepEqual(run.gaps, []);
+  assert.equal(run.cells.length, 30);
+  assert.equal(run.requests.size, 30);
+  assert.ok(run.cells.every((c) => c.samples.length > 0));
 });

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 
 import { fileURLToPath } from 'node:url';
 import { loadRun, type LoadedRun } from '../src/report/load.ts';
-import { buildModel, failedCellGaps } from '../src/report/model.ts';
+import { buildModel } from '../src/report/model.ts';
 import { deriveUpstream, maxOverlap } from '../src/report/upstream.ts';
 import { chartLabels, renderMarkdown } from '../src/report/render-md.ts';
 import { loadTemplates } from '../src/report/index.ts';
@@ -124,15 +124,6 @@ test('a legacy cell with a leaked mock peak never prints it; per-cell statistics
   // a fixed pool that sent as many calls as virtual threads: the conclusion is not reproduced
   const same = buildModel(await scoped((c) => c.concurrency));
   assert.equal(same.conclusions.find((c) => c.id === 'needLimits')?.verdict, 'not reproduced');
-});
-
-test('failed cells of the manifest are gaps with their cause, never results', async () => {
-  const run = await loadRun(FIXTURE_DIR);
-  const manifest = { ...run.manifest, failedCells: [{ cellId: 'fixed-c32-r2', cause: 'the SUT exited with code 137', atIso: '2026-11-30T10:00:00.000Z' }] } as RunManifest;
-  assert.deepEqual(failedCellGaps(manifest), ['cell fixed-c32-r2 failed at 2026-11-30T10:00:00.000Z (the SUT exited with code 137); it is a gap, not a result']);
-  const doc = await md({ ...run, manifest });
-  assert.match(section(doc, /^## Flags and gaps/), /cell fixed-c32-r2 failed at 2026-11-30T10:00:00\.000Z \(the SUT exited with code 137\); it is a gap, not a result/);
-  assert.deepEqual(failedCellGaps(run.manifest), []);
 });
 
 

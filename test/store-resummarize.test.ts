@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,8 +19,10 @@ test('expandRequests inverts compactRequests (to the stored µs)', () => {
   assert.deepEqual(expandRequests(compactRequests(recs)), recs.map((r) => ({ ...r, intendedStartMs: r.startMs })));
 });
 
-test('resummarize re-derives summaries from the raw data, leaves the raw data alone, and notes it in the manifest', () => {
-  const dir = join(mkdtempSync(join(tmpdir(), 'vtbench-resum-')), 'run');
+test('resummarize re-derives summaries from the raw data, leaves the raw data alone, and notes it in the manifest', (t) => {
+  const tmp = mkdtempSync(join(tmpdir(), 'vtbench-resum-'));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  const dir = join(tmp, 'run');
   cpSync(FIXTURE, dir, { recursive: true });
   const store = new RunStore(dir);
   const before = store.readManifest().cellOrder.filter((id) => store.doneCellIds().has(id)).map((id) => store.readCell(id));

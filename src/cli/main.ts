@@ -6,19 +6,21 @@
 import { Command, CommanderError, Option } from 'commander';
 import { setMaxListeners } from 'node:events';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { writeJsonAtomic } from '../store/fsio.ts';
-import { join, resolve, basename } from 'node:path';
+import { join, resolve, basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OPTION_SPECS, type OptionKey } from '../config/options.ts';
-import { PROFILES, DEFAULT_PROFILE, resolveOptions } from '../config/profiles.ts';
+import { PROFILES, DEFAULT_PROFILE, resolveOptions, checkBounds } from '../config/profiles.ts';
+import { maxValue } from '../config/options.ts';
+import { readHostLimits } from '../config/limits.ts';
 import { makePlan, formatPlan, formatDuration, type Plan } from '../config/plan.ts';
-import { VtbenchError, EXIT } from './errors.ts';
+import { VtbenchError, EXIT, exitCodeHelp, fsError } from './errors.ts';
 import { RunStore } from '../store/run-store.ts';
 import { resummarizeRun } from '../store/resummarize.ts';
 import { SCHEMA_VERSION, type ResolvedOptions, type RunManifest } from '../store/types.ts';
 import { hostInfo } from '../pipeline/host.ts';
-import { checkDisk, checkMaven, checkPorts } from '../pipeline/prereq.ts';
+import { checkDisk, checkMaven, checkPorts, checkWritable } from '../pipeline/prereq.ts';
 import { ChildRegistry, reapOrphans, isOurs } from '../pipeline/children.ts';
 import { executePlan, writeSummary, type RunDeps } from '../pipeline/run.ts';
 import { jsonSubscriber, textSubscriber, type Emit } from '../pipeline/events.ts';
@@ -38,6 +40,8 @@ export interface MainDeps {
   checkJdk(): string;
   /** render the report of a run folder; returns the report's index path */
   report(runDir: string, outRoot: string, lang: 'en' | 'zh'): Promise<{ outDir: string; gaps: string[] }>;
+  /** the store of a run folder (default `new RunStore(dir)`; tests inject writer faults here) */
+  openStore?(dir: string): RunStore;
 }
 
 function toolVersion(): string {
@@ -77,6 +81,36 @@ function liveOwner(runDir: string): number | null {
   }
 }
 
+/**
+ * True when a run folder holds no evidence: no cell file (valid or not), no failed cell, no
+ * non-empty log. Such a folder is removed when a new run ends, so failures before any
+ * measurement (a full disk, a missing prerequisite) leave nothing behind.
+ */
+function measuredNothing(store: RunStore): boolean {
+  if (store.cellFileIds().length > 0) return false;
+  const cells = join(store.dir, 'cells');
+  if (existsSync(cells) && readdirSync(cells).some((f) => !f.startsWith('.'))) return false;
+  if (!existsSync(store.logsDir)) return true;
+  return readdirSync(store.logsDir).every((f) => {
+    try {
+      return statSync(join(store.logsDir, f)).size === 0;
+    } catch {
+      return true;
+    }
+  });
+}
+
+/** The folder itself or its nearest existing ancestor (for statfs before the folder exists). */
+function nearestExisting(dir: string): string {
+  let d = dir;
+  while (!existsSync(d) && dirname(d) !== d) d = dirname(d);
+  return d;
+}
+
+function openStore(deps: MainDeps, dir: string): RunStore {
+  return deps.openStore ? deps.openStore(dir) : new RunStore(dir);
+}
+
 /** `20261130-101500-seed-000` */
 export function newRunId(profile: string, now = new Date()): string {
   const p = (n: number) => String(n).padStart(2, '0');
@@ -90,7 +124,7 @@ function profileHelp(): string {
     lines.push(`      ${OPTION_SPECS.filter((s) => ['levels', 'requestsPerWorker', 'repeats', 'warmupS', 'latencyMs', 'modes', 'poolSize', 'start'].includes(s.key)).map((s) => `--${s.flag} ${(s.show as (v: unknown) => string)(p.values[s.key])}`).join(' ')}`);
   }
   lines.push('', 'Without a command: run the experiment, then write its report.');
-  lines.push('', 'Exit codes: 0 ok; 1 unexpected error; 2 bad option; 3 missing prerequisite (JDK >= 21, Maven, disk);', '  4 port in use; 5 Maven build failed; 6 SUT or mock not ready; 7 run folder unusable; 130 interrupted.');
+  lines.push('', 'Exit codes:', ...exitCodeHelp());
   return lines.join('\n');
 }
 
@@ -103,9 +137,11 @@ function buildProgram(io: Io): Command {
     .enablePositionalOptions()
     .allowExcessArguments(false)
     .option('--profile <name>', `experiment profile: ${PROFILES.map((p) => p.name).join(', ')}`, DEFAULT_PROFILE);
+  const host = readHostLimits();
   for (const s of OPTION_SPECS) {
     const def = (s.show as (v: unknown) => string)(PROFILES[0]!.values[s.key]);
-    program.addOption(new Option(`--${s.flag} <${s.arg}>`, `${s.description} (seed-000: ${def || '""'})`));
+    const max = 'max' in s && s.max ? `; max ${maxValue(s.max, host).toLocaleString('en-US')}` : '';
+    program.addOption(new Option(`--${s.flag} <${s.arg}>`, `${s.description} (seed-000: ${def || '""'}${max})`));
   }
   program
     .option('--resume <runId>', 'continue a stopped run (runs/<runId>) with its recorded options')
@@ -113,7 +149,7 @@ function buildProgram(io: Io): Command {
     .option('--report-dir <dir>', 'where reports go (default: report/ of this repository)')
     .option('--lang <lang>', 'report language: en or zh', 'en')
     .option('--no-report', 'do not render the report after the run')
-    .option('--dry-run', 'print the plan and check prerequisites (JDK, Maven, ports, disk), run nothing')
+    .option('--dry-run', 'print the plan and check prerequisites (JDK, Maven, ports, disk, writable output folders), run nothing')
     .option('--json', 'machine-readable events on stdout instead of progress bars')
     .option('--debug', 'print stack traces');
   program.addHelpText('after', profileHelp());
@@ -173,18 +209,23 @@ export async function main(argv: string[], io: Io, deps: MainDeps): Promise<numb
       const dir = resolve(process.cwd(), chosen.runDir!);
       if (!new RunStore(dir).exists()) throw new VtbenchError(`resummarize: no run folder ${dir} with a manifest.json`, 'name a folder under runs/', EXIT.runData);
       if (liveOwner(dir) !== null) throw new VtbenchError(`resummarize: run ${dir} is still in progress`, 'wait until it ends', EXIT.runData);
+      const damaged = new RunStore(dir).damagedCells();
+      for (const d of damaged) io.stderr.write(`skipped damaged cell ${d.cellId}: ${d.problems.join('; ')}\n`);
       const ids = resummarizeRun(dir);
-      io.stdout.write(`re-derived ${ids.length} cell(s) and summary.json of ${dir}\n`);
+      io.stdout.write(`re-derived ${ids.length} cell(s) and summary.json of ${dir}${damaged.length ? ` (${damaged.length} damaged cell(s) skipped; --resume measures them again)` : ''}\n`);
       return 0;
     }
     if (chosen.command === 'report') {
       const dir = chosen.runDir !== null ? resolve(process.cwd(), chosen.runDir) : newestRun(dirOption(opts['runsDir'], 'runs'), io);
-      const r = await deps.report(dir, dirOption(chosen.reportDir ?? opts['reportDir'], 'report'), lang);
+      const reportDir = dirOption(chosen.reportDir ?? opts['reportDir'], 'report');
+      await checkWritable(reportDir, 'report-dir');
+      const r = await deps.report(dir, reportDir, lang);
       io.stdout.write(`report written: ${join(r.outDir, 'index.html')}${r.gaps.length ? ` (gaps: ${r.gaps.length})` : ''}\n`);
       return 0;
     }
     return await runCommand(opts, lang, io, deps);
-  } catch (e) {
+  } catch (caught) {
+    const e = caught instanceof VtbenchError ? caught : (fsError(caught) ?? caught);
     if (e instanceof VtbenchError) {
       io.stderr.write(`error: ${e.message}\n  hint: ${e.hint}\n`);
       if (debug && e.stack) io.stderr.write(e.stack + '\n');
@@ -193,7 +234,7 @@ export async function main(argv: string[], io: Io, deps: MainDeps): Promise<numb
     io.stderr.write(`error: ${(e as Error).message ?? String(e)}\n`);
     if (debug && (e as Error).stack) io.stderr.write((e as Error).stack + '\n');
     else io.stderr.write('  hint: rerun with --debug for the stack trace\n');
-    return 1;
+    return EXIT.unexpected;
   }
 }
 
@@ -229,7 +270,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     if (Object.keys(raw).length > 0) {
       throw new VtbenchError(`--resume keeps the run's recorded options; do not also give ${Object.keys(raw).map((k) => OPTION_SPECS.find((s) => s.key === k)!.flag).map((f) => `--${f}`).join(', ')}`, 'drop those options, or start a new run', EXIT.usage);
     }
-    store = new RunStore(join(runsDir, basename(resumeId)));
+    store = openStore(deps, join(runsDir, basename(resumeId)));
     if (!store.exists()) throw new VtbenchError(`--resume: no run folder ${store.dir} with a manifest.json`, `list runs with: ls ${runsDir}`, EXIT.runData);
     manifest = store.readManifest();
     const owner = liveOwner(store.dir);
@@ -238,10 +279,16 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     }
     if (manifest.schemaVersion !== SCHEMA_VERSION) throw new VtbenchError(`--resume: run ${manifest.runId} has schema version ${manifest.schemaVersion}, this tool writes ${SCHEMA_VERSION}`, 'start a new run', EXIT.runData);
     options = Object.freeze({ ...manifest.options });
+    try {
+      checkBounds(options, readHostLimits()); // recorded on another host, perhaps
+    } catch (e) {
+      if (!(e instanceof VtbenchError)) throw e;
+      throw new VtbenchError(`--resume: the recorded plan exceeds this host's limits: ${e.message}`, 'resume on a host with the limits the run was planned on (e.g. a higher ulimit -n), or start a new run', EXIT.usage);
+    }
   } else {
     options = resolveOptions(String(opts['profile']), raw);
     const runId = newRunId(options.profile);
-    store = new RunStore(join(runsDir, runId));
+    store = openStore(deps, join(runsDir, runId));
     manifest = {
       schemaVersion: SCHEMA_VERSION,
       runId,
@@ -264,13 +311,16 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
 
   const json = Boolean(opts['json']);
   io.stderr.write(formatPlan(options, plan, store.dir) + '\n');
+  // output folders: probed in a child process with a timeout (creates nothing that stays)
+  await checkWritable(resumeId ? store.dir : runsDir, 'runs-dir');
+  if (opts['report'] !== false) await checkWritable(dirOption(opts['reportDir'], 'report'), 'report-dir');
   if (opts['dryRun']) {
     // read-only checks, then stop
     await checkPorts([{ flag: 'mock-port', port: options.mockPort }, { flag: 'sut-port', port: options.sutPort }]);
     const mvn = checkMaven();
     const jdk = deps.checkJdk();
-    checkDisk(existsSync(runsDir) ? runsDir : ROOT);
-    io.stderr.write(`prerequisites ok: ${jdk}; ${mvn}; ports ${options.mockPort} and ${options.sutPort} free\n`);
+    checkDisk(resumeId ? store.dir : nearestExisting(runsDir));
+    io.stderr.write(`prerequisites ok: ${jdk}; ${mvn}; ports ${options.mockPort} and ${options.sutPort} free; output folders writable\n`);
     return 0;
   }
 
@@ -282,10 +332,24 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     io.stderr.write(`stopped ${reaped.length} process(es) left by the killed run: ${reaped.map((r) => `${r.role} (pid ${r.pid})`).join(', ')}\n`);
     await checkPorts([{ flag: 'mock-port', port: options.mockPort }, { flag: 'sut-port', port: options.sutPort }]);
   });
-  store.init();
-  checkDisk(store.dir);
+  checkDisk(resumeId ? store.dir : nearestExisting(runsDir));
   checkMaven();
-  writeJsonAtomic(lockPath(store.dir), { pid: process.pid, startedAt: new Date().toISOString() });
+  const createdRunDir = !existsSync(store.dir);
+  try {
+    store.init();
+    writeJsonAtomic(lockPath(store.dir), { pid: process.pid, startedAt: new Date().toISOString() });
+  } catch (e) {
+    if (createdRunDir) rmSync(store.dir, { recursive: true, force: true });
+    throw fsError(e, `create the run folder ${store.dir}`) ?? e;
+  }
+  if (resumeId) {
+    // a cell is done only when its files parse and validate; a damaged one is kept aside and re-run
+    const setAside = store.setAsideDamaged();
+    for (const d of setAside) {
+      io.stderr.write(`cell ${d.cellId} is damaged (${d.problems.join('; ')}); kept aside as ${d.movedTo.join(', ')}; it is measured again\n`);
+      manifest.notes = [...(manifest.notes ?? []), `${new Date().toISOString()}: on resume, cell ${d.cellId} was damaged (${d.problems.join('; ')}); its files were kept aside as ${d.movedTo.join(', ')} and the cell was measured again`];
+    }
+  }
 
   const emit: Emit = json ? jsonSubscriber(io.stdout) : textSubscriber(io.stderr, plan);
   const children = new ChildRegistry(join(store.dir, 'pids.json'));
@@ -310,6 +374,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   process.on('exit', onExit);
   const t0 = Date.now();
   let status: RunManifest['status'] = 'running';
+  let summaryError: unknown = null;
   try {
     const { deps: runDeps, jdk } = await deps.prepare(options, store.logsDir);
     if (jdk) {
@@ -332,23 +397,51 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
       manifest.versions.jdk = first.jdkVersion;
       manifest.versions.jdkVendor = first.jdkVendor;
     }
+    if (!interrupted) {
+      // 'complete' only when true: every planned cell has files that parse and validate
+      const doneNow = store.doneCellIds();
+      const missing = manifest.cellOrder.filter((id) => !doneNow.has(id));
+      if (missing.length > 0) {
+        throw new VtbenchError(`run ${manifest.runId} ended with ${missing.length} of ${manifest.cellOrder.length} planned cell(s) without a valid result: ${missing.join(', ')}`, `measure them with --resume ${manifest.runId}`, EXIT.runData);
+      }
+    }
     status = interrupted ? 'interrupted' : 'complete';
   } catch (e) {
     status = interrupted ? 'interrupted' : 'failed';
-    manifest.error = (e as Error).message;
-    throw e;
+    const mapped = e instanceof VtbenchError ? e : fsError(e);
+    manifest.error = (mapped ?? (e as Error)).message;
+    throw mapped ?? e;
   } finally {
     await children.stopAll();
+    // summary first, the manifest (with its status) last, so a status on disk is never ahead of the data
+    try {
+      if (store.doneCellIds().size > 0) writeSummary({ store, manifest });
+    } catch (e) {
+      summaryError = fsError(e, `write ${store.summaryPath}`) ?? e;
+      if (status === 'complete') {
+        status = 'failed';
+        manifest.error = (summaryError as Error).message;
+      }
+    }
     manifest.status = status;
     manifest.endedAt = new Date().toISOString();
-    store.writeManifest(manifest);
-    if (store.doneCellIds().size > 0) writeSummary({ store, manifest });
-    rmSync(lockPath(store.dir), { force: true });
+    if (!resumeId && measuredNothing(store)) {
+      // nothing measured and no log to keep: leave no empty run folder behind
+      rmSync(store.dir, { recursive: true, force: true });
+      io.stderr.write(`nothing was measured; removed the run folder ${store.dir}\n`);
+    } else {
+      try {
+        store.writeManifest(manifest);
+      } finally {
+        rmSync(lockPath(store.dir), { force: true });
+      }
+    }
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.off('exit', onExit);
     emit({ type: 'run-end', status: status === 'running' ? 'failed' : status, runDir: store.dir, elapsedS: (Date.now() - t0) / 1000 });
   }
+  if (summaryError) throw summaryError;
   io.stderr.write(`wall time ${formatDuration((Date.now() - t0) / 1000)} against a theoretical ${formatDuration(plan.theoreticalS)} (+ JVM starts)\n`);
   if (status === 'interrupted') return EXIT.interrupted;
   if (opts['report'] !== false) {

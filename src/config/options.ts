@@ -7,9 +7,17 @@ import { isIP } from 'node:net';
 import { VtbenchError, EXIT } from '../cli/errors.ts';
 import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
 import type { Mode, ResolvedOptions, StartMode } from '../store/types.ts';
+import { FD_RESERVE, JAVA_INT_MAX, NODE_TIMEOUT_MAX_MS, SUT_REQUEST_TIMEOUT_MS, UNDICI_TIMER_RESOLUTION_MS, maxConcurrency, type HostLimits } from './limits.ts';
 
 /** Keys of ResolvedOptions that a flag may set (all but `profile`). */
 export type OptionKey = Exclude<keyof ResolvedOptions, 'profile'>;
+
+/** An option's upper bound: a stated number, or one derived from the host, with the reason. */
+export interface OptionMax {
+  value: number | ((h: HostLimits) => number);
+  /** why this is the maximum, shown in the error and in --help */
+  why: string;
+}
 
 export interface OptionSpec<K extends OptionKey = OptionKey> {
   key: K;
@@ -18,6 +26,8 @@ export interface OptionSpec<K extends OptionKey = OptionKey> {
   /** value placeholder for --help */
   arg: string;
   description: string;
+  /** numeric options (and each item of a numeric list): the upper bound; checked by checkBounds */
+  max?: OptionMax;
   /** parse a command-line string; throws VtbenchError naming the flag */
   parse(raw: string): ResolvedOptions[K];
   /** render a value for --help and the plan */
@@ -28,28 +38,49 @@ function usage(flag: string, message: string, hint: string): VtbenchError {
   return new VtbenchError(`--${flag}: ${message}`, hint, EXIT.usage);
 }
 
-/** Parse a positive integer (>= min) or throw naming the flag. */
-export function parsePositiveInt(flag: string, raw: string, min = 1): number {
+/** The numeric value of a bound on this host. */
+export function maxValue(m: OptionMax, h: HostLimits): number {
+  return typeof m.value === 'number' ? m.value : m.value(h);
+}
+
+/** The error for a value above its bound (also used by checkBounds). */
+export function tooLarge(flag: string, raw: string | number, max: number, why: string): VtbenchError {
+  return usage(flag, `${raw} is too large: the maximum is ${max.toLocaleString('en-US')} (${why})`, `give --${flag} ${max} or less`);
+}
+
+/**
+ * Parse a whole number in [min, max] exactly (digits only; compared as a BigInt, so
+ * `99999999999999999999` is "too large", never rounded) or throw naming the flag.
+ * @param max inclusive; at most Number.MAX_SAFE_INTEGER (the default)
+ */
+export function parsePositiveInt(flag: string, raw: string, min = 1, max = Number.MAX_SAFE_INTEGER, why = 'the largest whole number JavaScript represents exactly'): number {
   const s = raw.trim();
   if (/^-\d+$/.test(s)) throw usage(flag, `${raw} is negative`, `give a whole number >= ${min}`);
   if (!/^\d+$/.test(s)) throw usage(flag, `'${raw}' is not a whole number`, `give a whole number >= ${min}, e.g. --${flag} ${Math.max(min, 10)}`);
+  const limit = Math.min(max, Number.MAX_SAFE_INTEGER);
+  if (BigInt(s) > BigInt(limit)) throw tooLarge(flag, s, limit, limit === Number.MAX_SAFE_INTEGER ? 'the largest whole number JavaScript represents exactly' : why);
   const n = Number(s);
-  if (!Number.isSafeInteger(n) || n < min) throw usage(flag, `${raw} is below ${min}`, `give a whole number >= ${min}`);
+  if (n < min) throw usage(flag, `${raw} is below ${min}`, `give a whole number >= ${min}`);
   return n;
 }
 
+/** A plain decimal number (no hex, no Infinity, no blanks) in [min, max], or throw naming the flag. */
 function parseNumber(flag: string, raw: string, min: number, max = Infinity): number {
-  const n = Number(raw.trim());
-  if (raw.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
+  const s = raw.trim();
+  const n = Number(s);
+  if (!/^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(s) || !Number.isFinite(n) || n < min || n > max) {
     throw usage(flag, `'${raw}' is not a number in [${min}, ${max === Infinity ? '∞' : max}]`, `give a number from ${min} to ${max === Infinity ? 'any' : max}`);
   }
   return n;
 }
 
-function parsePort(flag: string, raw: string): number {
-  const n = parsePositiveInt(flag, raw, 1);
-  if (n > 65535) throw usage(flag, `${raw} is not a TCP port`, 'give a port in 1..65535');
-  return n;
+/** A whole-number option with a minimum and a declared maximum (static ones checked while parsing). */
+function intSpec<K extends OptionKey>(key: K, flag: string, arg: string, description: string, min: number, max: OptionMax): OptionSpec<K> {
+  return {
+    key, flag, arg, description, max,
+    parse: ((r: string) => parsePositiveInt(flag, r, min, typeof max.value === 'number' ? max.value : Number.MAX_SAFE_INTEGER, max.why)) as OptionSpec<K>['parse'],
+    show: ((v: number) => String(v)) as unknown as OptionSpec<K>['show'],
+  };
 }
 
 function list(raw: string, flag: string): string[] {
@@ -66,12 +97,20 @@ function spec<K extends OptionKey>(s: OptionSpec<K>): OptionSpec<K> {
   return s;
 }
 
-const int = (v: number): string => String(v);
+/** Ports are 16-bit. */
+const PORT: OptionMax = { value: 65535, why: 'TCP ports are 1..65535' };
+/** Counts with no natural bound beyond exact integers; the plan's totals bound them (checkBounds). */
+const SAFE: OptionMax = { value: Number.MAX_SAFE_INTEGER, why: 'the largest whole number JavaScript represents exactly; the plan totals are bounded separately' };
+/** Client timeouts: Node's timer maximum. */
+const TIMER: OptionMax = { value: NODE_TIMEOUT_MAX_MS, why: "Node's largest timer delay" };
+/** A stated maximum of fixed-pool threads (10,000 platform threads, each with its own stack). */
+export const MAX_POOL_THREADS = 10_000;
 
 /** Every option, in --help order. */
 export const OPTION_SPECS = [
   spec({
     key: 'levels', flag: 'levels', arg: 'c1,c2,..', description: 'concurrency levels (closed-loop workers per cell)',
+    max: { value: maxConcurrency, why: `each worker costs the SUT two file descriptors (inbound + upstream) under ulimit -n, less ${FD_RESERVE} for the JVM, and two ephemeral ports` },
     parse: (raw) => {
       const items = list(raw, 'levels');
       if (items.length === 0) throw usage('levels', 'no level given', 'e.g. --levels 10,50,100');
@@ -81,10 +120,10 @@ export const OPTION_SPECS = [
     },
     show: (v) => v.join(','),
   }),
-  spec({ key: 'requestsPerWorker', flag: 'requests-per-worker', arg: 'n', description: 'measured requests each worker sends, one after another', parse: (r) => parsePositiveInt('requests-per-worker', r), show: int }),
-  spec({ key: 'repeats', flag: 'repeats', arg: 'n', description: 'repeats of every cell (a fresh SUT JVM per mode and repeat)', parse: (r) => parsePositiveInt('repeats', r), show: int }),
-  spec({ key: 'warmupS', flag: 'warmup-s', arg: 's', description: 'warm-up per JVM at the highest level, s (not recorded; 0 = none)', parse: (r) => parseNumber('warmup-s', r, 0, 3600), show: (v) => `${v}` }),
-  spec({ key: 'latencyMs', flag: 'latency-ms', arg: 'ms', description: 'mock LLM latency per call, ms (fixed model)', parse: (r) => parsePositiveInt('latency-ms', r), show: int }),
+  intSpec('requestsPerWorker', 'requests-per-worker', 'n', 'measured requests each worker sends, one after another', 1, SAFE),
+  intSpec('repeats', 'repeats', 'n', 'repeats of every cell (a fresh SUT JVM per mode and repeat)', 1, { value: 1000, why: 'a stated maximum: every repeat starts a fresh SUT JVM per mode' }),
+  spec({ key: 'warmupS', flag: 'warmup-s', arg: 's', description: 'warm-up per JVM at the highest level, s (not recorded; 0 = none)', max: { value: 3600, why: 'a stated maximum: an hour warms any JIT' }, parse: (r) => parseNumber('warmup-s', r, 0, 3600), show: (v) => `${v}` }),
+  intSpec('latencyMs', 'latency-ms', 'ms', 'mock LLM latency per call, ms (fixed model)', 1, { value: SUT_REQUEST_TIMEOUT_MS - 1, why: "a call must end within the SUT's 600 s request timeout (application.yml)" }),
   spec({
     key: 'modes', flag: 'modes', arg: 'm1,m2', description: 'executor modes to run: fixed, virtual',
     parse: (raw) => {
@@ -96,8 +135,8 @@ export const OPTION_SPECS = [
     },
     show: (v) => v.join(','),
   }),
-  spec({ key: 'poolSize', flag: 'pool-size', arg: 'N', description: 'fixed pool threads (core = max)', parse: (r) => parsePositiveInt('pool-size', r), show: int }),
-  spec({ key: 'queueCapacity', flag: 'queue-capacity', arg: 'n', description: 'fixed pool queue capacity (AbortPolicy beyond it)', parse: (r) => parsePositiveInt('queue-capacity', r, 0), show: int }),
+  intSpec('poolSize', 'pool-size', 'N', 'fixed pool threads (core = max)', 1, { value: MAX_POOL_THREADS, why: 'a stated maximum: each pool thread is a platform thread with its own stack' }),
+  intSpec('queueCapacity', 'queue-capacity', 'n', 'fixed pool queue capacity (AbortPolicy beyond it)', 0, { value: JAVA_INT_MAX, why: "the SUT's queue capacity is a Java int" }),
   spec({
     key: 'start', flag: 'start', arg: 'mode', description: 'worker start: together (as the study) or ramp (spread over --ramp-ms)',
     parse: (raw) => {
@@ -106,7 +145,7 @@ export const OPTION_SPECS = [
     },
     show: (v) => v,
   }),
-  spec({ key: 'rampMs', flag: 'ramp-ms', arg: 'ms', description: 'ramp length with --start ramp, ms (0 = one latency)', parse: (r) => parsePositiveInt('ramp-ms', r, 0), show: int }),
+  intSpec('rampMs', 'ramp-ms', 'ms', 'ramp length with --start ramp, ms (0 = one latency)', 0, { value: 3_600_000, why: 'a stated maximum: an hour-long ramp measures the ramp, not the executor' }),
   spec({
     key: 'jvmFlags', flag: 'jvm-flags', arg: '"flags"', description: 'SUT JVM flags, space separated',
     parse: (raw) => {
@@ -116,8 +155,8 @@ export const OPTION_SPECS = [
     },
     show: (v) => v.join(' '),
   }),
-  spec({ key: 'mockPort', flag: 'mock-port', arg: 'port', description: 'port of the mock LLM (on --bind-address)', parse: (r) => parsePort('mock-port', r), show: int }),
-  spec({ key: 'sutPort', flag: 'sut-port', arg: 'port', description: 'port of the system under test (on --bind-address)', parse: (r) => parsePort('sut-port', r), show: int }),
+  intSpec('mockPort', 'mock-port', 'port', 'port of the mock LLM (on --bind-address)', 1, PORT),
+  intSpec('sutPort', 'sut-port', 'port', 'port of the system under test (on --bind-address)', 1, PORT),
   spec({
     key: 'bindAddress', flag: 'bind-address', arg: 'addr', description: 'address the SUT and the mock listen on (an IP literal; 0.0.0.0 = every interface)',
     parse: (raw) => {
@@ -127,12 +166,12 @@ export const OPTION_SPECS = [
     },
     show: (v) => v ?? DEFAULT_BIND_ADDRESS,
   }),
-  spec({ key: 'samplerIntervalMs', flag: 'sampler-interval-ms', arg: 'ms', description: 'SUT sampling interval, ms', parse: (r) => parsePositiveInt('sampler-interval-ms', r, 10), show: int }),
-  spec({ key: 'pinnedThresholdMs', flag: 'pinned-threshold-ms', arg: 'ms', description: 'JFR jdk.VirtualThreadPinned threshold, ms (0 = every event)', parse: (r) => parsePositiveInt('pinned-threshold-ms', r, 0), show: int }),
-  spec({ key: 'errorFlagThreshold', flag: 'error-flag-threshold', arg: 'rate', description: 'error rate above which a cell is flagged, 0..1', parse: (r) => parseNumber('error-flag-threshold', r, 0, 1), show: (v) => `${v}` }),
-  spec({ key: 'connectTimeoutMs', flag: 'connect-timeout-ms', arg: 'ms', description: 'load generator connect timeout, ms', parse: (r) => parsePositiveInt('connect-timeout-ms', r), show: int }),
-  spec({ key: 'headersTimeoutMs', flag: 'headers-timeout-ms', arg: 'ms', description: 'load generator headers timeout, ms (must exceed the worst queue wait)', parse: (r) => parsePositiveInt('headers-timeout-ms', r), show: int }),
-  spec({ key: 'bodyTimeoutMs', flag: 'body-timeout-ms', arg: 'ms', description: 'load generator body timeout, ms', parse: (r) => parsePositiveInt('body-timeout-ms', r), show: int }),
+  intSpec('samplerIntervalMs', 'sampler-interval-ms', 'ms', 'SUT sampling interval, ms', 10, { value: 60_000, why: 'a stated maximum: coarser sampling misses whole cells' }),
+  intSpec('pinnedThresholdMs', 'pinned-threshold-ms', 'ms', 'JFR jdk.VirtualThreadPinned threshold, ms (0 = every event)', 0, { value: 60_000, why: 'a stated maximum: a pin that long is already a stall of its own' }),
+  spec({ key: 'errorFlagThreshold', flag: 'error-flag-threshold', arg: 'rate', description: 'error rate above which a cell is flagged, 0..1', max: { value: 1, why: 'a rate' }, parse: (r) => parseNumber('error-flag-threshold', r, 0, 1), show: (v) => `${v}` }),
+  intSpec('connectTimeoutMs', 'connect-timeout-ms', 'ms', `load generator connect timeout, ms (>= ${UNDICI_TIMER_RESOLUTION_MS}: undici's timer resolution; fires up to 0.5 s late)`, UNDICI_TIMER_RESOLUTION_MS, TIMER),
+  intSpec('headersTimeoutMs', 'headers-timeout-ms', 'ms', `load generator headers timeout, ms (must exceed the worst queue wait; >= ${UNDICI_TIMER_RESOLUTION_MS}: undici's timer resolution; fires up to 0.5 s late)`, UNDICI_TIMER_RESOLUTION_MS, TIMER),
+  intSpec('bodyTimeoutMs', 'body-timeout-ms', 'ms', `load generator body timeout, ms (>= ${UNDICI_TIMER_RESOLUTION_MS}: undici's timer resolution; fires up to 0.5 s late)`, UNDICI_TIMER_RESOLUTION_MS, TIMER),
 ] as const satisfies readonly OptionSpec[];
 
 /** Look up the spec of a key. */

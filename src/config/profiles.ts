@@ -3,7 +3,9 @@
  * `quick` and `smoke` are shorter tours of the same chain. Any field can be overridden by a flag.
  */
 import { VtbenchError, EXIT } from '../cli/errors.ts';
-import { OPTION_SPECS, type OptionKey } from './options.ts';
+import { OPTION_SPECS, maxValue, tooLarge, type OptionKey } from './options.ts';
+import { makePlan, formatDuration } from './plan.ts';
+import { MAX_PLAN_DURATION_S, SUT_REQUEST_TIMEOUT_MS, maxCellRequests, maxRunRequests, readHostLimits, type HostLimits } from './limits.ts';
 import type { ResolvedOptions } from '../store/types.ts';
 import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
 
@@ -75,9 +77,11 @@ export function getProfile(name: string): Profile {
 
 /**
  * Profile + raw flag values (strings, keyed by option key) -> frozen ResolvedOptions.
- * Throws VtbenchError (exit 2) naming the flag for any bad value or inconsistent combination.
+ * Throws VtbenchError (exit 2) naming the flag for any bad value, a value above its bound on this
+ * host (checkBounds) or an inconsistent combination. The dry run and the run both call this.
+ * @param host the host's limits (read from /proc by default; tests pass their own)
  */
-export function resolveOptions(profileName: string, raw: Partial<Record<OptionKey, string>>): Readonly<ResolvedOptions> {
+export function resolveOptions(profileName: string, raw: Partial<Record<OptionKey, string>>, host: HostLimits = readHostLimits()): Readonly<ResolvedOptions> {
   const profile = getProfile(profileName);
   const out: ResolvedOptions = { profile: profile.name, ...structuredClone(profile.values) };
   for (const s of OPTION_SPECS) {
@@ -88,15 +92,60 @@ export function resolveOptions(profileName: string, raw: Partial<Record<OptionKe
     throw new VtbenchError(`--mock-port and --sut-port are both ${out.mockPort}`, 'give them different ports', EXIT.usage);
   }
   if (out.rampMs === 0) out.rampMs = out.latencyMs;
+  checkBounds(out, host);
   checkFeasible(out);
   return deepFreeze(out);
 }
 
+export { SUT_REQUEST_TIMEOUT_MS };
+
+/** A stated maximum of cells per run (levels × repeats × modes). */
+export const MAX_CELLS = 10_000;
+
 /**
- * The SUT's own timeouts (sut/src/main/resources/application.yml: spring.mvc.async.request-timeout
- * and spring.ai.openai.timeout, both 600 s): a request whose queue wait + call exceeds them fails.
+ * Every option against its declared maximum (OPTION_SPECS[].max, host-derived ones from `host`),
+ * then the plan's totals: one cell's requests (c × n) and the run's requests against the heap
+ * (limits.ts: maxCellRequests, maxRunRequests), the planned duration against MAX_PLAN_DURATION_S.
+ * Also used on --resume (the recorded options against this host).
+ * @throws VtbenchError(EXIT.usage) naming the flag, the maximum and its reason
  */
-export const SUT_REQUEST_TIMEOUT_MS = 600_000;
+export function checkBounds(o: ResolvedOptions, host: HostLimits): void {
+  for (const s of OPTION_SPECS) {
+    if (!s.max) continue;
+    const max = maxValue(s.max, host);
+    const v = o[s.key] as unknown;
+    for (const x of Array.isArray(v) ? v : [v]) {
+      if (typeof x === 'number' && x > max) throw tooLarge(s.flag, x, max, s.max.why);
+    }
+  }
+  const c = Math.max(...o.levels);
+  const cellMax = maxCellRequests(host);
+  if (c * o.requestsPerWorker > cellMax) {
+    throw new VtbenchError(
+      `--requests-per-worker/--levels: the largest cell would hold ${c.toLocaleString('en-US')} × ${o.requestsPerWorker.toLocaleString('en-US')} requests; at most ${cellMax.toLocaleString('en-US')} fit this harness's heap (${Math.round(host.heapLimitBytes / 2 ** 20)} MiB, half of it for ≈512 B per request)`,
+      `lower --requests-per-worker to ${Math.max(1, Math.floor(cellMax / c))} or less, or lower --levels`, EXIT.usage);
+  }
+  const cells = o.levels.length * o.repeats * o.modes.length;
+  if (cells > MAX_CELLS) {
+    throw new VtbenchError(
+      `--levels/--repeats/--modes: the plan would have ${cells.toLocaleString('en-US')} cells; the stated maximum is ${MAX_CELLS.toLocaleString('en-US')} (every cell adds files that summary.json is rebuilt from after each cell)`,
+      'fewer levels or repeats, or split the plan into several runs', EXIT.usage);
+  }
+  // totals by arithmetic first: makePlan itself allocates per cell
+  const totalRequests = o.levels.reduce((t, l) => t + l, 0) * o.requestsPerWorker * o.repeats * o.modes.length;
+  const runMax = maxRunRequests(host);
+  if (totalRequests > runMax) {
+    throw new VtbenchError(
+      `--repeats/--requests-per-worker/--levels: the run would hold ${totalRequests.toLocaleString('en-US')} requests; at most ${runMax.toLocaleString('en-US')} fit the heap when summary.json is rebuilt (≈128 B per request)`,
+      'fewer repeats, levels or requests per worker; or split the plan into several runs', EXIT.usage);
+  }
+  const plan = makePlan(o);
+  if (plan.theoreticalS > MAX_PLAN_DURATION_S) {
+    throw new VtbenchError(
+      `--repeats/--requests-per-worker/--levels/--latency-ms: the plan would take at least ${formatDuration(plan.theoreticalS)}; the stated maximum is ${formatDuration(MAX_PLAN_DURATION_S)} (7 days)`,
+      'split the plan into several runs', EXIT.usage);
+  }
+}
 
 /**
  * Refuse plans that cannot measure what they claim: a fixed pool whose queue cannot hold the
@@ -105,12 +154,15 @@ export const SUT_REQUEST_TIMEOUT_MS = 600_000;
  */
 function checkFeasible(o: ResolvedOptions): void {
   const c = Math.max(...o.levels);
+  const limit = Math.min(o.headersTimeoutMs, SUT_REQUEST_TIMEOUT_MS);
+  if (o.latencyMs >= limit) {
+    throw new VtbenchError(`--latency-ms: every call takes ${o.latencyMs} ms, not below the ${limit / 1000} s ${limit === o.headersTimeoutMs ? 'client headers timeout (--headers-timeout-ms)' : 'SUT request timeout'}`, 'lower --latency-ms or raise --headers-timeout-ms', EXIT.usage);
+  }
   if (o.modes.includes('fixed')) {
     if (c > o.poolSize + o.queueCapacity) {
       throw new VtbenchError(`--queue-capacity: ${o.queueCapacity} + pool ${o.poolSize} cannot hold ${c} concurrent requests; AbortPolicy would reject ${c - o.poolSize - o.queueCapacity} per wave`, `give --queue-capacity ${c - o.poolSize} or more, or lower --levels`, EXIT.usage);
     }
     const worstMs = Math.ceil(c / o.poolSize) * o.latencyMs;
-    const limit = Math.min(o.headersTimeoutMs, SUT_REQUEST_TIMEOUT_MS);
     if (worstMs >= limit) {
       throw new VtbenchError(`--latency-ms/--levels: the fixed pool's worst E2E would be ≈${Math.round(worstMs / 1000)} s (⌈${c}/${o.poolSize}⌉ × ${o.latencyMs} ms), beyond the ${limit / 1000} s ${limit === o.headersTimeoutMs ? 'client headers timeout (--headers-timeout-ms)' : 'SUT request timeout'}`, 'lower --latency-ms or --levels, or raise --pool-size', EXIT.usage);
     }

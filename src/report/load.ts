@@ -1,16 +1,18 @@
 /**
- * Reads a run folder (runs/<id>/) for the report, read-only. Tolerates a partial run: missing or
- * unreadable cells, missing request files, a missing summary.json (rebuilt from the cells). Every
- * gap is stated in `gaps`. Throws VtbenchError (EXIT.runData) when nothing is usable or a schema
- * version is unknown.
+ * Reads a run folder (runs/<id>/) for the report, read-only. Every file is validated against its
+ * JSON Schema (schema/). Tolerates a partial or damaged run: missing, unreadable or invalid cells,
+ * requests or samples, a missing or invalid summary.json (rebuilt from the cells), failed cells.
+ * Every gap is stated in `gaps`, naming the file and the JSON path. Throws VtbenchError
+ * (EXIT.runData) when nothing is usable, the manifest is unusable or a schema version is unknown.
  */
 import { readFile, readdir, stat } from 'node:fs/promises';
-import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { EXIT, VtbenchError } from '../cli/errors.ts';
 import type { CellResult, CompactRequests, RunManifest, RunSummary } from '../store/types.ts';
 import { SCHEMA_VERSION } from '../store/types.ts';
 import { buildSummary } from '../store/summary.ts';
+import { validate } from '../store/schema.ts';
+import { cellFiles, checkCell } from '../store/check.ts';
 
 export interface LoadedRun {
   runDir: string;
@@ -41,6 +43,33 @@ function checkSchema(what: string, v: unknown): void {
   }
 }
 
+/** Bytes of a file, or null when it does not exist (other errors too: a gap is stated for them). */
+async function bytesOrNull(path: string): Promise<Buffer | null> {
+  try {
+    return await readFile(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Names of the cell files in `cells/`: `<id>.json`, never `<id>.failed.json` (a failed cell's
+ * partial evidence), requests/samples files, temp files or set-aside `.damaged-*` files.
+ */
+export function cellFileNames(names: readonly string[]): string[] {
+  return names.filter((n) => n.endsWith('.json') && !n.startsWith('.') && !/\.(requests|samples|failed)\.json$/.test(n)).sort();
+}
+
+/**
+ * Load a run folder for the report. Every file is validated against its JSON Schema in schema/
+ * (src/store/schema.ts) and the cell files against each other (src/store/check.ts): an unusable
+ * cell file leaves the cell out, unusable requests or samples leave out only those, an unusable
+ * summary.json is rebuilt from the usable cells; each is a gap naming the file and the JSON path
+ * (e.g. `cells/fixed-c10-r1.requests.json.gz: /e2eMs/17 must be number`). Every
+ * `manifest.failedCells` entry is a gap with its cause, never a result.
+ * @throws VtbenchError(EXIT.runData) when the folder or manifest is missing or unusable, a file has
+ *   an unknown schemaVersion, or no cell is usable
+ */
 export async function loadRun(runDir: string): Promise<LoadedRun> {
   const st = await stat(runDir).catch(() => null);
   if (!st?.isDirectory()) throw runDataError(`run folder not found: ${runDir}`, 'pass a folder under runs/, e.g. `npx zx run.mjs report runs/<id>`');
@@ -51,39 +80,56 @@ export async function loadRun(runDir: string): Promise<LoadedRun> {
     throw runDataError(`${join(runDir, 'manifest.json')} is missing or not valid JSON (${(e as Error).message.split('\n')[0]})`, 'this is not a vtbench run folder, or the run died before writing its manifest; re-run the benchmark');
   }
   checkSchema('manifest.json', manifestRaw);
+  const manifestProblems = validate('RunManifest', manifestRaw);
+  if (manifestProblems.length > 0) {
+    throw runDataError(`manifest.json does not match schema/manifest.schema.json: ${manifestProblems.slice(0, 3).map((p) => `manifest.json: ${p}`).join('; ')}`, 'the manifest is needed for every figure; restore it from the run (or git), or re-run the benchmark');
+  }
   const manifest = manifestRaw as RunManifest;
-  if (typeof manifest.runId !== 'string' || !/^[A-Za-z0-9._-]+$/.test(manifest.runId)) {
+  if (!/^[A-Za-z0-9._-]+$/.test(manifest.runId)) {
     throw runDataError(`manifest.json has an unusable runId ${JSON.stringify(manifest.runId)}`, 'runId must be letters, digits, dot, dash or underscore');
   }
   const gaps: string[] = [];
   if (manifest.status !== 'complete') gaps.push(`run status is "${manifest.status}"${manifest.error ? `: ${manifest.error}` : ''}`);
+  for (const f of manifest.failedCells ?? []) gaps.push(`cell ${f.cellId} failed (${f.atIso}): ${f.cause}; it is not a result`);
 
   const cellsDir = join(runDir, 'cells');
-  const names = (await readdir(cellsDir).catch(() => [] as string[])).filter((n) => n.endsWith('.json') && !n.endsWith('.requests.json')).sort();
+  const names = cellFileNames(await readdir(cellsDir).catch(() => [] as string[]));
   const cells: CellResult[] = [];
+  const requests = new Map<string, CompactRequests>();
+  let dataLeftOut = false;
   for (const name of names) {
+    const id = name.slice(0, -'.json'.length);
+    const files = cellFiles(id);
+    const cellBytes = await bytesOrNull(join(runDir, files.cell));
     let raw: unknown;
     try {
-      raw = await readJson(join(cellsDir, name));
-    } catch {
-      gaps.push(`cell file cells/${name} is not valid JSON; skipped`);
+      raw = JSON.parse((cellBytes ?? Buffer.alloc(0)).toString('utf8'));
+    } catch (e) {
+      gaps.push(`${files.cell}: not valid JSON (${(e as Error).message.split('\n')[0]}); the cell is left out`);
+      dataLeftOut = true;
       continue;
     }
-    checkSchema(`cells/${name}`, raw);
-    const file = raw as CellResult & { samplesFile?: string; samplesCount?: number };
-    if (typeof file.samplesFile === 'string') {
-      // schema 1 as written by RunStore: samples in their own gzip file
-      const { samplesFile, samplesCount, ...rest } = file;
-      let samples: CellResult['samples'] = [];
-      try {
-        samples = JSON.parse(gunzipSync(await readFile(join(runDir, samplesFile))).toString('utf8')) as CellResult['samples'];
-      } catch {
-        gaps.push(`SUT samples of ${rest.cellId} (${samplesFile}) are missing or unreadable; resource figures omit them`);
-      }
+    checkSchema(files.cell, raw);
+    const [reqBytes, smpBytes] = await Promise.all([bytesOrNull(join(runDir, files.requests)), bytesOrNull(join(runDir, files.samples))]);
+    const c = checkCell(id, { cell: cellBytes, requests: reqBytes }, () => smpBytes);
+    if (!c.cell) {
+      gaps.push(`${c.cellProblems.join('; ')}; the cell is left out`);
+      dataLeftOut = true;
+      continue;
+    }
+    if (c.samplesProblems.length > 0) gaps.push(`SUT samples of ${id}: ${c.samplesProblems.join('; ')}; resource figures omit them`);
+    if ('samplesFile' in c.cell) {
+      const { samplesFile, samplesCount, ...rest } = c.cell;
+      void samplesFile;
       void samplesCount;
-      cells.push({ ...rest, samples });
+      cells.push({ ...rest, samples: c.samples ?? [] });
     } else {
-      cells.push(raw as CellResult);
+      cells.push(c.cell);
+    }
+    if (c.requests) requests.set(id, c.requests);
+    else {
+      gaps.push(`per-request data of ${id}: ${c.requestsProblems.join('; ')}; pooled percentiles and the latency distribution omit it`);
+      dataLeftOut = true;
     }
   }
   const order = new Map(manifest.cellOrder.map((id, i) => [id, i] as const));
@@ -94,16 +140,6 @@ export async function loadRun(runDir: string): Promise<LoadedRun> {
   const present = new Set(cells.map((c) => c.cellId));
   const missing = manifest.cellOrder.filter((id) => !present.has(id));
   if (missing.length) gaps.push(`${missing.length} of ${manifest.cellOrder.length} planned cells have no result: ${missing.join(', ')}`);
-
-  const requests = new Map<string, CompactRequests>();
-  for (const c of cells) {
-    try {
-      const buf = await readFile(join(cellsDir, `${c.cellId}.requests.json.gz`));
-      requests.set(c.cellId, JSON.parse(gunzipSync(buf).toString('utf8')) as CompactRequests);
-    } catch {
-      gaps.push(`per-request data of ${c.cellId} is missing or unreadable; pooled percentiles and the latency distribution omit it`);
-    }
-  }
 
   let summary: RunSummary;
   let summarySource: 'file' | 'recomputed' = 'file';
@@ -119,12 +155,23 @@ export async function loadRun(runDir: string): Promise<LoadedRun> {
     summarySource = 'recomputed';
   } else {
     checkSchema('summary.json', summaryRaw);
-    summary = summaryRaw as RunSummary;
-    const rowsCells = summary.rows.reduce((s, r) => s + r.repeats, 0);
-    if (rowsCells !== cells.length) {
-      gaps.push(`summary.json covers ${rowsCells} cells but ${cells.length} cell files exist; the summary was recomputed from the cells`);
+    const summaryProblems = validate('RunSummary', summaryRaw);
+    if (summaryProblems.length > 0) {
+      gaps.push(`${summaryProblems.slice(0, 3).map((p) => `summary.json: ${p}`).join('; ')}; the summary was recomputed from the cells`);
       summary = buildSummary(manifest, cells, requests);
       summarySource = 'recomputed';
+    } else {
+      summary = summaryRaw as RunSummary;
+      const rowsCells = summary.rows.reduce((s, r) => s + r.repeats, 0);
+      if (rowsCells !== cells.length) {
+        gaps.push(`summary.json covers ${rowsCells} cells but ${cells.length} cell files are usable; the summary was recomputed from the cells`);
+        summary = buildSummary(manifest, cells, requests);
+        summarySource = 'recomputed';
+      } else if (dataLeftOut) {
+        gaps.push('summary.json was built from data that is now unusable; the summary was recomputed from the usable cells and requests');
+        summary = buildSummary(manifest, cells, requests);
+        summarySource = 'recomputed';
+      }
     }
   }
   return { runDir, manifest, cells, requests, summary, summarySource, gaps };

@@ -595,19 +595,6 @@ export function sameJdkVersion(published: string, measured: string): boolean {
   return a !== null && a === b;
 }
 
-/** A failed cell as the manifest lists it (optional field; absent in runs before it). */
-interface FailedCell { cellId: string; cause: string; atIso: string }
-/**
- * One gap per `manifest.failedCells` entry, with its cause: a failed cell is a gap, never a result
- * (its evidence, `cells/<id>.failed.json`, is not read). Entries the loader already stated are not repeated.
- */
-export function failedCellGaps(m: RunManifest, already: readonly string[] = []): string[] {
-  const failed = (m as RunManifest & { failedCells?: FailedCell[] }).failedCells ?? [];
-  return failed
-    .map((f) => `cell ${f.cellId} failed at ${f.atIso} (${f.cause}); it is a gap, not a result`)
-    .filter((g, i) => !already.some((a) => a.includes(failed[i]?.cellId ?? '\u0000') && a.includes(failed[i]?.cause ?? '\u0000')));
-}
-
 export function buildModel(run: LoadedRun): ReportModel {
   const m = run.manifest;
   const { cells, summary } = run;
@@ -745,7 +732,7 @@ export function buildModel(run: LoadedRun): ReportModel {
     mockModel,
     percentileDefinition: summary.percentileDefinition,
     summarySource: run.summarySource,
-    gaps: [...run.gaps, ...failedCellGaps(m, run.gaps)],
+    gaps: run.gaps,
     levels, modes,
     latencyMs: m.options.latencyMs,
     poolSize: m.options.poolSize,

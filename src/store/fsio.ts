@@ -10,7 +10,8 @@ import { gzipSync, gunzipSync } from 'node:zlib';
  * Atomically write bytes or text to `path`, creating parent folders: the whole content goes to a
  * temp file (writeFileSync loops until every byte is written, throwing on ENOSPC), which is
  * fsynced, renamed over the target, and the folder fsynced so the rename itself is durable.
- * @throws the underlying fs error; the target is then untouched and the temp file removed
+ * @throws the underlying fs error, its `path` set to `path` when the syscall named none (write(2)
+ *   on ENOSPC); the target is then untouched and the temp file removed
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   const dir = dirname(path);
@@ -27,6 +28,9 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
     renameSync(tmp, path);
   } catch (e) {
     rmSync(tmp, { force: true });
+    // a failed write(2) names no path (e.g. ENOSPC); name the file we were writing
+    const err = e as NodeJS.ErrnoException;
+    if (err && typeof err === 'object' && typeof err.code === 'string' && !err.path) err.path = path;
     throw e;
   }
   try {

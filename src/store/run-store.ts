@@ -1,13 +1,17 @@
 /**
  * Paths and read/write of one run folder (`runs/<runId>/`, layout in types.ts). Writes go through
- * fsio (atomic). Resuming reads which cells exist: a cell counts as done only when both its summary
- * and its requests file are present (the requests file is written first).
+ * fsio (atomic). Resuming reads which cells exist: a cell counts as done only when its cell file,
+ * its requests file and its samples file all parse, validate against schema/ and agree with each
+ * other (checkCell). A damaged cell is set aside (renamed `<file>.damaged-<time>`) and re-run.
  */
-import { readdirSync, existsSync, mkdirSync } from 'node:fs';
+import { readdirSync, existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { writeJsonAtomic, writeGzJsonAtomic, writeFileAtomic, readJson, readGzJson } from './fsio.ts';
 import type { CellFile, CellResult, CompactRequests, RunManifest, RunSummary } from './types.ts';
+import { allProblems, checkCell } from './check.ts';
+import { parseChecked } from './schema.ts';
+import { VtbenchError, EXIT } from '../cli/errors.ts';
 import type { SutSample } from '../jvm/api.ts';
 import type { RequestRecord } from '../load/types.ts';
 
@@ -31,7 +35,17 @@ export class RunStore {
   exists(): boolean { return existsSync(this.manifestPath); }
 
   writeManifest(m: RunManifest): void { writeJsonAtomic(this.manifestPath, m); }
-  readManifest(): RunManifest { return readJson<RunManifest>(this.manifestPath); }
+  /**
+   * The manifest, parsed and validated against schema/manifest.schema.json.
+   * @throws VtbenchError(EXIT.runData) naming the file and the JSON path when it is missing,
+   *   not JSON or invalid
+   */
+  readManifest(): RunManifest {
+    const bytes = readOrNull(this.manifestPath);
+    const r = bytes === null ? { ok: false as const, problems: [`${this.manifestPath}: missing`] } : parseChecked<RunManifest>('RunManifest', this.manifestPath, bytes, false);
+    if (!r.ok) throw new VtbenchError(`the run's manifest is unusable: ${r.problems.join('; ')}`, 'restore manifest.json (e.g. from git) or start a new run', EXIT.runData);
+    return r.value;
+  }
   writeSummary(s: RunSummary): void { writeJsonAtomic(this.summaryPath, s); }
 
   /** Write a finished cell: requests and samples first, then the cell file that marks it done. */
@@ -68,18 +82,97 @@ export class RunStore {
     writeJsonAtomic(this.threadDumpSummaryPath(id), summary);
   }
 
-  /** Ids of finished cells (summary and requests both present). */
-  doneCellIds(): Set<string> {
+  /**
+   * Ids that have a cell file (`cells/<id>.json`; not `.failed.json`, `.requests.json`,
+   * `.samples.json`, temp or set-aside files), whether or not the cell is usable.
+   */
+  cellFileIds(): string[] {
     const dir = join(this.dir, 'cells');
-    if (!existsSync(dir)) return new Set();
-    const ids = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.endsWith('.requests.json') && !f.startsWith('.')).map((f) => f.slice(0, -'.json'.length));
-    return new Set(ids.filter((id) => existsSync(this.requestsPath(id))));
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.json') && !f.startsWith('.') && !/\.(requests|samples|failed)\.json$/.test(f))
+      .map((f) => f.slice(0, -'.json'.length))
+      .sort();
+  }
+
+  /**
+   * Why cell `id` is not a usable result; [] when it is (every file parses, validates against
+   * schema/ and agrees: src/store/check.ts). Each problem names the file (relative to the run
+   * folder) and the JSON path. Cached per file identity (inode, size, mtime), so rechecking after
+   * every cell is cheap.
+   * @throws an fs error other than ENOENT (e.g. EACCES) reading the files
+   */
+  checkCell(id: string): string[] {
+    const paths = [this.cellPath(id), this.requestsPath(id), this.samplesPath(id)];
+    const key = paths.map(statKey).join('|');
+    const hit = this.checked.get(id);
+    if (hit && hit.key === key) return hit.problems;
+    const problems = this.checkCellUncached(id);
+    this.checked.set(id, { key, problems });
+    return problems;
+  }
+
+  private readonly checked = new Map<string, { key: string; problems: string[] }>();
+
+  private checkCellUncached(id: string): string[] {
+    return allProblems(checkCell(id, { cell: readOrNull(this.cellPath(id)), requests: readOrNull(this.requestsPath(id)) }, () => readOrNull(this.samplesPath(id))));
+  }
+
+  /** Ids of finished cells: a cell file whose files all parse, validate and agree (checkCell). */
+  doneCellIds(): Set<string> {
+    return new Set(this.cellFileIds().filter((id) => this.checkCell(id).length === 0));
+  }
+
+  /** Cells that have a cell file but are not usable, with why (each problem names its file). */
+  damagedCells(): { cellId: string; problems: string[] }[] {
+    return this.cellFileIds().map((id) => ({ cellId: id, problems: this.checkCell(id) })).filter((d) => d.problems.length > 0);
+  }
+
+  /**
+   * Rename every file of each damaged cell to `<file>.damaged-<time>` (kept as evidence, never read
+   * again), so the cell counts as missing and is run again.
+   * @param now the time in the new names (compact ISO, e.g. 20261130T101500Z)
+   * @returns per damaged cell: its problems and the set-aside files, relative to the run folder
+   * @throws the fs error of a failed rename (the caller maps it with fsError)
+   */
+  setAsideDamaged(now = new Date()): { cellId: string; problems: string[]; movedTo: string[] }[] {
+    const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    return this.damagedCells().map((d) => {
+      const movedTo: string[] = [];
+      for (const p of [this.cellPath(d.cellId), this.requestsPath(d.cellId), this.samplesPath(d.cellId)]) {
+        if (!existsSync(p)) continue;
+        const to = `${p}.damaged-${stamp}`;
+        renameSync(p, to);
+        movedTo.push(to.slice(this.dir.length + 1));
+      }
+      this.checked.delete(d.cellId);
+      return { ...d, movedTo };
+    });
   }
 
   /** All finished cells, in the manifest's cell order. */
   readDoneCells(order: readonly string[]): CellResult[] {
     const done = this.doneCellIds();
     return order.filter((id) => done.has(id)).map((id) => this.readCell(id));
+  }
+}
+
+function readOrNull(path: string): Buffer | null {
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+/** Identity of a file's content for the check cache: inode, size, mtime (or '-' when absent). */
+function statKey(path: string): string {
+  try {
+    const st = statSync(path);
+    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return '-';
   }
 }
 

@@ -83,6 +83,12 @@ export interface RunManifest {
   plannedDurationS: number;
   /** what was done to the run after it was measured (e.g. summaries re-derived), oldest first */
   notes?: string[];
+  /**
+   * Cells that failed (a component died, or the result was unusable): no `cells/<id>.json` was
+   * written for them (partial evidence may be in `cells/<id>.failed.json`, never read as a result).
+   * An entry is removed when `--resume` measures the cell successfully.
+   */
+  failedCells?: { cellId: string; cause: string; atIso: string }[];
 }
 
 /**
@@ -128,7 +134,12 @@ export interface CellResult {
   load: LoadSummary;
   /** SUT samples taken during the cell */
   samples: SutSample[];
-  mock: { before: MockStats | null; after: MockStats | null };
+  /**
+   * Mock statistics before and after the cell. scope 'cell': the mock's statistics were reset right
+   * before the cell's load, so `after` describes this cell alone; absent (legacy): cumulative since
+   * the mock started, never a per-cell figure.
+   */
+  mock: { before: MockStats | null; after: MockStats | null; scope?: 'cell' };
   pinned: PinnedDelta | null;
   loadgen: { eventLoopLagP99Ms: number | null; eventLoopLagMaxMs: number | null; cpuPct: number | null; hostCpuPct: number | null };
   flags: CellFlag[];
