@@ -3,7 +3,7 @@
  * phrase template filled with values from the model; the phrase is chosen by the data (win, tie,
  * loss, zero, missing).
  */
-import type { Mode } from '../store/types.ts';
+import type { CellFlag, Mode } from '../store/types.ts';
 import type { ChartLabels } from './charts.ts';
 import type { LevelComparison, Reason, ReportModel, RowModel, Verdict } from './model.ts';
 import { LAT_TOL, rssDeltaMiB } from './model.ts';
@@ -404,7 +404,13 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   if (sat.sutCpu.length) {
     bnParts.push(P('bn.sutCpu', { cells: raw(sat.sutCpu.map((x) => `${esc(x.cellId)} (${s('bn.peak', { v: pct(x.peakCpu * 100, 0) })}, ${s('unit.shareOfSamples', { v: num(x.share * 100, 0) })})`).join(', ')), thr: pct(sat.cpuThreshold * 100, 0), share: pct(sat.cpuShareThreshold * 100, 0) }));
   }
-  if (sat.hostFlags.length) bnParts.push(P('bn.flags', { n: int(sat.hostFlags.length), cells: [...new Set(sat.hostFlags.map((f) => f.cellId))].join(', ') }));
+  if (sat.hostFlags.length) {
+    bnParts.push(P('bn.flags', { n: int(sat.hostFlags.length), cells: [...new Set(sat.hostFlags.map((f) => f.cellId))].join(', ') }));
+    // a stall of the generator inflates latencies by at most its length: say how long the longest was
+    let lag: { cellId: string; flag: CellFlag } | null = null;
+    for (const f of sat.hostFlags) if (f.flag.code === 'loadgen-lag' && (lag === null || f.flag.value > lag.flag.value)) lag = f;
+    if (lag) bnParts.push(P('bn.lagMax', { ms: ms(lag.flag.value), cell: lag.cellId }));
+  }
   if (!sat.saturated) bnParts.push(P('bn.noFlags', { thr: ms(sat.queueThresholdMs), cpu: pct(sat.cpuThreshold * 100, 0), share: pct(sat.cpuShareThreshold * 100, 0) }));
   bnParts.push(P('bn.notMeasured'));
 
