@@ -78,6 +78,13 @@ export interface RunManifest {
   plannedDurationS: number;
   /** what was done to the run after it was measured (e.g. summaries re-derived), oldest first */
   notes?: string[];
+  /**
+   * cells that could not be measured (a component died during them, or their result was unusable),
+   * oldest first. Such a cell has no `cells/<id>.json` (its partial evidence may be in
+   * `cells/<id>.failed.json`, never read as a result); `--resume` measures it anew and removes its
+   * entry (with a line in `notes`).
+   */
+  failedCells?: { cellId: string; cause: string; atIso: string }[];
 }
 
 /** A flag raised when the host, not the code under test, may have set the limit. */
@@ -112,7 +119,13 @@ export interface CellResult {
   load: LoadSummary;
   /** SUT samples taken during the cell */
   samples: SutSample[];
-  mock: { before: MockStats | null; after: MockStats | null };
+  /**
+   * the mock's `/stats`. With `scope: 'cell'` the pipeline reset them (`POST /stats/reset`) right
+   * before the cell's load, `before` is the snapshot just after that reset and `after` describes the
+   * cell alone. Without `scope` (older runs) both are cumulative since the mock started: the peak is
+   * then not a per-cell figure.
+   */
+  mock: { before: MockStats | null; after: MockStats | null; scope?: 'cell' };
   pinned: PinnedDelta | null;
   loadgen: { eventLoopLagP99Ms: number | null; eventLoopLagMaxMs: number | null; cpuPct: number | null; hostCpuPct: number | null };
   flags: CellFlag[];
