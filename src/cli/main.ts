@@ -325,6 +325,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
       manifest.versions.jdkVendor = jdk.vendor;
     }
     manifest.status = 'running';
+    manifest.error = null; // a resumed run's earlier error is history (failedCells and notes keep it)
     store.writeManifest(manifest);
     const done = store.doneCellIds();
     emit({

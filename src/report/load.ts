@@ -59,7 +59,7 @@ export async function loadRun(runDir: string): Promise<LoadedRun> {
   if (manifest.status !== 'complete') gaps.push(`run status is "${manifest.status}"${manifest.error ? `: ${manifest.error}` : ''}`);
 
   const cellsDir = join(runDir, 'cells');
-  const names = (await readdir(cellsDir).catch(() => [] as string[])).filter((n) => n.endsWith('.json') && !n.endsWith('.requests.json')).sort();
+  const names = (await readdir(cellsDir).catch(() => [] as string[])).filter((n) => n.endsWith('.json') && !n.endsWith('.requests.json') && !n.endsWith('.failed.json')).sort(); // <id>.failed.json: evidence of a failed cell, never a result
   const cells: CellResult[] = [];
   for (const name of names) {
     let raw: unknown;
