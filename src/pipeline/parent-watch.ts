@@ -9,8 +9,8 @@
  * gone (no /proc entry, a zombie, or a different process under the same pid), or the harness's own
  * parent pid changes (it was re-parented), the watcher fires once, and the caller stops as on SIGINT.
  *
- * The parent of npx itself (e.g. a login shell) is not watched, so `nohup npx zx run.mjs &` or a
- * run under `setsid` survives its terminal.
+ * The parent of npx itself (e.g. a login shell) is not watched: a run whose npx outlives that shell
+ * (e.g. `setsid -f npx zx run.mjs …`) goes on.
  */
 import { readFileSync } from 'node:fs';
 
