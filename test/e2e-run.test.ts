@@ -198,6 +198,10 @@ for (const victim of [{ name: 'SUT', role: /^sut-/, base: 19312 }, { name: 'mock
     assert.ok(!existsSync(store.cellPath('fixed-c8-r1')));
     assert.ok(existsSync(join(dir, 'cells', 'fixed-c8-r1.failed.json')), 'partial evidence kept aside');
     const firstCell = readFileSync(store.cellPath('fixed-c4-r1'), 'utf8');
+    assert.deepEqual(JSON.parse(readFileSync(store.summaryPath, 'utf8')).missingCells, ['fixed-c8-r1'], 'summary.json: the failed cell is missing, not a row');
+    // the report of the failed run renders from the finished cells; the evidence file is not read as a cell
+    const partial = startRun(['report', dir, '--report-dir', join(tmp, 'partial-report')]);
+    assert.equal(await partial.done, 0, partial.out());
 
     const second = startRun(['--resume', failed.runId, '--runs-dir', runsDir, '--report-dir', reportDir]);
     assert.equal(await second.done, 0, second.out());
