@@ -6,12 +6,15 @@
  * Prints `listening <port>` on stdout once it listens on 127.0.0.1 (port 0 = any free port).
  *
  *   node --import tsx test/pipeline-fake-sut.ts --mode fixed --pool 3 --mock http://127.0.0.1:P/v1
+ *
+ * `--status 503` answers every benchmark request at once with that status instead (a SUT that is
+ * alive and answers its health probe, yet serves nothing).
  */
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import type { SutInfo, PinnedResponse, SamplesResponse } from '../src/jvm/api.ts';
 
-const { values } = parseArgs({ options: { mode: { type: 'string' }, pool: { type: 'string' }, mock: { type: 'string' }, port: { type: 'string', default: '0' } } });
+const { values } = parseArgs({ options: { mode: { type: 'string' }, pool: { type: 'string' }, mock: { type: 'string' }, port: { type: 'string', default: '0' }, status: { type: 'string' } } });
 const mode = values.mode === 'virtual' ? 'virtual' : 'fixed';
 const pool = Number(values.pool ?? 8);
 const mockV1 = String(values.mock);
@@ -54,6 +57,10 @@ const server = createServer((req, res) => {
     return;
   }
   req.resume();
+  if (values.status !== undefined) {
+    req.on('end', () => res.writeHead(Number(values.status), { 'content-type': 'application/json' }).end(json({ error: 'rejected', message: 'fake' })));
+    return;
+  }
   req.on('end', async () => {
     const submitted = performance.now();
     await acquire();

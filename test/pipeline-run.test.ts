@@ -46,8 +46,8 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 /** Start the stand-in SUT; resolves once it listens and /bench/info answers. */
-async function startFakeSut(mode: 'fixed' | 'virtual', pool: number, mockV1: string, logFile: string): Promise<SutHandle> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/pipeline-fake-sut.ts', '--mode', mode, '--pool', String(pool), '--mock', mockV1], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+async function startFakeSut(mode: 'fixed' | 'virtual', pool: number, mockV1: string, logFile: string, extra: string[] = []): Promise<SutHandle> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/pipeline-fake-sut.ts', '--mode', mode, '--pool', String(pool), '--mock', mockV1, ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (d) => {
@@ -76,7 +76,7 @@ interface Harness {
   current: { sut: SutHandle | null; mockPid: number | null };
 }
 
-async function harness(dir: string, raw: Record<string, string>, manifest?: RunManifest): Promise<Harness> {
+async function harness(dir: string, raw: Record<string, string>, manifest?: RunManifest, sutArgs: string[] = []): Promise<Harness> {
   const mockPort = await freePort();
   const options: Readonly<ResolvedOptions> = manifest ? manifest.options : resolveOptions('smoke', { warmupS: '0', mockPort: String(mockPort), ...raw });
   const plan = makePlan(options);
@@ -97,7 +97,7 @@ async function harness(dir: string, raw: Record<string, string>, manifest?: RunM
       return { ...p, marker: 'mock/src/cli.ts', logFile: o.logFile, probe: (t) => httpProbe(`${p.url}/health`, t) };
     },
     async startSut(o) {
-      current.sut = await startFakeSut(o.mode, o.options.poolSize, o.mockUrl, o.logFile);
+      current.sut = await startFakeSut(o.mode, o.options.poolSize, o.mockUrl, o.logFile, sutArgs);
       return current.sut;
     },
     getSamples: async (u, since) => (await getSamples(u, since)).samples,
@@ -195,3 +195,19 @@ for (const victim of ['SUT', 'mock'] as const) {
     }
   });
 }
+
+test('executePlan: a cell in which no request succeeded (every answer 503, components alive) is failed, not a result', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-pipeline-'));
+  try {
+    const h = await harness(dir, { levels: '2,3', modes: 'fixed', requestsPerWorker: '3', latencyMs: '100' }, undefined, ['--status', '503']);
+    const err = await executePlan(h.ctx).then(() => null, (e: unknown) => e);
+    assert.ok(err instanceof VtbenchError, String(err));
+    assert.equal(err.exitCode, 6);
+    assert.equal(err.message, 'cell fixed-c2-r1 is unusable (no request succeeded: all 6 failed (http 6)); it is recorded as failed, not as a measurement');
+    assert.deepEqual(h.ctx.store.readManifest().failedCells?.map((f) => [f.cellId, f.cause]), [['fixed-c2-r1', 'no request succeeded: all 6 failed (http 6)']]);
+    assert.deepEqual([...h.ctx.store.doneCellIds()], []);
+    assert.deepEqual(h.events.filter((e) => e.type === 'cell-start').length, 1, 'the run stops at the first failed cell');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
