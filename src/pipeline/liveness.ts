@@ -7,7 +7,22 @@
  * component during a cell (and during a warm-up) and checks again right after, so a cell during
  * which a component died is recorded as failed, never as a measurement.
  */
+import { existsSync } from 'node:fs';
 import { isOurs } from './children.ts';
+
+/**
+ * Default pid check: /proc/<pid>/cmdline holds the marker (a zombie's is empty). Where there is no
+ * /proc (not Linux), only whether a signal can be sent to the pid.
+ */
+export function pidAliveDefault(pid: number, marker: string): boolean {
+  if (existsSync('/proc/self')) return isOurs(pid, marker);
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** A child the run depends on, as the liveness check sees it. */
 export interface Watched {
@@ -96,7 +111,7 @@ export class LivenessWatch {
 
   /** One poll round: pid checks first (cheap, decisive), then one probe each. */
   private async round(): Promise<Death | null> {
-    const pidAlive = this.o.pidAlive ?? isOurs;
+    const pidAlive = this.o.pidAlive ?? pidAliveDefault;
     const list = this.components();
     for (const w of list) if (!pidAlive(w.pid, w.marker)) return (this.death = deathOf(w, pidGone(w)));
     const answers = await Promise.all(list.map((w) => w.probe(this.o.probeTimeoutMs).catch(() => false)));
@@ -119,7 +134,7 @@ export class LivenessWatch {
  */
 export async function checkNow(components: readonly Watched[], options: Partial<LivenessOptions> = {}): Promise<Death | null> {
   const o = { ...DEFAULT_LIVENESS, ...options };
-  const pidAlive = o.pidAlive ?? isOurs;
+  const pidAlive = o.pidAlive ?? pidAliveDefault;
   for (const w of components) if (!pidAlive(w.pid, w.marker)) return deathOf(w, pidGone(w));
   for (const w of components) {
     let ok = false;
