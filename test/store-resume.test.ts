@@ -12,7 +12,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,18 +57,32 @@ const FAKE_SUT_INFO: SutInfo = {
   okhttp: { maxIdleConnections: 1, keepAliveDurationMs: 1, dispatcherMaxRequests: null }, mockBaseUrl: 'http://127.0.0.1:9/v1', samplerIntervalMs: 250, pinnedThresholdMs: 20,
 };
 
-function fakeDeps(sutUrl: string, openStore?: (dir: string) => RunStore): MainDeps {
-  const never = 'vtbench-test-fake-handle-no-such-process'; // marker no real process carries: nothing is ever killed
-  const run: RunDeps = {
-    startMock: async () => ({ pid: process.pid, url: 'http://127.0.0.1:9', marker: never, stop: async () => {} }),
-    startSut: async () => ({
-      pid: process.pid, baseUrl: sutUrl, marker: never, stop: async () => {},
-      info: FAKE_SUT_INFO,
+/** A real, idle child process standing in for the mock or the SUT, so the run's liveness checks see a live pid. */
+function sleeper(marker: string): { pid: number; stop: () => Promise<void> } {
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)', marker], { stdio: 'ignore' });
+  return {
+    pid: child.pid!,
+    stop: () => new Promise<void>((r) => {
+      if (child.exitCode !== null || child.signalCode !== null) return r();
+      child.once('exit', () => r());
+      child.kill('SIGKILL');
     }),
+  };
+}
+
+function fakeDeps(sutUrl: string, openStore?: (dir: string) => RunStore): MainDeps {
+  const marker = 'vtbench-test-fake-component'; // only the sleepers below carry it
+  const run: RunDeps = {
+    startMock: async (o) => { const p = sleeper(marker); return { pid: p.pid, url: 'http://127.0.0.1:9', marker, stop: p.stop, logFile: o.logFile, probe: async () => true }; },
+    startSut: async (o) => {
+      const p = sleeper(marker);
+      return { pid: p.pid, baseUrl: sutUrl, marker, stop: p.stop, logFile: o.logFile, probe: async () => true, info: FAKE_SUT_INFO };
+    },
     getSamples: async () => [],
     getPinned: async () => null,
     getThreadDump: async () => { throw new Error('no thread dumps from the fake SUT'); },
     getMockStats: async () => null,
+    resetMockStats: async () => null,
   };
   return {
     prepare: async () => ({ deps: run, jdk: null }),

@@ -12,6 +12,8 @@ export class StatsRecorder {
   inFlight = 0;
   peakInFlight = 0;
   connectionsOpened = 0;
+  /** epoch ms since which served, peak, lateness and faults count: the start, or the last reset */
+  sinceEpochMs: number;
   readonly faults: Record<FaultKind, number>;
   private lateness = new Float64Array(1024);
   private latenessN = 0;
@@ -21,6 +23,7 @@ export class StatsRecorder {
     readonly startedEpochMs: number = Date.now(),
   ) {
     this.faults = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
+    this.sinceEpochMs = startedEpochMs;
   }
 
   enter(): void {
@@ -42,8 +45,13 @@ export class StatsRecorder {
     this.lateness[this.latenessN++] = ms;
   }
 
-  /** Forget requests, lateness samples, faults and the peak (not the connection count or config). */
-  reset(): void {
+  /**
+   * Forget requests, lateness samples, faults and the peak (not the connection count or config);
+   * the peak restarts at the requests in flight now. The harness calls this (`POST /stats/reset`)
+   * right before each cell's load, so the figures it reads after the cell describe that cell alone.
+   */
+  reset(now: number = Date.now()): void {
+    this.sinceEpochMs = now;
     this.served = 0;
     this.peakInFlight = this.inFlight;
     this.latenessN = 0;
@@ -60,6 +68,7 @@ export class StatsRecorder {
       faults: { ...this.faults },
       config: { ...this.config },
       startedEpochMs: this.startedEpochMs,
+      sinceEpochMs: this.sinceEpochMs,
     };
   }
 }

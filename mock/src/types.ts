@@ -4,7 +4,7 @@ export interface MockStats {
   served: number;
   inFlight: number;
   peakInFlight: number;
-  /** TCP connections accepted since start */
+  /** TCP connections accepted since the mock started (not reset by `POST /stats/reset`) */
   connectionsOpened: number;
   /** lateness = actual - configured latency (ms) of delayed non-stream answers; null if none */
   latenessMs: { n: number; p50: number; p90: number; p99: number; max: number } | null;
@@ -12,4 +12,10 @@ export interface MockStats {
   faults: Record<string, number>;
   config: Record<string, unknown>;
   startedEpochMs: number;
+  /**
+   * since when `served`, `peakInFlight`, `latenessMs` and `faults` count: the mock's start, or its
+   * last `POST /stats/reset` (epoch ms). `connectionsOpened` always counts since the start.
+   * Absent in runs recorded before it existed.
+   */
+  sinceEpochMs?: number;
 }

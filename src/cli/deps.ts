@@ -8,7 +8,8 @@ import { buildSut } from '../jvm/build.ts';
 import { startSut } from '../jvm/sut-process.ts';
 import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
 import { getSamples, getPinned, getThreadDump } from '../jvm/client.ts';
-import { startMockProcess, getMockStats } from '../pipeline/mock-process.ts';
+import { startMockProcess, getMockStats, resetMockStats } from '../pipeline/mock-process.ts';
+import { httpProbe } from '../pipeline/liveness.ts';
 import { renderReport } from '../report/index.ts';
 import type { MainDeps } from './main.ts';
 import type { RunDeps } from '../pipeline/run.ts';
@@ -24,7 +25,7 @@ export function realDeps(): MainDeps {
       const deps: RunDeps = {
         async startMock(o) {
           const m = await startMockProcess({ ...o, host: options.bindAddress ?? DEFAULT_BIND_ADDRESS });
-          return { ...m, marker: 'mock/src/cli.ts' };
+          return { ...m, marker: 'mock/src/cli.ts', logFile: o.logFile, probe: (timeoutMs) => httpProbe(`${m.url}/health`, timeoutMs) };
         },
         async startSut(o) {
           const s = await startSut({
@@ -42,12 +43,17 @@ export function realDeps(): MainDeps {
             logFile: o.logFile,
             readyTimeoutMs: SUT_READY_TIMEOUT_MS,
           });
-          return { pid: s.pid, baseUrl: s.baseUrl, info: s.info, marker: 'vtbench-sut', stop: () => s.stop() };
+          return {
+            pid: s.pid, baseUrl: s.baseUrl, info: s.info, marker: 'vtbench-sut', logFile: o.logFile,
+            probe: (timeoutMs) => httpProbe(`${s.baseUrl}/bench/info`, timeoutMs),
+            stop: () => s.stop(),
+          };
         },
         getSamples: async (baseUrl, since) => (await getSamples(baseUrl, since)).samples,
         getPinned: async (baseUrl) => getPinned(baseUrl).catch(() => null),
         getThreadDump: (baseUrl) => getThreadDump(baseUrl),
         getMockStats,
+        resetMockStats,
       };
       return { deps, jdk: { version: jdk.version, vendor: jdk.vendor } };
     },

@@ -23,6 +23,7 @@ import { hostInfo } from '../pipeline/host.ts';
 import { checkDisk, checkMaven, checkPorts, checkWritable } from '../pipeline/prereq.ts';
 import { ChildRegistry, reapOrphans, isOurs } from '../pipeline/children.ts';
 import { executePlan, writeSummary, type RunDeps } from '../pipeline/run.ts';
+import { watchLaunchers } from '../pipeline/parent-watch.ts';
 import { jsonSubscriber, textSubscriber, type Emit } from '../pipeline/events.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -356,6 +357,11 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   const abort = new AbortController();
   setMaxListeners(0, abort.signal); // every worker of a cell listens to it
   let interrupted = false;
+  const interrupt = (why: string) => {
+    interrupted = true;
+    io.stderr.write(`\n${why}: stopping (finished cells are kept; continue with --resume ${manifest.runId})\n`);
+    abort.abort();
+  };
   const onSignal = (sig: NodeJS.Signals) => {
     if (interrupted) {
       // second Ctrl-C: stop now, without waiting for a graceful stop
@@ -364,14 +370,16 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
       rmSync(lockPath(store.dir), { force: true });
       process.exit(EXIT.interrupted);
     }
-    interrupted = true;
-    io.stderr.write(`\n${sig}: stopping (finished cells are kept; continue with --resume ${manifest.runId})\n`);
-    abort.abort();
+    interrupt(sig);
   };
   const onExit = () => children.killAllSync();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('exit', onExit);
+  // npx does not pass signals on and its death leaves the run orphaned: stop as on SIGINT (parent-watch.ts)
+  const stopWatching = watchLaunchers((why) => {
+    if (!interrupted) interrupt(why);
+  });
   const t0 = Date.now();
   let status: RunManifest['status'] = 'running';
   let summaryError: unknown = null;
@@ -382,6 +390,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
       manifest.versions.jdkVendor = jdk.vendor;
     }
     manifest.status = 'running';
+    manifest.error = null; // a resumed run's earlier error is history (failedCells and notes keep it)
     store.writeManifest(manifest);
     const done = store.doneCellIds();
     emit({
@@ -439,6 +448,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.off('exit', onExit);
+    stopWatching();
     emit({ type: 'run-end', status: status === 'running' ? 'failed' : status, runDir: store.dir, elapsedS: (Date.now() - t0) / 1000 });
   }
   if (summaryError) throw summaryError;

@@ -16,6 +16,8 @@ export type RunEvent =
   | { type: 'cell-start'; cellId: string; requests: number; theoreticalS: number }
   | { type: 'progress'; cellId: string; done: number; total: number }
   | { type: 'cell-end'; cellId: string; summary: LoadSummary; boundRps: number; flags: CellFlag[]; durationMs: number }
+  /** the cell was not written: a component died during it, or its result was unusable */
+  | { type: 'cell-failed'; cellId: string; cause: string }
   | { type: 'run-end'; status: 'complete' | 'interrupted' | 'failed'; runDir: string; elapsedS: number };
 
 export type Emit = (e: RunEvent) => void;
@@ -96,6 +98,11 @@ export function textSubscriber(err: NodeJS.WriteStream, plan: Plan): Emit {
         line(`    whole-run ${pct(x)}, steady-state ${pct(s.steadyStateThroughputRps)} of bound ${e.boundRps.toFixed(2)}; E2E P95 ${p95 === undefined ? '–' : p95.toFixed(0)} ms; errors ${errs}${e.flags.length ? `; flags: ${e.flags.map((f) => f.code).join(', ')}` : ''}`);
         break;
       }
+      case 'cell-failed':
+        bar?.stop();
+        bar = null;
+        line(`    FAILED, not recorded as a measurement: ${e.cause}`);
+        break;
       case 'run-end':
         bar?.stop();
         line(`run ${e.status} after ${formatDuration((Date.now() - t0) / 1000)}: ${e.runDir}`);

@@ -58,6 +58,21 @@ export async function startMockProcess(o: { port: number; latencyMs: number; log
   return { pid: child.pid!, url, stop: () => stopChild(child) };
 }
 
+/**
+ * POST /stats/reset of the mock: forget served, peak in flight, lateness and faults, so what is read
+ * afterwards describes what happened since. Returns the snapshot right after the reset; null if the
+ * mock does not answer (then nothing read later may be taken as per-cell).
+ */
+export async function resetMockStats(url: string): Promise<MockStats | null> {
+  try {
+    const r = await request(`${url}/stats/reset`, { method: 'POST', headersTimeout: 5000, bodyTimeout: 5000 });
+    if (r.statusCode !== 200) { await r.body.dump(); return null; }
+    return (await r.body.json()) as MockStats;
+  } catch {
+    return null;
+  }
+}
+
 /** GET /stats of the mock; null if it does not answer. */
 export async function getMockStats(url: string): Promise<MockStats | null> {
   try {

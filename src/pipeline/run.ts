@@ -5,11 +5,19 @@
  * JVM flags; a warm-up in each JVM; cells in plan order; after every cell the cell file and
  * summary.json are written atomically, so a killed run keeps every finished cell and `--resume`
  * continues with the first missing one.
+ *
+ * Liveness: every child the run depends on (the mock, the block's SUT) is checked before each cell,
+ * polled during the warm-up and each cell, and checked again after it (liveness.ts). A cell during
+ * which one died, or in which no request succeeded, is not written: it is recorded as failed
+ * (failed-cells.ts) and the run stops with EXIT.notReady; `--resume` starts fresh children and
+ * measures exactly the missing and failed cells. The mock's statistics are reset before each cell's
+ * load, so the figures stored with a cell describe that cell alone (`mock.scope = 'cell'`).
  */
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { setMaxListeners } from 'node:events';
 import { runClosedLoop } from '../load/index.ts';
-import type { LoadResult } from '../load/types.ts';
+import type { LoadResult, LoadSummary } from '../load/types.ts';
 import type { Plan, PlannedBlock, PlannedCell } from '../config/plan.ts';
 import { RunStore, compactRequests } from '../store/run-store.ts';
 import { buildSummary } from '../store/summary.ts';
@@ -22,6 +30,9 @@ import { computeFlags, generatorDelayThresholdMs } from './flags.ts';
 import { readCpuTicks, hostCpuPct } from './host.ts';
 import { ChildRegistry } from './children.ts';
 import type { Emit } from './events.ts';
+import { LivenessWatch, checkNow, type Death, type LivenessOptions, type Watched } from './liveness.ts';
+import { recordFailedCell, clearFailedCell, unusableLoad } from './failed-cells.ts';
+import { VtbenchError, EXIT } from '../cli/errors.ts';
 
 /** A started SUT JVM. */
 export interface SutHandle {
@@ -31,6 +42,10 @@ export interface SutHandle {
   info: SutInfo;
   /** substring of its command line, to recognise it by pid */
   marker: string;
+  /** its log file */
+  logFile: string;
+  /** one bounded health request (GET /bench/info); true when it answered 2xx in time; never rejects */
+  probe(timeoutMs: number): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -40,6 +55,9 @@ export interface MockHandle {
   /** base URL without /v1 */
   url: string;
   marker: string;
+  logFile: string;
+  /** one bounded health request (GET /health); true when it answered 2xx in time; never rejects */
+  probe(timeoutMs: number): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -51,6 +69,8 @@ export interface RunDeps {
   getPinned(baseUrl: string): Promise<PinnedResponse | null>;
   getThreadDump(baseUrl: string): Promise<string>;
   getMockStats(url: string): Promise<MockStats | null>;
+  /** POST /stats/reset of the mock; the snapshot right after the reset, null if it did not answer */
+  resetMockStats(url: string): Promise<MockStats | null>;
 }
 
 export interface RunContext {
@@ -62,6 +82,8 @@ export interface RunContext {
   emit: Emit;
   signal: AbortSignal;
   children: ChildRegistry;
+  /** liveness polling policy (tests shorten it); default DEFAULT_LIVENESS */
+  liveness?: Partial<LivenessOptions>;
 }
 
 /** Request body sent by every worker. */
@@ -74,6 +96,9 @@ const SAMPLE_PULL_MS = 5000;
  * Run every block of the plan that still has missing cells. Resolves when all cells are done;
  * rejects with the first error (the caller marks the manifest failed and stops the children).
  * On abort, returns early after the current cell's load is aborted (that cell is not written).
+ * @throws VtbenchError(EXIT.notReady) when a component died or a cell's result was unusable (the
+ *   cell is then in `manifest.failedCells`). Whether every planned cell ended with a valid result is
+ *   checked by the caller (main) before it writes the run's status.
  */
 export async function executePlan(ctx: RunContext): Promise<void> {
   const { store, deps, options: o } = ctx;
@@ -98,23 +123,58 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
   ctx.emit({ type: 'block-start', blockId: block.blockId });
   const sut = await deps.startSut({ mode: block.mode, options: o, mockUrl: `${mock.url}/v1`, logFile: join(store.logsDir, `sut-${block.blockId}.log`) });
   ctx.children.add({ pid: sut.pid, role: `sut-${block.blockId}`, marker: sut.marker, stop: sut.stop });
+  const watched = watchedOf(block, sut, mock);
   try {
     ctx.manifest.sut[block.blockId] = sut.info;
     store.writeManifest(ctx.manifest);
     if (block.warmup) {
       ctx.emit({ type: 'warmup', blockId: block.blockId, workers: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker });
-      await runClosedLoop({ ...loadOptions(o, sut.baseUrl, ctx.signal), concurrency: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker });
+      const abort = new AbortController();
+      const watch = new LivenessWatch(() => watched, ctx.liveness).start(() => abort.abort());
+      try {
+        await runClosedLoop({ ...loadOptions(o, sut.baseUrl, anySignal(ctx.signal, abort.signal)), concurrency: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker });
+      } finally {
+        await watch.stop();
+      }
+      if (watch.dead) throw diedError(ctx, watch.dead, `the warm-up of block ${block.blockId}`, null);
     }
     const maxLevel = Math.max(...o.levels);
     for (const cell of todo) {
       if (ctx.signal.aborted) return;
-      const result = await runCell(ctx, cell, sut, mock, cell.concurrency === maxLevel);
+      const before = await checkNow(watched, ctx.liveness);
+      if (before) throw diedError(ctx, before, `before cell ${cell.cellId}`, null);
+      const result = await runCell(ctx, cell, sut, mock, cell.concurrency === maxLevel, watched);
       if (result === null) return; // aborted
     }
   } finally {
     await sut.stop();
     ctx.children.remove(sut.pid);
   }
+}
+
+/** The children a block's cells depend on, for the liveness checks. */
+function watchedOf(block: PlannedBlock, sut: SutHandle, mock: MockHandle): Watched[] {
+  return [
+    { role: 'mock LLM', pid: mock.pid, marker: mock.marker, logFile: mock.logFile, probe: (t) => mock.probe(t) },
+    { role: `SUT (${block.blockId})`, pid: sut.pid, marker: sut.marker, logFile: sut.logFile, probe: (t) => sut.probe(t) },
+  ];
+}
+
+/** An AbortSignal that aborts when either does (many workers listen to it). */
+function anySignal(a: AbortSignal, b: AbortSignal): AbortSignal {
+  const s = AbortSignal.any([a, b]);
+  setMaxListeners(0, s);
+  return s;
+}
+
+/** The one-line error of a dead component, with the log to read and the way to continue. */
+function diedError(ctx: RunContext, d: Death, when: string, failedCellId: string | null): VtbenchError {
+  const failed = failedCellId ? `; cell ${failedCellId} is recorded as failed, not as a measurement` : '';
+  return new VtbenchError(
+    `the ${d.role} died ${when} (${d.cause})${failed}`,
+    `see ${d.logFile}; continue with --resume ${ctx.manifest.runId}`,
+    EXIT.notReady,
+  );
 }
 
 function loadOptions(o: ResolvedOptions, baseUrl: string, signal: AbortSignal) {
@@ -154,14 +214,33 @@ export function pinnedDelta(before: PinnedResponse | null, after: PinnedResponse
 /**
  * Run one cell and write it. Returns the cell, or null when the run was aborted mid-cell (nothing
  * of that cell is written; resume runs it again from the start).
+ *
+ * `watched` (the mock and the SUT) are polled during the load and checked after it. When one dies,
+ * the load is aborted; a cell during which one died, or in which no request succeeded, is recorded
+ * as failed (manifest.failedCells + cells/<id>.failed.json), never written as a cell.
+ * @throws VtbenchError(EXIT.notReady) for such a failed cell
  */
-export async function runCell(ctx: RunContext, cell: PlannedCell, sut: SutHandle, mock: MockHandle, takeDump: boolean): Promise<CellResult | null> {
+export async function runCell(ctx: RunContext, cell: PlannedCell, sut: SutHandle, mock: MockHandle, takeDump: boolean, watched: readonly Watched[]): Promise<CellResult | null> {
   const { store, deps, options: o } = ctx;
   ctx.emit({ type: 'cell-start', cellId: cell.cellId, requests: cell.requests, theoreticalS: cell.theoreticalS });
   const startedAt = new Date();
   const wallStart = Date.now();
-  const [mockBefore, pinnedBefore] = await Promise.all([deps.getMockStats(mock.url), deps.getPinned(sut.baseUrl)]);
+  const pinnedBefore = await deps.getPinned(sut.baseUrl);
+  // Reset the mock's statistics last before the load: what is read after the cell is this cell alone.
+  const mockBefore = await deps.resetMockStats(mock.url);
   const cpuBefore = readCpuTicks();
+  const cellAbort = new AbortController();
+  const watch = new LivenessWatch(() => watched, ctx.liveness).start(() => cellAbort.abort());
+  const fail = (cause: string, death: Death | null, load: LoadSummary | null, mockStats: CellResult['mock'] | null): VtbenchError => {
+    const atIso = death?.atIso ?? new Date().toISOString();
+    recordFailedCell(store, ctx.manifest, {
+      cellId: cell.cellId, cause, atIso, component: death ? { role: death.role, pid: death.pid } : null,
+      startedAt: startedAt.toISOString(), durationMs: Date.now() - wallStart, load, mock: mockStats,
+    });
+    ctx.emit({ type: 'cell-failed', cellId: cell.cellId, cause });
+    if (death) return diedError(ctx, death, `during cell ${cell.cellId}`, cell.cellId);
+    return new VtbenchError(`cell ${cell.cellId} is unusable (${cause}); it is recorded as failed, not as a measurement`, `see the logs in ${store.logsDir}; continue with --resume ${ctx.manifest.runId}`, EXIT.notReady);
+  };
 
   // Pull samples periodically so a long cell never outruns the SUT's ring buffer.
   const samples: SutSample[] = [];
@@ -192,18 +271,26 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, sut: SutHandle
   let result: LoadResult;
   try {
     result = await runClosedLoop(
-      { ...loadOptions(o, sut.baseUrl, ctx.signal), concurrency: cell.concurrency, requestsPerWorker: o.requestsPerWorker },
+      { ...loadOptions(o, sut.baseUrl, anySignal(ctx.signal, cellAbort.signal)), concurrency: cell.concurrency, requestsPerWorker: o.requestsPerWorker },
       { progress: (done, total) => ctx.emit({ type: 'progress', cellId: cell.cellId, done, total }) },
     );
   } finally {
     clearInterval(puller);
     if (dumpTimer) clearTimeout(dumpTimer);
+    await watch.stop();
   }
+  if (watch.dead) throw fail(watch.dead.cause, watch.dead, result.records.length > 0 ? result.summary : null, null);
   if (result.aborted || ctx.signal.aborted) return null;
   const cpuAfter = readCpuTicks();
   await sleep(Math.min(2 * o.samplerIntervalMs, 1000)); // let the sampler record the drained state
   await pull();
   const [mockAfter, pinnedAfter] = await Promise.all([deps.getMockStats(mock.url), deps.getPinned(sut.baseUrl)]);
+  const mockStats: CellResult['mock'] = mockBefore ? { before: mockBefore, after: mockAfter, scope: 'cell' } : { before: null, after: null };
+  // After the load: every component still alive and answering, and at least one success.
+  const death = await checkNow(watched, ctx.liveness);
+  if (death) throw fail(death.cause, death, result.summary, mockStats);
+  const unusable = unusableLoad(result.summary);
+  if (unusable) throw fail(unusable, null, result.summary, mockStats);
   const dumped = takeDump ? await Promise.race([dump, sleep(10_000).then(() => null)]) : null;
 
   const durationMs = Date.now() - wallStart;
@@ -249,7 +336,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, sut: SutHandle
     durationMs,
     load: result.summary,
     samples: samples.filter((s) => s.tEpochMs >= t0 - o.samplerIntervalMs && s.tEpochMs <= endEpoch + 2 * o.samplerIntervalMs),
-    mock: { before: mockBefore, after: mockAfter },
+    mock: mockStats,
     pinned: pinnedDelta(pinnedBefore, pinnedAfter),
     loadgen: { eventLoopLagP99Ms: result.loadgen.eventLoopLagP99Ms, eventLoopLagMaxMs: result.loadgen.eventLoopLagMaxMs, cpuPct: result.loadgen.cpuPct, hostCpuPct: host },
     flags,
@@ -257,6 +344,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, sut: SutHandle
   };
   if (out.pinned?.flushed === false) ctx.emit({ type: 'info', message: `  ${cell.cellId}: the SUT answered its pinned counts before JFR confirmed delivery (5 s wait timed out); a late pin may be counted in the next cell` });
   store.writeCell(out, compactRequests(result.records));
+  clearFailedCell(store, ctx.manifest, cell.cellId);
   writeSummary(ctx);
   ctx.emit({ type: 'cell-end', cellId: cell.cellId, summary: result.summary, boundRps: cell.boundRps, flags, durationMs });
   return out;

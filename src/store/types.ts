@@ -84,9 +84,10 @@ export interface RunManifest {
   /** what was done to the run after it was measured (e.g. summaries re-derived), oldest first */
   notes?: string[];
   /**
-   * Cells that failed (a component died, or the result was unusable): no `cells/<id>.json` was
-   * written for them (partial evidence may be in `cells/<id>.failed.json`, never read as a result).
-   * An entry is removed when `--resume` measures the cell successfully.
+   * cells that could not be measured (a component died during them, or their result was unusable),
+   * oldest first. Such a cell has no `cells/<id>.json` (its partial evidence may be in
+   * `cells/<id>.failed.json`, never read as a result); `--resume` measures it anew and removes its
+   * entry (with a line in `notes`).
    */
   failedCells?: { cellId: string; cause: string; atIso: string }[];
 }
@@ -135,9 +136,10 @@ export interface CellResult {
   /** SUT samples taken during the cell */
   samples: SutSample[];
   /**
-   * Mock statistics before and after the cell. scope 'cell': the mock's statistics were reset right
-   * before the cell's load, so `after` describes this cell alone; absent (legacy): cumulative since
-   * the mock started, never a per-cell figure.
+   * the mock's `/stats`. With `scope: 'cell'` the pipeline reset them (`POST /stats/reset`) right
+   * before the cell's load, `before` is the snapshot just after that reset and `after` describes the
+   * cell alone. Without `scope` (older runs) both are cumulative since the mock started: the peak is
+   * then not a per-cell figure.
    */
   mock: { before: MockStats | null; after: MockStats | null; scope?: 'cell' };
   pinned: PinnedDelta | null;

@@ -1,0 +1,89 @@
+/**
+ * A stand-in for the SUT JVM in pipeline tests: its own process (so a test can kill it), the same
+ * HTTP API shapes (src/jvm/api.ts), and an executor that is either a fixed pool of `--pool` permits
+ * with a FIFO queue or unbounded ("virtual"). Each benchmark request takes a permit, then calls the
+ * real mock's /v1/chat/completions, and answers with `Server-Timing: queue;dur=…, exec;dur=…`.
+ * Prints `listening <port>` on stdout once it listens on 127.0.0.1 (port 0 = any free port).
+ *
+ *   node --import tsx test/pipeline-fake-sut.ts --mode fixed --pool 3 --mock http://127.0.0.1:P/v1
+ *
+ * `--status 503` answers every benchmark request at once with that status instead (a SUT that is
+ * alive and answers its health probe, yet serves nothing).
+ */
+import { createServer } from 'node:http';
+import { parseArgs } from 'node:util';
+import type { SutInfo, PinnedResponse, SamplesResponse } from '../src/jvm/api.ts';
+
+const { values } = parseArgs({ options: { mode: { type: 'string' }, pool: { type: 'string' }, mock: { type: 'string' }, port: { type: 'string', default: '0' }, status: { type: 'string' } } });
+const mode = values.mode === 'virtual' ? 'virtual' : 'fixed';
+const pool = Number(values.pool ?? 8);
+const mockV1 = String(values.mock);
+
+let active = 0;
+const waiting: (() => void)[] = [];
+async function acquire(): Promise<void> {
+  if (mode === 'virtual' || active < pool) {
+    active++;
+    return;
+  }
+  await new Promise<void>((r) => waiting.push(r));
+}
+function release(): void {
+  const next = waiting.shift();
+  if (next) next(); // the permit passes on
+  else active--;
+}
+
+const info: SutInfo = {
+  jdkVendor: 'fake', jdkVersion: '25', springBootVersion: 'fake', springAiVersion: 'fake', jvmFlags: [], availableProcessors: 2,
+  executor: { mode, poolSize: pool, queueCapacity: 10_000, pinning: 'none' }, vtSchedulerParallelism: null,
+  tomcat: { maxThreads: 200, maxConnections: 8192, maxKeepAliveRequests: -1, keepAliveTimeoutMs: 600_000, asyncRequestTimeoutMs: 600_000 },
+  okhttp: { maxIdleConnections: 1000, keepAliveDurationMs: 300_000, dispatcherMaxRequests: null }, mockBaseUrl: mockV1,
+  samplerIntervalMs: 250, pinnedThresholdMs: 20,
+};
+const pinned: PinnedResponse = { thresholdMs: 20, total: 0, byReason: {}, submitFailedTotal: 0, flushed: true, flushWaitMs: 0 };
+const samples: SamplesResponse = { intervalMs: 250, samples: [] };
+const json = (body: unknown) => JSON.stringify(body);
+
+const server = createServer((req, res) => {
+  const url = req.url ?? '';
+  if (req.method === 'GET') {
+    const body = url.startsWith('/bench/info') ? json(info)
+      : url.startsWith('/bench/pinned') ? json(pinned)
+      : url.startsWith('/bench/samples') ? json(samples)
+      : url.startsWith('/bench/threaddump') ? json({ threadDump: { threadContainers: [] } })
+      : null;
+    res.writeHead(body === null ? 404 : 200, { 'content-type': 'application/json' }).end(body ?? '{}');
+    return;
+  }
+  req.resume();
+  if (values.status !== undefined) {
+    req.on('end', () => res.writeHead(Number(values.status), { 'content-type': 'application/json' }).end(json({ error: 'rejected', message: 'fake' })));
+    return;
+  }
+  req.on('end', async () => {
+    const submitted = performance.now();
+    await acquire();
+    const started = performance.now();
+    try {
+      const up = await fetch(`${mockV1}/chat/completions`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: json({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      const answer = (await up.json()) as { choices?: { message?: { content?: string } }[] };
+      const ended = performance.now();
+      res.writeHead(up.ok ? 200 : 502, { 'content-type': 'application/json', 'server-timing': `queue;dur=${(started - submitted).toFixed(3)}, exec;dur=${(ended - started).toFixed(3)}` });
+      res.end(json({ content: answer.choices?.[0]?.message?.content ?? '', mode, queueMs: started - submitted, execMs: ended - started }));
+    } catch (e) {
+      res.writeHead(502, { 'content-type': 'application/json' }).end(json({ error: 'upstream_unreachable', message: (e as Error).message }));
+    } finally {
+      release();
+    }
+  });
+});
+server.keepAliveTimeout = 600_000;
+server.listen(Number(values.port), '127.0.0.1', () => {
+  const addr = server.address();
+  process.stdout.write(`listening ${typeof addr === 'object' && addr ? addr.port : 0}\n`);
+});
+process.on('SIGTERM', () => process.exit(0));

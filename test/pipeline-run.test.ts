@@ -1,0 +1,213 @@
+/**
+ * The run pipeline (src/pipeline/run.ts, executePlan) against the real mock LLM process and a
+ * stand-in SUT process (test/pipeline-fake-sut.ts: a fixed pool of permits or unbounded, calling the
+ * mock): per-cell mock statistics, and a component that dies mid-cell (failed cell, exit 6,
+ * resume measures exactly that cell). The real SUT JVM is covered by test/e2e-run.test.ts.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { executePlan, type RunDeps, type RunContext, type SutHandle } from '../src/pipeline/run.ts';
+import { startMockProcess, getMockStats, resetMockStats } from '../src/pipeline/mock-process.ts';
+import { httpProbe } from '../src/pipeline/liveness.ts';
+import { ChildRegistry } from '../src/pipeline/children.ts';
+import { getSamples, getPinned, getThreadDump, getInfo } from '../src/jvm/client.ts';
+import { resolveOptions } from '../src/config/profiles.ts';
+import { makePlan } from '../src/config/plan.ts';
+import { RunStore } from '../src/store/run-store.ts';
+import { hostInfo } from '../src/pipeline/host.ts';
+import { validate } from '../src/store/schema.ts';
+import { VtbenchError } from '../src/cli/errors.ts';
+import { SCHEMA_VERSION, type RunManifest, type ResolvedOptions } from '../src/store/types.ts';
+import type { RunEvent } from '../src/pipeline/events.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const FAST_LIVENESS = { intervalMs: 200, probeTimeoutMs: 1000, failuresToDeath: 2 };
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((r) => child.once('exit', () => r()));
+}
+
+/** Start the stand-in SUT; resolves once it listens and /bench/info answers. */
+async function startFakeSut(mode: 'fixed' | 'virtual', pool: number, mockV1: string, logFile: string, extra: string[] = []): Promise<SutHandle> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/pipeline-fake-sut.ts', '--mode', mode, '--pool', String(pool), '--mock', mockV1, ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let buf = '';
+    child.stdout!.on('data', (d) => {
+      buf += d;
+      const m = /listening (\d+)/.exec(buf);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (c) => reject(new Error(`fake SUT exited with ${c}`)));
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const info = await getInfo(baseUrl, 5000);
+  return {
+    pid: child.pid!, baseUrl, info, marker: 'pipeline-fake-sut', logFile,
+    probe: (t) => httpProbe(`${baseUrl}/bench/info`, t),
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited(child);
+    },
+  };
+}
+
+interface Harness {
+  ctx: RunContext;
+  events: RunEvent[];
+  /** the current SUT and mock handles, as started by the pipeline */
+  current: { sut: SutHandle | null; mockPid: number | null };
+}
+
+async function harness(dir: string, raw: Record<string, string>, manifest?: RunManifest, sutArgs: string[] = []): Promise<Harness> {
+  const mockPort = await freePort();
+  const options: Readonly<ResolvedOptions> = manifest ? manifest.options : resolveOptions('smoke', { warmupS: '0', mockPort: String(mockPort), ...raw });
+  const plan = makePlan(options);
+  const store = new RunStore(dir);
+  store.init();
+  const m: RunManifest = manifest ?? {
+    schemaVersion: SCHEMA_VERSION, runId: 'test-run', tool: { name: 'vtbench', version: '0', gitCommit: null, gitDirty: null }, options,
+    startedAt: new Date().toISOString(), endedAt: null, status: 'running', error: null, host: hostInfo(),
+    versions: { node: process.version, undici: '7', jdk: null, jdkVendor: null, springBoot: null, springAi: null },
+    sut: {}, cellOrder: plan.cells.map((c) => c.cellId), plannedDurationS: plan.theoreticalS,
+  };
+  store.writeManifest(m);
+  const current: Harness['current'] = { sut: null, mockPid: null };
+  const deps: RunDeps = {
+    async startMock(o) {
+      const p = await startMockProcess(o);
+      current.mockPid = p.pid;
+      return { ...p, marker: 'mock/src/cli.ts', logFile: o.logFile, probe: (t) => httpProbe(`${p.url}/health`, t) };
+    },
+    async startSut(o) {
+      current.sut = await startFakeSut(o.mode, o.options.poolSize, o.mockUrl, o.logFile, sutArgs);
+      return current.sut;
+    },
+    getSamples: async (u, since) => (await getSamples(u, since)).samples,
+    getPinned: (u) => getPinned(u).catch(() => null),
+    getThreadDump: (u) => getThreadDump(u),
+    getMockStats,
+    resetMockStats,
+  };
+  const events: RunEvent[] = [];
+  const ctx: RunContext = {
+    options, plan, store, manifest: m, deps, emit: (e) => events.push(e), signal: new AbortController().signal,
+    children: new ChildRegistry(join(dir, 'pids.json')), liveness: FAST_LIVENESS,
+  };
+  return { ctx, events, current };
+}
+
+test('executePlan: the mock figures stored with each cell describe that cell alone (fixed peak <= min(c, N), virtual peak = c)', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-pipeline-'));
+  try {
+    // plan order: fixed-c2, fixed-c6, then virtual-c2, virtual-c6; without a reset before each cell
+    // the fixed block's figures would leak into virtual-c2 (served, and a peak of 3 for 2 workers)
+    const h = await harness(dir, { levels: '2,6', modes: 'fixed,virtual', poolSize: '3', requestsPerWorker: '3', latencyMs: '300' });
+    await executePlan(h.ctx);
+    const n = 3;
+    for (const id of h.ctx.manifest.cellOrder) {
+      const cell = h.ctx.store.readCell(id);
+      const { before, after, scope } = cell.mock;
+      assert.equal(scope, 'cell', id);
+      assert.ok(before && after, id);
+      assert.equal(before.served, 0, `${id}: reset before the load`);
+      assert.equal(after.served, cell.concurrency * n, `${id}: served counts this cell's requests only`);
+      assert.equal(after.latenessMs?.n, cell.concurrency * n, `${id}: lateness samples of this cell only`);
+      assert.ok((after.sinceEpochMs ?? 0) >= Date.parse(cell.startedAt), `${id}: counted since the cell started`);
+      const bound = cell.mode === 'fixed' ? Math.min(cell.concurrency, 3) : cell.concurrency;
+      assert.equal(after.peakInFlight, bound, `${id}: upstream peak of ${cell.concurrency} workers through ${cell.mode === 'fixed' ? 'a pool of 3' : 'an unbounded executor'}`);
+      assert.deepEqual(validate('CellFile', h.ctx.store.readCellFile(id)), [], id);
+    }
+    assert.equal(h.ctx.manifest.failedCells, undefined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+for (const victim of ['SUT', 'mock'] as const) {
+  test(`executePlan: the ${victim} killed mid-cell fails that cell (not written, listed with the cause, exit 6); a resume measures exactly that cell`, { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vtbench-pipeline-'));
+    try {
+      // two cells of about 6 × 250 ms; the victim is SIGKILLed 600 ms into the second
+      const h = await harness(dir, { levels: '2,3', modes: 'fixed', poolSize: '8', requestsPerWorker: '6', latencyMs: '250' });
+      let killedPid = 0;
+      const emit = h.ctx.emit;
+      h.ctx.emit = (e) => {
+        emit(e);
+        if (e.type === 'cell-start' && e.cellId === 'fixed-c3-r1') {
+          setTimeout(() => {
+            killedPid = victim === 'SUT' ? h.current.sut!.pid : h.current.mockPid!;
+            process.kill(killedPid, 'SIGKILL');
+          }, 600);
+        }
+      };
+      const err = await executePlan(h.ctx).then(() => null, (e: unknown) => e);
+      assert.ok(err instanceof VtbenchError, `rejects with a VtbenchError: ${String(err)}`);
+      assert.equal(err.exitCode, 6);
+      assert.match(err.message, victim === 'SUT' ? /SUT \(fixed-r1\) died during cell fixed-c3-r1/ : /mock LLM died during cell fixed-c3-r1/);
+      assert.match(err.message, new RegExp(`process ${killedPid} is gone`));
+      assert.match(err.hint, /--resume test-run/);
+
+      const store = h.ctx.store;
+      const onDisk = store.readManifest();
+      assert.equal(onDisk.failedCells?.length, 1);
+      assert.equal(onDisk.failedCells![0]!.cellId, 'fixed-c3-r1');
+      assert.match(onDisk.failedCells![0]!.cause, new RegExp(`process ${killedPid} is gone`));
+      assert.ok(!Number.isNaN(Date.parse(onDisk.failedCells![0]!.atIso)));
+      assert.deepEqual([...store.doneCellIds()], ['fixed-c2-r1'], 'the failed cell is not done');
+      assert.ok(!existsSync(store.cellPath('fixed-c3-r1')), 'no cell file for the failed cell');
+      const evidence = JSON.parse(readFileSync(join(dir, 'cells', 'fixed-c3-r1.failed.json'), 'utf8'));
+      assert.equal(evidence.component.pid, killedPid);
+      assert.ok(h.events.some((e) => e.type === 'cell-failed' && e.cellId === 'fixed-c3-r1'));
+      const firstCell = readFileSync(store.cellPath('fixed-c2-r1'), 'utf8');
+
+      // resume: fresh children, only the failed cell is measured
+      const r = await harness(dir, {}, onDisk);
+      await executePlan(r.ctx);
+      assert.deepEqual([...r.ctx.store.doneCellIds()].sort(), ['fixed-c2-r1', 'fixed-c3-r1']);
+      assert.equal(readFileSync(store.cellPath('fixed-c2-r1'), 'utf8'), firstCell, 'the finished cell is not measured again');
+      assert.deepEqual(r.events.filter((e) => e.type === 'cell-start').map((e) => (e as { cellId: string }).cellId), ['fixed-c3-r1']);
+      const after = store.readManifest();
+      assert.equal(after.failedCells, undefined, 'the entry is removed once measured');
+      assert.match(after.notes?.at(-1) ?? '', /cell fixed-c3-r1 measured anew on --resume; it had failed at .*process \d+ is gone/);
+      const cell = store.readCell('fixed-c3-r1');
+      assert.equal(cell.load.ok, 3 * 6);
+      assert.deepEqual(validate('RunManifest', after), []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+test('executePlan: a cell in which no request succeeded (every answer 503, components alive) is failed, not a result', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-pipeline-'));
+  try {
+    const h = await harness(dir, { levels: '2,3', modes: 'fixed', requestsPerWorker: '3', latencyMs: '100' }, undefined, ['--status', '503']);
+    const err = await executePlan(h.ctx).then(() => null, (e: unknown) => e);
+    assert.ok(err instanceof VtbenchError, String(err));
+    assert.equal(err.exitCode, 6);
+    assert.equal(err.message, 'cell fixed-c2-r1 is unusable (no request succeeded: all 6 failed (http 6)); it is recorded as failed, not as a measurement');
+    assert.deepEqual(h.ctx.store.readManifest().failedCells?.map((f) => [f.cellId, f.cause]), [['fixed-c2-r1', 'no request succeeded: all 6 failed (http 6)']]);
+    assert.deepEqual([...h.ctx.store.doneCellIds()], []);
+    assert.deepEqual(h.events.filter((e) => e.type === 'cell-start').length, 1, 'the run stops at the first failed cell');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
