@@ -48,12 +48,13 @@ test('pinned reasons are grouped by kind per mode, raw texts kept in the model',
 });
 
 test('the report says whether the pinned counts were read after JFR delivered them', async () => {
-  const legacy = await md(await loadRun(FIXTURE_DIR)); // fixture cells carry no `flushed`, like runs before the fix
-  assert.match(legacy, /12 of 12 cells read their counts without waiting for JFR to deliver them/);
-  const flushedRun = await variant((cells) => { for (const c of cells) if (c.pinned) c.pinned = { ...c.pinned, flushed: true }; });
-  const doc = await md(flushedRun);
+  // the fixture is a run of this version: every count read after JFR's delivery
+  const doc = await md(await loadRun(FIXTURE_DIR));
   assert.match(doc, /Every count was read after the SUT's JFR stream had delivered all events committed before the read/);
   assert.ok(!/without waiting for JFR/.test(doc));
+  // runs before the fix carry no `flushed`
+  const legacy = await variant((cells) => { for (const c of cells) if (c.pinned) { const { flushed: _f, ...rest } = c.pinned; void _f; c.pinned = rest; } });
+  assert.match(await md(legacy), /12 of 12 cells read their counts without waiting for JFR to deliver them/);
   const oneTimedOut = await variant((cells) => {
     for (const c of cells) if (c.pinned) c.pinned = { ...c.pinned, flushed: true };
     const c = cells.find((x) => x.pinned !== null)!;
