@@ -58,6 +58,8 @@ export function resummarizeRun(runDir: string, errorFlagThreshold?: number): str
   const threshold = errorFlagThreshold ?? manifest.options.errorFlagThreshold;
   const done: string[] = [];
   const requests = new Map<string, CompactRequests>();
+  const flagsBefore: string[] = [];
+  const flagsAfter: string[] = [];
   for (const cell of store.readDoneCells(manifest.cellOrder)) {
     const req = store.readRequests(cell.cellId);
     requests.set(cell.cellId, req);
@@ -76,10 +78,15 @@ export function resummarizeRun(runDir: string, errorFlagThreshold?: number): str
       errorFlagThreshold: threshold,
     });
     store.writeCell({ ...cell, load, flags }, req);
+    for (const f of cell.flags) flagsBefore.push(`${cell.cellId} ${f.code}`);
+    for (const f of flags) flagsAfter.push(`${cell.cellId} ${f.code}`);
     done.push(cell.cellId);
   }
   store.writeSummary(buildSummary(manifest, store.readDoneCells(manifest.cellOrder), requests));
-  const note = `${new Date().toISOString()}: cell load summaries and flags re-derived from the stored per-request data (requests are rounded to 1 µs) with vtbench definitions of this version`;
+  const added = flagsAfter.filter((f) => !flagsBefore.includes(f));
+  const removed = flagsBefore.filter((f) => !flagsAfter.includes(f));
+  const change = added.length + removed.length === 0 ? 'flags unchanged' : `flags added: ${added.join(', ') || 'none'}; flags removed: ${removed.join(', ') || 'none'}`;
+  const note = `${new Date().toISOString()}: cell load summaries and flags re-derived from the stored per-request data (requests are rounded to 1 µs) with vtbench definitions of this version (${change})`;
   store.writeManifest({ ...manifest, notes: [...(manifest.notes ?? []), note] });
   return done;
 }
