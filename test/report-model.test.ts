@@ -9,31 +9,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadRun, type LoadedRun } from '../src/report/load.ts';
 import { buildModel } from '../src/report/model.ts';
-import { chartLabels, renderMarkdown } from '../src/report/render-md.ts';
-import { loadTemplates } from '../src/report/index.ts';
-import { buildSummary } from '../src/store/summary.ts';
-import type { CellFlag, CellResult, Mode, RunManifest, ThreadDumpSummary } from '../src/store/types.ts';
-import { FIXTURE_DIR } from './fixtures/report-helpers.ts';
+import type { CellFlag, CellResult, RunManifest, ThreadDumpSummary } from '../src/store/types.ts';
+import { FIXTURE_DIR, fixtureVariant as variant, reportMarkdown as md, section } from './fixtures/report-helpers.ts';
 
-async function variant(edit: (cells: CellResult[], run: LoadedRun) => void): Promise<LoadedRun> {
-  const run = await loadRun(FIXTURE_DIR);
-  const cells = structuredClone(run.cells);
-  edit(cells, run);
-  return { ...run, cells, summary: buildSummary(run.manifest, cells, run.requests) };
-}
-async function md(run: LoadedRun, lang: 'en' | 'zh' = 'en'): Promise<string> {
-  const t = await loadTemplates(lang);
-  const labels = chartLabels(t);
-  const figures = (['e2e-latency', 'distribution', 'throughput', 'phases', 'timeseries'] as const).map((name) => ({ name, title: labels.e2e }));
-  return renderMarkdown(buildModel(run), t, figures);
-}
-const section = (doc: string, heading: RegExp): string => {
-  const lines = doc.split('\n');
-  const i = lines.findIndex((l) => heading.test(l));
-  assert.ok(i >= 0, `no heading ${heading}`);
-  const j = lines.findIndex((l, k) => k > i && /^## /.test(l));
-  return lines.slice(i, j < 0 ? undefined : j).join('\n');
-};
 /** the fixture's highest level (32) */
 const TOP = 32;
 const vtTop = (cells: CellResult[]) => cells.filter((c) => c.mode === 'virtual' && c.concurrency === TOP);

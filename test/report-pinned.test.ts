@@ -4,26 +4,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadRun, type LoadedRun } from '../src/report/load.ts';
+import { loadRun } from '../src/report/load.ts';
 import { buildModel } from '../src/report/model.ts';
-import { chartLabels, renderMarkdown } from '../src/report/render-md.ts';
-import { loadTemplates } from '../src/report/index.ts';
-import { buildSummary } from '../src/store/summary.ts';
-import type { CellResult } from '../src/store/types.ts';
-import { FIXTURE_DIR } from './fixtures/report-helpers.ts';
+import { FIXTURE_DIR, fixtureVariant as variant, reportMarkdown as md } from './fixtures/report-helpers.ts';
 
-async function variant(edit: (cells: CellResult[]) => void): Promise<LoadedRun> {
-  const run = await loadRun(FIXTURE_DIR);
-  const cells = structuredClone(run.cells);
-  edit(cells);
-  return { ...run, cells, summary: buildSummary(run.manifest, cells, run.requests) };
-}
-async function md(run: LoadedRun): Promise<string> {
-  const t = await loadTemplates('en');
-  const labels = chartLabels(t);
-  const figures = (['e2e-latency', 'distribution', 'throughput', 'phases', 'timeseries'] as const).map((name) => ({ name, title: labels.e2e }));
-  return renderMarkdown(buildModel(run), t, figures);
-}
 
 // reason texts as Temurin 25.0.3 wrote them for this SUT (bench.pinning=class-init) and a JFR experiment
 const CLINIT_A = 'VM call to dev.vtbench.sut.BlockingInitializer/0x0000000013a2dc00.<clinit> on stack';

@@ -9,34 +9,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { fileURLToPath } from 'node:url';
-import { loadRun, type LoadedRun } from '../src/report/load.ts';
+import { loadRun } from '../src/report/load.ts';
 import { buildModel } from '../src/report/model.ts';
 import { deriveUpstream, maxOverlap } from '../src/report/upstream.ts';
-import { chartLabels, renderMarkdown } from '../src/report/render-md.ts';
-import { loadTemplates } from '../src/report/index.ts';
-import type { CellResult, CompactRequests, RunManifest } from '../src/store/types.ts';
-import { FIXTURE_DIR } from './fixtures/report-helpers.ts';
+import type { CellResult, CompactRequests } from '../src/store/types.ts';
+import { fixtureVariant as variant, reportMarkdown as md, section } from './fixtures/report-helpers.ts';
 
 const COMMITTED = fileURLToPath(new URL('../runs/20261130-100102-seed-000/', import.meta.url));
 
-async function md(run: LoadedRun, lang: 'en' | 'zh' = 'en'): Promise<string> {
-  const t = await loadTemplates(lang);
-  const labels = chartLabels(t);
-  return renderMarkdown(buildModel(run), t, (['e2e-latency', 'distribution', 'throughput', 'phases', 'timeseries'] as const).map((name) => ({ name, title: labels.e2e })));
-}
-async function variant(edit: (cells: CellResult[]) => void): Promise<LoadedRun> {
-  const run = await loadRun(FIXTURE_DIR);
-  const cells = structuredClone(run.cells);
-  edit(cells);
-  return { ...run, cells };
-}
-const section = (doc: string, heading: RegExp): string => {
-  const lines = doc.split('\n');
-  const i = lines.findIndex((l) => heading.test(l));
-  assert.ok(i >= 0, `no heading ${heading}`);
-  const j = lines.findIndex((l, k) => k > i && /^## /.test(l));
-  return lines.slice(i, j < 0 ? undefined : j).join('\n');
-};
 function requests(rows: { send: number; e2e: number; q: number | null; x: number | null }[]): CompactRequests {
   return {
     worker: rows.map((_, i) => i), seq: rows.map(() => 0), startMs: rows.map((r) => r.send), e2eMs: rows.map((r) => r.e2e),
