@@ -96,7 +96,7 @@ function target(row: PublishedRow): number {
 test('setup identities come from published.json (typed), name figures the report has, and are never counted', async () => {
   const run = await baseRun();
   const m = buildModel(run);
-  assert.deepEqual([...SETUP_IDENTITIES.keys()].sort(), ['fixed.threadDump.activeThreadsPeak.500', 'setup.totalRequests', 'virtual.threadDump.queuePeak.500']);
+  assert.deepEqual([...SETUP_IDENTITIES.keys()].sort(), ['fixed.threadDump.activeThreadsPeak.500', 'fixed.threadDump.queuePeak.500', 'setup.totalRequests', 'virtual.threadDump.activeVirtualTasksPeak.500', 'virtual.threadDump.queuePeak.500']);
   for (const id of SETUP_IDENTITIES.keys()) assert.ok(m.published.some((p) => p.id === id && p.identity === SETUP_IDENTITIES.get(id)), `published.json names ${id}, which the report does not have`);
   const counted = m.published.filter((p) => p.identity === null);
   assert.equal(counted.length, m.published.length - SETUP_IDENTITIES.size);
@@ -106,7 +106,7 @@ test('setup identities come from published.json (typed), name figures the report
   const rep = counted.filter((p) => p.verdict === 'reproduced').length;
   const notRep = counted.filter((p) => p.verdict === 'not reproduced').length;
   assert.match(doc, new RegExp(`${counted.length} figures: ${rep} reproduced, ${notRep} not reproduced, 0 not tested here`));
-  assert.match(doc, /3 further figure\(s\) of the study hold by construction of the setup/);
+  assert.match(doc, /5 further figure\(s\) of the study hold by construction of the setup/);
   assert.match(doc, /\| requests in total \| — \| — \| 206,400 \| 206,400 \| holds \|/);
   // the JDK version is a setup fact: running on JDK 21 never makes "the results equal a JDK 21 run" reproduced
   const on21 = buildModel({ ...run, manifest: { ...run.manifest, versions: { ...run.manifest.versions, jdk: '21.0.5+11' } } });

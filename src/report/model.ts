@@ -82,7 +82,8 @@ export interface RowModel {
  *   mock's statistics right before the cell's load), so `peak` is the mock's own peak in flight.
  * - `derived`: legacy cells (mock statistics cumulative since the mock started); `peak` is the lower
  *   bound and `atMost` the upper bound of concurrent executions derived from the per-request
- *   timings (src/report/upstream.ts), not measured at the mock.
+ *   timings (src/report/upstream.ts), not measured at the mock; both capped at `allowed` (one LLM
+ *   call per executor task).
  * - `none`: neither is available (no per-cell statistics and no per-request data).
  */
 export interface UpstreamRow {
@@ -115,7 +116,11 @@ export function upstreamRow(mode: Mode, c: number, poolSize: number, cells: read
   }
   const derived = cells.map((x) => { const r = requests.get(x.cellId); return r ? deriveUpstream(r) : null; });
   if (derived.some((x) => x !== null)) {
-    return { source: 'derived', peak: agg(derived.map((x) => x?.atLeast ?? null)), atMost: agg(derived.map((x) => x?.atMost ?? null)), allowed };
+    // one LLM call per executor task, so no more calls run at once than the executor runs tasks:
+    // the timing-derived upper bound is capped at `allowed` (it overshoots at wave edges, where one
+    // thread's finish and its next task's start are too close to tell apart in the timings)
+    const cap = (x: number | null | undefined): number | null => (x === null || x === undefined ? null : Math.min(x, allowed));
+    return { source: 'derived', peak: agg(derived.map((x) => cap(x?.atLeast))), atMost: agg(derived.map((x) => cap(x?.atMost))), allowed };
   }
   return { source: 'none', peak: agg(cells.map(() => null)), atMost: null, allowed };
 }
@@ -185,8 +190,8 @@ export interface PublishedRow {
 }
 
 /** Why a figure holds by construction: the pool is full (c > N), the virtual executor has no queue, the planned number of requests. */
-export type SetupIdentity = 'poolFull' | 'noQueue' | 'plannedTotal';
-const IDENTITY_KINDS: readonly SetupIdentity[] = ['poolFull', 'noQueue', 'plannedTotal'];
+export type SetupIdentity = 'poolFull' | 'noQueue' | 'plannedTotal' | 'closedLoopQueue' | 'closedLoopInFlight';
+const IDENTITY_KINDS: readonly SetupIdentity[] = ['poolFull', 'noQueue', 'plannedTotal', 'closedLoopQueue', 'closedLoopInFlight'];
 
 export interface ConclusionRow {
   id: string;
