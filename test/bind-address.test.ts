@@ -51,3 +51,17 @@ test('the mock process the pipeline starts listens on loopback only by default',
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the port check uses --bind-address: a port taken on ::1 is refused for ::1 (exit 4); an address of no interface is refused naming the flag (exit 2)', async () => {
+  const { checkPorts } = await import('../src/pipeline/prereq.ts');
+  const taken = createServer();
+  await new Promise<void>((r) => taken.listen(0, '::1', () => r()));
+  try {
+    const port = (taken.address() as AddressInfo).port;
+    await assert.rejects(checkPorts([{ flag: 'sut-port', port }], '::1'), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.portInUse && e.message === `--sut-port: port ${port} on ::1 is in use`);
+    // binding (no traffic) to an address this host does not have: EADDRNOTAVAIL
+    await assert.rejects(checkPorts([{ flag: 'sut-port', port }], '203.0.113.77'), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.usage && e.message.startsWith('--bind-address: 203.0.113.77'));
+  } finally {
+    taken.close();
+  }
+});

@@ -15,6 +15,7 @@ import { PROFILES, DEFAULT_PROFILE, resolveOptions, checkBounds } from '../confi
 import { maxValue } from '../config/options.ts';
 import { readHostLimits } from '../config/limits.ts';
 import { makePlan, formatPlan, formatDuration, type Plan } from '../config/plan.ts';
+import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
 import { VtbenchError, EXIT, exitCodeHelp, fsError } from './errors.ts';
 import { RunStore } from '../store/run-store.ts';
 import { resummarizeRun } from '../store/resummarize.ts';
@@ -315,9 +316,10 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   // output folders: probed in a child process with a timeout (creates nothing that stays)
   await checkWritable(resumeId ? store.dir : runsDir, 'runs-dir');
   if (opts['report'] !== false) await checkWritable(dirOption(opts['reportDir'], 'report'), 'report-dir');
+  const checkOurPorts = () => checkPorts([{ flag: 'mock-port', port: options.mockPort }, { flag: 'sut-port', port: options.sutPort }], options.bindAddress ?? DEFAULT_BIND_ADDRESS);
   if (opts['dryRun']) {
     // read-only checks, then stop
-    await checkPorts([{ flag: 'mock-port', port: options.mockPort }, { flag: 'sut-port', port: options.sutPort }]);
+    await checkOurPorts();
     const mvn = checkMaven();
     const jdk = deps.checkJdk();
     checkDisk(resumeId ? store.dir : nearestExisting(runsDir));
@@ -326,12 +328,12 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   }
 
   // Prerequisites before anything starts.
-  await checkPorts([{ flag: 'mock-port', port: options.mockPort }, { flag: 'sut-port', port: options.sutPort }]).catch(async (e) => {
+  await checkOurPorts().catch(async (e) => {
     if (!resumeId) throw e;
     const reaped = await reapOrphans(join(store.dir, 'pids.json'));
     if (reaped.length === 0) throw e;
     io.stderr.write(`stopped ${reaped.length} process(es) left by the killed run: ${reaped.map((r) => `${r.role} (pid ${r.pid})`).join(', ')}\n`);
-    await checkPorts([{ flag: 'mock-port', port: options.mockPort }, { flag: 'sut-port', port: options.sutPort }]);
+    await checkOurPorts();
   });
   checkDisk(resumeId ? store.dir : nearestExisting(runsDir));
   checkMaven();

@@ -8,20 +8,31 @@ import { statfsSync } from 'node:fs';
 import { execFileSync, spawn } from 'node:child_process';
 import { VtbenchError, EXIT, fsError } from '../cli/errors.ts';
 
-/** Resolve true when 127.0.0.1:port can be bound (then released). */
-export function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
+/**
+ * Resolve true when host:port can be bound (then released), false when it is taken.
+ * @throws VtbenchError(EXIT.usage) naming --bind-address when host is not an address of this machine
+ */
+export function portFree(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve, reject) => {
     const srv = createServer();
-    srv.once('error', () => resolve(false));
-    srv.listen({ port, host: '127.0.0.1', exclusive: true }, () => srv.close(() => resolve(true)));
+    srv.once('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EADDRINUSE' || e.code === 'EACCES') resolve(false);
+      else if (e.code === 'EADDRNOTAVAIL') reject(new VtbenchError(`--bind-address: ${host} is not an address of this machine`, 'give an address of one of its interfaces, e.g. --bind-address 127.0.0.1', EXIT.usage));
+      else resolve(false);
+    });
+    srv.listen({ port, host, exclusive: true }, () => srv.close(() => resolve(true)));
   });
 }
 
-/** @throws VtbenchError(EXIT.portInUse) naming the option when a port is taken */
-export async function checkPorts(ports: { flag: string; port: number }[]): Promise<void> {
+/**
+ * Checks that each port is free on `host` (the address the SUT and the mock will listen on).
+ * @throws VtbenchError(EXIT.portInUse) naming the option when a port is taken;
+ *   VtbenchError(EXIT.usage) when `host` is not an address of this machine
+ */
+export async function checkPorts(ports: { flag: string; port: number }[], host = '127.0.0.1'): Promise<void> {
   for (const p of ports) {
-    if (!(await portFree(p.port))) {
-      throw new VtbenchError(`--${p.flag}: port ${p.port} on 127.0.0.1 is in use`, `stop what listens there (ss -ltnp 'sport = :${p.port}') or pick another with --${p.flag} <port>`, EXIT.portInUse);
+    if (!(await portFree(p.port, host))) {
+      throw new VtbenchError(`--${p.flag}: port ${p.port} on ${host} is in use`, `stop what listens there (ss -ltnp 'sport = :${p.port}') or pick another with --${p.flag} <port>`, EXIT.portInUse);
     }
   }
 }
