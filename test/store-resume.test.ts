@@ -295,3 +295,26 @@ test("a run whose cell file does not validate after writing is never marked comp
     rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+test('--resume takes a run folder path (not only an id under --runs-dir), and its dry run says what is left to measure', { timeout: 60_000, skip: skipNoMaven }, async () => {
+  const { cpSync } = await import('node:fs');
+  const { FIXTURE_DIR } = await import('./fixtures/report-helpers.ts');
+  const tmp = mkdtempSync(join(tmpdir(), 'vtbench-resume-path-'));
+  try {
+    const dir = join(tmp, 'elsewhere', 'some-run');
+    cpSync(FIXTURE_DIR, dir, { recursive: true });
+    const all = new RunStore(dir).readManifest().cellOrder;
+    const complete = io();
+    assert.equal(await main(['--resume', dir, '--dry-run', '--no-report'], complete.io, fakeDeps('http://127.0.0.1:9')), 0, complete.err());
+    assert.match(complete.err(), new RegExp(`output: ${dir}\\n`), 'the folder given, not runs/<basename>');
+    assert.match(complete.err(), new RegExp(`resume: all ${all.length} planned cells have a valid result; nothing left to measure`));
+    const victim = all[1]!;
+    truncateSync(join(dir, 'cells', `${victim}.json`), 50);
+    const damaged = io();
+    assert.equal(await main(['--resume', dir, '--dry-run', '--no-report'], damaged.io, fakeDeps('http://127.0.0.1:9')), 0, damaged.err());
+    assert.match(damaged.err(), new RegExp(`resume: ${all.length - 1} of ${all.length} planned cells done; to measure: ${victim} \\(damaged\\)`));
+    assert.ok(existsSync(join(dir, 'cells', `${victim}.json`)), 'a dry run sets nothing aside');
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});

@@ -8,7 +8,7 @@ import { setMaxListeners } from 'node:events';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { writeJsonAtomic } from '../store/fsio.ts';
-import { join, resolve, basename, dirname } from 'node:path';
+import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OPTION_SPECS, type OptionKey } from '../config/options.ts';
 import { PROFILES, DEFAULT_PROFILE, resolveOptions, checkBounds } from '../config/profiles.ts';
@@ -146,7 +146,7 @@ function buildProgram(io: Io): Command {
     program.addOption(new Option(`--${s.flag} <${s.arg}>`, `${s.description} (seed-000: ${def || '""'}${max})`));
   }
   program
-    .option('--resume <runId>', 'continue a stopped run (runs/<runId>) with its recorded options')
+    .option('--resume <runId|dir>', 'continue a stopped run with its recorded options: a run id under --runs-dir, or a run folder path')
     .option('--runs-dir <dir>', 'where run folders go (default: runs/ of this repository)')
     .option('--report-dir <dir>', 'where reports go (default: report/ of this repository)')
     .option('--lang <lang>', 'report language: en or zh', 'en')
@@ -272,7 +272,8 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     if (Object.keys(raw).length > 0) {
       throw new VtbenchError(`--resume keeps the run's recorded options; do not also give ${Object.keys(raw).map((k) => OPTION_SPECS.find((s) => s.key === k)!.flag).map((f) => `--${f}`).join(', ')}`, 'drop those options, or start a new run', EXIT.usage);
     }
-    store = openStore(deps, join(runsDir, basename(resumeId)));
+    // a bare run id is looked up under --runs-dir; anything with a slash is the run folder itself
+    store = openStore(deps, resumeId.includes('/') ? resolve(process.cwd(), resumeId) : join(runsDir, resumeId));
     if (!store.exists()) throw new VtbenchError(`--resume: no run folder ${store.dir} with a manifest.json`, `list runs with: ls ${runsDir}`, EXIT.runData);
     manifest = store.readManifest();
     const owner = liveOwner(store.dir);
@@ -313,6 +314,17 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
 
   const json = Boolean(opts['json']);
   io.stderr.write(formatPlan(options, plan, store.dir) + '\n');
+  if (resumeId) {
+    // what --resume will measure: the planned cells without a valid result (damaged ones are set aside first)
+    const done = store.doneCellIds();
+    const damaged = store.damagedCells();
+    const todo = manifest.cellOrder.filter((id) => !done.has(id));
+    const failed = new Set((manifest.failedCells ?? []).map((f) => f.cellId));
+    const tag = (id: string) => (damaged.some((d) => d.cellId === id) ? `${id} (damaged)` : failed.has(id) ? `${id} (failed)` : id);
+    io.stderr.write(todo.length === 0
+      ? `resume: all ${manifest.cellOrder.length} planned cells have a valid result; nothing left to measure\n`
+      : `resume: ${done.size} of ${manifest.cellOrder.length} planned cells done; to measure: ${todo.map(tag).join(', ')}\n`);
+  }
   // output folders: probed in a child process with a timeout (creates nothing that stays)
   await checkWritable(resumeId ? store.dir : runsDir, 'runs-dir');
   if (opts['report'] !== false) await checkWritable(dirOption(opts['reportDir'], 'report'), 'report-dir');
