@@ -157,6 +157,16 @@ test('failed cells (manifest.failedCells) are gaps with their cause; a .failed.j
     const run = await loadRun(dir);
     assert.equal(run.cells.some((c) => c.cellId === id), false);
     assert.ok(run.gaps.includes(`cell ${id} failed (2030-01-01T00:10:00.000Z): the SUT (pid 4242) died during the cell; it is not a result`), run.gaps.join('\n'));
+    // an entry whose cell has a valid result after all (stopped between writing it and clearing the
+    // entry): the result is used and said so; an entry naming no planned cell is an inconsistency
+    writeFileSync(join(dir, 'cells', `${id}.json`), readFileSync(join(dir, 'cells', `${id}.failed.json`)));
+    m.failedCells.push({ cellId: 'virtual-c999-r9', cause: 'x', atIso: '2030-01-01T00:11:00.000Z' });
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(m));
+    const again = await loadRun(dir);
+    assert.equal(again.cells.some((c) => c.cellId === id), true);
+    assert.ok(again.gaps.includes(`cell ${id} failed (2030-01-01T00:10:00.000Z: the SUT (pid 4242) died during the cell) and was measured anew; the valid result is used`), again.gaps.join('\n'));
+    assert.ok(!again.gaps.some((g) => g.includes(`${id}`) && g.includes('it is not a result')));
+    assert.ok(again.gaps.some((g) => g.startsWith('manifest.json lists a failed cell virtual-c999-r9 that is not in the plan')));
   } finally {
     rmSync(join(dir, '..'), { recursive: true, force: true });
   }

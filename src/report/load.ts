@@ -90,7 +90,6 @@ export async function loadRun(runDir: string): Promise<LoadedRun> {
   }
   const gaps: string[] = [];
   if (manifest.status !== 'complete') gaps.push(`run status is "${manifest.status}"${manifest.error ? `: ${manifest.error}` : ''}`);
-  for (const f of manifest.failedCells ?? []) gaps.push(`cell ${f.cellId} failed (${f.atIso}): ${f.cause}; it is not a result`);
 
   const cellsDir = join(runDir, 'cells');
   const names = cellFileNames(await readdir(cellsDir).catch(() => [] as string[]));
@@ -138,6 +137,15 @@ export async function loadRun(runDir: string): Promise<LoadedRun> {
     throw runDataError(`no usable cell results in ${cellsDir}`, 'the run measured nothing yet; re-run it or resume it before reporting');
   }
   const present = new Set(cells.map((c) => c.cellId));
+  // failed cells: a gap with its cause; an entry whose cell has a valid result after all (the harness
+  // stopped between writing the re-measured cell and clearing the entry) is stated as such; an entry
+  // naming no planned cell is stated as an inconsistency of the manifest
+  const planned = new Set(manifest.cellOrder);
+  for (const f of manifest.failedCells ?? []) {
+    if (!planned.has(f.cellId)) gaps.push(`manifest.json lists a failed cell ${f.cellId} that is not in the plan (${f.atIso}: ${f.cause}); ignored`);
+    else if (present.has(f.cellId)) gaps.push(`cell ${f.cellId} failed (${f.atIso}: ${f.cause}) and was measured anew; the valid result is used`);
+    else gaps.push(`cell ${f.cellId} failed (${f.atIso}): ${f.cause}; it is not a result`);
+  }
   const missing = manifest.cellOrder.filter((id) => !present.has(id));
   if (missing.length) gaps.push(`${missing.length} of ${manifest.cellOrder.length} planned cells have no result: ${missing.join(', ')}`);
 
