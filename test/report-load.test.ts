@@ -197,3 +197,23 @@ test('the committed run validates against schema/ on read: no gaps', { timeout: 
   assert.equal(run.requests.size, 30);
   assert.ok(run.cells.every((c) => c.samples.length > 0));
 });
+
+test('with planned cells missing, the setup totals are "not tested here" (incomplete), never a failed setup identity', async () => {
+  const { buildModel } = await import('../src/report/model.ts');
+  const committed = join(FIXTURE_DIR, '..', '..', '..', 'runs', '20261130-100102-seed-000');
+  const dir = join(mkdtempSync(join(tmpdir(), 'vtbench-missing-')), 'run');
+  try {
+    cpSync(committed, dir, { recursive: true });
+    const whole = buildModel(await loadRun(dir)).published.find((p) => p.id === 'setup.totalRequests')!;
+    assert.equal(whole.verdict, 'reproduced', 'the committed run: every planned request is there');
+    unlinkSync(join(dir, 'cells', 'fixed-c10-r2.json'));
+    const m = buildModel(await loadRun(dir));
+    for (const id of ['setup.totalRequests', 'setup.failedRequests']) {
+      const row = m.published.find((p) => p.id === id)!;
+      assert.equal(row.verdict, 'not tested here', id);
+      assert.deepEqual(row.reasons, [{ key: 'cellsMissing', v: { n: 1, of: 30 } }], id);
+    }
+  } finally {
+    rmSync(join(dir, '..'), { recursive: true, force: true });
+  }
+});

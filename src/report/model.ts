@@ -487,9 +487,12 @@ function buildPublished(m: RunManifest, rows: RowModel[], cells: CellResult[], t
   }
   // setup totals: only comparable when the plan is the study's
   const planDiffs = present([d.n, d.repeats, d.levels]);
+  // totals over the cells that have a result: incomplete when planned cells are missing (a gap, not a setup fault)
+  const missingCells = m.cellOrder.filter((id) => !cells.some((x) => x.cellId === id)).length;
+  const totalReasons: Reason[] = planDiffs.length ? [{ key: 'planDiffers', parts: planDiffs }] : missingCells > 0 ? [{ key: 'cellsMissing', v: { n: missingCells, of: m.cellOrder.length } }] : [];
   const pushTotal = (id: string, label: string, published: number, measured: number) => {
-    if (planDiffs.length) {
-      out.push({ id, label, mode: 'both', concurrency: null, unit: 'requests', published, measured, diff: measured - published, diffPct: published !== 0 ? ((measured - published) / published) * 100 : null, tolerance: { rel: 0, abs: 0 }, verdict: 'not tested here', reasons: [{ key: 'planDiffers', parts: planDiffs }], identity: identityOf(id) });
+    if (totalReasons.length) {
+      out.push({ id, label, mode: 'both', concurrency: null, unit: 'requests', published, measured, diff: measured - published, diffPct: published !== 0 ? ((measured - published) / published) * 100 : null, tolerance: { rel: 0, abs: 0 }, verdict: 'not tested here', reasons: totalReasons, identity: identityOf(id) });
       return;
     }
     const v = verdictOf(published, measured, { rel: 0, abs: 0 });
