@@ -153,6 +153,12 @@ test('a file given as --runs-dir, or a folder under /proc: exit 8 naming the pat
       }
     }
     assert.deepEqual(readdirSync(tmp), ['a-file'], 'nothing created');
+    const fileHint = io();
+    await main([...(await runArgs(file)), '--dry-run'], fileHint.io, fakeDeps('http://127.0.0.1:9'));
+    assert.match(fileHint.err(), /hint: .*a-file, or a part of it, is a file, not a folder/, 'a hint that helps (touch would succeed on a file)');
+    const empty = io();
+    assert.equal(await main([...(await runArgs(tmp)), '--runs-dir', '', '--dry-run'], empty.io, fakeDeps('http://127.0.0.1:9')), EXIT.usage, empty.err());
+    assert.match(empty.err(), /error: --runs-dir: an empty folder name/);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -107,5 +107,8 @@ export function fsError(e: unknown, what?: string, unusable: number = EXIT.outpu
   if (err.code === 'ENOSPC' || err.code === 'EDQUOT') {
     return new VtbenchError(`cannot ${doing}: ${reason}`, `free disk space on the filesystem of ${path}, or give --runs-dir/--report-dir on another disk; finished cells are kept (--resume continues)`, EXIT.prerequisite);
   }
-  return new VtbenchError(`cannot ${doing}: ${reason}`, `give --runs-dir/--report-dir a writable folder (check: touch ${path})`, unusable);
+  const hint = err.code === 'ENOTDIR' || err.code === 'EEXIST'
+    ? `${path}, or a part of it, is a file, not a folder: give --runs-dir/--report-dir a folder`
+    : `give --runs-dir/--report-dir a writable folder (check: mkdir -p ${path} && touch ${path}/.probe && rm ${path}/.probe)`;
+  return new VtbenchError(`cannot ${doing}: ${reason}`, hint, unusable);
 }

@@ -184,7 +184,9 @@ const chosen: { command: 'run' | 'report' | 'resummarize' | null; runDir: string
 
 /** A user-given path resolves against the current folder; the defaults live in this repository. */
 function dirOption(value: unknown, fallback: string): string {
-  return typeof value === 'string' ? resolve(process.cwd(), value) : join(ROOT, fallback);
+  if (typeof value !== 'string') return join(ROOT, fallback);
+  if (value.trim() === '') throw new VtbenchError(`--${fallback}-dir: an empty folder name`, `give a folder, e.g. --${fallback}-dir ./${fallback}, or leave the option out for ${join(ROOT, fallback)}`, EXIT.usage);
+  return resolve(process.cwd(), value);
 }
 
 /**
