@@ -134,7 +134,10 @@ test('executePlan: the mock figures stored with each cell describe that cell alo
       const bound = cell.mode === 'fixed' ? Math.min(cell.concurrency, 3) : cell.concurrency;
       assert.equal(after.peakInFlight, bound, `${id}: upstream peak of ${cell.concurrency} workers through ${cell.mode === 'fixed' ? 'a pool of 3' : 'an unbounded executor'}`);
       assert.deepEqual(validate('CellFile', h.ctx.store.readCellFile(id)), [], id);
+      assert.ok(typeof cell.sutPid === 'number' && cell.sutPid > 0, `${id}: the serving SUT's pid is recorded`);
     }
+    const pidsOf = (mode: string) => new Set(h.ctx.manifest.cellOrder.map((id) => h.ctx.store.readCell(id)).filter((c) => c.mode === mode).map((c) => c.sutPid));
+    assert.equal(pidsOf('fixed').size, 1, 'one JVM per block');
     assert.equal(h.ctx.manifest.failedCells, undefined);
   } finally {
     rmSync(dir, { recursive: true, force: true });

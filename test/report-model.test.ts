@@ -177,3 +177,20 @@ test('sameJdkVersion compares release numbers: Temurin 25.0.3 = 25.0.3+9-LTS, no
   assert.equal(sameJdkVersion('Temurin 25.0.3', '21.0.5+11'), false);
   assert.equal(sameJdkVersion('Temurin 25.0.3', '25.0.2'), false);
 });
+
+test('§12 names the blocks a resume split over more than one SUT JVM (from the cells\' sutPid); without sutPid the old sentence stays', async () => {
+  const legacy = await md(await variant(() => {}));
+  assert.match(legacy, /one SUT JVM serves all levels of a block \(fixed-r1, fixed-r2, virtual-r1, virtual-r2\)/);
+  const pidOf = (c: CellResult) => (c.mode === 'fixed' ? 100 : 200) + c.repeat;
+  const whole = await variant((cells) => { for (const c of cells) c.sutPid = pidOf(c); });
+  assert.equal(buildModel(whole).jvmBlocks?.split.length, 0);
+  assert.match(await md(whole), /one SUT JVM serves all levels of a block \(fixed-r1, fixed-r2, virtual-r1, virtual-r2\)/);
+  const resumed = await variant((cells) => {
+    for (const c of cells) c.sutPid = pidOf(c);
+    const last = cells.filter((c) => c.mode === 'fixed' && c.repeat === 2).sort((a, b) => b.concurrency - a.concurrency)[0]!;
+    last.sutPid = 999; // measured anew on --resume, in a new JVM
+  });
+  assert.deepEqual(buildModel(resumed).jvmBlocks?.split, [{ blockId: 'fixed-r2', jvms: 2 }]);
+  assert.match(await md(resumed), /except where a resume started a new JVM, with its own warm-up, part-way through a block: fixed-r2 \(2\)/);
+  assert.match(await md(resumed, 'zh'), /块除外：fixed-r2 \(2\)/);
+});

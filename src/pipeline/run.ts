@@ -341,6 +341,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, sut: SutHandle
     loadgen: { eventLoopLagP99Ms: result.loadgen.eventLoopLagP99Ms, eventLoopLagMaxMs: result.loadgen.eventLoopLagMaxMs, cpuPct: result.loadgen.cpuPct, hostCpuPct: host },
     flags,
     threadDump,
+    sutPid: sut.pid,
   };
   if (out.pinned?.flushed === false) ctx.emit({ type: 'info', message: `  ${cell.cellId}: the SUT answered its pinned counts before JFR confirmed delivery (5 s wait timed out); a late pin may be counted in the next cell` });
   store.writeCell(out, compactRequests(result.records));

@@ -251,8 +251,28 @@ export interface PinningRow { mode: Mode; concurrency: number; thresholdMs: numb
 
 export interface SeriesPoint { cellId: string; mode: Mode; tS: number; metric: 'inFlight' | 'queue' | 'platformThreads' | 'heapMiB' | 'rssMiB' | 'cpuPct'; value: number }
 
+/**
+ * The SUT JVMs that served each block (mode, repeat), from the cells' `sutPid`: a block is split when
+ * a resume started a new JVM part-way. Null when the run's cells do not record it (older runs).
+ */
+export interface JvmBlocks { blocks: string[]; split: { blockId: string; jvms: number }[] }
+/** Blocks (`<mode>-r<repeat>`) and those served by more than one JVM; null without `sutPid` in every cell. */
+export function jvmBlocks(cells: readonly CellResult[]): JvmBlocks | null {
+  if (cells.length === 0 || cells.some((x) => x.sutPid === undefined)) return null;
+  const pids = new Map<string, Set<number>>();
+  for (const x of cells) {
+    const id = `${x.mode}-r${x.repeat}`;
+    if (!pids.has(id)) pids.set(id, new Set());
+    pids.get(id)!.add(x.sutPid as number);
+  }
+  const blocks = [...pids.keys()].sort();
+  return { blocks, split: blocks.filter((b) => pids.get(b)!.size > 1).map((blockId) => ({ blockId, jvms: pids.get(blockId)!.size })) };
+}
+
 export interface ReportModel {
   runId: string;
+  /** JVMs per block, see {@link jvmBlocks} */
+  jvmBlocks: JvmBlocks | null;
   isFixture: boolean;
   manifest: RunManifest;
   sutInfo: SutInfo | null;
@@ -734,6 +754,7 @@ export function buildModel(run: LoadedRun): ReportModel {
 
   const base: Omit<ReportModel, 'conclusions' | 'followUps'> = {
     runId: m.runId,
+    jvmBlocks: jvmBlocks(cells),
     isFixture: m.options.profile === 'fixture',
     manifest: m,
     sutInfo: firstSut !== undefined ? (m.sut[firstSut] ?? null) : null,

@@ -361,7 +361,12 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     }
     resParts.push(s('res.platform', { c: int(h.concurrency), fx: int(h.fixed.resources.peakPlatformThreads.median), vt: int(h.virtual.resources.peakPlatformThreads.median) }));
   }
-  resParts.push(s('res.caveat', { blocks: Object.keys(m.sut).sort().join(', ') || '—', cpuNote: s('res.cpuNote') }));
+  const jb = model.jvmBlocks;
+  if (jb && jb.split.length > 0) {
+    resParts.push(s('res.caveatSplit', { blocks: jb.blocks.join(', '), split: jb.split.map((b) => `${b.blockId} (${b.jvms})`).join(', '), cpuNote: s('res.cpuNote') }));
+  } else {
+    resParts.push(s('res.caveat', { blocks: (jb ? jb.blocks : Object.keys(m.sut).sort()).join(', ') || '—', cpuNote: s('res.cpuNote') }));
+  }
   resParts.push(s('res.seriesNote'));
 
   // ------------------------------------------------------------ rate limiting, bottleneck

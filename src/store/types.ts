@@ -143,6 +143,8 @@ export interface CellResult {
    */
   mock: { before: MockStats | null; after: MockStats | null; scope?: 'cell' };
   pinned: PinnedDelta | null;
+  /** the SUT JVM that served the cell (optional, absent in runs before it): a resumed block can span JVMs */
+  sutPid?: number;
   loadgen: { eventLoopLagP99Ms: number | null; eventLoopLagMaxMs: number | null; cpuPct: number | null; hostCpuPct: number | null };
   flags: CellFlag[];
   threadDump: ThreadDumpSummary | null;
