@@ -324,3 +324,25 @@ test('--resume takes a run folder path (not only an id under --runs-dir), and it
     rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+test('--json: a dry run ends with one dry-run event on stdout, an error with one error event carrying the exit code', { timeout: 60_000, skip: skipNoMaven }, async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'vtbench-json-'));
+  try {
+    let out = '';
+    const sink = (append: (s: string) => void) => ({ write: (s: string) => { append(String(s)); return true; }, isTTY: false }) as unknown as NodeJS.WriteStream;
+    const both: Io = { stdout: sink((s) => { out += s; }), stderr: sink(() => {}) };
+    assert.equal(await main([...(await runArgs(join(tmp, 'runs'))), '--dry-run'], both, fakeDeps('http://127.0.0.1:9')), 0);
+    const dry = out.trim().split('\n').map((l) => JSON.parse(l) as { type: string; ok?: boolean; cells?: number });
+    assert.deepEqual(dry.map((e) => e.type), ['dry-run']);
+    assert.equal(dry[0]!.ok, true);
+    assert.equal(dry[0]!.cells, 2);
+    out = '';
+    assert.equal(await main([...(await runArgs(join(tmp, 'runs'))), '--levels', '0', '--dry-run'], both, fakeDeps('http://127.0.0.1:9')), EXIT.usage);
+    const err = JSON.parse(out.trim()) as { type: string; exitCode: number; message: string };
+    assert.equal(err.type, 'error');
+    assert.equal(err.exitCode, EXIT.usage);
+    assert.match(err.message, /^--levels/);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});

@@ -230,6 +230,9 @@ export async function main(argv: string[], io: Io, deps: MainDeps): Promise<numb
     return await runCommand(opts, lang, io, deps);
   } catch (caught) {
     const e = caught instanceof VtbenchError ? caught : (fsError(caught) ?? caught);
+    const code = e instanceof VtbenchError ? e.exitCode : EXIT.unexpected;
+    // --json: the error as one event line on stdout too, so a script reading stdout sees why it ended
+    if (argv.includes('--json')) io.stdout.write(JSON.stringify({ type: 'error', message: (e as Error).message ?? String(e), hint: e instanceof VtbenchError ? e.hint : null, exitCode: code }) + '\n');
     if (e instanceof VtbenchError) {
       io.stderr.write(`error: ${e.message}\n  hint: ${e.hint}\n`);
       if (debug && e.stack) io.stderr.write(e.stack + '\n');
@@ -338,6 +341,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     const jdk = deps.checkJdk();
     checkDisk(resumeId ? store.dir : nearestExisting(runsDir));
     io.stderr.write(`prerequisites ok: ${jdk}; ${mvn}; ports ${options.mockPort} and ${options.sutPort} free; output folders writable\n`);
+    if (opts['json']) io.stdout.write(JSON.stringify({ type: 'dry-run', ok: true, runDir: store.dir, cells: plan.cells.length, totalRequests: plan.totalRequests, theoreticalS: plan.theoreticalS, jdk, maven: mvn }) + '\n');
     return 0;
   }
 
