@@ -11,14 +11,11 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * {@code bench.pinning=class-init}: every call runs inside the static initialiser of a fresh hidden
@@ -34,26 +31,11 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"bench.executor=virtual", "bench.pinning=class-init", "bench.pinned.threshold-ms=20"})
 @DirtiesContext
-class ClassInitPinningIT {
+class ClassInitPinningIT extends StubbedSutIT {
 
     /** HotSpot's reason for a pin with a {@code <clinit>} frame on the stack; hidden classes carry a /0x… suffix. */
     static final Pattern CLINIT_REASON = Pattern.compile(
             "^VM call to dev\\.vtbench\\.sut\\.BlockingInitializer/0x[0-9a-f]+\\.<clinit> on stack$");
-
-    static final StubOpenAiServer STUB = Stubs.start(200);
-
-    @DynamicPropertySource
-    static void stub(DynamicPropertyRegistry r) {
-        r.add("spring.ai.openai.base-url", STUB::baseUrl);
-    }
-
-    @AfterAll
-    static void stopStub() {
-        STUB.close();
-    }
-
-    @Value("${local.server.port}")
-    int port;
 
     SutHttp http;
 

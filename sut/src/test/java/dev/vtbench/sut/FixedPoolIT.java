@@ -11,36 +11,17 @@ import java.util.concurrent.CompletableFuture;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /** Fixed pool of 2 against a stub with 200 ms latency. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"bench.executor=fixed", "bench.fixed.pool-size=2", "bench.fixed.queue-capacity=100",
                 "bench.sampler.interval-ms=50"})
 @DirtiesContext
-class FixedPoolIT {
-
-    static final StubOpenAiServer STUB = Stubs.start(200);
-
-    @DynamicPropertySource
-    static void stub(DynamicPropertyRegistry r) {
-        r.add("spring.ai.openai.base-url", STUB::baseUrl);
-    }
-
-    @AfterAll
-    static void stopStub() {
-        STUB.close();
-    }
-
-    @Value("${local.server.port}")
-    int port;
+class FixedPoolIT extends StubbedSutIT {
 
     SutHttp http;
 

@@ -7,13 +7,9 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * {@code bench.pinning=synchronized}: the LLM call blocks on the socket while holding a monitor.
@@ -24,22 +20,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"bench.executor=virtual", "bench.pinning=synchronized", "bench.pinned.threshold-ms=20"})
 @DirtiesContext
-class PinningIT {
-
-    static final StubOpenAiServer STUB = Stubs.start(200);
-
-    @DynamicPropertySource
-    static void stub(DynamicPropertyRegistry r) {
-        r.add("spring.ai.openai.base-url", STUB::baseUrl);
-    }
-
-    @AfterAll
-    static void stopStub() {
-        STUB.close();
-    }
-
-    @Value("${local.server.port}")
-    int port;
+class PinningIT extends StubbedSutIT {
 
     @Test
     void blockingInsideSynchronized_noPinnedEventsOver20ms_onJdk24PlusPerJep491_pinsOnOlderJdks() {

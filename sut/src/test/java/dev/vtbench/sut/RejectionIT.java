@@ -8,33 +8,20 @@ import java.util.concurrent.CompletableFuture;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"bench.executor=fixed", "bench.fixed.pool-size=1", "bench.fixed.queue-capacity=1"})
 @DirtiesContext
-class RejectionIT {
+class RejectionIT extends StubbedSutIT {
 
-    static final StubOpenAiServer STUB = Stubs.start(300);
-
-    @DynamicPropertySource
-    static void stub(DynamicPropertyRegistry r) {
-        r.add("spring.ai.openai.base-url", STUB::baseUrl);
+    @BeforeAll
+    static void slowerStub() {
+        STUB.latencyMs = 300;
     }
-
-    @AfterAll
-    static void stopStub() {
-        STUB.close();
-    }
-
-    @Value("${local.server.port}")
-    int port;
 
     /** The stub holds the running call until the end, so the third request is refused however late it arrives. */
     @Test

@@ -9,35 +9,16 @@ import java.util.concurrent.CompletableFuture;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /** Virtual-thread executor against a stub with 200 ms latency. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"bench.executor=virtual", "bench.sampler.interval-ms=50"})
 @DirtiesContext
-class VirtualThreadsIT {
-
-    static final StubOpenAiServer STUB = Stubs.start(200);
-
-    @DynamicPropertySource
-    static void stub(DynamicPropertyRegistry r) {
-        r.add("spring.ai.openai.base-url", STUB::baseUrl);
-    }
-
-    @AfterAll
-    static void stopStub() {
-        STUB.close();
-    }
-
-    @Value("${local.server.port}")
-    int port;
+class VirtualThreadsIT extends StubbedSutIT {
 
     SutHttp http;
 
