@@ -33,6 +33,23 @@ class VirtualThreadsIT extends StubbedSutIT {
     }
 
     /**
+     * Sends n calls at once; the stub answers none of them until all n are inside it, so they can only
+     * complete if they ran concurrently. Asserts the stub saw n at once and returns the results.
+     */
+    private List<SutHttp.Result> allInsideTheUpstreamAtOnce(int n) {
+        STUB.takePeakInFlight();
+        STUB.holdUntil(n);
+        List<SutHttp.Result> rs;
+        try {
+            rs = http.concurrent(n);
+        } finally {
+            STUB.release();
+        }
+        assertEquals(n, STUB.takePeakInFlight(), "all " + n + " calls were in the upstream at once: " + rs);
+        return rs;
+    }
+
+    /**
      * What is true by construction, not how fast a loaded 2-core host is: the stub answers only once
      * all four calls are inside it at once, so four concurrent executions are proven by the calls
      * completing (a pool of fewer threads would hold them until the stub's 30 s gate gives up, and
@@ -42,15 +59,7 @@ class VirtualThreadsIT extends StubbedSutIT {
     @Test
     void fourConcurrent_allFourInsideTheUpstreamAtOnce_noQueueWaitForAnotherCall() {
         long latencyMs = STUB.latencyMs;
-        STUB.takePeakInFlight();
-        STUB.holdUntil(4);
-        List<SutHttp.Result> rs;
-        try {
-            rs = http.concurrent(4);
-        } finally {
-            STUB.release();
-        }
-        assertEquals(4, STUB.takePeakInFlight(), "all four calls were in the upstream at once: " + rs);
+        List<SutHttp.Result> rs = allInsideTheUpstreamAtOnce(4);
         for (SutHttp.Result r : rs) {
             assertEquals(200, r.status(), r.body());
             assertEquals("virtual", r.json().get("mode").asText());
@@ -67,15 +76,7 @@ class VirtualThreadsIT extends StubbedSutIT {
     @Test
     void twentyConcurrent_nobodyWaitsForAnotherCallToFinish() {
         long latencyMs = STUB.latencyMs;
-        STUB.takePeakInFlight();
-        STUB.holdUntil(20);
-        List<SutHttp.Result> rs;
-        try {
-            rs = http.concurrent(20);
-        } finally {
-            STUB.release();
-        }
-        assertEquals(20, STUB.takePeakInFlight(), "all 20 calls were in the upstream at once");
+        List<SutHttp.Result> rs = allInsideTheUpstreamAtOnce(20);
         for (SutHttp.Result r : rs) {
             assertEquals(200, r.status(), r.body());
             assertTrue(r.queueMs() < latencyMs, "queue below one latency: " + rs.stream().map(SutHttp.Result::queueMs).toList());
