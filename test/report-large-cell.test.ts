@@ -18,7 +18,7 @@ import type { CellResult, RunManifest } from '../src/store/types.ts';
 import type { SutSample } from '../src/jvm/api.ts';
 import { loadRun } from '../src/report/load.ts';
 import { buildReport, loadTemplates } from '../src/report/index.ts';
-import { maxOf } from '../src/stats/extremes.ts';
+import { maxOf } from '../src/report/stats.ts';
 import { mulberry32 } from '../mock/src/prng.ts';
 import { FIXTURE_DIR } from './fixtures/report-helpers.ts';
 

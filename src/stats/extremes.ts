@@ -1,31 +1,12 @@
 /**
- * Extremes and concatenation over arrays of any length — pure, no I/O.
+ * Concatenation over arrays of any length — pure, no I/O. (The largest value without a spread is
+ * `maxOf` in src/report/stats.ts.)
  *
  * Why: spreading an array into a call (`Math.max(...xs)`, `out.push(...xs)`) passes every element
  * as an argument, and Node 20 (V8) throws `RangeError: Maximum call stack size exceeded` above
  * roughly 125,000 of them; a cell holds one value per request, so a large cell would crash the
  * report. These loops have no such limit.
  */
-
-/** Largest value of `xs`; null for an empty array. NaN values are skipped. */
-export function maxOf(xs: ArrayLike<number>): number | null {
-  let out: number | null = null;
-  for (let i = 0; i < xs.length; i++) {
-    const v = xs[i] as number;
-    if (v === v && (out === null || v > out)) out = v;
-  }
-  return out;
-}
-
-/** Smallest value of `xs`; null for an empty array. NaN values are skipped. */
-export function minOf(xs: ArrayLike<number>): number | null {
-  let out: number | null = null;
-  for (let i = 0; i < xs.length; i++) {
-    const v = xs[i] as number;
-    if (v === v && (out === null || v < out)) out = v;
-  }
-  return out;
-}
 
 /** Appends every element of `src` to `target` (in order) and returns `target`; `push(...src)` without the argument limit. */
 export function pushAll<T>(target: T[], src: ArrayLike<T>): T[] {
