@@ -12,7 +12,7 @@ import type { CellResult, CompactRequests, RunManifest, RunSummary } from '../st
 import { SCHEMA_VERSION } from '../store/types.ts';
 import { buildSummary } from '../store/summary.ts';
 import { validate } from '../store/schema.ts';
-import { cellFiles, checkCell } from '../store/check.ts';
+import { cellFileNames, cellFiles, checkCell } from '../store/check.ts';
 
 export interface LoadedRun {
   runDir: string;
@@ -50,14 +50,6 @@ async function bytesOrNull(path: string): Promise<Buffer | null> {
   } catch {
     return null;
   }
-}
-
-/**
- * Names of the cell files in `cells/`: `<id>.json`, never `<id>.failed.json` (a failed cell's
- * partial evidence), requests/samples files, temp files or set-aside `.damaged-*` files.
- */
-export function cellFileNames(names: readonly string[]): string[] {
-  return names.filter((n) => n.endsWith('.json') && !n.startsWith('.') && !/\.(requests|samples|failed)\.json$/.test(n)).sort();
 }
 
 /**

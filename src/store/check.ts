@@ -28,6 +28,14 @@ export interface CellCheck {
   samplesProblems: string[];
 }
 
+/**
+ * Names of the cell files among the names of `cells/`, sorted: `<id>.json`, never `<id>.failed.json`
+ * (a failed cell's partial evidence), requests/samples files, temp files or set-aside `.damaged-*` files.
+ */
+export function cellFileNames(names: readonly string[]): string[] {
+  return names.filter((n) => n.endsWith('.json') && !n.startsWith('.') && !/\.(requests|samples|failed)\.json$/.test(n)).sort();
+}
+
 /** File names of a cell relative to the run folder. */
 export function cellFiles(id: string): { cell: string; requests: string; samples: string } {
   return { cell: `cells/${id}.json`, requests: `cells/${id}.requests.json.gz`, samples: `cells/${id}.samples.json.gz` };

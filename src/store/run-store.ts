@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { writeJsonAtomic, writeGzJsonAtomic, writeFileAtomic, readJson, readGzJson } from './fsio.ts';
 import type { CellFile, CellResult, CompactRequests, RunManifest, RunSummary } from './types.ts';
-import { allProblems, checkCell } from './check.ts';
+import { allProblems, cellFileNames, checkCell } from './check.ts';
 import { parseChecked } from './schema.ts';
 import { VtbenchError, EXIT } from '../cli/errors.ts';
 import type { SutSample } from '../jvm/api.ts';
@@ -89,10 +89,7 @@ export class RunStore {
   cellFileIds(): string[] {
     const dir = join(this.dir, 'cells');
     if (!existsSync(dir)) return [];
-    return readdirSync(dir)
-      .filter((f) => f.endsWith('.json') && !f.startsWith('.') && !/\.(requests|samples|failed)\.json$/.test(f))
-      .map((f) => f.slice(0, -'.json'.length))
-      .sort();
+    return cellFileNames(readdirSync(dir)).map((f) => f.slice(0, -'.json'.length));
   }
 
   /**
