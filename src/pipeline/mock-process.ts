@@ -63,20 +63,19 @@ export async function startMockProcess(o: { port: number; latencyMs: number; log
  * afterwards describes what happened since. Returns the snapshot right after the reset; null if the
  * mock does not answer (then nothing read later may be taken as per-cell).
  */
-export async function resetMockStats(url: string): Promise<MockStats | null> {
-  try {
-    const r = await request(`${url}/stats/reset`, { method: 'POST', headersTimeout: 5000, bodyTimeout: 5000 });
-    if (r.statusCode !== 200) { await r.body.dump(); return null; }
-    return (await r.body.json()) as MockStats;
-  } catch {
-    return null;
-  }
+export function resetMockStats(url: string): Promise<MockStats | null> {
+  return statsCall(`${url}/stats/reset`, 'POST');
 }
 
 /** GET /stats of the mock; null if it does not answer. */
-export async function getMockStats(url: string): Promise<MockStats | null> {
+export function getMockStats(url: string): Promise<MockStats | null> {
+  return statsCall(`${url}/stats`, 'GET');
+}
+
+/** One call to the mock's statistics routes (5 s timeouts); null when it does not answer with 200. */
+async function statsCall(url: string, method: 'GET' | 'POST'): Promise<MockStats | null> {
   try {
-    const r = await request(`${url}/stats`, { headersTimeout: 5000, bodyTimeout: 5000 });
+    const r = await request(url, { method, headersTimeout: 5000, bodyTimeout: 5000 });
     if (r.statusCode !== 200) { await r.body.dump(); return null; }
     return (await r.body.json()) as MockStats;
   } catch {
