@@ -11,7 +11,7 @@ import { writeJsonAtomic } from '../store/fsio.ts';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OPTION_SPECS, type OptionKey } from '../config/options.ts';
-import { PROFILES, DEFAULT_PROFILE, resolveOptions, checkBounds } from '../config/profiles.ts';
+import { PROFILES, DEFAULT_PROFILE, resolveOptions, checkBounds, listProfiles, formatProfileList } from '../config/profiles.ts';
 import { maxValue } from '../config/options.ts';
 import { readHostLimits } from '../config/limits.ts';
 import { makePlan, formatPlan, formatDuration, type Plan } from '../config/plan.ts';
@@ -133,7 +133,7 @@ function profileHelp(): string {
 function buildProgram(io: Io): Command {
   const program = new Command('run.mjs')
     .description('vtbench: fixed platform-thread pool vs virtual threads on a blocking Spring AI call chain, measured over real HTTP.')
-    .usage('[options] | report [runs/<id>] [--lang en|zh]')
+    .usage('[options] | report [runs/<id>] [--lang en|zh] | list')
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => {} })
     .exitOverride()
     .enablePositionalOptions()
@@ -170,6 +170,14 @@ function buildProgram(io: Io): Command {
       chosen.reportDir = o.reportDir ?? null;
     });
   program
+    .command('list')
+    .description('list the studies and their profiles with planned cells, requests and duration')
+    .option('--json', 'one JSON line instead of a table')
+    .action((o: { json?: boolean }) => {
+      chosen.command = 'list';
+      chosen.json = Boolean(o.json);
+    });
+  program
     .command('resummarize <runDir>')
     .description("re-derive a run's cell summaries and flags from its raw per-request data with this version's definitions")
     .action((runDir: string) => {
@@ -180,7 +188,7 @@ function buildProgram(io: Io): Command {
 }
 
 /** What the parse chose (set by the commander actions). */
-const chosen: { command: 'run' | 'report' | 'resummarize' | null; runDir: string | null; lang: string | null; reportDir: string | null } = { command: null, runDir: null, lang: null, reportDir: null };
+const chosen: { command: 'run' | 'report' | 'resummarize' | 'list' | null; runDir: string | null; lang: string | null; reportDir: string | null; json?: boolean } = { command: null, runDir: null, lang: null, reportDir: null };
 
 /** A user-given path resolves against the current folder; the defaults live in this repository. */
 function dirOption(value: unknown, fallback: string): string {
@@ -193,7 +201,7 @@ function dirOption(value: unknown, fallback: string): string {
  * Parse and run. Returns the exit code (never calls process.exit itself).
  */
 export async function main(argv: string[], io: Io, deps: MainDeps): Promise<number> {
-  Object.assign(chosen, { command: null, runDir: null, lang: null, reportDir: null });
+  Object.assign(chosen, { command: null, runDir: null, lang: null, reportDir: null, json: false });
   let debug = argv.includes('--debug');
   const program = buildProgram(io);
   try {
@@ -209,6 +217,11 @@ export async function main(argv: string[], io: Io, deps: MainDeps): Promise<numb
     const opts = program.opts<Record<string, string | boolean | undefined>>();
     debug = Boolean(opts['debug']);
     const lang = checkLang(String(chosen.lang ?? opts['lang'] ?? 'en'));
+    if (chosen.command === 'list') {
+      const rows = listProfiles();
+      io.stdout.write((opts['json'] || chosen.json ? JSON.stringify({ type: 'list', profiles: rows }) : formatProfileList(rows)) + '\n');
+      return EXIT.ok;
+    }
     if (chosen.command === 'resummarize') {
       const dir = resolve(process.cwd(), chosen.runDir!);
       if (!new RunStore(dir).exists()) throw new VtbenchError(`resummarize: no run folder ${dir} with a manifest.json`, 'name a folder under runs/', EXIT.runData);

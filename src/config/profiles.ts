@@ -66,6 +66,45 @@ export const PROFILES: readonly Profile[] = [
 
 export const DEFAULT_PROFILE = 'seed-000';
 
+/**
+ * The studies this version runs, with the profiles of each. One study so far: the profiles above
+ * all measure the call chain of source study 000 (shared/seeds/000_*.txt); issue 11 turns the study
+ * into data of its own.
+ */
+export const STUDIES: readonly { id: string; title: string; source: string; profiles: readonly Profile[] }[] = [
+  { id: '000', title: 'fixed platform-thread pool vs virtual threads on a blocking Spring AI call', source: 'shared/seeds/000_*.txt', profiles: PROFILES },
+];
+
+/** One profile's plan in figures: for `run.mjs list`. Durations are theoretical (s), JVM starts and the build excluded. */
+export interface ProfileListing { study: string; profile: string; isDefault: boolean; description: string; cells: number; requests: number; plannedS: number }
+
+/**
+ * Every study's profiles with their planned cells, requests and theoretical duration, resolved
+ * exactly as a run would resolve them (same bounds against `host`).
+ * @throws VtbenchError when a profile does not fit this host (its message names the option)
+ */
+export function listProfiles(host: HostLimits = readHostLimits()): ProfileListing[] {
+  return STUDIES.flatMap((st) => st.profiles.map((p) => {
+    const plan = makePlan(resolveOptions(p.name, {}, host));
+    return { study: st.id, profile: p.name, isDefault: p.name === DEFAULT_PROFILE, description: p.description, cells: plan.cells.length, requests: plan.totalRequests, plannedS: plan.theoreticalS };
+  }));
+}
+
+/** The listing as text: a study header, then one line per profile. */
+export function formatProfileList(rows: readonly ProfileListing[]): string {
+  const lines: string[] = [];
+  for (const st of STUDIES) {
+    lines.push(`study ${st.id}: ${st.title} (source ${st.source})`);
+    lines.push(`  ${'profile'.padEnd(20)} ${'cells'.padStart(6)} ${'requests'.padStart(10)}   planned duration`);
+    for (const r of rows.filter((x) => x.study === st.id)) {
+      lines.push(`  ${(r.profile + (r.isDefault ? ' (default)' : '')).padEnd(20)} ${String(r.cells).padStart(6)} ${r.requests.toLocaleString('en-US').padStart(10)}   ≥ ${formatDuration(r.plannedS)}`);
+      lines.push(`      ${r.description}`);
+    }
+  }
+  lines.push('', 'Planned durations are load and warm-up time from the theoretical bounds; JVM starts and the build come on top.');
+  return lines.join('\n');
+}
+
 /** Find a profile by name or throw a usage error listing the known ones. */
 export function getProfile(name: string): Profile {
   const p = PROFILES.find((x) => x.name === name);

@@ -1,6 +1,6 @@
 /**
  * The report stage: runs/<id>/ → report/<id>/{index.html, report.md, figures/*.svg, meta.json}
- * and report/{index.md, index.html}. Reads only the run folder and templates/; the same input
+ * and report/{index.md, index.html}. Reads only the run folder and templates/<study>/; the same input
  * gives byte-identical output. `buildReport` is the pure part (strings only); `renderReport`
  * adds loading and the one writer.
  */
@@ -17,7 +17,8 @@ import { esc, int, ms, raw, rps, table } from './format.ts';
 import { writeAll, writeAtomic, type OutFile } from './write.ts';
 
 export type Lang = 'en' | 'zh';
-const TEMPLATE_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
+/** one folder per study (issue 11): `templates/<study>/report.<lang>.md` and `phrases.<lang>.json`; runs of this version are all of study 000 */
+const TEMPLATE_DIR = fileURLToPath(new URL('../../templates/000/', import.meta.url));
 
 export async function loadTemplates(lang: Lang): Promise<Templates> {
   const [report, phrases] = await Promise.all([
