@@ -7,7 +7,7 @@ import { listeningAddresses } from './fixtures/listen-address.ts';
 import { join } from 'node:path';
 import { resolveOptions } from '../src/config/profiles.ts';
 import { OPTION_SPECS } from '../src/config/options.ts';
-import { VtbenchError, EXIT } from '../src/cli/errors.ts';
+import { VtbenchError, EXIT } from '../src/core/errors.ts';
 import { DEFAULT_BIND_ADDRESS, connectHostOf, httpOrigin } from '../src/jvm/bind.ts';
 import { startMockProcess } from '../src/pipeline/mock-process.ts';
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { resolveOptions, checkBounds } from '../src/config/profiles.ts';
 import { OPTION_SPECS } from '../src/config/options.ts';
 import { maxConcurrency, maxCellRequests, parseOpenFilesLimit, parsePortRange, readHostLimits, FD_RESERVE, UNDICI_TIMER_RESOLUTION_MS, type HostLimits } from '../src/config/limits.ts';
-import { VtbenchError, EXIT } from '../src/cli/errors.ts';
+import { VtbenchError, EXIT } from '../src/core/errors.ts';
 import { runClosedLoop } from '../src/load/index.ts';
 
 /** This machine's limits as seen when the tests were written (ulimit -n 20000, 32768–60999, 4 GiB heap). */

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveOptions, getProfile } from '../src/config/profiles.ts';
 import { makePlan, formatPlan, warmupPlan } from '../src/config/plan.ts';
-import { VtbenchError, EXIT } from '../src/cli/errors.ts';
+import { VtbenchError, EXIT } from '../src/core/errors.ts';
 
 function usageError(fn: () => unknown, flag: string): void {
   assert.throws(fn, (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.usage && e.message.includes(`--${flag}`));

@@ -6,7 +6,7 @@ import { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { listeningAddresses } from './fixtures/listen-address.ts';
 import { join } from 'node:path';
-import { VtbenchError } from '../src/cli/errors.ts';
+import { VtbenchError } from '../src/core/errors.ts';
 import { findJdk, majorOf, parseReleaseFile, SUT_MIN_JDK } from '../src/jvm/jdk.ts';
 import { sourceHash } from '../src/jvm/build.ts';
 import { startSut, sutArgs } from '../src/jvm/sut-process.ts';

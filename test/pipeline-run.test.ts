@@ -22,7 +22,7 @@ import { makePlan } from '../src/config/plan.ts';
 import { RunStore } from '../src/store/run-store.ts';
 import { hostInfo } from '../src/pipeline/host.ts';
 import { validate } from '../src/store/schema.ts';
-import { VtbenchError } from '../src/cli/errors.ts';
+import { VtbenchError } from '../src/core/errors.ts';
 import { SCHEMA_VERSION, type RunManifest, type ResolvedOptions } from '../src/store/types.ts';
 import type { RunEvent } from '../src/pipeline/events.ts';
 

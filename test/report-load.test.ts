@@ -8,7 +8,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { loadRun } from '../src/report/load.ts';
 import { buildSummary } from '../src/store/summary.ts';
 import { renderReport } from '../src/report/index.ts';
-import { EXIT, VtbenchError } from '../src/cli/errors.ts';
+import { EXIT, VtbenchError } from '../src/core/errors.ts';
 import { FIXTURE_DIR } from './fixtures/report-helpers.ts';
 
 function tmpCopy(): string {

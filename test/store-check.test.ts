@@ -11,7 +11,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { RunStore } from '../src/store/run-store.ts';
 import { parseChecked, validate } from '../src/store/schema.ts';
 import { FIXTURE_DIR } from './fixtures/report-helpers.ts';
-import { VtbenchError, EXIT } from '../src/cli/errors.ts';
+import { VtbenchError, EXIT } from '../src/core/errors.ts';
 
 function copy(): { dir: string; store: RunStore; done: () => void } {
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-check-'));

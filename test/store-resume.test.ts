@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { main, type Io, type MainDeps } from '../src/cli/main.ts';
-import { EXIT } from '../src/cli/errors.ts';
+import { EXIT } from '../src/core/errors.ts';
 import { RunStore } from '../src/store/run-store.ts';
 import { writeFileAtomic } from '../src/store/fsio.ts';
 import type { CellResult, CompactRequests } from '../src/store/types.ts';

@@ -4,7 +4,7 @@
  * option and the fix and exits non-zero: 2 = invalid option or value, 4 = port in use.
  */
 import { Command, CommanderError } from 'commander';
-import { EXIT, VtbenchError } from '../../src/cli/errors.ts';
+import { EXIT, VtbenchError } from '../../src/core/errors.ts';
 import { LISTEN_OPTIONS, MOCK_OPTIONS, parseOptionValue, type OptionSpec } from './config.ts';
 import { startMock, type RunningMock } from './server.ts';
 

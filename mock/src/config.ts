@@ -2,7 +2,7 @@
  * Every option of the mock, declared once (flag, value name, default, description, rule) and used
  * for CLI parsing, validation and `--help` alike. `resolveMockConfig` validates once and freezes.
  */
-import { EXIT, VtbenchError } from '../../src/cli/errors.ts';
+import { EXIT, VtbenchError } from '../../src/core/errors.ts';
 import { ERROR_STATUSES, type ErrorStatus, type FaultParams } from './faults.ts';
 import { LATENCY_MODELS, type LatencyModel, type LatencyParams } from './latency.ts';
 

@@ -16,7 +16,7 @@ import { maxValue } from '../config/options.ts';
 import { readHostLimits } from '../config/limits.ts';
 import { makePlan, formatPlan, formatDuration, type Plan } from '../config/plan.ts';
 import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
-import { VtbenchError, EXIT, exitCodeHelp, fsError } from './errors.ts';
+import { VtbenchError, EXIT, exitCodeHelp, fsError } from '../core/errors.ts';
 import { RunStore } from '../store/run-store.ts';
 import { resummarizeRun } from '../store/resummarize.ts';
 import { SCHEMA_VERSION, type ResolvedOptions, type RunManifest } from '../store/types.ts';

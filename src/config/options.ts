@@ -4,7 +4,7 @@
  * defaults; flags override any field.
  */
 import { isIP } from 'node:net';
-import { VtbenchError, EXIT } from '../cli/errors.ts';
+import { VtbenchError, EXIT } from '../core/errors.ts';
 import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
 import type { Mode, ResolvedOptions, StartMode } from '../store/types.ts';
 import { FD_RESERVE, JAVA_INT_MAX, NODE_TIMEOUT_MAX_MS, SUT_REQUEST_TIMEOUT_MS, UNDICI_TIMER_RESOLUTION_MS, maxConcurrency, type HostLimits } from './limits.ts';

@@ -2,7 +2,7 @@
  * Profiles as data. `seed-000` is the source study's experiment (shared/seeds/000, §5–6);
  * `quick` and `smoke` are shorter tours of the same chain. Any field can be overridden by a flag.
  */
-import { VtbenchError, EXIT } from '../cli/errors.ts';
+import { VtbenchError, EXIT } from '../core/errors.ts';
 import { OPTION_SPECS, maxValue, tooLarge, type OptionKey } from './options.ts';
 import { makePlan, formatDuration } from './plan.ts';
 import { MAX_PLAN_DURATION_S, SUT_REQUEST_TIMEOUT_MS, maxCellRequests, maxRunRequests, readHostLimits, type HostLimits } from './limits.ts';

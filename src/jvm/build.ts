@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync, renameSync, createWriteStream } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { EXIT, VtbenchError } from '../cli/errors.ts';
+import { EXIT, VtbenchError } from '../core/errors.ts';
 import { jdkEnv, requireSutJdk, type Jdk } from './jdk.ts';
 import { SUT_DIR, SUT_JAR_NAME } from './paths.ts';
 

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXIT, VtbenchError } from '../cli/errors.ts';
+import { EXIT, VtbenchError } from '../core/errors.ts';
 
 /** The SUT is built with `<maven.compiler.release>25`: running it needs this major version. */
 export const SUT_MIN_JDK = 25;

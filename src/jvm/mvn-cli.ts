@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { EXIT, VtbenchError } from '../cli/errors.ts';
+import { EXIT, VtbenchError } from '../core/errors.ts';
 import { findJdk, jdkEnv, requireSutJdk, SUT_MIN_JDK } from './jdk.ts';
 import { SUT_DIR } from './paths.ts';
 

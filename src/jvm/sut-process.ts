@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
-import { EXIT, VtbenchError } from '../cli/errors.ts';
+import { EXIT, VtbenchError } from '../core/errors.ts';
 import type { PinningMode, SutInfo } from './api.ts';
 import { getInfo } from './client.ts';
 import { requireSutJdk, type Jdk } from './jdk.ts';

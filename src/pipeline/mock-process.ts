@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { VtbenchError, EXIT } from '../cli/errors.ts';
+import { VtbenchError, EXIT } from '../core/errors.ts';
 import { stopChild, tailOf } from '../jvm/sut-process.ts';
 import { DEFAULT_BIND_ADDRESS, httpOrigin } from '../jvm/bind.ts';
 import type { MockStats } from '../../mock/src/types.ts';

@@ -6,7 +6,7 @@
 import { createServer } from 'node:net';
 import { statfsSync } from 'node:fs';
 import { execFileSync, spawn } from 'node:child_process';
-import { VtbenchError, EXIT, fsError } from '../cli/errors.ts';
+import { VtbenchError, EXIT, fsError } from '../core/errors.ts';
 
 /**
  * Resolve true when host:port can be bound (then released), false when it is taken.

@@ -32,7 +32,7 @@ import { ChildRegistry } from './children.ts';
 import type { Emit } from './events.ts';
 import { LivenessWatch, checkNow, type Death, type LivenessOptions, type Watched } from './liveness.ts';
 import { recordFailedCell, clearFailedCell, unusableLoad } from './failed-cells.ts';
-import { VtbenchError, EXIT } from '../cli/errors.ts';
+import { VtbenchError, EXIT } from '../core/errors.ts';
 
 /** A started SUT JVM. */
 export interface SutHandle {

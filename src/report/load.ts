@@ -7,7 +7,7 @@
  */
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EXIT, VtbenchError } from '../cli/errors.ts';
+import { EXIT, VtbenchError } from '../core/errors.ts';
 import type { CellResult, CompactRequests, RunManifest, RunSummary } from '../store/types.ts';
 import { SCHEMA_VERSION } from '../store/types.ts';
 import { buildSummary } from '../store/summary.ts';

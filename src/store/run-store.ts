@@ -11,7 +11,7 @@ import { writeJsonAtomic, writeGzJsonAtomic, writeFileAtomic, readJson, readGzJs
 import type { CellFile, CellResult, CompactRequests, RunManifest, RunSummary } from './types.ts';
 import { allProblems, cellFileNames, checkCell } from './check.ts';
 import { parseChecked } from './schema.ts';
-import { VtbenchError, EXIT } from '../cli/errors.ts';
+import { VtbenchError, EXIT } from '../core/errors.ts';
 import type { SutSample } from '../jvm/api.ts';
 import type { RequestRecord } from '../load/types.ts';
 

@@ -1,5 +1,6 @@
 /**
- * The one error type for expected failures. Every VtbenchError carries a hint (the fix) and a
+ * The one error type for expected failures, shared by the harness and the mock (src/core/, so the
+ * mock, its own process, does not import the CLI). Every VtbenchError carries a hint (the fix) and a
  * documented exit code; the top-level catch prints `error: <message>\n  hint: <hint>` and exits
  * with `exitCode`. Stack traces only with `--debug`.
  *
