@@ -15,10 +15,11 @@ import { chartLabels, renderMarkdown, type Templates } from './render-md.ts';
 import { escapeHtml, htmlPage, markdown, renderHtml } from './render-html.ts';
 import { esc, int, ms, raw, rps, table } from './format.ts';
 import { writeAll, writeAtomic, type OutFile } from './write.ts';
+import { STUDIES } from '../config/profiles.ts';
 
 export type Lang = 'en' | 'zh';
-/** one folder per study (issue 11): `templates/<study>/report.<lang>.md` and `phrases.<lang>.json`; runs of this version are all of study 000 */
-const TEMPLATE_DIR = fileURLToPath(new URL('../../templates/000/', import.meta.url));
+/** one folder per study: `templates/<study id>/report.<lang>.md` and `phrases.<lang>.json`; this version has one study (STUDIES) */
+const TEMPLATE_DIR = fileURLToPath(new URL(`../../templates/${STUDIES[0]!.id}/`, import.meta.url));
 
 export async function loadTemplates(lang: Lang): Promise<Templates> {
   const [report, phrases] = await Promise.all([
