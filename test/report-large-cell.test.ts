@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { summarize } from '../src/load/summarize.ts';
 import type { RequestRecord } from '../src/load/types.ts';
 import { RunStore, compactRequests } from '../src/store/run-store.ts';
-import { buildSummary } from '../src/store/summary.ts';
+import { buildSummary } from '../src/analysis/summary.ts';
 import type { CellResult, RunManifest } from '../src/store/types.ts';
 import type { SutSample } from '../src/jvm/api.ts';
 import { loadRun } from '../src/report/load.ts';

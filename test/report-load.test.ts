@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { loadRun } from '../src/report/load.ts';
-import { buildSummary } from '../src/store/summary.ts';
+import { buildSummary } from '../src/analysis/summary.ts';
 import { renderReport } from '../src/report/index.ts';
 import { EXIT, VtbenchError } from '../src/core/errors.ts';
 import { FIXTURE_DIR } from './fixtures/report-helpers.ts';

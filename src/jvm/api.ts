@@ -2,12 +2,14 @@
  * Shapes of the system under test's HTTP API (sut/). The Java side must produce exactly these;
  * the harness reads them. Units are in the names; epoch values are ms since 1970.
  */
+import type { ExecutorSpec } from '../study/types.ts';
 
 /** `POST /api/benchmark/llm` with optional body `{"prompt": "..."}` -> 200 and this JSON, plus the
  * header `Server-Timing: queue;dur=<ms>, exec;dur=<ms>` (3 decimals, i.e. microseconds). */
 export interface LlmResponse {
   content: string;
-  mode: 'fixed' | 'virtual';
+  /** `bench.variant` of the SUT */
+  variant: string;
   queueMs: number;
   execMs: number;
 }
@@ -88,7 +90,10 @@ export interface SutInfo {
   springAiVersion: string;
   jvmFlags: string[];
   availableProcessors: number;
-  executor: { mode: 'fixed' | 'virtual'; poolSize: number; queueCapacity: number; pinning: PinningMode };
+  /** the executor as built from `bench.executor.*` (threads and queueCapacity null for virtual-per-task) */
+  executor: { variant: string; kind: ExecutorSpec['kind']; threads: number | null; queueCapacity: number | null; threadNamePrefix: string; pinning: PinningMode };
+  /** scenario ids served under /api/scenario/{id}, sorted */
+  scenarios: string[];
   vtSchedulerParallelism: number | null;
   tomcat: { maxThreads: number; maxConnections: number; maxKeepAliveRequests: number; keepAliveTimeoutMs: number; asyncRequestTimeoutMs: number };
   okhttp: { maxIdleConnections: number; keepAliveDurationMs: number; dispatcherMaxRequests: number | null };

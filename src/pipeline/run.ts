@@ -20,7 +20,7 @@ import { runClosedLoop } from '../load/index.ts';
 import type { LoadResult, LoadSummary } from '../load/types.ts';
 import type { Plan, PlannedBlock, PlannedCell } from '../config/plan.ts';
 import { RunStore, compactRequests } from '../store/run-store.ts';
-import { buildSummary } from '../store/summary.ts';
+import { buildSummary } from '../analysis/summary.ts';
 import type { CompactRequests } from '../store/types.ts';
 import { SCHEMA_VERSION, type CellResult, type PinnedDelta, type ResolvedOptions, type RunManifest } from '../store/types.ts';
 import type { PinnedResponse, SutInfo, SutSample } from '../jvm/api.ts';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { EXIT, VtbenchError } from '../core/errors.ts';
 import type { CellResult, CompactRequests, RunManifest, RunSummary } from '../store/types.ts';
 import { SCHEMA_VERSION } from '../store/types.ts';
-import { buildSummary } from '../store/summary.ts';
+import { buildSummary } from '../analysis/summary.ts';
 import { validate } from '../store/schema.ts';
 import { cellFileNames, cellFiles, checkCell } from '../store/check.ts';
 

@@ -11,7 +11,7 @@ import {
 } from '../theory/bounds.ts';
 import type { LoadedRun } from './load.ts';
 import { agg, maxOf, meanOf, medianOf } from './stats.ts';
-import { successfulColumns } from '../store/summary.ts';
+import { successfulColumns } from '../analysis/summary.ts';
 import { pushAll } from '../stats/extremes.ts';
 import { quantileSorted } from 'simple-statistics';
 import publishedJson from './published.json' with { type: 'json' };

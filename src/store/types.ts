@@ -1,9 +1,11 @@
 /**
- * The on-disk run format (`runs/<runId>/`), schema version 1. The report stage reads only these.
+ * The on-disk run format (`runs/<runId>/`), schema version 2. The report stage reads only these.
+ * Version 1 (study 000 before the study engine: `mode` fixed|virtual instead of `variant`, one pool
+ * size for the run) is read through src/study/migrate.ts.
  *
  * runs/<runId>/
  *   manifest.json                     RunManifest
- *   cells/<cellId>.json               CellFile: CellResult without `samples` (cellId = `${mode}-c${concurrency}-r${repeat}`)
+ *   cells/<cellId>.json               CellFile: CellResult without `samples` (cellId = `${variant}-c${concurrency}-r${repeat}`)
  *   cells/<cellId>.samples.json.gz    SutSample[] (gzip of JSON; a long fixed-pool cell has thousands)
  *   cells/<cellId>.requests.json.gz   CompactRequests (gzip of JSON)
  *   threaddumps/<cellId>.summary.json ThreadDumpSummary
@@ -16,23 +18,35 @@
 import type { LoadSummary, Percentiles, ErrorClass } from '../load/types.ts';
 import type { SutSample, SutInfo } from '../jvm/api.ts';
 import type { MockStats } from '../../mock/src/types.ts';
+import type { ExecutorSpec, Variant } from '../study/types.ts';
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
-export type Mode = 'fixed' | 'virtual';
+/** A variant id of the run's study (src/study/types.ts Variant.id). */
+export type VariantId = string;
 export type StartMode = 'together' | 'ramp';
 
 /** Resolved, frozen options of a run (profile + overrides). */
 export interface ResolvedOptions {
+  /** the study (src/studies/<id>) */
+  study: string;
   profile: string;
+  /** the scenario of the study every cell measures */
+  scenario: string;
   levels: number[];
   requestsPerWorker: number;
   repeats: number;
   warmupS: number;
+  /** the mock LLM's fixed latency per call, ms */
   latencyMs: number;
-  modes: Mode[];
-  poolSize: number;
-  queueCapacity: number;
+  /** variant ids to run, in run order (a subset of the study's) */
+  variants: VariantId[];
+  /** threads of every platform-pool variant; null = each variant's own (the study's) */
+  poolSize: number | null;
+  /** queue capacity of every platform-pool variant; null = each variant's own */
+  queueCapacity: number | null;
+  /** the effective variants (overrides applied), same order as `variants`: a run describes itself */
+  variantSpecs: Variant[];
   start: StartMode;
   /** ramp length, ms (only used when start = ramp) */
   rampMs: number;
@@ -75,7 +89,7 @@ export interface RunManifest {
   error: string | null;
   host: HostInfo;
   versions: { node: string; undici: string; jdk: string | null; jdkVendor: string | null; springBoot: string | null; springAi: string | null };
-  /** /bench/info of each SUT JVM block, keyed `${mode}-r${repeat}` */
+  /** /bench/info of each SUT JVM block, keyed `${variant}-r${repeat}` */
   sut: Record<string, SutInfo>;
   /** planned cell order (ids) */
   cellOrder: string[];
@@ -121,12 +135,15 @@ export interface PinnedDelta {
 export interface CellResult {
   schemaVersion: number;
   cellId: string;
-  mode: Mode;
+  variant: VariantId;
+  scenario: string;
+  /** the variant's executor as run (bounds are computed from it) */
+  executor: ExecutorSpec;
   concurrency: number;
   repeat: number;
   requestsPerWorker: number;
+  /** L: the scenario's service time per call, ms (Scenario.serviceTimeMs) */
   latencyMs: number;
-  poolSize: number;
   start: StartMode;
   startedAt: string;
   /** epoch ms of the load generator's t0 */
@@ -181,12 +198,15 @@ export interface ThreadDumpSummary {
   threadCount: number;
   /** groups by name prefix (digits stripped), state and top frame */
   groups: { namePrefix: string; virtual: boolean; state: string; topFrame: string; count: number }[];
-  /** threads whose stack contains a socket read */
-  inSocketRead: { fixedPool: number; virtual: number; other: number };
+  /**
+   * threads whose stack contains a socket read: platform threads named with the cell's variant's
+   * thread-name prefix (its pool), virtual threads, all others
+   */
+  inSocketRead: { poolThreads: number; virtual: number; other: number };
   containers: { name: string; threadCount: number }[];
 }
 
-/** median / min / max / n over the repeats of one (mode, level). */
+/** median / min / max / n over the repeats of one (variant, level). */
 export interface Agg {
   median: number | null;
   min: number | null;
@@ -196,7 +216,7 @@ export interface Agg {
 }
 
 export interface SummaryRow {
-  mode: Mode;
+  variant: VariantId;
   concurrency: number;
   repeats: number;
   boundRps: number;

@@ -8,42 +8,48 @@
  * L_q = X * W gives c = X * mean(E2E) for a closed loop with no think time.
  */
 
-export type ExecutorKind = 'fixed' | 'virtual';
+import type { ExecutorSpec } from '../study/types.ts';
+
+/** Threads that can run calls at once: min(c, N) for a platform pool of N, c for one thread per task. */
+export function servers(exec: ExecutorSpec, concurrency: number): number {
+  return exec.kind === 'platform-pool' ? Math.min(concurrency, exec.threads) : concurrency;
+}
 
 /**
- * Throughput bound, req/s. fixed: min(c, N) / L; virtual: c / L (one thread per task).
+ * Throughput bound, req/s: servers / L, i.e. min(c, N) / L on a platform pool of N threads and
+ * c / L with one thread per task.
+ * @param exec the variant's executor
  * @param concurrency c, closed-loop workers (> 0)
- * @param poolSize N, fixed-pool threads (ignored for virtual)
  * @param latencyMs L, ms (> 0)
  */
-export function throughputBoundRps(kind: ExecutorKind, concurrency: number, poolSize: number, latencyMs: number): number {
-  const servers = kind === 'fixed' ? Math.min(concurrency, poolSize) : concurrency;
-  return servers / (latencyMs / 1000);
+export function throughputBoundRps(exec: ExecutorSpec, concurrency: number, latencyMs: number): number {
+  return servers(exec, concurrency) / (latencyMs / 1000);
 }
 
 /**
- * Number of lock-step waves for c workers on N threads: ceil(c / N) (1 for virtual).
+ * Number of lock-step waves for c workers on N threads: ceil(c / N) (1 with one thread per task).
  */
-export function waves(kind: ExecutorKind, concurrency: number, poolSize: number): number {
-  return kind === 'fixed' ? Math.ceil(concurrency / poolSize) : 1;
+export function waves(exec: ExecutorSpec, concurrency: number): number {
+  return exec.kind === 'platform-pool' ? Math.ceil(concurrency / exec.threads) : 1;
 }
 
 /**
- * Fixed-pool queue-wait P95 when all workers start together and requests move in lock-step waves:
- * (ceil(c/N) - 1) * L, ms. With c <= N nobody waits: 0. Virtual: 0 (no queue).
+ * Platform-pool queue-wait P95 when all workers start together and requests move in lock-step waves:
+ * (ceil(c/N) - 1) * L, ms. With c <= N nobody waits: 0. One thread per task: 0 (no queue).
  * This is the largest wait, which P95 equals once more than 5 % of requests sit in the last wave.
  */
-export function queueWaitP95WavesMs(kind: ExecutorKind, concurrency: number, poolSize: number, latencyMs: number): number {
-  return (waves(kind, concurrency, poolSize) - 1) * latencyMs;
+export function queueWaitP95WavesMs(exec: ExecutorSpec, concurrency: number, latencyMs: number): number {
+  return (waves(exec, concurrency) - 1) * latencyMs;
 }
 
 /**
- * Fixed-pool mean queue wait when arrivals are spread (steady closed loop): (c/N - 1) * L, ms,
- * floored at 0. Follows from Little's law: E2E = c / X = c * L / N, queue = E2E - L.
+ * Platform-pool mean queue wait when arrivals are spread (steady closed loop): (c/N - 1) * L, ms,
+ * floored at 0. Follows from Little's law: E2E = c / X = c * L / N, queue = E2E - L. 0 with one
+ * thread per task.
  */
-export function queueWaitMeanSpreadMs(kind: ExecutorKind, concurrency: number, poolSize: number, latencyMs: number): number {
-  if (kind === 'virtual') return 0;
-  return Math.max(0, (concurrency / poolSize - 1) * latencyMs);
+export function queueWaitMeanSpreadMs(exec: ExecutorSpec, concurrency: number, latencyMs: number): number {
+  if (exec.kind !== 'platform-pool') return 0;
+  return Math.max(0, (concurrency / exec.threads - 1) * latencyMs);
 }
 
 /**
@@ -59,8 +65,8 @@ export function littleThroughputRps(concurrency: number, meanE2eMs: number | nul
  * Minimum elapsed time of one cell, s: every worker sends n requests in sequence, each at least L,
  * and at most min(c, N) run at once, so elapsed >= max(n * L, c * n / bound).
  */
-export function cellMinDurationS(kind: ExecutorKind, concurrency: number, poolSize: number, latencyMs: number, requestsPerWorker: number): number {
-  const bound = throughputBoundRps(kind, concurrency, poolSize, latencyMs);
+export function cellMinDurationS(exec: ExecutorSpec, concurrency: number, latencyMs: number, requestsPerWorker: number): number {
+  const bound = throughputBoundRps(exec, concurrency, latencyMs);
   return Math.max((requestsPerWorker * latencyMs) / 1000, (concurrency * requestsPerWorker) / bound);
 }
 
@@ -75,18 +81,17 @@ export function rampWholeRunFraction(requestsPerWorker: number): number {
 
 /**
  * Whole-run throughput when all c workers start together and each sends n requests, req/s:
- * the c * n requests pass the executor in lock-step waves of min(c, N) (fixed; c for virtual),
- * so the run lasts ceil(c * n / min(c, N)) * L and X = c * n / that. Overheads are ignored, so
- * this is an upper bound for the "together" start; it tends to throughputBoundRps as n grows.
- * e.g. fixed, c = 50, N = 32, L = 1500, n = 4: 200 / (7 * 1.5) = 19.05 req/s.
+ * the c * n requests pass the executor in lock-step waves of min(c, N) on a pool of N (c with one
+ * thread per task), so the run lasts ceil(c * n / min(c, N)) * L and X = c * n / that. Overheads
+ * are ignored, so this is an upper bound for the "together" start; it tends to throughputBoundRps
+ * as n grows. e.g. a pool, c = 50, N = 32, L = 1500, n = 4: 200 / (7 * 1.5) = 19.05 req/s.
  */
-export function wavesWholeRunRps(kind: ExecutorKind, concurrency: number, poolSize: number, latencyMs: number, requestsPerWorker: number): number {
-  const servers = kind === 'fixed' ? Math.min(concurrency, poolSize) : concurrency;
+export function wavesWholeRunRps(exec: ExecutorSpec, concurrency: number, latencyMs: number, requestsPerWorker: number): number {
   const total = concurrency * requestsPerWorker;
-  return total / ((Math.ceil(total / servers) * latencyMs) / 1000);
+  return total / ((Math.ceil(total / servers(exec, concurrency)) * latencyMs) / 1000);
 }
 
-/** Requests one mode sends in one repeat of a plan: sum(levels) * n. */
+/** Requests one variant sends in one repeat of a plan: sum(levels) * n. */
 export function plannedRequestsPerRepeat(levels: readonly number[], requestsPerWorker: number): number {
   return levels.reduce((s, c) => s + c, 0) * requestsPerWorker;
 }

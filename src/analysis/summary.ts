@@ -1,11 +1,11 @@
 /**
  * Build `summary.json` from finished cells. Pure: cells and their request columns in, RunSummary out.
- * Per (mode, level): every metric as the median of the repeats (with min, max, n), plus pooled
+ * Per (variant, level): every metric as the median of the repeats (with min, max, n), plus pooled
  * percentiles over all successful requests of all repeats (null unless every repeat's requests
  * are readable). The pipeline writes it after every cell; the report rebuilds it when missing.
  */
-import type { CellResult, CompactRequests, Mode, RunManifest, RunSummary, SummaryRow } from './types.ts';
-import { SCHEMA_VERSION } from './types.ts';
+import type { CellResult, CompactRequests, RunManifest, RunSummary, SummaryRow } from '../store/types.ts';
+import { SCHEMA_VERSION } from '../store/types.ts';
 import { throughputBoundRps } from '../theory/bounds.ts';
 import { aggregate as agg } from '../stats/aggregate.ts';
 import { percentiles, PERCENTILE_DEFINITION } from '../stats/percentiles.ts';
@@ -28,6 +28,8 @@ export function successfulColumns(req: CompactRequests): { e2eMs: number[]; queu
 }
 
 /**
+ * Rows are ordered by variant as the plan first runs it (first cell of the variant in `cellOrder`;
+ * variants outside the plan after, by id), then by level.
  * @param manifest the run's id and planned cell order (to list missing cells)
  * @param cells finished cells, any order
  * @param requests per-request columns by cell id (a missing entry makes that row's pooled values null)
@@ -35,16 +37,23 @@ export function successfulColumns(req: CompactRequests): { e2eMs: number[]; queu
 export function buildSummary(manifest: Pick<RunManifest, 'runId' | 'cellOrder'>, cells: readonly CellResult[], requests: ReadonlyMap<string, CompactRequests>): RunSummary {
   const groups = new Map<string, CellResult[]>();
   for (const c of cells) {
-    const k = `${c.mode}|${c.concurrency}`;
+    const k = `${c.variant}|${c.concurrency}`;
     const g = groups.get(k) ?? [];
     g.push(c);
     groups.set(k, g);
   }
-  const modeOrder: Mode[] = ['fixed', 'virtual'];
+  const firstPlanned = new Map<string, number>();
+  manifest.cellOrder.forEach((id, i) => {
+    const v = id.replace(/-c\d+-r\d+$/, '');
+    if (!firstPlanned.has(v)) firstPlanned.set(v, i);
+  });
+  const rank = (v: string): number => firstPlanned.get(v) ?? Number.MAX_SAFE_INTEGER;
   const keys = [...groups.keys()].sort((a, b) => {
-    const [ma, ca] = a.split('|');
-    const [mb, cb] = b.split('|');
-    return modeOrder.indexOf(ma as Mode) - modeOrder.indexOf(mb as Mode) || Number(ca) - Number(cb);
+    const i = a.lastIndexOf('|');
+    const j = b.lastIndexOf('|');
+    const va = a.slice(0, i);
+    const vb = b.slice(0, j);
+    return rank(va) - rank(vb) || (va < vb ? -1 : va > vb ? 1 : 0) || Number(a.slice(i + 1)) - Number(b.slice(j + 1));
   });
   const rows: SummaryRow[] = keys.map((k) => {
     const g = (groups.get(k) ?? []).slice().sort((a, b) => a.repeat - b.repeat);
@@ -62,10 +71,10 @@ export function buildSummary(manifest: Pick<RunManifest, 'runId' | 'cellOrder'>,
     }
     const p = (f: 'p50' | 'p95' | 'p99', m: 'e2eMs' | 'queueMs' | 'execMs') => agg(g.map((c) => c.load[m]?.[f] ?? null));
     return {
-      mode: first.mode,
+      variant: first.variant,
       concurrency: first.concurrency,
       repeats: g.length,
-      boundRps: throughputBoundRps(first.mode, first.concurrency, first.poolSize, first.latencyMs),
+      boundRps: throughputBoundRps(first.executor, first.concurrency, first.latencyMs),
       throughput: {
         wholeRunRps: agg(g.map((c) => c.load.wholeRunThroughputRps)),
         steadyStateRps: agg(g.map((c) => c.load.steadyStateThroughputRps)),

@@ -1,0 +1,92 @@
+/**
+ * Study 000 (shared/seeds/000_*.txt): a blocking Spring AI chat call behind a fixed pool of 32
+ * platform threads vs one virtual thread per request, against a mock LLM with a fixed 1.5 s
+ * latency, closed loop at 10..500 workers (§3–6). Everything that is particular to this study lives
+ * in this folder and in templates/000/.
+ */
+import { fileURLToPath } from 'node:url';
+import type { Profile, ProfileValues, Scenario, Study, Variant } from '../../study/types.ts';
+import { DEFAULT_BIND_ADDRESS } from '../../jvm/bind.ts';
+import { V1_READER } from './v1.ts';
+
+/** The study's two arms (§5): a pool of 32 with a 10,000 queue (AbortPolicy), and virtual threads. */
+export const VARIANTS: readonly Variant[] = [
+  { id: 'fixed', label: 'fixed pool', executor: { kind: 'platform-pool', threads: 32, queueCapacity: 10000 }, threadNamePrefix: 'llm-fixed-' },
+  { id: 'virtual', label: 'virtual threads', executor: { kind: 'virtual-per-task' }, threadNamePrefix: 'llm-vt-' },
+];
+
+/** The prompt of every request (its text does not change the mock's latency). */
+export const PROMPT_BODY = JSON.stringify({ prompt: 'Explain in one sentence why blocking I/O holds a platform thread.' });
+
+/** The one scenario: `POST /api/benchmark/llm` -> Spring AI ChatClient -> mock LLM (L = the mock's latency). */
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    id: 'llm-chat',
+    label: 'blocking Spring AI chat call to the mock LLM',
+    driver: 'closed-loop-http',
+    request: () => ({ method: 'POST', path: '/api/benchmark/llm', body: PROMPT_BODY }),
+    serviceTimeMs: (o) => o.latencyMs,
+    usesMock: true,
+  },
+];
+
+/** Values every profile shares unless it says otherwise (§5–6). */
+const BASE: ProfileValues = {
+  scenario: 'llm-chat',
+  levels: [10, 50, 100, 200, 500],
+  requestsPerWorker: 40,
+  repeats: 3,
+  warmupS: 30,
+  latencyMs: 1500,
+  variants: ['fixed', 'virtual'],
+  poolSize: null,
+  queueCapacity: null,
+  start: 'together',
+  rampMs: 0,
+  jvmFlags: ['-Xms512m', '-Xmx512m', '-XX:+UseG1GC'],
+  mockPort: 19000,
+  sutPort: 19080,
+  bindAddress: DEFAULT_BIND_ADDRESS,
+  samplerIntervalMs: 250,
+  pinnedThresholdMs: 20,
+  errorFlagThreshold: 0.001,
+  connectTimeoutMs: 10_000,
+  // Worst fixed-pool queue wait in the default plan is ≈ 22.5 s; larger plans set these higher.
+  headersTimeoutMs: 600_000,
+  bodyTimeoutMs: 600_000,
+};
+
+/** All profiles, default first. */
+export const PROFILES: readonly Profile[] = [
+  {
+    name: 'seed-000',
+    description: 'the source study: levels 10..500, 40 req/worker, 3 repeats, 30 s warm-up, 1500 ms mock, fixed-32 vs virtual (~100 min)',
+    values: BASE,
+  },
+  {
+    name: 'quick',
+    // c × n / N is a whole number at every level above the pool (25 and 75 waves), so the fixed
+    // pool's whole-run figure has no half-empty last wave; ramp start gives virtual threads a
+    // steady-state window (with `together` every request of a wave ends at once).
+    description: 'a real short tour (~4 min): levels 10,100,300, 8 req/worker, 1 repeat, ramp start',
+    values: { ...BASE, levels: [10, 100, 300], requestsPerWorker: 8, repeats: 1, warmupS: 5, start: 'ramp' },
+  },
+  {
+    name: 'smoke',
+    description: 'CI check of the whole pipeline (<1 min of load): levels 4,32, pool 8, 200 ms mock',
+    values: { ...BASE, levels: [4, 32], requestsPerWorker: 3, repeats: 1, warmupS: 1, latencyMs: 200, poolSize: 8, start: 'together' },
+  },
+];
+
+export const STUDY_000: Study = {
+  id: '000',
+  title: 'fixed platform-thread pool vs virtual threads on a blocking Spring AI call',
+  source: 'seeds/000_*.txt',
+  variants: VARIANTS,
+  scenarios: SCENARIOS,
+  profiles: PROFILES,
+  comparisons: [{ baseline: 'fixed', candidate: 'virtual' }],
+  published: [], // filled from published figures (report helper)
+  templateDir: fileURLToPath(new URL('../../../templates/000/', import.meta.url)),
+  legacyReaders: [V1_READER],
+};

@@ -1,0 +1,136 @@
+/**
+ * A study as data: what one source document compares (variants), what it measures (scenarios and
+ * the load driver of each), how long (profiles), what it published (typed rows) and how its report
+ * reads (template folder + conclusion rules). The engine (config, pipeline, analysis, report) works
+ * for any study; nothing outside a study's own folder (src/studies/<id>/, templates/<id>/) names a
+ * study's variants, levels or figures.
+ */
+import type { ResolvedOptions } from '../store/types.ts';
+
+/**
+ * How the SUT runs a request's blocking work. Must match the SUT's executor registry
+ * (sut/…/ExecutorKinds.java): `bench.executor.kind`, `.threads`, `.queue-capacity`.
+ * - `platform-pool`: a ThreadPoolExecutor, core = max = `threads`, bounded queue of
+ *   `queueCapacity`, AbortPolicy (a full queue answers 503).
+ * - `virtual-per-task`: one new virtual thread per task, no queue.
+ */
+export type ExecutorSpec =
+  | { kind: 'platform-pool'; threads: number; queueCapacity: number }
+  | { kind: 'virtual-per-task' };
+
+/** The executor kinds the SUT knows (one place on the harness side). */
+export const EXECUTOR_KINDS: readonly ExecutorSpec['kind'][] = ['platform-pool', 'virtual-per-task'];
+
+/**
+ * One arm of a comparison. `id` appears in cell ids (`<id>-c<level>-r<repeat>`), file names and
+ * summaries, so it is a short slug ([a-z0-9-]); `label` is for people.
+ */
+export interface Variant {
+  id: string;
+  label: string;
+  executor: ExecutorSpec;
+  /** names of the SUT's executor threads: `<prefix><n>` (`bench.executor.thread-name-prefix`) */
+  threadNamePrefix: string;
+  /** more Spring properties for this variant's SUT, `key -> value` (passed as `--key=value`) */
+  sutProperties?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Load drivers. Only `closed-loop-http` is built; the others are typed slots for later issues:
+ * `open-loop-http` (arrival rate, issue: open-loop load), `websocket` (held connections, study 002
+ * scenario 5), `in-process` (a timed job the SUT runs itself and reports on, study 004).
+ */
+export type DriverKind = 'closed-loop-http' | 'open-loop-http' | 'websocket' | 'in-process';
+
+/** The HTTP request each closed-loop worker sends, path relative to the SUT's origin. */
+export interface ScenarioRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  /** JSON text (sent with content-type application/json), or absent */
+  body?: string;
+}
+
+/**
+ * What a cell measures. The SUT side is a bean behind `/api/scenario/{id}` (or the study's own route).
+ */
+export interface Scenario {
+  id: string;
+  label: string;
+  driver: DriverKind;
+  /** the request of every worker under these options (closed-loop-http) */
+  request(o: ResolvedOptions): ScenarioRequest;
+  /**
+   * L: how long one call holds an executor thread by construction, ms (the mock's fixed latency,
+   * a sleep). The bounds of src/theory/bounds.ts use it; recorded per cell as `latencyMs`.
+   */
+  serviceTimeMs(o: ResolvedOptions): number;
+  /** the scenario calls the mock LLM (the pipeline starts the mock either way) */
+  usesMock: boolean;
+}
+
+/** Profile values: every option a run resolves, except the names of the study and the profile. */
+export type ProfileValues = Omit<ResolvedOptions, 'study' | 'profile' | 'variantSpecs'>;
+
+export interface Profile {
+  name: string;
+  description: string;
+  values: ProfileValues;
+}
+
+/**
+ * One published figure, typed. `setupIdentity` names why the value holds by construction of the
+ * setup (a phrase key `identity.<kind>`), so it is shown apart and never counted as a reproduction.
+ */
+export interface PublishedRow {
+  /** stable id, used in the report and its tests, e.g. `<variant>.<metric>.<level>` */
+  id: string;
+  metric: string;
+  scenario: string | null;
+  variant: string | null;
+  level: number | null;
+  unit: string;
+  value: number | string;
+  /** relative tolerance for "reproduced", 0..1; null = not a comparison (setup facts) */
+  tolerance: number | null;
+  setupIdentity: string | null;
+}
+
+/** A (baseline, candidate) pair the report compares, by variant id. */
+export interface Comparison {
+  baseline: string;
+  candidate: string;
+}
+
+export interface Study {
+  id: string;
+  title: string;
+  /** the source document, relative to the shared seeds folder, e.g. `seeds/000_*.txt` */
+  source: string;
+  variants: readonly Variant[];
+  scenarios: readonly Scenario[];
+  /** first = default */
+  profiles: readonly Profile[];
+  comparisons: readonly Comparison[];
+  published: readonly PublishedRow[];
+  /** folder with report.{en,zh}.md and phrases.{en,zh}.json (absolute path) */
+  templateDir: string;
+  /** readers of older run formats this study wrote (see LegacyReader) */
+  legacyReaders?: readonly LegacyReader[];
+}
+
+/**
+ * Reads the files of a run written in an older schema version and returns them in the current
+ * one (in memory; the files stay as they are). A study that wrote runs in an old format owns the
+ * reader of that format (src/study/migrate.ts dispatches on `schemaVersion`). Inputs are the raw
+ * parsed JSON; outputs must validate against the current schema.
+ */
+export interface LegacyReader {
+  /** the schema version this reader reads */
+  version: number;
+  manifest(raw: Record<string, unknown>): unknown;
+  /** a cell file (CellFile or CellResult form); `manifest` is the already upgraded manifest */
+  cell(raw: Record<string, unknown>, manifest: import('../store/types.ts').RunManifest): unknown;
+  summary(raw: Record<string, unknown>, manifest: import('../store/types.ts').RunManifest): unknown;
+  /** a `threaddumps/<cellId>.summary.json` file */
+  threadDump(raw: Record<string, unknown>, manifest: import('../store/types.ts').RunManifest): unknown;
+}
