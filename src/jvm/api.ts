@@ -4,10 +4,12 @@
  */
 
 /** `POST /api/benchmark/llm` with optional body `{"prompt": "..."}` -> 200 and this JSON, plus the
- * header `Server-Timing: queue;dur=<ms>, exec;dur=<ms>` (3 decimals, i.e. microseconds). */
+ * header `Server-Timing: queue;dur=<ms>, exec;dur=<ms>` (3 decimals, i.e. microseconds). It runs the
+ * SUT's `llm` scenario (also served as `/api/scenario/llm`, with the scenario response shape). */
 export interface LlmResponse {
   content: string;
-  mode: 'fixed' | 'virtual';
+  /** `bench.variant` of the SUT (the harness's variant id; default `default`) */
+  variant: string;
   queueMs: number;
   execMs: number;
 }
@@ -88,7 +90,21 @@ export interface SutInfo {
   springAiVersion: string;
   jvmFlags: string[];
   availableProcessors: number;
-  executor: { mode: 'fixed' | 'virtual'; poolSize: number; queueCapacity: number; pinning: PinningMode };
+  /**
+   * `bench.executor.*` and `bench.variant`. `threads` / `queueCapacity`: the platform pool's core = max
+   * threads and queue bound; null for `virtual-per-task`. Thread names are `<threadNamePrefix><n>`, n from 0
+   * (default prefix per kind: `pool-` / `vt-`).
+   */
+  executor: {
+    variant: string;
+    kind: 'platform-pool' | 'virtual-per-task';
+    threads: number | null;
+    queueCapacity: number | null;
+    threadNamePrefix: string;
+    pinning: PinningMode;
+  };
+  /** ids served at `GET|POST /api/scenario/{id}`, sorted (e.g. `["llm", "sleep"]`) */
+  scenarios: string[];
   vtSchedulerParallelism: number | null;
   tomcat: { maxThreads: number; maxConnections: number; maxKeepAliveRequests: number; keepAliveTimeoutMs: number; asyncRequestTimeoutMs: number };
   okhttp: { maxIdleConnections: number; keepAliveDurationMs: number; dispatcherMaxRequests: number | null };
