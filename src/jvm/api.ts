@@ -5,10 +5,11 @@
 import type { ExecutorSpec } from '../study/types.ts';
 
 /** `POST /api/benchmark/llm` with optional body `{"prompt": "..."}` -> 200 and this JSON, plus the
- * header `Server-Timing: queue;dur=<ms>, exec;dur=<ms>` (3 decimals, i.e. microseconds). */
+ * header `Server-Timing: queue;dur=<ms>, exec;dur=<ms>` (3 decimals, i.e. microseconds). It runs the
+ * SUT's `llm` scenario (also served as `/api/scenario/llm`, with the scenario response shape). */
 export interface LlmResponse {
   content: string;
-  /** `bench.variant` of the SUT */
+  /** `bench.variant` of the SUT (the harness's variant id; default `default`) */
   variant: string;
   queueMs: number;
   execMs: number;
@@ -90,9 +91,20 @@ export interface SutInfo {
   springAiVersion: string;
   jvmFlags: string[];
   availableProcessors: number;
-  /** the executor as built from `bench.executor.*` (threads and queueCapacity null for virtual-per-task) */
-  executor: { variant: string; kind: ExecutorSpec['kind']; threads: number | null; queueCapacity: number | null; threadNamePrefix: string; pinning: PinningMode };
-  /** scenario ids served under /api/scenario/{id}, sorted */
+  /**
+   * `bench.executor.*` and `bench.variant`. `threads` / `queueCapacity`: the platform pool's core = max
+   * threads and queue bound; null for `virtual-per-task`. Thread names are `<threadNamePrefix><n>`, n from 0
+   * (default prefix per kind: `pool-` / `vt-`).
+   */
+  executor: {
+    variant: string;
+    kind: ExecutorSpec['kind'];
+    threads: number | null;
+    queueCapacity: number | null;
+    threadNamePrefix: string;
+    pinning: PinningMode;
+  };
+  /** ids served at `GET|POST /api/scenario/{id}`, sorted (e.g. `["llm", "sleep"]`) */
   scenarios: string[];
   vtSchedulerParallelism: number | null;
   tomcat: { maxThreads: number; maxConnections: number; maxKeepAliveRequests: number; keepAliveTimeoutMs: number; asyncRequestTimeoutMs: number };

@@ -41,7 +41,9 @@ public class BenchEndpoints {
     /** Longest wait of {@code GET /bench/pinned} for the JFR stream to deliver its marker. */
     static final Duration PINNED_FLUSH_TIMEOUT = Duration.ofSeconds(5);
 
-    public record ExecutorInfo(String mode, int poolSize, int queueCapacity, String pinning) {
+    /** {@code threads} and {@code queueCapacity} are null for kinds without them (virtual-per-task). */
+    public record ExecutorInfo(String variant, String kind, Integer threads, Integer queueCapacity,
+            String threadNamePrefix, String pinning) {
     }
 
     public record TomcatInfo(int maxThreads, int maxConnections, int maxKeepAliveRequests, long keepAliveTimeoutMs,
@@ -52,7 +54,8 @@ public class BenchEndpoints {
     }
 
     public record SutInfo(String jdkVendor, String jdkVersion, String springBootVersion, String springAiVersion,
-            List<String> jvmFlags, int availableProcessors, ExecutorInfo executor, Integer vtSchedulerParallelism,
+            List<String> jvmFlags, int availableProcessors, ExecutorInfo executor, List<String> scenarios,
+            Integer vtSchedulerParallelism,
             TomcatInfo tomcat, OkhttpInfo okhttp, String mockBaseUrl, long samplerIntervalMs, long pinnedThresholdMs,
             String serverAddress) {
     }
@@ -62,7 +65,7 @@ public class BenchEndpoints {
     private final SutInfo info;
 
     public BenchEndpoints(Sampler sampler, PinnedEventCounter pinned, MeasuringExecutor executor,
-            BenchProperties props, Environment env) {
+            ScenarioRegistry scenarios, BenchProperties props, Environment env) {
         this.sampler = sampler;
         this.pinned = pinned;
         VirtualThreadSchedulerMXBean vt = Sampler.vtSchedulerBean();
@@ -73,8 +76,9 @@ public class BenchEndpoints {
                 springAiVersion(),
                 ManagementFactory.getRuntimeMXBean().getInputArguments(),
                 Runtime.getRuntime().availableProcessors(),
-                new ExecutorInfo(executor.mode().wireName(), executor.poolSize(), executor.queueCapacity(),
-                        props.pinningMode().wireName()),
+                new ExecutorInfo(props.variant(), executor.kind().name(), executor.threads(),
+                        executor.queueCapacity(), executor.threadNamePrefix(), props.pinningMode().wireName()),
+                scenarios.ids(),
                 vt == null ? null : vt.getParallelism(),
                 new TomcatInfo(
                         env.getProperty("server.tomcat.threads.max", Integer.class, 200),

@@ -4,41 +4,79 @@ import java.time.Duration;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.core.env.Environment;
 
 /**
- * All {@code bench.*} settings, validated once at bind time. Modes are bound as strings and parsed
- * here so that a bad value fails with one message naming the property.
+ * All {@code bench.*} settings, validated once at bind time. Kinds and modes are bound as strings and
+ * parsed here so that a bad value fails with one message naming the property. Unknown {@code bench.*}
+ * names (typos, the removed {@code bench.fixed.*}) are refused too, so a setting is never silently
+ * ignored; the removed scalar {@code bench.executor=fixed|virtual} is refused by {@link #refuseRemoved}.
+ *
+ * @param variant the harness's id of what runs (free text, non-blank), echoed in {@code /bench/info}
+ *                and in every scenario response
  */
-@ConfigurationProperties(prefix = "bench")
+@ConfigurationProperties(prefix = "bench", ignoreUnknownFields = false)
 public record BenchProperties(
-        @DefaultValue("fixed") String executor,
-        @DefaultValue Fixed fixed,
+        @DefaultValue("default") String variant,
+        @DefaultValue Executor executor,
         @DefaultValue("none") String pinning,
         @DefaultValue Sampler sampler,
         @DefaultValue Pinned pinned,
         @DefaultValue Okhttp okhttp) {
 
     public BenchProperties {
-        ExecutorMode.parse("bench.executor", executor);
+        if (variant == null || variant.isBlank()) {
+            throw new InvalidBenchPropertyException("bench.variant", variant, "must not be blank");
+        }
+        executor.executorKind().validate(executor);
         PinningMode.parse("bench.pinning", pinning);
     }
 
-    public ExecutorMode executorMode() {
-        return ExecutorMode.parse("bench.executor", executor);
+    /**
+     * The binder cannot see a scalar {@code bench.executor} next to the {@code bench.executor.*} object
+     * and would ignore it: refuse it here, so a harness still passing the old property fails instead of
+     * silently running the default kind.
+     */
+    public static void refuseRemoved(Environment env) {
+        String old = env.getProperty("bench.executor");
+        if (old != null) {
+            throw new InvalidBenchPropertyException("bench.executor", old, "bench.executor is no longer a value: use "
+                    + "bench.executor.kind=" + String.join("|", ExecutorKinds.names())
+                    + " (platform-pool also needs bench.executor.threads)");
+        }
     }
 
     public PinningMode pinningMode() {
         return PinningMode.parse("bench.pinning", pinning);
     }
 
-    public record Fixed(@DefaultValue("32") int poolSize, @DefaultValue("10000") int queueCapacity) {
-        public Fixed {
-            if (poolSize <= 0) {
-                throw new InvalidBenchPropertyException("bench.fixed.pool-size", poolSize, "must be > 0");
-            }
+    /**
+     * {@code bench.executor.*}: which {@link ExecutorKind} runs the scenario calls, and its sizes.
+     * After construction {@code kind} is the registered name (default {@link ExecutorKinds#DEFAULT_KIND})
+     * and {@code threadNamePrefix} is resolved (default: the kind's, from {@link ExecutorKinds}).
+     *
+     * @param threads       platform-pool: core = max threads, required and > 0; ignored by virtual-per-task
+     * @param queueCapacity platform-pool: bounded queue (0 = hand-off only); ignored by virtual-per-task
+     */
+    public record Executor(String kind, Integer threads, @DefaultValue("10000") int queueCapacity,
+            String threadNamePrefix) {
+
+        public Executor {
+            ExecutorKind k = ExecutorKinds.lookup(kind == null ? ExecutorKinds.DEFAULT_KIND : kind);
+            kind = k.name();
             if (queueCapacity < 0) {
-                throw new InvalidBenchPropertyException("bench.fixed.queue-capacity", queueCapacity, "must be >= 0");
+                throw new InvalidBenchPropertyException("bench.executor.queue-capacity", queueCapacity, "must be >= 0");
             }
+            if (threadNamePrefix == null) {
+                threadNamePrefix = k.defaultThreadNamePrefix();
+            } else if (threadNamePrefix.isBlank()) {
+                throw new InvalidBenchPropertyException("bench.executor.thread-name-prefix", "'" + threadNamePrefix + "'",
+                        "must not be blank (leave it unset for the kind's default)");
+            }
+        }
+
+        public ExecutorKind executorKind() {
+            return ExecutorKinds.lookup(kind);
         }
     }
 

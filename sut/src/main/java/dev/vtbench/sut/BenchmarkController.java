@@ -1,71 +1,134 @@
 package dev.vtbench.sut;
 
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Function;
+
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /api/benchmark/llm}. Returns a CompletableFuture so the servlet thread is released at
- * once; only the executor behind {@link LlmCallService} differs between modes.
+ * The workload routes: {@code GET|POST /api/scenario/{id}} runs any registered {@link Scenario};
+ * {@code POST /api/benchmark/llm} runs the {@code llm} scenario with the response shape of study 000.
+ * Handlers return a CompletableFuture so the servlet thread is released at once: the scenario runs on
+ * the {@link MeasuringExecutor}, and only the executor differs between variants. Shapes are in
+ * src/jvm/api.ts.
  */
 @RestController
 public class BenchmarkController {
 
-    static final String DEFAULT_PROMPT = "Say hello.";
-
     public record PromptRequest(String prompt) {
     }
 
-    public record LlmResponse(String content, String mode, double queueMs, double execMs) {
+    /** {@code POST /api/benchmark/llm} -> 200. */
+    public record LlmResponse(String content, String variant, double queueMs, double execMs) {
+    }
+
+    /** {@code /api/scenario/{id}} -> 200. */
+    public record ScenarioResponse(String variant, String scenario, Object result, double queueMs, double execMs) {
     }
 
     public record SutError(String error, String message) {
     }
 
-    private final LlmCallService service;
-    private final String mode;
+    private final MeasuringExecutor executor;
+    private final ScenarioRegistry scenarios;
+    private final JsonMapper json;
+    private final String variant;
 
-    public BenchmarkController(LlmCallService service, MeasuringExecutor executor) {
-        this.service = service;
-        this.mode = executor.mode().wireName();
+    public BenchmarkController(MeasuringExecutor executor, ScenarioRegistry scenarios, JsonMapper json,
+            BenchProperties props) {
+        this.executor = executor;
+        this.scenarios = scenarios;
+        this.json = json;
+        this.variant = props.variant();
+    }
+
+    @RequestMapping(path = "/api/scenario/{id}", method = {RequestMethod.GET, RequestMethod.POST})
+    public CompletableFuture<ResponseEntity<?>> scenario(@PathVariable("id") String id,
+            @RequestParam Map<String, String> params, @RequestBody(required = false) String body) {
+        Scenario scenario = scenarios.get(id);
+        ScenarioRequest request = ScenarioRequest.of(params, body, json);
+        return run(scenario, request, timed -> new ScenarioResponse(variant, scenario.id(), timed.value(),
+                ServerTiming.ms(timed.queueNanos()), ServerTiming.ms(timed.execNanos())));
     }
 
     @PostMapping(path = "/api/benchmark/llm")
     public CompletableFuture<ResponseEntity<?>> llm(@RequestBody(required = false) PromptRequest body) {
-        String prompt = body == null || body.prompt() == null || body.prompt().isBlank() ? DEFAULT_PROMPT : body.prompt();
-        return service.call(prompt).handle((timed, failure) -> {
+        ScenarioRequest request = new ScenarioRequest(Map.of(), body == null ? null : json.valueToTree(body));
+        return run(scenarios.get(LlmScenario.ID), request, timed -> new LlmResponse(
+                ((LlmScenario.Result) timed.value()).content(), variant,
+                ServerTiming.ms(timed.queueNanos()), ServerTiming.ms(timed.execNanos())));
+    }
+
+    /** @throws MeasuringExecutor.Rejected at once when the executor refuses the call (503) */
+    private CompletableFuture<ResponseEntity<?>> run(Scenario scenario, ScenarioRequest request,
+            Function<MeasuringExecutor.Timed<Object>, Object> okBody) {
+        return executor.submit(() -> scenario.call(request)).handle((timed, failure) -> {
             if (failure == null) {
                 return ResponseEntity.ok()
                         .header("Server-Timing", ServerTiming.header(timed.queueNanos(), timed.execNanos()))
-                        .body(new LlmResponse(timed.value(), mode, ServerTiming.ms(timed.queueNanos()),
-                                ServerTiming.ms(timed.execNanos())));
+                        .body(okBody.apply(timed));
             }
             return errorResponse(failure);
         });
     }
 
+    /** 400 bad parameter, 502 upstream failure, 500 anything else; with Server-Timing when the call was timed. */
     private static ResponseEntity<?> errorResponse(Throwable failure) {
         Throwable f = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        ResponseEntity.BodyBuilder builder = ResponseEntity.status(HttpStatus.BAD_GATEWAY);
+        String serverTiming = null;
         if (f instanceof MeasuringExecutor.TimedFailure tf) {
-            builder.header("Server-Timing", ServerTiming.header(tf.queueNanos(), tf.execNanos()));
+            serverTiming = ServerTiming.header(tf.queueNanos(), tf.execNanos());
             f = tf.getCause();
         }
+        HttpStatus status;
+        SutError error;
         if (f instanceof UpstreamException up) {
-            return builder.body(new SutError(up.code(), up.getMessage()));
+            status = HttpStatus.BAD_GATEWAY;
+            error = new SutError(up.code(), up.getMessage());
+        } else if (f instanceof BadScenarioParameterException bad) {
+            status = HttpStatus.BAD_REQUEST;
+            error = badParameter(bad);
+        } else {
+            status = HttpStatus.INTERNAL_SERVER_ERROR;
+            error = new SutError("internal", f.getClass().getSimpleName() + ": " + f.getMessage());
         }
-        return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR)
-                .body(new SutError("internal", f.getClass().getSimpleName() + ": " + f.getMessage()));
+        ResponseEntity.BodyBuilder builder = ResponseEntity.status(status);
+        if (serverTiming != null) {
+            builder.header("Server-Timing", serverTiming);
+        }
+        return builder.body(error);
+    }
+
+    private static SutError badParameter(BadScenarioParameterException e) {
+        return new SutError("bad_scenario_parameter", e.getMessage());
     }
 
     @ExceptionHandler(MeasuringExecutor.Rejected.class)
     public ResponseEntity<SutError> rejected(MeasuringExecutor.Rejected e) {
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).body(new SutError("rejected", e.getMessage()));
+    }
+
+    @ExceptionHandler(ScenarioRegistry.UnknownScenarioException.class)
+    public ResponseEntity<SutError> unknownScenario(ScenarioRegistry.UnknownScenarioException e) {
+        return ResponseEntity.status(HttpStatus.NOT_FOUND).body(new SutError("unknown_scenario", e.getMessage()));
+    }
+
+    /** A bad request body, found before the call was submitted (so not timed). */
+    @ExceptionHandler(BadScenarioParameterException.class)
+    public ResponseEntity<SutError> badScenarioParameter(BadScenarioParameterException e) {
+        return ResponseEntity.status(HttpStatus.BAD_REQUEST).body(badParameter(e));
     }
 }

@@ -1,37 +1,39 @@
 package dev.vtbench.sut;
 
 import java.io.IOException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.stereotype.Service;
 
 /**
- * Submits the blocking Spring AI call to the configured executor. The call itself is the chain users
- * run: {@code chatClient.prompt().user(p).call().content()}, which blocks its thread on the socket.
+ * The blocking Spring AI call, the chain users run: {@code chatClient.prompt().user(p).call().content()},
+ * which blocks its thread on the socket; wrapped as {@code bench.pinning} says. The {@code llm}
+ * scenario runs it on the executor's thread.
  */
 @Service
 public class LlmCallService {
 
     private final ChatClient chatClient;
-    private final MeasuringExecutor executor;
     private final PinningMode pinning;
     private final AtomicLong upstreamErrors = new AtomicLong();
 
-    public LlmCallService(ChatClient.Builder chatClientBuilder, MeasuringExecutor executor, BenchProperties props) {
+    public LlmCallService(ChatClient.Builder chatClientBuilder, BenchProperties props) {
         this.chatClient = chatClientBuilder.build();
-        this.executor = executor;
         this.pinning = props.pinningMode();
     }
 
-    /** @throws MeasuringExecutor.Rejected when the executor refuses the task */
-    public CompletableFuture<MeasuringExecutor.Timed<String>> call(String prompt) {
-        return executor.submit(() -> switch (pinning) {
+    /**
+     * Calls the LLM on the current thread and returns the content ("" when none).
+     *
+     * @throws UpstreamException when the call failed (counted in {@link #upstreamErrorsTotal()})
+     */
+    public String call(String prompt) {
+        return switch (pinning) {
             case NONE -> callLlm(prompt);
             case SYNCHRONIZED -> callInsideMonitor(prompt);
             case CLASS_INIT -> ClassInitPinning.callInStaticInitializer(() -> callLlm(prompt));
-        });
+        };
     }
 
     /** Holds a monitor (one per call, never contended) across the blocking I/O; does not pin on JDK 24+ (JEP 491). */

@@ -1,22 +1,15 @@
 package dev.vtbench.sut;
 
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
+import java.util.function.IntSupplier;
 
 /**
- * The one executor wrapper both modes go through, so they are measured the same way: submit,
+ * The one executor wrapper every {@link ExecutorKind} goes through, so all are measured the same way: submit,
  * start and end are taken with {@link System#nanoTime()} around the task, and in-flight /
  * running / completed counters are kept here rather than read from the executor.
  */
@@ -46,58 +39,39 @@ public final class MeasuringExecutor implements AutoCloseable {
         }
     }
 
-    /** The executor refused the task (fixed pool with a full queue). */
+    /** The executor refused the task (e.g. a platform pool with every thread busy and the queue full). */
     public static final class Rejected extends RuntimeException {
         Rejected(String message) {
             super(message, null, false, false);
         }
     }
 
-    private final ExecutorMode mode;
-    private final int poolSize;
-    private final int queueCapacity;
+    private final ExecutorKind kind;
+    private final String threadNamePrefix;
     private final ExecutorService delegate;
-    private final ThreadPoolExecutor pool; // null in virtual mode
+    private final IntSupplier activeGauge;
+    private final IntSupplier queueGauge;
+    private final Integer threads;
+    private final Integer queueCapacity;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger running = new AtomicInteger();
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLong rejected = new AtomicLong();
 
-    private MeasuringExecutor(ExecutorMode mode, int poolSize, int queueCapacity, ExecutorService delegate,
-            ThreadPoolExecutor pool) {
-        this.mode = mode;
-        this.poolSize = poolSize;
-        this.queueCapacity = queueCapacity;
-        this.delegate = delegate;
-        this.pool = pool;
+    private MeasuringExecutor(BenchProperties.Executor settings) {
+        this.kind = settings.executorKind();
+        this.threadNamePrefix = settings.threadNamePrefix();
+        ExecutorKind.Built built = kind.build(settings, running::get);
+        this.delegate = built.delegate();
+        this.activeGauge = built.activeCount();
+        this.queueGauge = built.queueSize();
+        this.threads = built.threads();
+        this.queueCapacity = built.queueCapacity();
     }
 
-    /** fixed: core = max = poolSize, bounded queue, AbortPolicy, threads {@code llm-fixed-N}. */
-    public static MeasuringExecutor fixed(int poolSize, int queueCapacity) {
-        AtomicInteger n = new AtomicInteger();
-        ThreadFactory tf = r -> {
-            Thread t = new Thread(r, "llm-fixed-" + n.getAndIncrement());
-            t.setDaemon(true);
-            return t;
-        };
-        BlockingQueue<Runnable> queue = queueCapacity == 0 ? new SynchronousQueue<>()
-                : queueCapacity <= 100_000 ? new ArrayBlockingQueue<>(queueCapacity)
-                : new LinkedBlockingQueue<>(queueCapacity);
-        ThreadPoolExecutor tpe = new ThreadPoolExecutor(poolSize, poolSize, 0L, TimeUnit.MILLISECONDS, queue, tf,
-                new ThreadPoolExecutor.AbortPolicy());
-        return new MeasuringExecutor(ExecutorMode.FIXED, poolSize, queueCapacity, tpe, tpe);
-    }
-
-    /** virtual: one new virtual thread per task, named {@code llm-vt-N}. */
-    public static MeasuringExecutor virtual() {
-        ExecutorService es = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("llm-vt-", 0).factory());
-        return new MeasuringExecutor(ExecutorMode.VIRTUAL, 0, 0, es, null);
-    }
-
-    public static MeasuringExecutor create(BenchProperties props) {
-        return props.executorMode() == ExecutorMode.FIXED
-                ? fixed(props.fixed().poolSize(), props.fixed().queueCapacity())
-                : virtual();
+    /** Builds the executor of {@code settings.kind()} and wraps it. */
+    public static MeasuringExecutor create(BenchProperties.Executor settings) {
+        return new MeasuringExecutor(settings);
     }
 
     /**
@@ -106,7 +80,7 @@ public final class MeasuringExecutor implements AutoCloseable {
      *
      * @throws Rejected at once when the executor refuses the task
      */
-    public <T> CompletableFuture<Timed<T>> submit(Supplier<T> task) {
+    public <T> CompletableFuture<Timed<T>> submit(Callable<T> task) {
         CompletableFuture<Timed<T>> result = new CompletableFuture<>();
         long submitNanos = System.nanoTime();
         inFlight.incrementAndGet();
@@ -116,7 +90,7 @@ public final class MeasuringExecutor implements AutoCloseable {
                 running.incrementAndGet();
                 T value;
                 try {
-                    value = task.get();
+                    value = task.call();
                 } catch (Throwable t) {
                     long endNanos = System.nanoTime();
                     finish();
@@ -130,8 +104,10 @@ public final class MeasuringExecutor implements AutoCloseable {
         } catch (RejectedExecutionException e) {
             inFlight.decrementAndGet();
             rejected.incrementAndGet();
-            throw new Rejected("fixed pool rejected the task: pool-size=" + poolSize + ", queue-capacity="
-                    + queueCapacity + ", queued=" + queueSize() + ", in-flight=" + inFlight.get());
+            throw new Rejected(kind.name() + " rejected the task: "
+                    + (threads == null ? "" : "threads=" + threads + ", ")
+                    + (queueCapacity == null ? "" : "queue-capacity=" + queueCapacity + ", ")
+                    + "queued=" + queueSize() + ", in-flight=" + inFlight.get());
         }
         return result;
     }
@@ -142,25 +118,32 @@ public final class MeasuringExecutor implements AutoCloseable {
         completed.incrementAndGet();
     }
 
-    public ExecutorMode mode() {
-        return mode;
+    public ExecutorKind kind() {
+        return kind;
     }
 
-    public int poolSize() {
-        return poolSize;
+    public String threadNamePrefix() {
+        return threadNamePrefix;
     }
 
-    public int queueCapacity() {
+    /** Thread limit of the kind; null where it has none (virtual-per-task). */
+    public Integer threads() {
+        return threads;
+    }
+
+    /** Queue bound of the kind; null where it has no queue (virtual-per-task). */
+    public Integer queueCapacity() {
         return queueCapacity;
     }
 
-    /** ThreadPoolExecutor.getActiveCount() for fixed; running tasks for virtual. */
+    /** The kind's active gauge: e.g. ThreadPoolExecutor.getActiveCount(), or running tasks. */
     public int active() {
-        return pool != null ? pool.getActiveCount() : running.get();
+        return activeGauge.getAsInt();
     }
 
+    /** The kind's queue gauge: tasks waiting inside the executor for a thread (0 where it has no queue). */
     public int queueSize() {
-        return pool != null ? pool.getQueue().size() : 0;
+        return queueGauge.getAsInt();
     }
 
     public int inFlight() {

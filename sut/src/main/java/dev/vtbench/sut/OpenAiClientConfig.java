@@ -3,6 +3,7 @@ package dev.vtbench.sut;
 import org.springframework.ai.openai.http.okhttp.OpenAiHttpClientBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * Spring AI 2 calls OpenAI through the openai-java SDK on OkHttp (not RestClient), whose pool keeps
@@ -20,7 +21,8 @@ public class OpenAiClientConfig {
     }
 
     @Bean(destroyMethod = "close")
-    MeasuringExecutor measuringExecutor(BenchProperties props) {
-        return MeasuringExecutor.create(props);
+    MeasuringExecutor measuringExecutor(BenchProperties props, Environment env) {
+        BenchProperties.refuseRemoved(env);
+        return MeasuringExecutor.create(props.executor());
     }
 }

@@ -2,16 +2,21 @@ package dev.vtbench.sut;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.mock.env.MockEnvironment;
 
 class BenchPropertiesTest {
 
@@ -27,11 +32,14 @@ class BenchPropertiesTest {
     }
 
     @Test
-    void defaultsMatchTheSourceStudy() {
+    void defaults_variantDefault_virtualPerTaskWithItsPrefix_noThreads_queue10000() {
         BenchProperties p = bind(Map.of());
-        assertEquals(ExecutorMode.FIXED, p.executorMode());
-        assertEquals(32, p.fixed().poolSize());
-        assertEquals(10_000, p.fixed().queueCapacity());
+        assertEquals("default", p.variant());
+        assertEquals("virtual-per-task", p.executor().kind());
+        assertEquals(VirtualPerTaskKind.NAME, p.executor().executorKind().name());
+        assertNull(p.executor().threads());
+        assertEquals(10_000, p.executor().queueCapacity());
+        assertEquals("vt-", p.executor().threadNamePrefix());
         assertEquals(PinningMode.NONE, p.pinningMode());
         assertEquals(250, p.sampler().intervalMs());
         assertEquals(20, p.pinned().thresholdMs());
@@ -40,12 +48,15 @@ class BenchPropertiesTest {
 
     @Test
     void kebabCasePropertiesBind() {
-        BenchProperties p = bind(Map.of("bench.executor", "virtual", "bench.fixed.pool-size", "8",
-                "bench.fixed.queue-capacity", "0", "bench.pinning", "synchronized", "bench.sampler.interval-ms", "100",
-                "bench.pinned.threshold-ms", "0", "bench.okhttp.keep-alive", "30s"));
-        assertEquals(ExecutorMode.VIRTUAL, p.executorMode());
-        assertEquals(8, p.fixed().poolSize());
-        assertEquals(0, p.fixed().queueCapacity());
+        BenchProperties p = bind(Map.of("bench.variant", "fixed-8", "bench.executor.kind", "platform-pool",
+                "bench.executor.threads", "8", "bench.executor.queue-capacity", "0",
+                "bench.executor.thread-name-prefix", "llm-fixed-", "bench.pinning", "synchronized",
+                "bench.sampler.interval-ms", "100", "bench.pinned.threshold-ms", "0", "bench.okhttp.keep-alive", "30s"));
+        assertEquals("fixed-8", p.variant());
+        assertEquals("platform-pool", p.executor().kind());
+        assertEquals(8, p.executor().threads());
+        assertEquals(0, p.executor().queueCapacity());
+        assertEquals("llm-fixed-", p.executor().threadNamePrefix());
         assertEquals(PinningMode.SYNCHRONIZED, p.pinningMode());
         assertEquals(100, p.sampler().intervalMs());
         assertEquals(0, p.pinned().thresholdMs());
@@ -53,20 +64,86 @@ class BenchPropertiesTest {
     }
 
     @Test
-    void unknownExecutorModeIsRefusedNamingBenchExecutor() {
-        InvalidBenchPropertyException bad = refused(Map.of("bench.executor", "forkjoin"));
-        assertEquals("bench.executor", bad.property());
-        assertEquals("bench.executor=forkjoin is invalid: expected one of fixed|virtual", bad.getMessage());
+    void kindIsTrimmedAndCaseInsensitive_storedAsTheRegisteredName() {
+        BenchProperties p = bind(Map.of("bench.executor.kind", " Platform-Pool ", "bench.executor.threads", "2"));
+        assertEquals("platform-pool", p.executor().kind());
     }
 
     @Test
-    void poolSizeZeroIsRefusedNamingThePoolSizeProperty() {
-        assertEquals("bench.fixed.pool-size", refused(Map.of("bench.fixed.pool-size", "0")).property());
+    void threadNamePrefixDefaultsPerKind_fromTheRegistry() {
+        assertEquals("pool-", bind(Map.of("bench.executor.kind", "platform-pool", "bench.executor.threads", "2"))
+                .executor().threadNamePrefix());
+        assertEquals("vt-", bind(Map.of("bench.executor.kind", "virtual-per-task")).executor().threadNamePrefix());
+        assertEquals("llm-vt-", bind(Map.of("bench.executor.kind", "virtual-per-task",
+                "bench.executor.thread-name-prefix", "llm-vt-")).executor().threadNamePrefix());
+    }
+
+    @Test
+    void unknownExecutorKindIsRefusedNamingTheKindPropertyAndListingTheRegisteredKinds() {
+        InvalidBenchPropertyException bad = refused(Map.of("bench.executor.kind", "forkjoin"));
+        assertEquals("bench.executor.kind", bad.property());
+        assertEquals("bench.executor.kind=forkjoin is invalid: expected one of platform-pool|virtual-per-task",
+                bad.getMessage());
+        assertEquals(List.of("platform-pool", "virtual-per-task"), ExecutorKinds.names());
+    }
+
+    @Test
+    void platformPoolWithoutThreadsIsRefusedNamingTheThreadsProperty() {
+        InvalidBenchPropertyException absent = refused(Map.of("bench.executor.kind", "platform-pool"));
+        assertEquals("bench.executor.threads", absent.property());
+        assertTrue(absent.getMessage().contains("platform-pool"), absent.getMessage());
+        assertEquals("bench.executor.threads",
+                refused(Map.of("bench.executor.kind", "platform-pool", "bench.executor.threads", "0")).property());
+        assertEquals("bench.executor.threads",
+                refused(Map.of("bench.executor.kind", "platform-pool", "bench.executor.threads", "-3")).property());
+    }
+
+    @Test
+    void virtualPerTaskIgnoresThreads() {
+        BenchProperties p = bind(Map.of("bench.executor.kind", "virtual-per-task", "bench.executor.threads", "0"));
+        assertEquals(0, p.executor().threads());
     }
 
     @Test
     void negativeQueueCapacityIsRefusedNamingTheQueueProperty() {
-        assertEquals("bench.fixed.queue-capacity", refused(Map.of("bench.fixed.queue-capacity", "-1")).property());
+        assertEquals("bench.executor.queue-capacity", refused(Map.of("bench.executor.kind", "platform-pool",
+                "bench.executor.threads", "2", "bench.executor.queue-capacity", "-1")).property());
+    }
+
+    @Test
+    void blankVariantOrThreadNamePrefixIsRefused() {
+        assertEquals("bench.variant", refused(Map.of("bench.variant", " ")).property());
+        assertEquals("bench.executor.thread-name-prefix",
+                refused(Map.of("bench.executor.thread-name-prefix", " ")).property());
+    }
+
+    @EnableConfigurationProperties(BenchProperties.class)
+    static class BindsBench {
+    }
+
+    /** As the application binds it (ignoreUnknownFields = false): a misspelt or removed name fails the start. */
+    @Test
+    void unknownOrRemovedBenchNamesFailTheStartNamingThem() {
+        new ApplicationContextRunner().withUserConfiguration(BindsBench.class)
+                .withPropertyValues("bench.fixed.pool-size=32", "bench.executor.thread=2")
+                .run(ctx -> {
+                    assertNotNull(ctx.getStartupFailure());
+                    assertEquals("[bench.executor.thread, bench.fixed.pool-size]",
+                            SutApplication.unknownBenchProperties(ctx.getStartupFailure()));
+                });
+        new ApplicationContextRunner().withUserConfiguration(BindsBench.class)
+                .withPropertyValues("bench.executor.kind=platform-pool", "bench.executor.threads=2")
+                .run(ctx -> assertNull(ctx.getStartupFailure()));
+    }
+
+    /** The binder would ignore a scalar bench.executor next to bench.executor.*; it is refused explicitly. */
+    @Test
+    void theRemovedScalarBenchExecutorIsRefusedPointingToTheKindProperty() {
+        InvalidBenchPropertyException bad = assertThrows(InvalidBenchPropertyException.class,
+                () -> BenchProperties.refuseRemoved(new MockEnvironment().withProperty("bench.executor", "fixed")));
+        assertEquals("bench.executor", bad.property());
+        assertTrue(bad.getMessage().contains("bench.executor.kind=platform-pool|virtual-per-task"), bad.getMessage());
+        BenchProperties.refuseRemoved(new MockEnvironment().withProperty("bench.executor.kind", "platform-pool"));
     }
 
     @Test

@@ -29,7 +29,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * stalls (seen here: two concurrent calls hung until the client gave up; see {@link PinningMode}).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"bench.executor=virtual", "bench.pinning=class-init", "bench.pinned.threshold-ms=20"})
+        properties = {"bench.executor.kind=virtual-per-task", "bench.pinning=class-init", "bench.pinned.threshold-ms=20"})
 @DirtiesContext
 class ClassInitPinningIT extends StubbedSutIT {
 

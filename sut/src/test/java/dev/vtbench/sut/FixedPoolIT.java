@@ -16,9 +16,13 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
 
-/** Fixed pool of 2 against a stub with 200 ms latency. */
+/**
+ * A platform pool of 2 against a stub with 200 ms latency, configured as the harness configures study
+ * 000's fixed variant (variant id and thread-name prefix).
+ */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"bench.executor=fixed", "bench.fixed.pool-size=2", "bench.fixed.queue-capacity=100",
+        properties = {"bench.variant=fixed", "bench.executor.kind=platform-pool", "bench.executor.threads=2",
+                "bench.executor.queue-capacity=100", "bench.executor.thread-name-prefix=llm-fixed-",
                 "bench.sampler.interval-ms=50"})
 @DirtiesContext
 class FixedPoolIT extends StubbedSutIT {
@@ -83,7 +87,8 @@ class FixedPoolIT extends StubbedSutIT {
         assertTrue(SutHttp.SERVER_TIMING.matcher(r.serverTiming()).matches(), r.serverTiming());
         JsonNode j = r.json();
         assertEquals(StubOpenAiServer.CONTENT, j.get("content").asText());
-        assertEquals("fixed", j.get("mode").asText());
+        assertEquals("fixed", j.get("variant").asText());
+        assertEquals(4, j.size(), "content, variant, queueMs, execMs: " + r.body());
         assertEquals(r.queueMs(), j.get("queueMs").asDouble(), 0.0011);
         assertEquals(r.execMs(), j.get("execMs").asDouble(), 0.0011);
     }
@@ -91,9 +96,11 @@ class FixedPoolIT extends StubbedSutIT {
     @Test
     void infoReportsExecutorWebTierAndOkHttpLimits() {
         JsonNode info = http.getJson("/bench/info");
-        assertEquals("fixed", info.at("/executor/mode").asText());
-        assertEquals(2, info.at("/executor/poolSize").asInt());
+        assertEquals("fixed", info.at("/executor/variant").asText());
+        assertEquals("platform-pool", info.at("/executor/kind").asText());
+        assertEquals(2, info.at("/executor/threads").asInt());
         assertEquals(100, info.at("/executor/queueCapacity").asInt());
+        assertEquals("llm-fixed-", info.at("/executor/threadNamePrefix").asText());
         assertEquals("none", info.at("/executor/pinning").asText());
         assertEquals(-1, info.at("/tomcat/maxKeepAliveRequests").asInt());
         assertTrue(info.at("/tomcat/asyncRequestTimeoutMs").asLong() >= 300_000);

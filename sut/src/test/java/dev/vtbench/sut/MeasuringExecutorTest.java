@@ -1,6 +1,8 @@
 package dev.vtbench.sut;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,16 +14,25 @@ import org.junit.jupiter.api.Test;
 
 class MeasuringExecutorTest {
 
+    private static MeasuringExecutor pool(int threads, int queueCapacity) {
+        return MeasuringExecutor.create(new BenchProperties.Executor("platform-pool", threads, queueCapacity, null));
+    }
+
+    private static MeasuringExecutor virtualPerTask(String prefix) {
+        return MeasuringExecutor.create(new BenchProperties.Executor("virtual-per-task", null, 0, prefix));
+    }
+
     @Test
-    void fixedPoolOfOneWithQueueOfOneRejectsTheThirdConcurrentTaskNamingBothSizes() throws Exception {
+    void platformPoolOfOneWithQueueOfOneRejectsTheThirdConcurrentTaskNamingBothSizes() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
-        try (MeasuringExecutor ex = MeasuringExecutor.fixed(1, 1)) {
+        try (MeasuringExecutor ex = pool(1, 1)) {
             CompletableFuture<MeasuringExecutor.Timed<String>> a = ex.submit(() -> await(release, "a"));
             CompletableFuture<MeasuringExecutor.Timed<String>> b = ex.submit(() -> await(release, "b"));
             MeasuringExecutor.Rejected r = assertThrows(MeasuringExecutor.Rejected.class, () -> ex.submit(() -> "c"));
-            assertTrue(r.getMessage().contains("pool-size=1"), r.getMessage());
-            assertTrue(r.getMessage().contains("queue-capacity=1"), r.getMessage());
+            assertTrue(r.getMessage().startsWith("platform-pool rejected the task: threads=1, queue-capacity=1,"),
+                    r.getMessage());
             assertEquals(2, ex.inFlight());
+            assertEquals(1, ex.queueSize(), "the kind's gauge: one task queued");
             assertEquals(1, ex.rejectedTotal());
             release.countDown();
             assertEquals("a", a.get().value());
@@ -32,24 +43,61 @@ class MeasuringExecutorTest {
     }
 
     @Test
-    void fixedThreadsAreNamedLlmFixedN() throws Exception {
-        try (MeasuringExecutor ex = MeasuringExecutor.fixed(2, 10)) {
-            assertTrue(ex.submit(() -> Thread.currentThread().getName()).get().value().matches("llm-fixed-\\d+"));
+    void platformPoolThreadsAreNamedPrefixN_defaultPoolDash_orTheConfiguredPrefix() throws Exception {
+        try (MeasuringExecutor ex = pool(2, 10)) {
+            Thread t = ex.submit(Thread::currentThread).get().value();
+            assertFalse(t.isVirtual());
+            assertTrue(t.getName().matches("pool-\\d+"), t.getName());
+            assertEquals(2, ex.threads());
+            assertEquals(10, ex.queueCapacity());
+            assertEquals("platform-pool", ex.kind().name());
+        }
+        try (MeasuringExecutor ex = MeasuringExecutor.create(
+                new BenchProperties.Executor("platform-pool", 2, 10, "llm-fixed-"))) {
+            assertEquals("llm-fixed-0", ex.submit(() -> Thread.currentThread().getName()).get().value());
         }
     }
 
     @Test
-    void virtualThreadsAreNamedLlmVtNAndAreVirtual() throws Exception {
-        try (MeasuringExecutor ex = MeasuringExecutor.virtual()) {
+    void virtualPerTaskThreadsAreVirtualNamedPrefixN_noThreadsNoQueueReported() throws Exception {
+        try (MeasuringExecutor ex = virtualPerTask(null)) {
             Thread t = ex.submit(Thread::currentThread).get().value();
             assertTrue(t.isVirtual());
-            assertTrue(t.getName().matches("llm-vt-\\d+"), t.getName());
+            assertTrue(t.getName().matches("vt-\\d+"), t.getName());
+            assertNull(ex.threads());
+            assertNull(ex.queueCapacity());
+            assertEquals(0, ex.queueSize());
+        }
+        try (MeasuringExecutor ex = virtualPerTask("llm-vt-")) {
+            assertEquals("llm-vt-0", ex.submit(() -> Thread.currentThread().getName()).get().value());
+        }
+    }
+
+    @Test
+    void virtualPerTaskActiveGaugeCountsRunningTasks() throws Exception {
+        CountDownLatch started = new CountDownLatch(2);
+        CountDownLatch release = new CountDownLatch(1);
+        try (MeasuringExecutor ex = virtualPerTask(null)) {
+            CompletableFuture<MeasuringExecutor.Timed<String>> a = ex.submit(() -> {
+                started.countDown();
+                return await(release, "a");
+            });
+            CompletableFuture<MeasuringExecutor.Timed<String>> b = ex.submit(() -> {
+                started.countDown();
+                return await(release, "b");
+            });
+            started.await();
+            assertEquals(2, ex.active());
+            release.countDown();
+            a.get();
+            b.get();
+            assertEquals(0, ex.active());
         }
     }
 
     @Test
     void queueTimeIsSubmitToStartAndExecIsStartToEnd() throws Exception {
-        try (MeasuringExecutor ex = MeasuringExecutor.fixed(1, 10)) {
+        try (MeasuringExecutor ex = pool(1, 10)) {
             CompletableFuture<MeasuringExecutor.Timed<Integer>> first = ex.submit(() -> sleep(100));
             CompletableFuture<MeasuringExecutor.Timed<Integer>> second = ex.submit(() -> sleep(100));
             MeasuringExecutor.Timed<Integer> t2 = second.get();
@@ -63,7 +111,7 @@ class MeasuringExecutorTest {
 
     @Test
     void aFailingTaskCompletesExceptionallyWithItsTimings() {
-        try (MeasuringExecutor ex = MeasuringExecutor.virtual()) {
+        try (MeasuringExecutor ex = virtualPerTask(null)) {
             CompletableFuture<MeasuringExecutor.Timed<String>> f = ex.submit(() -> {
                 throw new UpstreamException("upstream_bad_response", "boom");
             });

@@ -18,7 +18,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * demonstrates nothing but JEP 491; {@link ClassInitPinningIT} shows a mode that still pins.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"bench.executor=virtual", "bench.pinning=synchronized", "bench.pinned.threshold-ms=20"})
+        properties = {"bench.executor.kind=virtual-per-task", "bench.pinning=synchronized", "bench.pinned.threshold-ms=20"})
 @DirtiesContext
 class PinningIT extends StubbedSutIT {
 

@@ -39,11 +39,18 @@ final class SutHttp {
     }
 
     CompletableFuture<Result> llmAsync() {
-        HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/api/benchmark/llm"))
-                .timeout(Duration.ofSeconds(60))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"prompt\":\"hi\"}")).build();
-        return client.sendAsync(req, HttpResponse.BodyHandlers.ofString()).thenApply(r -> {
+        return sendAsync("POST", "/api/benchmark/llm", "{\"prompt\":\"hi\"}");
+    }
+
+    /** {@code method path} with an optional JSON body; Server-Timing parsed into queueMs / execMs (NaN when absent). */
+    CompletableFuture<Result> sendAsync(String method, String path, String jsonBody) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60));
+        if (jsonBody == null) {
+            b.method(method, HttpRequest.BodyPublishers.noBody());
+        } else {
+            b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(jsonBody));
+        }
+        return client.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString()).thenApply(r -> {
             String st = r.headers().firstValue("Server-Timing").orElse(null);
             double q = Double.NaN;
             double e = Double.NaN;
@@ -56,6 +63,15 @@ final class SutHttp {
             }
             return new Result(r.statusCode(), r.body(), st, q, e);
         });
+    }
+
+    /** {@code POST /api/scenario/<idAndQuery>} without a body, e.g. {@code sleep?ms=300}. */
+    CompletableFuture<Result> scenarioAsync(String idAndQuery) {
+        return sendAsync("POST", "/api/scenario/" + idAndQuery, null);
+    }
+
+    Result scenario(String idAndQuery) {
+        return scenarioAsync(idAndQuery).join();
     }
 
     Result llm() {

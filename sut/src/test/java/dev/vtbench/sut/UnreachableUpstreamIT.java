@@ -16,7 +16,7 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {"bench.executor=virtual"})
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {"bench.executor.kind=virtual-per-task"})
 @DirtiesContext
 class UnreachableUpstreamIT {
 
@@ -44,5 +44,14 @@ class UnreachableUpstreamIT {
         assertFalse(r.body().contains("\tat ") || r.body().contains("at org.") || r.body().contains("at java."),
                 r.body());
         assertEquals(2, err.size(), "only error and message: " + r.body());
+    }
+
+    @Test
+    void llmScenarioRoute_mockUnreachable_502WithServerTiming() {
+        SutHttp.Result r = new SutHttp(port).sendAsync("POST", "/api/scenario/llm", "{\"prompt\":\"hi\"}").join();
+        assertEquals(502, r.status(), r.body());
+        assertEquals("upstream_unreachable", r.json().get("error").asText());
+        assertTrue(r.serverTiming() != null && SutHttp.SERVER_TIMING.matcher(r.serverTiming()).matches(),
+                "the failed call was timed: " + r);
     }
 }

@@ -1,0 +1,35 @@
+package dev.vtbench.sut;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * {@code llm}: one blocking Spring AI chat call ({@link LlmCallService#call}) with the prompt from the
+ * JSON body {@code {"prompt": "..."}}, or {@value #DEFAULT_PROMPT} when absent or blank. Returns
+ * {@code {"content": "..."}}. {@code POST /api/benchmark/llm} runs this scenario too.
+ */
+@Component
+public class LlmScenario implements Scenario {
+
+    static final String ID = "llm";
+    static final String DEFAULT_PROMPT = "Say hello.";
+
+    public record Result(String content) {
+    }
+
+    private final LlmCallService llm;
+
+    public LlmScenario(LlmCallService llm) {
+        this.llm = llm;
+    }
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public Result call(ScenarioRequest request) {
+        String prompt = request.bodyString("prompt").filter(p -> !p.isBlank()).orElse(DEFAULT_PROMPT);
+        return new Result(llm.call(prompt));
+    }
+}
