@@ -15,18 +15,39 @@ export interface LlmResponse {
   execMs: number;
 }
 
-/** Error body of the SUT (503 rejection, 502 upstream failure). No stack trace. */
+/**
+ * `GET|POST /api/scenario/{id}` (query parameters per scenario, e.g. `sleep?ms=200`) -> 200 and
+ * this JSON, with the same `Server-Timing` header as the LLM route. The scenario runs on the
+ * variant's executor (sut/…/scenario/*.java).
+ */
+export interface ScenarioResponse {
+  /** `bench.variant` of the SUT */
+  variant: string;
+  /** the scenario id */
+  scenario: string;
+  /** what the scenario returned, e.g. `{"sleptMs": 200}` or `{"content": "..."}` */
+  result: unknown;
+  queueMs: number;
+  execMs: number;
+}
+
+/** Error body of the SUT. No stack trace. */
 export interface SutError {
-  error: string; // stable code: 'rejected' | 'upstream_unreachable' | 'upstream_bad_response' | ...
+  /**
+   * stable code: 'rejected' (503, the pool's queue is full) | 'upstream_unreachable' |
+   * 'upstream_bad_response' (502) | 'unknown_scenario' (404) | 'bad_scenario_parameter' (400,
+   * the message names the parameter) | 'internal' (500)
+   */
+  error: string;
   message: string;
 }
 
 /** One sampler tick (`GET /bench/samples?since=<epochMs>` returns those with tEpochMs > since). */
 export interface SutSample {
   tEpochMs: number;
-  /** ThreadPoolExecutor.getActiveCount() for fixed; running tasks for virtual */
+  /** ThreadPoolExecutor.getActiveCount() for a platform pool; running tasks for virtual-per-task */
   executorActive: number;
-  /** queued tasks (fixed); 0 for virtual */
+  /** queued tasks (platform pool); 0 for virtual-per-task */
   queueSize: number;
   /** tasks submitted and not finished (measuring wrapper) */
   inFlight: number;
