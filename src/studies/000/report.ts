@@ -57,7 +57,7 @@ function configDiffs(model: BaseModel): { host: Diff; jdk: Diff; n: Diff; repeat
     jdk: m.versions.jdk !== null && sameJdkVersion(jdk, m.versions.jdk) ? null : { key: 'diff.jdk', v: { jdk: m.versions.jdk ?? '?', pub: jdk } },
     n: o.requestsPerWorker === n ? null : { key: 'diff.n', v: { n: o.requestsPerWorker, pub: n } },
     repeats: o.repeats === repeats ? null : { key: 'diff.repeats', v: { repeats: o.repeats, pub: repeats } },
-    latency: model.latencyMs === L ? null : { key: 'diff.latency', v: { L: model.latencyMs, pub: L } },
+    latency: o.latencyMs === L ? null : { key: 'diff.latency', v: { L: o.latencyMs, pub: L } },
     pool: poolSize(model) === N ? null : { key: 'diff.pool', v: { N: poolSize(model), pub: N } },
     levels: o.levels.join('/') === levels ? null : { key: 'diff.levels', v: { levels: o.levels.join('/'), pub: levels } },
   };
