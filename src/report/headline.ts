@@ -10,7 +10,7 @@ import { aggText, int, ms, num, pct, rps, table } from './format.ts';
 function latencyText(model: ReportModel): string {
   return `mock latency ${num(model.latencyMs, 0)} ms`;
 }
-/** the platform pools of the run, e.g. `fixed pool 32` (variant id, threads) */
+/** the platform pools of the run, e.g. `pool-8 pool 8` (variant id, threads) */
 function poolText(model: ReportModel): string {
   return model.variants.flatMap((v) => { const e = model.variantSpecs.get(v)?.executor; return e?.kind === 'platform-pool' ? [`${v} pool ${e.threads}`] : []; }).join(', ') || 'no platform pool';
 }
@@ -23,7 +23,7 @@ function poolText(model: ReportModel): string {
 export function headlineMarkdown(model: ReportModel, reportDir: string): string {
   const o = model.manifest.options;
   const rows = model.rows.map((r) => [
-    // a pool variant with its size (e.g. `fixed-32`), others by id
+    // a pool variant with its size (e.g. `pool-8-8`), others by id
     r.executor.kind === 'platform-pool' ? `${r.variant}-${r.executor.threads}` : r.variant,
     int(r.concurrency),
     aggText(r.wholeRunRps, rps),
