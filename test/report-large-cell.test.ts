@@ -14,7 +14,11 @@ import { summarize } from '../src/load/summarize.ts';
 import type { RequestRecord } from '../src/load/types.ts';
 import { RunStore, compactRequests } from '../src/store/run-store.ts';
 import { buildSummary } from '../src/analysis/summary.ts';
-import type { CellResult, RunManifest } from '../src/store/types.ts';
+import { SCHEMA_VERSION, type CellResult, type RunManifest } from '../src/store/types.ts';
+import { STUDY_000 } from '../src/studies/000/index.ts';
+
+/** study 000's reader of schema 1 (imported through the study: v1.ts and index.ts import each other) */
+const V1_READER = STUDY_000.legacyReaders![0]!;
 import type { SutSample } from '../src/jvm/api.ts';
 import { loadRun } from '../src/report/load.ts';
 import { buildReport, loadTemplates } from '../src/report/index.ts';
@@ -52,11 +56,12 @@ test('a cell of 300,000 successful requests: summary, store, summary.json, repor
     const load = summarize(records, C, N);
     assert.equal(load.ok, 300_000);
 
-    const fixture = JSON.parse(readFileSync(join(FIXTURE_DIR, 'manifest.json'), 'utf8')) as RunManifest;
+    // the fixture is a schema-1 run: its manifest read through study 000's v1 reader is a current one
+    const fixture = V1_READER.manifest(JSON.parse(readFileSync(join(FIXTURE_DIR, 'manifest.json'), 'utf8')) as Record<string, unknown>) as RunManifest;
     const cellId = `virtual-c${C}-r1`;
     const manifest: RunManifest = {
       ...fixture, runId: 'large-run', cellOrder: [cellId],
-      options: { ...fixture.options, levels: [C], modes: ['virtual'], repeats: 1, requestsPerWorker: N, latencyMs: L, warmupS: 0, samplerIntervalMs: INTERVAL_MS },
+      options: { ...fixture.options, levels: [C], variants: ['virtual'], variantSpecs: fixture.options.variantSpecs.filter((v) => v.id === 'virtual'), repeats: 1, requestsPerWorker: N, latencyMs: L, warmupS: 0, samplerIntervalMs: INTERVAL_MS },
       sut: { 'virtual-r1': fixture.sut['virtual-r1']! },
     };
     const t0EpochMs = Date.UTC(2030, 0, 1);
@@ -70,7 +75,7 @@ test('a cell of 300,000 successful requests: summary, store, summary.json, repor
       });
     }
     const cell: CellResult = {
-      schemaVersion: 1, cellId, mode: 'virtual', concurrency: C, repeat: 1, requestsPerWorker: N, latencyMs: L, poolSize: fixture.options.poolSize,
+      schemaVersion: SCHEMA_VERSION, cellId, variant: 'virtual', scenario: fixture.options.scenario, executor: { kind: 'virtual-per-task' }, concurrency: C, repeat: 1, requestsPerWorker: N, latencyMs: L,
       start: 'together', startedAt: new Date(t0EpochMs).toISOString(), t0EpochMs, durationMs: Math.ceil(lastEndMs), load, samples,
       mock: { before: null, after: null }, pinned: { thresholdMs: 20, total: 0, byReason: {}, submitFailed: 0 },
       loadgen: { eventLoopLagP99Ms: 2, eventLoopLagMaxMs: 9, cpuPct: 30, hostCpuPct: 40 }, flags: [], threadDump: null,

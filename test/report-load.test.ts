@@ -55,7 +55,7 @@ test('a partial run (cells missing, no summary.json, a request file missing) sti
   }
 });
 
-test('a run with only one mode reports it and says that the comparison is missing', async () => {
+test('a run with only one variant reports it and says that the comparison is missing', async () => {
   const dir = tmpCopy();
   const out = mkdtempSync(join(tmpdir(), 'vtbench-out-'));
   try {
@@ -64,7 +64,7 @@ test('a run with only one mode reports it and says that the comparison is missin
       unlinkSync(join(dir, 'cells', `virtual-c${c}-r${r}.json`));
     }
     const res = await renderReport(dir, out, { lang: 'zh' });
-    assert.ok(res.gaps.some((g) => /only one mode/.test(g)));
+    assert.ok(res.gaps.some((g) => /only one variant/.test(g)));
     const md = readFileSync(join(res.outDir, 'report.md'), 'utf8');
     assert.match(md, /没有任何档位同时具有两种模式的结果/);
   } finally {
@@ -117,7 +117,7 @@ test('one non-numeric latency in a requests file: the report renders, that cell 
     const run = await loadRun(dir);
     assert.equal(run.cells.length, 12, 'the cell itself (its load summary) is still a result');
     assert.equal(run.requests.has('fixed-c32-r1'), false);
-    assert.equal(run.summary.rows.find((x) => x.mode === 'fixed' && x.concurrency === 32)!.pooled.e2eMs, null, 'no pooled figure over unusable data');
+    assert.equal(run.summary.rows.find((x) => x.variant === 'fixed' && x.concurrency === 32)!.pooled.e2eMs, null, 'no pooled figure over unusable data');
   } finally {
     rmSync(join(dir, '..'), { recursive: true, force: true });
     rmSync(out, { recursive: true, force: true });

@@ -14,12 +14,17 @@ import { FIXTURE_DIR, fixtureVariant as variant, reportMarkdown as md, section }
 
 /** the fixture's highest level (32) */
 const TOP = 32;
-const vtTop = (cells: CellResult[]) => cells.filter((c) => c.mode === 'virtual' && c.concurrency === TOP);
+const vtTop = (cells: CellResult[]) => cells.filter((c) => c.variant === 'virtual' && c.concurrency === TOP);
 /** the study's setup (latency 1500 ms, pool 32), so §8.7 compares figures instead of saying "not comparable" */
-const asStudySetup = (r: LoadedRun) => { r.manifest = { ...r.manifest, options: { ...r.manifest.options, latencyMs: 1500, poolSize: 32 } } as RunManifest; };
+const asStudySetup = (r: LoadedRun) => { r.manifest = withSetup(r.manifest, 1500, 32); };
+/** the manifest with another mock latency and fixed-pool size (the pool lives in the run's variant specs) */
+function withSetup(m: RunManifest, latencyMs: number, pool: number): RunManifest {
+  const variantSpecs = m.options.variantSpecs.map((v) => (v.executor.kind === 'platform-pool' ? { ...v, executor: { ...v.executor, threads: pool } } : v));
+  return { ...m, options: { ...m.options, latencyMs, poolSize: pool, variantSpecs } };
+}
 
 test('pinning: §8.7 and §15 apply the same rule (≤ 1 event per 100 virtual requests)', async () => {
-  const vtRequests = (await loadRun(FIXTURE_DIR)).cells.filter((c) => c.mode === 'virtual').reduce((a, c) => a + c.load.count, 0);
+  const vtRequests = (await loadRun(FIXTURE_DIR)).cells.filter((c) => c.variant === 'virtual').reduce((a, c) => a + c.load.count, 0);
   const allowed = Math.floor(vtRequests / 100);
   for (const [events, expected] of [[1, 'reproduced'], [allowed, 'reproduced'], [allowed + 1, 'not reproduced']] as const) {
     const run = await variant((cells, r) => {
@@ -44,16 +49,16 @@ test('execution P95 "the same" uses the §8.7 tolerance (max of 5 % and 20 ms)',
   const withExec = (deltaMs: number) => variant((cells) => {
     for (const c of cells) {
       if (c.concurrency !== TOP || !c.load.execMs) continue;
-      c.load = { ...c.load, execMs: { ...c.load.execMs, p95: c.mode === 'fixed' ? 200 : 200 + deltaMs } };
+      c.load = { ...c.load, execMs: { ...c.load.execMs, p95: c.variant === 'fixed' ? 200 : 200 + deltaMs } };
     }
   });
   const same = buildModel(await withExec(19));
-  assert.equal(same.highest?.concurrency, TOP);
-  assert.equal(same.highest?.execSame, true);
+  assert.equal(same.pairs[0]?.highest?.concurrency, TOP);
+  assert.equal(same.pairs[0]?.highest?.execSame, true);
   assert.equal(same.conclusions.find((c) => c.id === 'execEqual')?.verdict, 'reproduced');
   const differs = buildModel(await withExec(30));
-  assert.equal(differs.highest?.execSame, false);
-  assert.equal(differs.highest?.execSlowerVirtual, true);
+  assert.equal(differs.pairs[0]?.highest?.execSame, false);
+  assert.equal(differs.pairs[0]?.highest?.execSlowerCandidate, true);
   assert.equal(differs.conclusions.find((c) => c.id === 'execEqual')?.verdict, 'not reproduced');
   const doc = await md(await withExec(30));
   assert.match(section(doc, /^## Summary/), /carrier threads/, 'the summary names the likely cause');
@@ -64,7 +69,7 @@ test('host saturation comes from the data: no "did not visibly limit" sentence w
   const clean = (cells: CellResult[]) => {
     for (const c of cells) {
       c.flags = c.flags.filter((f) => f.code === 'errors-above-threshold');
-      if (c.mode === 'virtual' && c.load.queueMs) c.load = { ...c.load, queueMs: { ...c.load.queueMs, p95: Math.min(c.load.queueMs.p95, 5) } };
+      if (c.variant === 'virtual' && c.load.queueMs) c.load = { ...c.load, queueMs: { ...c.load.queueMs, p95: Math.min(c.load.queueMs.p95, 5) } };
       c.samples = c.samples.map((s) => ({ ...s, processCpuLoad: s.processCpuLoad === null ? null : Math.min(s.processCpuLoad, 0.5) }));
     }
   };
@@ -78,7 +83,7 @@ test('host saturation comes from the data: no "did not visibly limit" sentence w
   const q = await md(queued);
   assert.doesNotMatch(q, NO_LIMIT);
   assert.match(section(q, /^## 14\./), /virtual-c32-r1 \(98\.00 ms\).*carrier threads/);
-  assert.equal(buildModel(queued).highest?.vtQueueDelayed, true);
+  assert.equal(buildModel(queued).pairs[0]?.highest?.candidateQueueDelayed, true);
 
   // the pipeline's rule (sutCpuSaturation): ≥ 90 % of the machine in ≥ 10 % of the cell's samples
   const cpu = await variant((cells) => {
@@ -123,7 +128,7 @@ function craftedVirtualDump(c: number, cellId: string): ThreadDumpSummary {
   ];
   return {
     file: `threaddumps/${cellId}.json.gz`, takenAtMs: 1600, threadCount: groups.reduce((a, g) => a + g.count, 0) + 20, groups,
-    inSocketRead: { fixedPool: 0, virtual: c, other: 0 },
+    inSocketRead: { poolThreads: 0, virtual: c, other: 0 },
     containers: [
       { name: 'java.util.concurrent.ThreadPoolExecutor@11aa22', threadCount: 0 },
       { name: 'java.util.concurrent.ThreadPerTaskExecutor@4d5e6f', threadCount: c },
@@ -151,7 +156,7 @@ test('thread dump: only llm-vt- threads count as the benchmark\'s, JDK virtual t
   assert.match(section(await md(crafted, 'zh'), /^## 10\./), /（无调用栈）/);
   // and on the real dumps of the fixture: the benchmark's threads are exactly the llm-vt- / llm-fixed- groups
   for (const d of buildModel(await loadRun(FIXTURE_DIR)).threadDumps) {
-    const prefix = d.mode === 'virtual' ? 'llm-vt-' : 'llm-fixed-';
+    const prefix = d.variant === 'virtual' ? 'llm-vt-' : 'llm-fixed-';
     assert.equal(d.benchmarkThreads, d.dump.groups.filter((g) => g.namePrefix === prefix).reduce((a, g) => a + g.count, 0), d.cellId);
     assert.ok(d.otherVirtual.every((g) => !g.namePrefix.startsWith('llm-')), d.cellId);
     assert.ok(d.containers.every((c) => c.threadCount > 0), d.cellId);
@@ -160,7 +165,7 @@ test('thread dump: only llm-vt- threads count as the benchmark\'s, JDK virtual t
 
 test('zh report: reasons, definitions, statuses and frames in Chinese; no space after a full stop', async () => {
   const run = await loadRun(FIXTURE_DIR);
-  const smallerPlan = await variant((_cells, r) => { r.manifest = { ...r.manifest, options: { ...r.manifest.options, latencyMs: 200, poolSize: 8 } }; });
+  const smallerPlan = await variant((_cells, r) => { r.manifest = withSetup(r.manifest, 200, 8); });
   const notComparable = await md(smallerPlan, 'zh');
   assert.match(notComparable, /不可比：Mock 延迟 200 ms，原报告 1,500 ms；固定线程池 8，原报告 32/);
   for (const doc of [await md(run, 'zh'), notComparable]) {
@@ -181,13 +186,13 @@ test('sameJdkVersion compares release numbers: Temurin 25.0.3 = 25.0.3+9-LTS, no
 test('§12 names the blocks a resume split over more than one SUT JVM (from the cells\' sutPid); without sutPid the old sentence stays', async () => {
   const legacy = await md(await variant(() => {}));
   assert.match(legacy, /one SUT JVM serves all levels of a block \(fixed-r1, fixed-r2, virtual-r1, virtual-r2\)/);
-  const pidOf = (c: CellResult) => (c.mode === 'fixed' ? 100 : 200) + c.repeat;
+  const pidOf = (c: CellResult) => (c.variant === 'fixed' ? 100 : 200) + c.repeat;
   const whole = await variant((cells) => { for (const c of cells) c.sutPid = pidOf(c); });
   assert.equal(buildModel(whole).jvmBlocks?.split.length, 0);
   assert.match(await md(whole), /one SUT JVM serves all levels of a block \(fixed-r1, fixed-r2, virtual-r1, virtual-r2\)/);
   const resumed = await variant((cells) => {
     for (const c of cells) c.sutPid = pidOf(c);
-    const last = cells.filter((c) => c.mode === 'fixed' && c.repeat === 2).sort((a, b) => b.concurrency - a.concurrency)[0]!;
+    const last = cells.filter((c) => c.variant === 'fixed' && c.repeat === 2).sort((a, b) => b.concurrency - a.concurrency)[0]!;
     last.sutPid = 999; // measured anew on --resume, in a new JVM
   });
   assert.deepEqual(buildModel(resumed).jvmBlocks?.split, [{ blockId: 'fixed-r2', jvms: 2 }]);

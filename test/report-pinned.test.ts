@@ -17,14 +17,14 @@ const WAITED = 'Waited for initialization of PinExp$Slow by another thread';
 test('pinned reasons are grouped by kind per mode, raw texts kept in the model', async () => {
   const run = await variant((cells) => {
     for (const c of cells) if (c.pinned) c.pinned = { ...c.pinned, total: 0, byReason: {} };
-    const [a, b] = cells.filter((c) => c.mode === 'virtual');
+    const [a, b] = cells.filter((c) => c.variant === 'virtual');
     a!.pinned = { thresholdMs: 20, total: 3, byReason: { [CLINIT_A]: 2, [WAITED]: 1 }, submitFailed: 0 };
     b!.pinned = { thresholdMs: 20, total: 1, byReason: { [CLINIT_B]: 1 }, submitFailed: 0 };
   });
   const m = buildModel(run);
   assert.deepEqual(m.pinningReasons, [
-    { mode: 'virtual', kind: 'VM call to <class>.<clinit> on stack', count: 3, reasons: [CLINIT_A, CLINIT_B] },
-    { mode: 'virtual', kind: 'Waited for initialization of <class> by another thread', count: 1, reasons: [WAITED] },
+    { variant: 'virtual', kind: 'VM call to <class>.<clinit> on stack', count: 3, reasons: [CLINIT_A, CLINIT_B] },
+    { variant: 'virtual', kind: 'Waited for initialization of <class> by another thread', count: 1, reasons: [WAITED] },
   ]);
   const doc = await md(run);
   assert.match(doc, /\| Virtual threads \| VM call to \\<class\\>\.\\<clinit\\> on stack \| 3 \|/);

@@ -1,6 +1,6 @@
 /**
  * §8.7 published vs measured (issue 9, defect 3): setup identities — figures that hold by
- * construction — are marked in published.json, shown apart and never counted; every counted
+ * construction — are marked on study 000's typed published rows (src/studies/000/published.ts), shown apart and never counted; every counted
  * verdict can come out otherwise. Proof by perturbation: on the committed run's loaded data (a
  * comparable run: the study's plan), each counted figure's measured value is moved beyond its
  * tolerance through the model's inputs (the summary rows, the cells' samples, thread dumps,
@@ -10,10 +10,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { loadRun, type LoadedRun } from '../src/report/load.ts';
-import { buildModel, MIB, SETUP_IDENTITIES, type PublishedRow } from '../src/report/model.ts';
+import { buildModel, MIB, type PublishedVerdict as PublishedRow } from '../src/report/model.ts';
+import { PUBLISHED_000 } from '../src/studies/000/published.ts';
+
+/** figure id → setup identity kind, from the study's typed rows */
+const SETUP_IDENTITIES = new Map(PUBLISHED_000.filter((p) => p.setupIdentity !== null).map((p) => [p.id, p.setupIdentity as string] as const));
 import { loadTemplates } from '../src/report/index.ts';
 import { chartLabels, renderMarkdown } from '../src/report/render-md.ts';
-import type { Agg, CellResult, Mode, SummaryRow } from '../src/store/types.ts';
+import type { Agg, CellResult, SummaryRow } from '../src/store/types.ts';
+
+type Mode = string;
 
 const COMMITTED = fileURLToPath(new URL('../runs/20261130-100102-seed-000/', import.meta.url));
 
@@ -36,12 +42,12 @@ function perturb(run: LoadedRun, row: PublishedRow, target: number): LoadedRun {
   const mode = parts[0] as Mode;
   const c = row.concurrency;
   const sr = (): SummaryRow => {
-    const x = r.summary.rows.find((y) => y.mode === mode && y.concurrency === c);
+    const x = r.summary.rows.find((y) => y.variant === mode && y.concurrency === c);
     assert.ok(x, `no summary row for ${row.id}`);
     return x;
   };
-  const cellsAt = (m: Mode, lv: number): CellResult[] => r.cells.filter((x) => x.mode === m && x.concurrency === lv);
-  const metric = parts.slice(1, /^\d+$/.test(parts[parts.length - 1] as string) ? -1 : undefined).join('.');
+  const cellsAt = (m: Mode, lv: number): CellResult[] => r.cells.filter((x) => x.variant === m && x.concurrency === lv);
+  const metric = row.metric;
   switch (row.id.startsWith('setup.') ? row.id : metric) {
     case 'throughputRps': setMedian(sr().throughput.wholeRunRps, target); break;
     case 'e2eP95Ms': setMedian(sr().e2eMs.p95, target); break;
@@ -50,7 +56,7 @@ function perturb(run: LoadedRun, row: PublishedRow, target: number): LoadedRun {
     case 'executionP95Ms': setMedian(sr().execMs.p95, target); break;
     case 'errorRate': setMedian(sr().errors.rate, target); break;
     case 'threadDump.poolThreadsInSocketRead':
-      for (const x of cellsAt(mode, c as number)) if (x.threadDump) x.threadDump = { ...x.threadDump, inSocketRead: { ...x.threadDump.inSocketRead, fixedPool: target } };
+      for (const x of cellsAt(mode, c as number)) if (x.threadDump) x.threadDump = { ...x.threadDump, inSocketRead: { ...x.threadDump.inSocketRead, poolThreads: target } };
       break;
     case 'threadDump.activeThreadsPeak':
     case 'threadDump.activeVirtualTasksPeak':
@@ -64,7 +70,7 @@ function perturb(run: LoadedRun, row: PublishedRow, target: number): LoadedRun {
       for (const x of cellsAt('virtual', 500)) for (const s of x.samples) s.rssBytes = (300 + target) * MIB;
       break;
     case 'pinnedEvents': {
-      const vt = r.cells.filter((x) => x.mode === 'virtual');
+      const vt = r.cells.filter((x) => x.variant === 'virtual');
       vt.forEach((x, i) => { x.pinned = { thresholdMs: 20, total: i === 0 ? target : 0, byReason: {}, submitFailed: 0 }; });
       break;
     }
@@ -93,11 +99,11 @@ function target(row: PublishedRow): number {
   return Math.round((row.published + 2 * allowed + Math.max(1, Math.abs(row.published) * 0.1)) * 10) / 10;
 }
 
-test('setup identities come from published.json (typed), name figures the report has, and are never counted', async () => {
+test('setup identities come from the study\'s typed published rows, name figures the report has, and are never counted', async () => {
   const run = await baseRun();
   const m = buildModel(run);
   assert.deepEqual([...SETUP_IDENTITIES.keys()].sort(), ['fixed.threadDump.activeThreadsPeak.500', 'fixed.threadDump.queuePeak.500', 'setup.totalRequests', 'virtual.threadDump.activeVirtualTasksPeak.500', 'virtual.threadDump.queuePeak.500']);
-  for (const id of SETUP_IDENTITIES.keys()) assert.ok(m.published.some((p) => p.id === id && p.identity === SETUP_IDENTITIES.get(id)), `published.json names ${id}, which the report does not have`);
+  for (const id of SETUP_IDENTITIES.keys()) assert.ok(m.published.some((p) => p.id === id && p.identity === SETUP_IDENTITIES.get(id)), `the study names ${id}, which the report does not have`);
   const counted = m.published.filter((p) => p.identity === null);
   assert.equal(counted.length, m.published.length - SETUP_IDENTITIES.size);
   const t = await loadTemplates('en');

@@ -15,7 +15,7 @@ test('headline table of the fixture: one row per mode and level, % of bound from
   const md = headlineMarkdown(model, 'report/x');
   const rows = md.split('\n').filter((l) => /^\| (fixed-|virtual)/.test(l));
   assert.equal(rows.length, model.rows.length);
-  const r = model.rows.find((x) => x.mode === 'fixed' && x.concurrency === 32)!;
+  const r = model.rows.find((x) => x.variant === 'fixed' && x.concurrency === 32)!;
   const expectedPct = ((r.wholeRunRps.median! / r.boundRps) * 100).toFixed(1);
   assert.ok(rows.some((l) => l.startsWith('| fixed-') && l.includes('| 32 |') && l.includes(`${expectedPct} %`)), md);
   assert.match(md, /\(report\/x\/report\.md\)/);

@@ -23,7 +23,7 @@ async function build(lang: 'en' | 'zh', edit?: (run: LoadedRun) => LoadedRun) {
 /** The fixture run with hostile strings where a run carries free text: a flag message, the mock's model name, a pinned reason, a thread name. */
 function hostile(run: LoadedRun): LoadedRun {
   const cells = structuredClone(run.cells);
-  const flagged = cells.find((c) => c.mode === 'virtual') as (typeof cells)[number];
+  const flagged = cells.find((c) => c.variant === 'virtual') as (typeof cells)[number];
   flagged.flags = [...flagged.flags, { code: 'loadgen-cpu', message: `load generator CPU 91 % of one core ${HOSTILE_FULL}`, value: 91, threshold: 90 }];
   flagged.pinned = { thresholdMs: 20, total: 1, byReason: { [`reason ${HOSTILE_FULL}`]: 1 }, submitFailed: 0 };
   for (const c of cells) if (c.mock.after) c.mock = { ...c.mock, after: { ...c.mock.after, config: { ...c.mock.after.config, model: `mock-gpt ${HOSTILE_FULL}` } } };

@@ -5,28 +5,32 @@ import {
   wavesWholeRunRps, plannedRequestsPerRepeat, rampWholeRunFraction,
 } from '../src/theory/bounds.ts';
 import { percentiles } from '../src/stats/percentiles.ts';
+import type { ExecutorSpec } from '../src/study/types.ts';
+
+const pool = (threads: number): ExecutorSpec => ({ kind: 'platform-pool', threads, queueCapacity: 10000 });
+const VT: ExecutorSpec = { kind: 'virtual-per-task' };
 
 const close = (a: number, b: number, eps = 0.005) => assert.ok(Math.abs(a - b) < eps, `${a} ≉ ${b}`);
 
 test('throughput bound: fixed 32 threads at 1.5 s = 21.33 req/s; virtual 500 / 1.5 = 333.33', () => {
-  close(throughputBoundRps('fixed', 500, 32, 1500), 21.333);
-  close(throughputBoundRps('fixed', 10, 32, 1500), 6.667);
-  close(throughputBoundRps('virtual', 500, 32, 1500), 333.333);
+  close(throughputBoundRps(pool(32), 500, 1500), 21.333);
+  close(throughputBoundRps(pool(32), 10, 1500), 6.667);
+  close(throughputBoundRps(VT, 500, 1500), 333.333);
 });
 
 test('waves ⌈c/N⌉ and queue-wait P95 (⌈c/N⌉ − 1) × L: 1.5 / 4.5 / 9.0 / 22.5 s for c = 50 / 100 / 200 / 500', () => {
-  assert.deepEqual([10, 32, 33, 50, 100, 200, 500].map((c) => waves('fixed', c, 32)), [1, 1, 2, 2, 4, 7, 16]);
-  assert.equal(waves('virtual', 500, 32), 1);
-  assert.deepEqual([50, 100, 200, 500].map((c) => queueWaitP95WavesMs('fixed', c, 32, 1500)), [1500, 4500, 9000, 22500]);
-  assert.equal(queueWaitP95WavesMs('virtual', 500, 32, 1500), 0);
-  assert.equal(queueWaitMeanSpreadMs('fixed', 64, 32, 1500), 1500);
-  assert.equal(queueWaitMeanSpreadMs('fixed', 10, 32, 1500), 0);
+  assert.deepEqual([10, 32, 33, 50, 100, 200, 500].map((c) => waves(pool(32), c)), [1, 1, 2, 2, 4, 7, 16]);
+  assert.equal(waves(VT, 500), 1);
+  assert.deepEqual([50, 100, 200, 500].map((c) => queueWaitP95WavesMs(pool(32), c, 1500)), [1500, 4500, 9000, 22500]);
+  assert.equal(queueWaitP95WavesMs(VT, 500, 1500), 0);
+  assert.equal(queueWaitMeanSpreadMs(pool(32), 64, 1500), 1500);
+  assert.equal(queueWaitMeanSpreadMs(pool(32), 10, 1500), 0);
 });
 
 test('lock-step waves bound for the whole run: c = 50, n = 4 → 200 / (7 × 1.5) = 19.05 req/s', () => {
-  close(wavesWholeRunRps('fixed', 50, 32, 1500, 4), 19.048);
-  close(wavesWholeRunRps('fixed', 500, 32, 1500, 40), 20000 / (625 * 1.5));
-  close(wavesWholeRunRps('virtual', 100, 32, 1500, 4), 66.667);
+  close(wavesWholeRunRps(pool(32), 50, 1500, 4), 19.048);
+  close(wavesWholeRunRps(pool(32), 500, 1500, 40), 20000 / (625 * 1.5));
+  close(wavesWholeRunRps(VT, 100, 1500, 4), 66.667);
 });
 
 test('planned requests: (10+50+100+200+500) × 40 = 34,400 per repeat and mode; × 3 × 2 = 206,400', () => {

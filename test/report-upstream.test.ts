@@ -46,12 +46,12 @@ test('deriveUpstream: one thread serving two queued requests back to back is at 
 test('committed run (real recorded data): the derived fixed-pool peak never exceeds min(c, 32), virtual threads reach c', async () => {
   const run = await loadRun(COMMITTED);
   assert.ok(run.cells.every((c) => (c.mock as { scope?: string }).scope === undefined), 'the committed run is legacy: cumulative mock statistics');
-  const leaked = run.cells.filter((c) => (c.mock.after?.peakInFlight ?? 0) > (c.mode === 'fixed' ? Math.min(c.concurrency, c.poolSize) : c.concurrency));
+  const leaked = run.cells.filter((c) => (c.mock.after?.peakInFlight ?? 0) > (c.variant === 'fixed' ? Math.min(c.concurrency, (c.executor.kind === 'platform-pool' ? c.executor.threads : c.concurrency)) : c.concurrency));
   assert.ok(leaked.length > 0, 'the committed run has leaked mock peaks (e.g. fixed-c10-r2 = 500)');
   for (const c of run.cells) {
     const d = deriveUpstream(run.requests.get(c.cellId) as CompactRequests);
     assert.ok(d, c.cellId);
-    const allowed = c.mode === 'fixed' ? Math.min(c.concurrency, c.poolSize) : c.concurrency;
+    const allowed = c.variant === 'fixed' ? Math.min(c.concurrency, (c.executor.kind === 'platform-pool' ? c.executor.threads : c.concurrency)) : c.concurrency;
     assert.ok(d.atLeast <= allowed, `${c.cellId}: derived ${d.atLeast} > ${allowed}`);
     assert.equal(d.atLeast, allowed, `${c.cellId}: every executor slot was busy at some moment`);
     assert.ok(d.atMost >= d.atLeast, c.cellId);
@@ -59,11 +59,11 @@ test('committed run (real recorded data): the derived fixed-pool peak never exce
   const m = buildModel(run);
   for (const r of m.rows) {
     assert.equal(r.upstream.source, 'derived');
-    assert.ok((r.upstream.peak.median as number) <= r.upstream.allowed, `${r.mode} ${r.concurrency}`);
+    assert.ok((r.upstream.peak.median as number) <= r.upstream.allowed, `${r.variant} ${r.concurrency}`);
     // the timings alone overshoot at wave edges (up to 64 for the 32-thread pool); one call per task caps it
-    assert.ok(r.upstream.atMost !== null && r.upstream.atMost.values.every((v) => v !== null && v <= r.upstream.allowed), `${r.mode} ${r.concurrency}: upper bound ${JSON.stringify(r.upstream.atMost?.values)} > ${r.upstream.allowed}`);
+    assert.ok(r.upstream.atMost !== null && r.upstream.atMost.values.every((v) => v !== null && v <= r.upstream.allowed), `${r.variant} ${r.concurrency}: upper bound ${JSON.stringify(r.upstream.atMost?.values)} > ${r.upstream.allowed}`);
   }
-  assert.ok(run.cells.some((c) => c.mode === 'fixed' && deriveUpstream(run.requests.get(c.cellId) as CompactRequests)!.atMost > c.poolSize), 'uncapped, the timing bound of some fixed cell exceeds the pool');
+  assert.ok(run.cells.some((c) => c.variant === 'fixed' && deriveUpstream(run.requests.get(c.cellId) as CompactRequests)!.atMost > (c.executor.kind === 'platform-pool' ? c.executor.threads : c.concurrency)), 'uncapped, the timing bound of some fixed cell exceeds the pool');
   const concl = m.conclusions.find((c) => c.id === 'needLimits');
   assert.equal(concl?.verdict, 'reproduced');
   assert.equal(concl?.evidence['upstreamSource'], 'derived');
@@ -92,11 +92,11 @@ test('a legacy cell with a leaked mock peak never prints it; per-cell statistics
   const scoped = (fixedPeak: (c: CellResult) => number) => variant((cells) => {
     for (const c of cells) {
       if (!c.mock.after) continue;
-      const peakInFlight = c.mode === 'fixed' ? fixedPeak(c) : c.concurrency;
+      const peakInFlight = c.variant === 'fixed' ? fixedPeak(c) : c.concurrency;
       c.mock = { ...c.mock, after: { ...c.mock.after, peakInFlight }, scope: 'cell' } as CellResult['mock'];
     }
   });
-  const ok = await scoped((c) => Math.min(c.concurrency, c.poolSize));
+  const ok = await scoped((c) => Math.min(c.concurrency, (c.executor.kind === 'platform-pool' ? c.executor.threads : c.concurrency)));
   const om = buildModel(ok);
   assert.ok(om.rows.every((r) => r.upstream.source === 'mock' && r.upstream.peak.median === r.upstream.allowed));
   assert.equal(om.conclusions.find((c) => c.id === 'needLimits')?.verdict, 'reproduced');

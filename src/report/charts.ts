@@ -20,7 +20,8 @@ export interface ChartLabels {
 }
 
 const FONT = 'Helvetica, Arial, sans-serif';
-const MODE_SCALE = { domain: ['fixed', 'virtual'], range: ['#d95f02', '#1b9e77'] };
+/** colours of the variants, in the run's variant order (Dark2) */
+const PALETTE = ['#d95f02', '#1b9e77', '#7570b3', '#e7298a', '#66a61e', '#e6ab02', '#a6761d', '#666666'];
 const CONFIG = {
   font: FONT,
   background: 'white',
@@ -51,16 +52,17 @@ function titleOf(text: string, dropped: number, t: ChartLabels): string | { text
 }
 
 export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
+  const MODE_SCALE = { domain: [...model.variants], range: model.variants.map((_, i) => PALETTE[i % PALETTE.length] as string) };
   const levels = model.levels.filter((c) => c > 0);
   const xConc = { field: 'concurrency', type: 'quantitative' as const, title: t.concurrency, scale: { type: 'log' as const, nice: false, domain: [Math.min(...levels) * 0.8, Math.max(...levels) * 1.25] }, axis: { values: levels, format: 'd', grid: false } };
   const specs: ChartSpec[] = [];
 
-  // 1 throughput vs concurrency, with the bounds per mode
+  // 1 throughput vs concurrency, with the bounds per variant (the data field is named `mode`)
   const thr: Record<string, unknown>[] = [];
   for (const r of model.rows) {
-    if (r.wholeRunRps.median !== null) thr.push({ mode: r.mode, concurrency: r.concurrency, series: t.measured, rps: r3(r.wholeRunRps.median) });
-    thr.push({ mode: r.mode, concurrency: r.concurrency, series: t.bound, rps: r3(r.boundRps) });
-    if (r.wavesWholeRunRps !== null) thr.push({ mode: r.mode, concurrency: r.concurrency, series: t.wavesBound, rps: r3(r.wavesWholeRunRps) });
+    if (r.wholeRunRps.median !== null) thr.push({ mode: r.variant, concurrency: r.concurrency, series: t.measured, rps: r3(r.wholeRunRps.median) });
+    thr.push({ mode: r.variant, concurrency: r.concurrency, series: t.bound, rps: r3(r.boundRps) });
+    if (r.wavesWholeRunRps !== null) thr.push({ mode: r.variant, concurrency: r.concurrency, series: t.wavesBound, rps: r3(r.wavesWholeRunRps) });
   }
   specs.push({ name: 'throughput', title: t.throughput, spec: {
     $schema: SCHEMA, title: t.throughput, width: 520, height: 280, config: CONFIG,
@@ -78,9 +80,9 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
   // 2 E2E P95 and P99 vs concurrency (log), with the waves theory for P95
   const e2e: Record<string, unknown>[] = [];
   for (const r of model.rows) {
-    if (r.e2eP95Ms.median !== null) e2e.push({ mode: r.mode, concurrency: r.concurrency, series: 'P95', ms: r3(r.e2eP95Ms.median) });
-    if (r.e2eP99Ms.median !== null) e2e.push({ mode: r.mode, concurrency: r.concurrency, series: 'P99', ms: r3(r.e2eP99Ms.median) });
-    e2e.push({ mode: r.mode, concurrency: r.concurrency, series: t.theoryP95, ms: r3(r.theoryE2eP95Ms) });
+    if (r.e2eP95Ms.median !== null) e2e.push({ mode: r.variant, concurrency: r.concurrency, series: 'P95', ms: r3(r.e2eP95Ms.median) });
+    if (r.e2eP99Ms.median !== null) e2e.push({ mode: r.variant, concurrency: r.concurrency, series: 'P99', ms: r3(r.e2eP99Ms.median) });
+    e2e.push({ mode: r.variant, concurrency: r.concurrency, series: t.theoryP95, ms: r3(r.theoryE2eP95Ms) });
   }
   const e2eLog = forLogScale(e2e, 'ms');
   specs.push({ name: 'e2e-latency', title: t.e2e, spec: {
@@ -100,14 +102,14 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
   const ph: Record<string, unknown>[] = [];
   for (const r of model.rows) {
     if (!r.means) continue;
-    ph.push({ mode: r.mode, concurrency: String(r.concurrency), phase: t.queue, order: 1, ms: r3(r.means.queueMs) });
-    ph.push({ mode: r.mode, concurrency: String(r.concurrency), phase: t.exec, order: 2, ms: r3(r.means.execMs) });
-    ph.push({ mode: r.mode, concurrency: String(r.concurrency), phase: t.overhead, order: 3, ms: r3(Math.max(0, r.means.overheadMs)) });
+    ph.push({ mode: r.variant, concurrency: String(r.concurrency), phase: t.queue, order: 1, ms: r3(r.means.queueMs) });
+    ph.push({ mode: r.variant, concurrency: String(r.concurrency), phase: t.exec, order: 2, ms: r3(r.means.execMs) });
+    ph.push({ mode: r.variant, concurrency: String(r.concurrency), phase: t.overhead, order: 3, ms: r3(Math.max(0, r.means.overheadMs)) });
   }
   specs.push({ name: 'phases', title: t.phases, spec: {
     $schema: SCHEMA, title: t.phases, config: CONFIG,
     data: { values: ph },
-    facet: { column: { field: 'mode', type: 'nominal', title: t.mode, sort: ['fixed', 'virtual'] } },
+    facet: { column: { field: 'mode', type: 'nominal', title: t.mode, sort: [...model.variants] } },
     spec: {
       width: 240, height: 260,
       mark: { type: 'bar' },
@@ -123,7 +125,7 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
   // 4 time series of the highest level of each mode, one panel per metric
   const metricLabel: Record<string, string> = { inFlight: t.inFlight, queue: t.queueSize, platformThreads: t.platformThreads, heapMiB: t.heapMiB, rssMiB: t.rssMiB, cpuPct: t.cpuPct };
   const metricOrder = ['inFlight', 'queue', 'platformThreads', 'heapMiB', 'rssMiB', 'cpuPct'].map((k) => metricLabel[k] as string);
-  const ts = model.charts.series.map((p) => ({ mode: p.mode, cell: p.cellId, t: p.tS, metric: metricLabel[p.metric] as string, value: p.value }));
+  const ts = model.charts.series.map((p) => ({ mode: p.variant, cell: p.cellId, t: p.tS, metric: metricLabel[p.metric] as string, value: p.value }));
   specs.push({ name: 'timeseries', title: t.timeseries, spec: {
     $schema: SCHEMA, title: t.timeseries, config: CONFIG,
     data: { values: ts },
@@ -142,7 +144,7 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
   } as TopLevelSpec });
 
   // 5 latency distribution per mode at the highest level: E2E by percentile rank
-  const dist = forLogScale(model.charts.distribution.map((d) => ({ mode: `${d.mode} @${d.concurrency}`, pct: d.pct, ms: d.e2eMs })), 'ms');
+  const dist = forLogScale(model.charts.distribution.map((d) => ({ mode: `${d.variant} @${d.concurrency}`, pct: d.pct, ms: d.e2eMs })), 'ms');
   specs.push({ name: 'distribution', title: t.distribution, spec: {
     $schema: SCHEMA, title: titleOf(t.distribution, dist.dropped, t), width: 520, height: 260, config: CONFIG,
     data: { values: dist.rows },

@@ -6,6 +6,15 @@
 import type { ReportModel } from './model.ts';
 import { aggText, int, ms, num, pct, rps, table } from './format.ts';
 
+/** `mock latency 1500 ms` (the scenario's service time L) */
+function latencyText(model: ReportModel): string {
+  return `mock latency ${num(model.latencyMs, 0)} ms`;
+}
+/** the platform pools of the run, e.g. `pool-8 pool 8` (variant id, threads) */
+function poolText(model: ReportModel): string {
+  return model.variants.flatMap((v) => { const e = model.variantSpecs.get(v)?.executor; return e?.kind === 'platform-pool' ? [`${v} pool ${e.threads}`] : []; }).join(', ') || 'no platform pool';
+}
+
 /**
  * @param model the report model of one run
  * @param reportDir path of report/<id>/ relative to the README (for links)
@@ -14,7 +23,8 @@ import { aggText, int, ms, num, pct, rps, table } from './format.ts';
 export function headlineMarkdown(model: ReportModel, reportDir: string): string {
   const o = model.manifest.options;
   const rows = model.rows.map((r) => [
-    r.mode === 'fixed' ? `fixed-${o.poolSize}` : 'virtual',
+    // a pool variant with its size (e.g. `pool-8-8`), others by id
+    r.executor.kind === 'platform-pool' ? `${r.variant}-${r.executor.threads}` : r.variant,
     int(r.concurrency),
     aggText(r.wholeRunRps, rps),
     rps(r.boundRps),
@@ -28,7 +38,7 @@ export function headlineMarkdown(model: ReportModel, reportDir: string): string 
   const t = table(['mode', 'c', 'throughput (whole run)', 'bound', '% of bound', 'E2E P95', 'queue-wait P95', 'execution P95', 'errors', 'pinned events'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
   const host = model.manifest.host;
   const lines = [
-    `Run \`${model.runId}\` (profile ${o.profile}, ${model.manifest.status}): mock latency ${num(o.latencyMs, 0)} ms, fixed pool ${o.poolSize}, ${o.requestsPerWorker} requests per worker, ${o.repeats} repeat(s), workers start ${o.start}; ${host.cpuModel}, ${host.cores} cores, JDK ${model.manifest.versions.jdk ?? '?'}. Each value is the median of the repeats (min–max when they differ); pinned events are JFR \`jdk.VirtualThreadPinned\` at ≥ ${o.pinnedThresholdMs} ms.`,
+    `Run \`${model.runId}\` (profile ${o.profile}, ${model.manifest.status}): ${latencyText(model)}, ${poolText(model)}, ${o.requestsPerWorker} requests per worker, ${o.repeats} repeat(s), workers start ${o.start}; ${host.cpuModel}, ${host.cores} cores, JDK ${model.manifest.versions.jdk ?? '?'}. Each value is the median of the repeats (min–max when they differ); pinned events are JFR \`jdk.VirtualThreadPinned\` at ≥ ${o.pinnedThresholdMs} ms.`,
     '',
     t.md,
     '',

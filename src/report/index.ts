@@ -15,18 +15,26 @@ import { chartLabels, renderMarkdown, type Templates } from './render-md.ts';
 import { escapeHtml, htmlPage, markdown, renderHtml } from './render-html.ts';
 import { esc, int, ms, raw, rps, table } from './format.ts';
 import { writeAll, writeAtomic, type OutFile } from './write.ts';
-import { STUDIES } from '../config/profiles.ts';
+import { DEFAULT_STUDY, getStudy } from '../studies/index.ts';
+import type { Study } from '../study/types.ts';
+import { primaryPair } from './model.ts';
 
 export type Lang = 'en' | 'zh';
-/** one folder per study: `templates/<study id>/report.<lang>.md` and `phrases.<lang>.json`; this version has one study (STUDIES) */
-const TEMPLATE_DIR = fileURLToPath(new URL(`../../templates/${STUDIES[0]!.id}/`, import.meta.url));
+/** the engine's phrases (generic placeholders); a study's phrases.<lang>.json adds and overrides keys */
+const ENGINE_TEMPLATE_DIR = fileURLToPath(new URL('../../templates/engine/', import.meta.url));
 
-export async function loadTemplates(lang: Lang): Promise<Templates> {
-  const [report, phrases] = await Promise.all([
-    readFile(join(TEMPLATE_DIR, `report.${lang}.md`), 'utf8'),
-    readFile(join(TEMPLATE_DIR, `phrases.${lang}.json`), 'utf8'),
+/**
+ * A study's templates: `<study.templateDir>/report.<lang>.md`, and its `phrases.<lang>.json` over
+ * the engine's `templates/engine/phrases.<lang>.json` (templates/README.md).
+ * @param study default: the default study (src/studies/index.ts)
+ */
+export async function loadTemplates(lang: Lang, study: Pick<Study, 'templateDir'> = getStudy(DEFAULT_STUDY)): Promise<Templates> {
+  const [report, engine, own] = await Promise.all([
+    readFile(join(study.templateDir, `report.${lang}.md`), 'utf8'),
+    readFile(join(ENGINE_TEMPLATE_DIR, `phrases.${lang}.json`), 'utf8'),
+    readFile(join(study.templateDir, `phrases.${lang}.json`), 'utf8'),
   ]);
-  return { lang, report, phrases: JSON.parse(phrases) as Record<string, string> };
+  return { lang, report, phrases: { ...(JSON.parse(engine) as Record<string, string>), ...(JSON.parse(own) as Record<string, string>) } };
 }
 
 /** What report/index.* lists about one run (report/<id>/meta.json). */
@@ -58,11 +66,13 @@ export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltRe
   const md = renderMarkdown(model, t, specs.map((s) => ({ name: s.name, title: s.title })));
   const titleLine = md.split('\n')[0]?.replace(/^#\s*/, '') ?? model.runId;
   const html = renderHtml(md, svgs, { lang: t.lang, title: titleLine.replace(/\\(.)/g, '$1') });
-  const h = model.highest;
+  // report/index.* lists the study's first comparison (the meta format keeps the field names it had
+  // when study 000 was the only study: fixed* = the baseline, virtual* = the candidate)
+  const h = primaryPair(model)?.highest ?? null;
   const meta: ReportMeta = {
     runId: model.runId, profile: model.manifest.options.profile, status: model.manifest.status, startedAt: model.manifest.startedAt,
     lang: t.lang, levels: model.levels,
-    highest: h ? { concurrency: h.concurrency, fixedRps: h.fixed.wholeRunRps.median, virtualRps: h.virtual.wholeRunRps.median, fixedE2eP95Ms: h.fixed.e2eP95Ms.median, virtualE2eP95Ms: h.virtual.e2eP95Ms.median } : null,
+    highest: h ? { concurrency: h.concurrency, fixedRps: h.baseline.wholeRunRps.median, virtualRps: h.candidate.wholeRunRps.median, fixedE2eP95Ms: h.baseline.e2eP95Ms.median, virtualE2eP95Ms: h.candidate.e2eP95Ms.median } : null,
     gaps: model.gaps.length,
   };
   const files: OutFile[] = [
@@ -74,9 +84,13 @@ export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltRe
   return { model, specs, files, gaps: model.gaps };
 }
 
-export async function renderReport(runDir: string, outRoot: string, opts: { lang: Lang }): Promise<{ outDir: string; files: string[]; gaps: string[] }> {
-  const run = await loadRun(runDir);
-  const built = await buildReport(run, await loadTemplates(opts.lang));
+/**
+ * Load a run, build its report with its study's templates and write it.
+ * @param opts.study a study that is not registered (tests); default: the run's study by `manifest.options.study`
+ */
+export async function renderReport(runDir: string, outRoot: string, opts: { lang: Lang; study?: Study }): Promise<{ outDir: string; files: string[]; gaps: string[] }> {
+  const run = await loadRun(runDir, opts.study ? { study: opts.study } : {});
+  const built = await buildReport(run, await loadTemplates(opts.lang, run.study));
   // English at report/<id>/, Chinese beside it at report/<id>/zh/, so neither overwrites the other.
   const outDir = opts.lang === 'zh' ? join(outRoot, built.model.runId, 'zh') : join(outRoot, built.model.runId);
   const files = await writeAll(outDir, built.files);

@@ -12,10 +12,15 @@ import type { CellResult, CompactRequests, RunManifest, RunSummary } from '../st
 import { SCHEMA_VERSION } from '../store/types.ts';
 import { buildSummary } from '../analysis/summary.ts';
 import { validate } from '../store/schema.ts';
+import type { Study } from '../study/types.ts';
+import { upgradeFile, upgradeManifest } from '../study/migrate.ts';
+import { STUDIES, getStudy } from '../studies/index.ts';
 import { cellFileNames, cellFiles, checkCell } from '../store/check.ts';
 
 export interface LoadedRun {
   runDir: string;
+  /** the run's study: `manifest.options.study` among the registered studies, or the one the caller passed */
+  study: Study;
   manifest: RunManifest;
   /** cells in planned order (cellOrder), unplanned ones after, by id */
   cells: CellResult[];
@@ -33,11 +38,12 @@ async function readJson(path: string): Promise<unknown> {
   return JSON.parse(await readFile(path, 'utf8')) as unknown;
 }
 
-function checkSchema(what: string, v: unknown): void {
+/** @param expected the run's version (its manifest's): every file of a run is in one format */
+function checkSchema(what: string, v: unknown, expected = SCHEMA_VERSION): void {
   const version = (v as { schemaVersion?: unknown } | null)?.schemaVersion;
-  if (version !== SCHEMA_VERSION) {
+  if (version !== expected) {
     throw runDataError(
-      `${what} has schemaVersion ${JSON.stringify(version)}; this vtbench reads schemaVersion ${SCHEMA_VERSION}`,
+      `${what} has schemaVersion ${JSON.stringify(version)}; this vtbench reads schemaVersion ${expected}${expected === SCHEMA_VERSION ? '' : ` for this run (its manifest's)`}`,
       'report it with the vtbench version that wrote it (manifest.json: tool.version), or re-run the benchmark',
     );
   }
@@ -62,7 +68,9 @@ async function bytesOrNull(path: string): Promise<Buffer | null> {
  * @throws VtbenchError(EXIT.runData) when the folder or manifest is missing or unusable, a file has
  *   an unknown schemaVersion, or no cell is usable
  */
-export async function loadRun(runDir: string): Promise<LoadedRun> {
+export async function loadRun(runDir: string, opts: { study?: Study } = {}): Promise<LoadedRun> {
+  /** the studies whose legacy readers may read this run: the caller's first, then the registered ones */
+  const studies: readonly Study[] = opts.study ? [opts.study, ...STUDIES.filter((x) => x.id !== opts.study?.id)] : STUDIES;
   const st = await stat(runDir).catch(() => null);
   if (!st?.isDirectory()) throw runDataError(`run folder not found: ${runDir}`, 'pass a folder under runs/, e.g. `npx zx run.mjs report runs/<id>`');
   let manifestRaw: unknown;
@@ -71,12 +79,22 @@ export async function loadRun(runDir: string): Promise<LoadedRun> {
   } catch (e) {
     throw runDataError(`${join(runDir, 'manifest.json')} is missing or not valid JSON (${(e as Error).message.split('\n')[0]})`, 'this is not a vtbench run folder, or the run died before writing its manifest; re-run the benchmark');
   }
+  // older formats are read through the reader of the study that wrote them (in memory, before validation)
+  const upgraded = upgradeManifest(manifestRaw, studies);
+  const reader = upgraded.reader;
+  manifestRaw = upgraded.manifest;
   checkSchema('manifest.json', manifestRaw);
   const manifestProblems = validate('RunManifest', manifestRaw);
   if (manifestProblems.length > 0) {
     throw runDataError(`manifest.json does not match schema/manifest.schema.json: ${manifestProblems.slice(0, 3).map((p) => `manifest.json: ${p}`).join('; ')}`, 'the manifest is needed for every figure; restore it from the run (or git), or re-run the benchmark');
   }
   const manifest = manifestRaw as RunManifest;
+  let study: Study;
+  try {
+    study = opts.study && opts.study.id === manifest.options.study ? opts.study : getStudy(manifest.options.study, studies);
+  } catch (e) {
+    throw runDataError(`manifest.json names study ${JSON.stringify(manifest.options.study)}, which this vtbench does not know (${(e as Error).message})`, 'report it with the vtbench version that wrote it (manifest.json: tool.version)');
+  }
   if (!/^[A-Za-z0-9._-]+$/.test(manifest.runId)) {
     throw runDataError(`manifest.json has an unusable runId ${JSON.stringify(manifest.runId)}`, 'runId must be letters, digits, dot, dash or underscore');
   }
@@ -100,9 +118,10 @@ export async function loadRun(runDir: string): Promise<LoadedRun> {
       dataLeftOut = true;
       continue;
     }
-    checkSchema(files.cell, raw);
+    checkSchema(files.cell, raw, reader?.version ?? SCHEMA_VERSION);
+    raw = upgradeFile('cell', raw, reader, manifest);
     const [reqBytes, smpBytes] = await Promise.all([bytesOrNull(join(runDir, files.requests)), bytesOrNull(join(runDir, files.samples))]);
-    const c = checkCell(id, { cell: cellBytes, requests: reqBytes }, () => smpBytes);
+    const c = checkCell(id, { cell: reader ? Buffer.from(JSON.stringify(raw)) : cellBytes, requests: reqBytes }, () => smpBytes);
     if (!c.cell) {
       gaps.push(`${c.cellProblems.join('; ')}; the cell is left out`);
       dataLeftOut = true;
@@ -149,6 +168,10 @@ export async function loadRun(runDir: string): Promise<LoadedRun> {
   } catch {
     summaryRaw = null;
   }
+  if (summaryRaw !== null) {
+    checkSchema('summary.json', summaryRaw, reader?.version ?? SCHEMA_VERSION);
+    summaryRaw = upgradeFile('summary', summaryRaw, reader, manifest);
+  }
   if (summaryRaw === null) {
     gaps.push('summary.json is missing; the summary was recomputed from the cells');
     summary = buildSummary(manifest, cells, requests);
@@ -174,5 +197,5 @@ export async function loadRun(runDir: string): Promise<LoadedRun> {
       }
     }
   }
-  return { runDir, manifest, cells, requests, summary, summarySource, gaps };
+  return { runDir, study, manifest, cells, requests, summary, summarySource, gaps };
 }

@@ -6,6 +6,7 @@
  * study's variants, levels or figures.
  */
 import type { ResolvedOptions } from '../store/types.ts';
+import type { StudyReportHook } from '../report/hook.ts';
 
 /**
  * How the SUT runs a request's blocking work. Must match the SUT's executor registry
@@ -116,6 +117,12 @@ export interface Study {
   templateDir: string;
   /** readers of older run formats this study wrote (see LegacyReader) */
   legacyReaders?: readonly LegacyReader[];
+  /**
+   * the study's part of its report (src/report/hook.ts): comparability gate and measurement of its
+   * published figures, conclusion rules, follow-ups, its own template sections. Absent: the report
+   * uses the generic placeholders only (templates/README.md).
+   */
+  report?: StudyReportHook;
 }
 
 /**

@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import type { Profile, ProfileValues, Scenario, Study, Variant } from '../../study/types.ts';
 import { DEFAULT_BIND_ADDRESS } from '../../jvm/bind.ts';
 import { V1_READER } from './v1.ts';
+import { PUBLISHED_000 } from './published.ts';
+import { REPORT_000 } from './report.ts';
 
 /** The study's two arms (§5): a pool of 32 with a 10,000 queue (AbortPolicy), and virtual threads. */
 export const VARIANTS: readonly Variant[] = [
@@ -86,7 +88,8 @@ export const STUDY_000: Study = {
   scenarios: SCENARIOS,
   profiles: PROFILES,
   comparisons: [{ baseline: 'fixed', candidate: 'virtual' }],
-  published: [], // filled from published figures (report helper)
+  published: PUBLISHED_000,
   templateDir: fileURLToPath(new URL('../../../templates/000/', import.meta.url)),
   legacyReaders: [V1_READER],
+  report: REPORT_000,
 };

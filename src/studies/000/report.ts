@@ -1,0 +1,411 @@
+/**
+ * Study 000's part of its report (Study.report, src/report/hook.ts): whether a run is comparable
+ * with the published figures (mock latency, pool size), how it measures the figures the engine
+ * does not know (thread-dump peaks, RSS delta, pinned events, totals), the §15 conclusion rules,
+ * the §17 follow-ups, and the sections of templates/000/ that speak of "the fixed pool" and
+ * "virtual threads" (summary, hypothesis, §8.2–8.5, §9.1–9.2, §13–17).
+ */
+import type { PublishedRow } from '../../study/types.ts';
+import type { CellResult } from '../../store/types.ts';
+import type { BaseModel, ConclusionRow, FigureCheck, FollowUp, StudyReportHook } from '../../report/hook.ts';
+import type { LevelComparison, Reason, ReportModel, RowModel } from '../../report/model.ts';
+import { LAT_TOL, primaryPair, rowOf, rssDeltaMiB, sameJdkVersion } from '../../report/model.ts';
+import type { RenderContext } from '../../report/render-md.ts';
+import { Raw, aggText, code, esc, int, ms, num, pct, raw, rps, signed, table } from '../../report/format.ts';
+import { maxOf } from '../../report/stats.ts';
+import { setupFact } from './published.ts';
+
+/** the study's two arms (src/studies/000/index.ts VARIANTS) */
+const FIXED = 'fixed';
+const VIRTUAL = 'virtual';
+/** the highest level of the study, where its thread dumps and headline figures were taken */
+const TOP = 500;
+
+/** The fixed pool's size in this run (N). */
+function poolSize(model: Pick<BaseModel, 'variantSpecs'>): number {
+  const e = model.variantSpecs.get(FIXED)?.executor;
+  return e?.kind === 'platform-pool' ? e.threads : 0;
+}
+function queueCapacity(model: Pick<BaseModel, 'variantSpecs'>): number {
+  const e = model.variantSpecs.get(FIXED)?.executor;
+  return e?.kind === 'platform-pool' ? e.queueCapacity : 0;
+}
+/** fixed vs virtual (the study's one comparison) */
+const pair000 = (model: Pick<BaseModel, 'pairs'>) => {
+  const p = primaryPair(model);
+  return p && p.baseline === FIXED && p.candidate === VIRTUAL ? p : null;
+};
+const highestOf = (model: Pick<BaseModel, 'pairs'>) => pair000(model)?.highest ?? null;
+
+type Diff = Reason | null;
+const present = (xs: (Reason | null)[]): Reason[] => xs.filter((x): x is Reason => x !== null);
+
+/** How this run's setup differs from the study's (§5–6). */
+function configDiffs(model: BaseModel): { host: Diff; jdk: Diff; n: Diff; repeats: Diff; latency: Diff; pool: Diff; levels: Diff } {
+  const m = model.manifest;
+  const o = m.options;
+  const host = setupFact<string>('host');
+  const jdk = setupFact<string>('jdk');
+  const n = setupFact<number>('requestsPerWorker');
+  const repeats = setupFact<number>('repeats');
+  const L = setupFact<number>('mockLatencyMs');
+  const N = setupFact<number>('fixedPoolSize');
+  const levels = setupFact<string>('concurrencyLevels');
+  const hostModel = host.split(',')[0] ?? host;
+  return {
+    host: m.host.cpuModel.includes(hostModel) ? null : { key: 'diff.host', v: { cpu: m.host.cpuModel, cores: m.host.cores, pub: host } },
+    jdk: m.versions.jdk !== null && sameJdkVersion(jdk, m.versions.jdk) ? null : { key: 'diff.jdk', v: { jdk: m.versions.jdk ?? '?', pub: jdk } },
+    n: o.requestsPerWorker === n ? null : { key: 'diff.n', v: { n: o.requestsPerWorker, pub: n } },
+    repeats: o.repeats === repeats ? null : { key: 'diff.repeats', v: { repeats: o.repeats, pub: repeats } },
+    latency: o.latencyMs === L ? null : { key: 'diff.latency', v: { L: o.latencyMs, pub: L } },
+    pool: poolSize(model) === N ? null : { key: 'diff.pool', v: { N: poolSize(model), pub: N } },
+    levels: o.levels.join('/') === levels ? null : { key: 'diff.levels', v: { levels: o.levels.join('/'), pub: levels } },
+  };
+}
+
+/** absolute tolerance floors of the figures (the relative band is PublishedRow.tolerance) */
+const ABS_TOLERANCE: Readonly<Record<string, number>> = { e2eP95Ms: LAT_TOL.abs, e2eP99Ms: 50, queueWaitP95Ms: 10, executionP95Ms: LAT_TOL.abs, errorRate: 0.001 };
+
+function figure(p: PublishedRow, model: BaseModel, runCells: readonly CellResult[]): FigureCheck {
+  const d = configDiffs(model);
+  const tolerance = { rel: p.tolerance ?? 0, abs: ABS_TOLERANCE[p.metric] ?? 0 };
+  const hostSensitive = p.unit === 'ms' || p.unit === 'req/s' || p.unit === 'MiB';
+  /** expected reasons of a miss, then host and JDK differences for host-sensitive units */
+  const expected = (exp: (Reason | null)[]): Reason[] => {
+    const e = present(exp);
+    return [...e, ...present(hostSensitive ? [d.host, d.jdk] : []).filter((x) => !e.some((y) => y.key === x.key))];
+  };
+  const cells = (variant: string | null, c: number | null): CellResult[] => (variant === null || c === null ? [] : runCells.filter((x) => x.variant === variant && x.concurrency === c));
+  const peak = (f: (cell: CellResult) => number | null) => () => maxOf(cells(p.variant, p.level).map(f));
+  const sampled: Reason = { key: 'sampled', v: { ms: model.manifest.options.samplerIntervalMs } };
+  switch (p.metric) {
+    case 'throughputRps':
+    case 'e2eP95Ms':
+    case 'queueWaitP95Ms': return { tolerance, expected: expected([d.n]) };
+    case 'e2eP99Ms': return { tolerance, expected: expected([{ key: 'p99Mock' }]) };
+    case 'executionP95Ms': return { tolerance, expected: expected([{ key: 'execMock' }]) };
+    case 'errorRate': return { tolerance, expected: expected([]) };
+    case 'threadDump.poolThreadsInSocketRead': return { tolerance, measured: peak((x) => x.threadDump?.inSocketRead.poolThreads ?? null), expected: expected([]) };
+    case 'threadDump.activeThreadsPeak': return { tolerance, measured: peak((x) => maxOf(x.samples.map((s) => s.executorActive))), expected: expected([]) };
+    case 'threadDump.activeVirtualTasksPeak': return { tolerance, measured: peak((x) => maxOf(x.samples.map((s) => s.executorActive))), expected: expected([sampled]) };
+    case 'threadDump.queuePeak': return { tolerance, measured: peak((x) => maxOf(x.samples.map((s) => s.queueSize))), expected: expected([sampled]) };
+    case 'rssDeltaVsFixedAt500MiB': return {
+      tolerance,
+      measured: () => rssDeltaMiB(rowOf(model, FIXED, TOP)?.resources.peakRssBytes.median ?? null, rowOf(model, VIRTUAL, TOP)?.resources.peakRssBytes.median ?? null),
+      expected: expected([{ key: 'rssNotPerThread' }, d.host, d.jdk]),
+    };
+    // the same rule as the §15 conclusion: at most 1 pinned event per 100 virtual-thread requests
+    case 'pinnedEvents': return {
+      tolerance: { rel: 0, abs: model.pinRule.allowed }, measured: () => model.pinRule.events, expected: expected([]),
+      always: [{ key: 'pinnedMethod', v: { thr: model.pinRule.thresholdMs ?? model.manifest.options.pinnedThresholdMs } }],
+    };
+    case 'setup.totalRequests':
+    case 'setup.failedRequests': {
+      // totals: only comparable when the plan is the study's; incomplete when planned cells are missing
+      const planDiffs = present([d.n, d.repeats, d.levels]);
+      const missing = model.manifest.cellOrder.filter((id) => !runCells.some((x) => x.cellId === id)).length;
+      const gate: Reason[] = planDiffs.length ? [{ key: 'planDiffers', parts: planDiffs }] : missing > 0 ? [{ key: 'cellsMissing', v: { n: missing, of: model.totals.plannedCells } }] : [];
+      return { tolerance, ownGate: gate, measured: () => (p.metric === 'setup.totalRequests' ? model.totals.count : model.totals.failed) };
+    }
+    default: return { tolerance, expected: expected([]) };
+  }
+}
+
+
+// ---------------------------------------------------------------- conclusions (§15) and follow-ups (§17)
+
+function conclusions(model: BaseModel): ConclusionRow[] {
+  const N = poolSize(model);
+  const fixedAbove = model.rows.filter((r) => r.variant === FIXED && r.concurrency > N);
+  const topFixed = fixedAbove[fixedAbove.length - 1] ?? null;
+  const h = highestOf(model);
+  const rows: ConclusionRow[] = [];
+  const nt = (id: string, kind: ConclusionRow['kind'], evidence: ConclusionRow['evidence'] = {}): ConclusionRow => ({ id, kind, verdict: 'not tested here', evidence });
+  // 1 fixed pool queues beyond its size
+  if (topFixed && topFixed.queueP95Ms.median !== null) {
+    rows.push({ id: 'fixedQueues', kind: 'proven', verdict: topFixed.queueP95Ms.median >= 0.5 * model.latencyMs ? 'reproduced' : 'not reproduced',
+      evidence: { concurrency: topFixed.concurrency, queueP95Ms: topFixed.queueP95Ms.median, theoryMs: topFixed.theoryQueueP95Ms } });
+  } else rows.push(nt('fixedQueues', 'proven', { reason: 'no fixed level above the pool size' }));
+  // 2 fixed E2E mostly queue wait
+  if (topFixed?.means) {
+    const share = topFixed.means.queueMs / topFixed.means.e2eMs;
+    rows.push({ id: 'fixedE2eIsQueue', kind: 'proven', verdict: share > 0.5 ? 'reproduced' : 'not reproduced', evidence: { concurrency: topFixed.concurrency, queueSharePct: share * 100 } });
+  } else rows.push(nt('fixedE2eIsQueue', 'proven'));
+  // 3 VT cuts queue wait
+  if (h && h.concurrency > N && h.baseline.queueP95Ms.median !== null && h.candidate.queueP95Ms.median !== null) {
+    rows.push({ id: 'vtCutsQueue', kind: 'proven', verdict: h.queueP95 === 'wins' ? 'reproduced' : 'not reproduced', evidence: { concurrency: h.concurrency, fixedMs: h.baseline.queueP95Ms.median, virtualMs: h.candidate.queueP95Ms.median } });
+  } else rows.push(nt('vtCutsQueue', 'proven'));
+  // 4 VT raises capacity
+  if (h && h.concurrency > N && h.throughput) {
+    rows.push({ id: 'vtRaisesCapacity', kind: 'proven', verdict: h.throughput === 'wins' ? 'reproduced' : 'not reproduced', evidence: { concurrency: h.concurrency, fixedRps: h.baseline.wholeRunRps.median, virtualRps: h.candidate.wholeRunRps.median } });
+  } else rows.push(nt('vtRaisesCapacity', 'proven'));
+  // 5, 6 the headline figures at 500
+  const pub = (id: string) => model.published.find((p) => p.id === id);
+  for (const [cid, a, b] of [['throughput500', `${FIXED}.throughputRps.${TOP}`, `${VIRTUAL}.throughputRps.${TOP}`], ['e2eP95500', `${FIXED}.e2eP95Ms.${TOP}`, `${VIRTUAL}.e2eP95Ms.${TOP}`]] as const) {
+    const pa = pub(a);
+    const pb = pub(b);
+    if (!pa || !pb || pa.verdict === 'not tested here' || pb.verdict === 'not tested here') rows.push(nt(cid, 'proven', { fixed: pa?.measured ?? null, virtual: pb?.measured ?? null }));
+    else rows.push({ id: cid, kind: 'proven', verdict: pa.verdict === 'reproduced' && pb.verdict === 'reproduced' ? 'reproduced' : 'not reproduced', evidence: { fixed: pa.measured, virtual: pb.measured, publishedFixed: pa.published, publishedVirtual: pb.published } });
+  }
+  // 7 execution P95 equal
+  if (h && h.execSame !== null) {
+    rows.push({ id: 'execEqual', kind: 'proven', verdict: h.execSame ? 'reproduced' : 'not reproduced', evidence: { concurrency: h.concurrency, fixedMs: h.baseline.execP95Ms.median, virtualMs: h.candidate.execP95Ms.median } });
+  } else rows.push(nt('execEqual', 'proven'));
+  // 8 no notable pinning: the same rule as the §8.7 row (at most 1 event per 100 virtual-thread requests)
+  const pr = model.pinRule;
+  if (pr.notable !== null) {
+    rows.push({ id: 'noPinning', kind: 'proven', verdict: pr.notable ? 'not reproduced' : 'reproduced', evidence: { events: pr.events, requests: pr.requests, thresholdMs: pr.thresholdMs } });
+  } else rows.push(nt('noPinning', 'proven'));
+  // 9 VT no substitute for limits: shown by the absence of back-pressure towards the upstream. Measured
+  // at the mock only with per-cell statistics; otherwise derived from the per-request timings, where
+  // "more" must hold between the virtual lower bound and the fixed upper bound.
+  const up = h ? { f: h.baseline.upstream, v: h.candidate.upstream } : null;
+  const fixedCeil = up === null ? null : up.f.source === 'mock' ? up.f.peak.median : up.f.source === 'derived' ? (up.f.atMost?.median ?? null) : null;
+  const vtFloor = up === null || up.v.source === 'none' ? null : up.v.peak.median;
+  if (h && up && up.f.source !== 'none' && up.v.source !== 'none' && fixedCeil !== null && vtFloor !== null) {
+    const source = up.f.source === 'mock' && up.v.source === 'mock' ? 'mock' : 'derived';
+    rows.push({ id: 'needLimits', kind: 'proven', verdict: vtFloor > fixedCeil ? 'reproduced' : 'not reproduced',
+      evidence: { concurrency: h.concurrency, fixedUpstream: fixedCeil, virtualUpstream: vtFloor, upstreamSource: source } });
+  } else rows.push(nt('needLimits', 'proven'));
+  // not proven by the study, and not by this run either
+  rows.push(nt('realProvider', 'not-proven'));
+  rows.push(nt('pinningEverywhere', 'not-proven'));
+  rows.push(nt('otherDeps', 'not-proven'));
+  rows.push(nt('cpuBound', 'not-proven'));
+  const jdk = model.manifest.versions.jdk;
+  // running on JDK 21 is a setup identity, not evidence that the results equal a JDK 21 run: that
+  // needs a second run to compare with, so this run never marks it reproduced
+  rows.push(nt('jdk21', 'not-proven', { jdk: jdk ?? null }));
+  const rssDelta = pub(`${VIRTUAL}.rssDeltaVsFixedAt500MiB`);
+  const hr = h ? rssDeltaMiB(h.baseline.resources.peakRssBytes.median, h.candidate.resources.peakRssBytes.median) : null;
+  rows.push(nt('vtCostNegligible', 'not-proven', { concurrency: h?.concurrency ?? null, rssDeltaMiB: hr, published: rssDelta?.published ?? null }));
+  return rows;
+}
+
+/** §17: the follow-up experiments the study proposes, with the command that runs each (null = not runnable yet) */
+export const FOLLOW_UPS: readonly FollowUp[] = [
+  { id: 'jdk21', command: 'JAVA_HOME=/path/to/jdk-21 npx zx run.mjs --modes fixed,virtual --levels 50,200,500' },
+  { id: 'fixed100', command: 'npx zx run.mjs --pool-size 100' },
+  { id: 'fixed500', command: 'npx zx run.mjs --pool-size 500' },
+  { id: 'realProvider', command: null },
+  { id: 'latency100', command: 'npx zx run.mjs --latency-ms 100' },
+  { id: 'latency500', command: 'npx zx run.mjs --latency-ms 500' },
+  { id: 'latency3000', command: 'npx zx run.mjs --latency-ms 3000' },
+  { id: 'latency10000', command: 'npx zx run.mjs --latency-ms 10000' },
+  { id: 'connPool', command: null },
+  { id: 'bulkhead', command: null },
+  { id: 'faults', command: null },
+  { id: 'resources', command: 'npx zx run.mjs --modes fixed,virtual --levels 50,200,500' },
+  { id: 'pinningReal', command: 'npx zx run.mjs --pinned-threshold-ms 0' },
+  { id: 'cpuBound', command: null },
+];
+
+// ---------------------------------------------------------------- the study's own template sections
+
+function sections(model: ReportModel, ctx: RenderContext): Record<string, string | Raw> {
+  const { P, s, join, msT, span, sentenceSep, latTol, cmpTable } = ctx;
+  const name = (v: string) => ctx.variantName(v);
+  const o = model.manifest.options;
+  const L = model.latencyMs;
+  const N = poolSize(model);
+  const pubOf = (id: string) => model.published.find((p) => p.id === id) ?? null;
+  const sat = model.saturation;
+  const h = highestOf(model);
+  const lo0 = pair000(model)?.lowest ?? null;
+  const outcome = (cmp: LevelComparison | null) => cmp?.throughput ?? null;
+
+  // ------------------------------------------------------------ summary
+  const summaryParts: Raw[] = [P('summary.setup', {
+    profile: o.profile, latencyMs: int(L), poolSize: int(N), levels: model.levels.join(', '),
+    repeatsText: P(o.repeats === 1 ? 'summary.repeats.one' : 'summary.repeats.many', { n: int(o.repeats) }),
+    count: int(model.totals.count), ok: int(model.totals.ok), failed: int(model.totals.failed),
+  })];
+  const headline = (cmp: LevelComparison | null): Raw => {
+    if (!cmp || !cmp.throughput) return P('summary.noComparison');
+    const v = {
+      c: int(cmp.concurrency), fx: rps(cmp.baseline.wholeRunRps.median), vt: rps(cmp.candidate.wholeRunRps.median),
+      ratio: num(cmp.throughputRatio, 2), fxP95: ms(cmp.baseline.e2eP95Ms.median), vtP95: ms(cmp.candidate.e2eP95Ms.median),
+    };
+    return P(`summary.throughput.${cmp.throughput}`, v);
+  };
+  summaryParts.push(headline(h));
+  if (h && h.throughput) {
+    const pctOf = (x: number | null, b: number) => (x === null ? '—' : num((x / b) * 100, 1));
+    summaryParts.push(P('summary.steady', {
+      rampNote: o.start === 'ramp' ? P('summary.rampNote', { frac: num(model.rampFraction * 100, 1) }) : '',
+      fxS: rps(h.baseline.steadyRps.median), fxPct: pctOf(h.baseline.steadyRps.median, h.baseline.boundRps), fxB: rps(h.baseline.boundRps),
+      vtS: rps(h.candidate.steadyRps.median), vtPct: pctOf(h.candidate.steadyRps.median, h.candidate.boundRps), vtB: rps(h.candidate.boundRps),
+    }));
+  }
+  /** the likely cause when virtual threads queued or executed slower: busy carrier threads (host CPU) */
+  const carrierCause = (cmp: LevelComparison): Raw | null => {
+    const v = { carriers: int(sat.carriers), c: int(cmp.concurrency), vtQueue: ms(cmp.candidate.queueP95Ms.median), thr: ms(sat.queueThresholdMs) };
+    if (cmp.candidateQueueDelayed) return P('cause.carriers.queue', v);
+    if (cmp.execSlowerCandidate) return P('cause.carriers.exec', v);
+    return null;
+  };
+  if (h && h.execSame !== null) {
+    const key = h.execSame ? (outcome(h) === 'wins' ? 'summary.exec.sameWins' : 'summary.exec.same') : 'summary.exec.differs';
+    summaryParts.push(P(key, { fxExec: ms(h.baseline.execP95Ms.median), vtExec: ms(h.candidate.execP95Ms.median), diffPct: signed((h.execP95RelDiff as number) * 100, 1), tol: latTol }));
+    const cause = carrierCause(h);
+    if (cause) summaryParts.push(cause);
+  }
+  if (model.isFixture) summaryParts.push(P('summary.fixture'));
+
+  // ------------------------------------------------------------ results
+  const highestTable = h
+    ? raw(`${s(o.repeats === 1 ? 'results.highestIntro.one' : 'results.highestIntro', { c: int(h.concurrency) })}\n\n${cmpTable(h).md}\n\n${headline(h).md}`)
+    : P('results.noComparison');
+  let lowest: Raw;
+  if (lo0 && lo0 !== h && lo0.throughput) {
+    const lo = lo0;
+    const key = lo.concurrency <= N ? `lowest.belowPool.${lo.throughput}` : `lowest.abovePool.${lo.throughput}`;
+    lowest = raw(`${cmpTable(lo).md}\n\n${s(key, { c: int(lo.concurrency), N: int(N), fx: rps(lo.baseline.wholeRunRps.median), vt: rps(lo.candidate.wholeRunRps.median), fxP95: ms(lo.baseline.e2eP95Ms.median), vtP95: ms(lo.candidate.e2eP95Ms.median), diffPct: signed(((lo.throughputRatio ?? 1) - 1) * 100, 1) })}`);
+  } else lowest = P('results.noComparison');
+
+  const fixedRows = model.rows.filter((r) => r.variant === FIXED);
+  const queueTrend = fixedRows.length
+    ? raw(`${table([s('h.concurrency'), s('h.queueP95'), s('h.theoryQueueP95'), s('h.pctOfTheory'), s('h.execP95'), s('h.published')], fixedRows.map((r) => [
+        int(r.concurrency), aggText(r.queueP95Ms, ms), msT(r.theoryQueueP95Ms),
+        r.queueP95Ms.median !== null && r.theoryQueueP95Ms > 0 ? pct((r.queueP95Ms.median / r.theoryQueueP95Ms) * 100) : '—',
+        aggText(r.execP95Ms, ms), ms(pubOf(`${FIXED}.queueWaitP95Ms.${r.concurrency}`)?.published ?? null),
+      ]), ['r', 'r', 'r', 'r', 'r', 'r']).md}\n\n${s('queueTrend.note', { N: int(N), L: int(L) })}`)
+    : P('results.noMode', { variant: raw(name(FIXED)) });
+  const vtRows = model.rows.filter((r) => r.variant === VIRTUAL);
+  const vtTrend = vtRows.length
+    ? raw(`${table([s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.pctOfBound'), s('h.wavesBound', { n: int(o.requestsPerWorker) }), s('h.pctOfWaves'), s('h.published')], vtRows.map((r) => [
+        int(r.concurrency), aggText(r.wholeRunRps, rps), rps(r.boundRps), pct(r.pctOfBound), r.wavesWholeRunRps === null ? '—' : rps(r.wavesWholeRunRps), pct(r.pctOfWavesBound),
+        rps(pubOf(`${VIRTUAL}.throughputRps.${r.concurrency}`)?.published ?? null),
+      ]), ['r', 'r', 'r', 'r', 'r', 'r', 'r']).md}\n\n${ctx.edgeNote()}`)
+    : P('results.noMode', { variant: raw(name(VIRTUAL)) });
+
+  // ------------------------------------------------------------ analysis
+  const above = fixedRows.filter((r) => r.concurrency > N && r.wholeRunRps.median !== null);
+  let boundSentence: Raw;
+  if (above.length) {
+    const vals = above.map((r) => r.wholeRunRps.median as number);
+    const pcts = above.map((r) => r.pctOfBound as number);
+    const wp = above.map((r) => r.pctOfWavesBound).filter((x): x is number => x !== null);
+    const n1 = (x: number) => num(x, 1);
+    boundSentence = P(above.length === 1 ? 'bound.fixedAbove.one' : 'bound.fixedAbove', {
+      levels: above.map((r) => int(r.concurrency)).join(', '), thr: span(Math.min(...vals), Math.max(...vals), (x) => num(x, 2)), bound: rps(above[0]?.boundRps),
+      pctBound: span(Math.min(...pcts), Math.max(...pcts), n1), pctWaves: wp.length ? span(Math.min(...wp), Math.max(...wp), n1) : '—',
+    });
+  } else boundSentence = P('bound.noFixedAbove', { N: int(N) });
+  const boundTable = ctx.generic('boundTable') as Raw;
+  const boundAnalysis = raw(`${boundTable.md}\n\n${boundSentence.md}\n\n${ctx.edgeNote()}`);
+  let execAnalysis: Raw;
+  if (h && h.execSame !== null) {
+    const cause = carrierCause(h);
+    execAnalysis = raw([P(h.execSame ? 'exec.same' : 'exec.differs', { c: int(h.concurrency), fx: ms(h.baseline.execP95Ms.median), vt: ms(h.candidate.execP95Ms.median), diffPct: signed((h.execP95RelDiff as number) * 100, 2), L: int(L), tol: latTol }).md, cause?.md ?? ''].filter((x) => x !== '').join(sentenceSep));
+  } else execAnalysis = P('results.noComparison');
+
+  // ------------------------------------------------------------ rate limiting, bottleneck
+  // upstream concurrency: the mock's figures only when they describe the cell alone; else derived bounds (never the cumulative gauge)
+  const rateParts: string[] = [];
+  if (h && h.baseline.upstream.source === 'mock' && h.candidate.upstream.source === 'mock' && h.baseline.upstream.peak.median !== null && h.candidate.upstream.peak.median !== null) {
+    const fx = h.baseline.upstream.peak.median;
+    const vt = h.candidate.upstream.peak.median;
+    rateParts.push(s(vt > fx ? 'rate.more' : 'rate.notMore', { c: int(h.concurrency), fx: int(fx), vt: int(vt), N: int(N) }));
+  } else {
+    const up = model.conclusions.find((c) => c.id === 'needLimits');
+    if (h && up && up.verdict !== 'not tested here') {
+      rateParts.push(s(up.verdict === 'reproduced' ? 'rate.derived.more' : 'rate.derived.notMore', {
+        c: int(h.concurrency), vtLo: int(up.evidence['virtualUpstream'] as number), fxHi: int(up.evidence['fixedUpstream'] as number),
+        fxLo: int(h.baseline.upstream.peak.median), N: int(N),
+      }));
+    } else rateParts.push(s('rate.noData'));
+  }
+  if (model.rows.some((r) => r.upstream.source !== 'none')) {
+    const upText = (u: RowModel['upstream']): string | Raw => {
+      if (u.source === 'none' || u.peak.median === null) return '—';
+      if (u.source === 'mock') return aggText(u.peak, int);
+      return P('upstream.range', { lo: int(u.peak.median), hi: int(u.atMost?.median ?? null) });
+    };
+    rateParts.push(s('rate.tableIntro'));
+    rateParts.push(table([s('h.mode'), s('h.concurrency'), s('h.allowed'), s('h.upstream'), s('h.source')],
+      model.rows.map((r) => [raw(name(r.variant)), int(r.concurrency), int(r.upstream.allowed), upText(r.upstream), P(`src.${r.upstream.source}`)]), ['l', 'r', 'r', 'r', 'l']).md);
+    if (model.rows.some((r) => r.upstream.source === 'derived')) rateParts.push(s('rate.derivedMethod'));
+  }
+  const bnParts: Raw[] = [];
+  const topV = vtRows[vtRows.length - 1];
+  if (topV && topV.e2eP99Ms.median !== null) {
+    bnParts.push(P('bn.tail', { c: int(topV.concurrency), p95: ms(topV.e2eP95Ms.median), p99: ms(topV.e2eP99Ms.median), x99: ms(topV.execP99Ms.median), pub: ms(pubOf(`${VIRTUAL}.e2eP99Ms.${TOP}`)?.published ?? null) }));
+  }
+  if (sat.schedulerDelay.length) {
+    bnParts.push(P('bn.schedulerDelay', { cells: sat.schedulerDelay.map((x) => `${x.cellId} (${ms(x.queueP95Ms)})`).join(', '), thr: ms(sat.queueThresholdMs), carriers: int(sat.carriers) }));
+  }
+  if (sat.sutCpu.length) {
+    bnParts.push(P('bn.sutCpu', { cells: raw(sat.sutCpu.map((x) => `${esc(x.cellId)} (${s('bn.peak', { v: pct(x.peakCpu * 100, 0) })}, ${s('unit.shareOfSamples', { v: num(x.share * 100, 0) })})`).join(', ')), thr: pct(sat.cpuThreshold * 100, 0), share: pct(sat.cpuShareThreshold * 100, 0) }));
+  }
+  if (sat.hostFlags.length) {
+    bnParts.push(P('bn.flags', { n: int(sat.hostFlags.length), cells: [...new Set(sat.hostFlags.map((f) => f.cellId))].join(', ') }));
+    // a stall of the generator inflates latencies by at most its length: say how long the longest was
+    let lag: (typeof sat.hostFlags)[number] | null = null;
+    for (const f of sat.hostFlags) if (f.flag.code === 'loadgen-lag' && (lag === null || f.flag.value > lag.flag.value)) lag = f;
+    if (lag) bnParts.push(P('bn.lagMax', { ms: ms(lag.flag.value), cell: lag.cellId }));
+  }
+  if (!sat.saturated) bnParts.push(P('bn.noFlags', { thr: ms(sat.queueThresholdMs), cpu: pct(sat.cpuThreshold * 100, 0), share: pct(sat.cpuShareThreshold * 100, 0) }));
+  bnParts.push(P('bn.notMeasured'));
+
+  // ------------------------------------------------------------ conclusions
+  const evText = (c: ConclusionRow): Raw => {
+    const e = c.evidence;
+    const fmtV = (k: string, v: number | string | null): string => {
+      if (v === null) return '—';
+      if (typeof v === 'string') return v;
+      if (c.id === 'vtCostNegligible' && k === 'published') return `${num(v, 1)} MiB`;
+      if (k === 'thresholdMs') return `${int(v)} ms`;
+      if (k === 'theoryMs') return msT(v);
+      if (/Ms$/.test(k)) return ms(v);
+      if (/Rps$/.test(k) || k === FIXED || k === VIRTUAL || k.startsWith('published')) return c.id === 'e2eP95500' ? ms(v) : rps(v);
+      if (/Pct$/.test(k)) return pct(v);
+      if (/MiB$/.test(k) || k === 'published') return `${num(v, 1)} MiB`;
+      return int(v);
+    };
+    const src = e['upstreamSource'];
+    const key = typeof src === 'string' && ctx.t.phrases[`concl.${c.id}.ev.${src}`] !== undefined ? `concl.${c.id}.ev.${src}` : `concl.${c.id}.ev`;
+    if (ctx.t.phrases[key] === undefined || Object.values(e).every((v) => v === null) || Object.keys(e).length === 0) return raw('—');
+    const vals: Record<string, string> = {};
+    for (const [k, v] of Object.entries(e)) vals[k] = fmtV(k, v);
+    try { return P(key, vals); } catch { return raw('—'); }
+  };
+  const stmt = (id: string): Raw => {
+    const v: Record<string, string> = {};
+    if (id === 'throughput500' || id === 'realProvider') { v['pubFixed'] = rps(pubOf(`${FIXED}.throughputRps.${TOP}`)?.published); v['pubVirtual'] = rps(pubOf(`${VIRTUAL}.throughputRps.${TOP}`)?.published); }
+    if (id === 'e2eP95500') { v['pubFixed'] = ms(pubOf(`${FIXED}.e2eP95Ms.${TOP}`)?.published); v['pubVirtual'] = ms(pubOf(`${VIRTUAL}.e2eP95Ms.${TOP}`)?.published); }
+    return P(`concl.${id}`, v);
+  };
+  const concl = raw([
+    `### ${s('concl.provenTitle')}`,
+    table([s('h.statement'), s('h.verdict'), s('h.evidence')], model.conclusions.filter((c) => c.kind === 'proven').map((c) => [stmt(c.id), ctx.verdict(c.verdict), evText(c)])).md,
+    `### ${s('concl.notProvenTitle')}`,
+    table([s('h.statement'), s('h.verdict'), s('h.evidence')], model.conclusions.filter((c) => c.kind === 'not-proven').map((c) => [stmt(c.id), ctx.verdict(c.verdict), evText(c)])).md,
+  ].join('\n\n'));
+
+  const finalData = h && h.throughput ? raw(`${s('final.inThisRun')}${sentenceSep}${headline(h).md}`) : P('summary.noComparison');
+  const followUps = table([s('h.followUp'), s('h.command')], model.followUps.map((f) => [P(`fu.${f.id}`), f.command === null ? P('fu.notRunnable') : code(f.command)]));
+
+  return {
+    summary: join(summaryParts),
+    hypothesis: P('hypothesis', { N: int(N), queue: int(queueCapacity(model)), L: int(L), Ls: num(L / 1000, 3), bound: num(N / (L / 1000), 2) }),
+    highestTable,
+    lowest,
+    queueTrend,
+    vtTrend,
+    boundAnalysis,
+    execAnalysis,
+    rateLimiting: raw(rateParts.join('\n\n')),
+    bottleneck: join(bnParts),
+    conclusions: concl,
+    finalData,
+    followUps,
+  };
+}
+
+export const REPORT_000: StudyReportHook = {
+  gate: (model) => { const d = configDiffs(model); return present([d.latency, d.pool]); },
+  figure,
+  analyse: (model) => ({ conclusions: conclusions(model), followUps: [...FOLLOW_UPS] }),
+  sections,
+};
