@@ -5,32 +5,14 @@
  * in this folder and in templates/000/.
  */
 import { fileURLToPath } from 'node:url';
-import type { Profile, ProfileValues, Scenario, Study, Variant } from '../../study/types.ts';
+import type { Profile, ProfileValues, Study } from '../../study/types.ts';
 import { DEFAULT_BIND_ADDRESS } from '../../jvm/bind.ts';
 import { V1_READER } from './v1.ts';
+import { SCENARIOS, VARIANTS } from './arms.ts';
+
+export { PROMPT_BODY, SCENARIOS, VARIANTS } from './arms.ts';
 import { PUBLISHED_000 } from './published.ts';
 import { REPORT_000 } from './report.ts';
-
-/** The study's two arms (§5): a pool of 32 with a 10,000 queue (AbortPolicy), and virtual threads. */
-export const VARIANTS: readonly Variant[] = [
-  { id: 'fixed', label: 'fixed pool', executor: { kind: 'platform-pool', threads: 32, queueCapacity: 10000 }, threadNamePrefix: 'llm-fixed-' },
-  { id: 'virtual', label: 'virtual threads', executor: { kind: 'virtual-per-task' }, threadNamePrefix: 'llm-vt-' },
-];
-
-/** The prompt of every request (its text does not change the mock's latency). */
-export const PROMPT_BODY = JSON.stringify({ prompt: 'Explain in one sentence why blocking I/O holds a platform thread.' });
-
-/** The one scenario: `POST /api/benchmark/llm` -> Spring AI ChatClient -> mock LLM (L = the mock's latency). */
-export const SCENARIOS: readonly Scenario[] = [
-  {
-    id: 'llm-chat',
-    label: 'blocking Spring AI chat call to the mock LLM',
-    driver: 'closed-loop-http',
-    request: () => ({ method: 'POST', path: '/api/benchmark/llm', body: PROMPT_BODY }),
-    serviceTimeMs: (o) => o.latencyMs,
-    usesMock: true,
-  },
-];
 
 /** Values every profile shares unless it says otherwise (§5–6). */
 const BASE: ProfileValues = {

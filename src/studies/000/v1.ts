@@ -7,7 +7,7 @@
  */
 import type { LegacyReader } from '../../study/types.ts';
 import type { RunManifest } from '../../store/types.ts';
-import { VARIANTS, SCENARIOS } from './index.ts';
+import { VARIANTS, SCENARIOS } from './arms.ts';
 
 type Raw = Record<string, unknown>;
 

@@ -1,0 +1,27 @@
+/**
+ * Study 000's variants and scenario (no imports of the study's other files, so the v1 reader and
+ * the definition can both use them without an import cycle).
+ */
+import type { Scenario, Variant } from '../../study/types.ts';
+
+/** The study's two arms (§5): a pool of 32 with a 10,000 queue (AbortPolicy), and virtual threads. */
+export const VARIANTS: readonly Variant[] = [
+  { id: 'fixed', label: 'fixed pool', executor: { kind: 'platform-pool', threads: 32, queueCapacity: 10000 }, threadNamePrefix: 'llm-fixed-' },
+  { id: 'virtual', label: 'virtual threads', executor: { kind: 'virtual-per-task' }, threadNamePrefix: 'llm-vt-' },
+];
+
+/** The prompt of every request (its text does not change the mock's latency). */
+export const PROMPT_BODY = JSON.stringify({ prompt: 'Explain in one sentence why blocking I/O holds a platform thread.' });
+
+/** The one scenario: `POST /api/benchmark/llm` -> Spring AI ChatClient -> mock LLM (L = the mock's latency). */
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    id: 'llm-chat',
+    label: 'blocking Spring AI chat call to the mock LLM',
+    driver: 'closed-loop-http',
+    request: () => ({ method: 'POST', path: '/api/benchmark/llm', body: PROMPT_BODY }),
+    serviceTimeMs: (o) => o.latencyMs,
+    usesMock: true,
+  },
+];
+
