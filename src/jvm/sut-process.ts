@@ -10,6 +10,7 @@ import type { PinningMode, SutInfo } from './api.ts';
 import { getInfo } from './client.ts';
 import { requireSutJdk, type Jdk } from './jdk.ts';
 import { DEFAULT_BIND_ADDRESS, connectHostOf, httpOrigin } from './bind.ts';
+import type { Variant } from '../study/types.ts';
 
 export interface StartSutOptions {
   jdk: Jdk;
@@ -19,9 +20,8 @@ export interface StartSutOptions {
   bindAddress?: string;
   /** OpenAI-compatible base URL, ending in /v1 */
   mockBaseUrl: string;
-  mode: 'fixed' | 'virtual';
-  poolSize: number;
-  queueCapacity: number;
+  /** the effective variant the JVM runs (its executor, thread-name prefix and SUT properties) */
+  variant: Variant;
   /** JVM flags; the profiles own the defaults (src/config/profiles.ts), there is no second default here */
   jvmFlags: readonly string[];
   samplerIntervalMs: number;
@@ -52,14 +52,28 @@ export function sutArgs(o: StartSutOptions): string[] {
     o.jarPath,
     `--server.port=${o.port}`,
     `--server.address=${o.bindAddress ?? DEFAULT_BIND_ADDRESS}`,
-    `--bench.executor=${o.mode}`,
-    `--bench.fixed.pool-size=${o.poolSize}`,
-    `--bench.fixed.queue-capacity=${o.queueCapacity}`,
+    ...executorArgs(o.variant),
     `--bench.pinning=${o.pinning ?? 'none'}`,
     `--bench.sampler.interval-ms=${o.samplerIntervalMs}`,
     `--bench.pinned.threshold-ms=${o.pinnedThresholdMs}`,
     `--spring.ai.openai.base-url=${o.mockBaseUrl}`,
     ...(o.extraArgs ?? []),
+  ];
+}
+
+/**
+ * The Spring arguments of a variant (the SUT's executor registry, sut/…/ExecutorKinds.java):
+ * `bench.variant`, `bench.executor.kind`, for a platform pool `.threads` and `.queue-capacity`,
+ * `.thread-name-prefix`, then each of the variant's `sutProperties` as `--key=value`.
+ */
+export function executorArgs(v: Variant): string[] {
+  const e = v.executor;
+  return [
+    `--bench.variant=${v.id}`,
+    `--bench.executor.kind=${e.kind}`,
+    ...(e.kind === 'platform-pool' ? [`--bench.executor.threads=${e.threads}`, `--bench.executor.queue-capacity=${e.queueCapacity}`] : []),
+    `--bench.executor.thread-name-prefix=${v.threadNamePrefix}`,
+    ...Object.entries(v.sutProperties ?? {}).map(([k, val]) => `--${k}=${val}`),
   ];
 }
 
@@ -107,7 +121,7 @@ export async function stopChild(child: ChildProcess, graceMs = 5000): Promise<vo
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Spawns `java <flags> -jar <jar> --server.port=… --bench.executor=…`, waits until /bench/info
+ * Spawns `java <flags> -jar <jar> --server.port=… --bench.variant=… --bench.executor.kind=…`, waits until /bench/info
  * answers 200.
  * @throws VtbenchError {@link EXIT.portInUse} when the port already answers;
  *   {@link EXIT.notReady} (with the log tail) when the JVM exits early or is not ready in time
