@@ -10,6 +10,7 @@ import { MAX_PLAN_DURATION_S, SUT_REQUEST_TIMEOUT_MS, maxCellRequests, maxRunReq
 import type { ResolvedOptions } from '../store/types.ts';
 import type { Profile, Study, Variant } from '../study/types.ts';
 import { STUDIES } from '../studies/index.ts';
+import { driverFor } from '../load/driver.ts';
 
 /** The default profile of a study: its first. */
 export function defaultProfile(study: Study): Profile {
@@ -98,6 +99,7 @@ export function resolveOptions(study: Study, profileName: string, raw: Partial<R
   if (!study.scenarios.some((x) => x.id === out.scenario)) {
     throw new VtbenchError(`--scenario: unknown scenario '${out.scenario}' of study ${study.id}`, `use one of: ${study.scenarios.map((x) => x.id).join(', ')}`, EXIT.usage);
   }
+  driverFor(scenarioOf(study, out.scenario)); // a scenario whose driver is not built yet stops here
   out.variantSpecs = effectiveVariants(study, out);
   if (out.mockPort === out.sutPort) {
     throw new VtbenchError(`--mock-port and --sut-port are both ${out.mockPort}`, 'give them different ports', EXIT.usage);
