@@ -16,7 +16,7 @@ import { STUDIES, DEFAULT_STUDY, getStudy } from '../studies/index.ts';
 import type { Study } from '../study/types.ts';
 import { maxValue } from '../config/options.ts';
 import { readHostLimits } from '../config/limits.ts';
-import { makePlan, formatPlan, formatDuration, type Plan } from '../config/plan.ts';
+import { makePlan, formatPlan, formatDuration, formatExecutor, type Plan } from '../config/plan.ts';
 import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
 import { VtbenchError, EXIT, exitCodeHelp, fsError } from '../core/errors.ts';
 import { RunStore, legacyRunError } from '../store/run-store.ts';
@@ -150,10 +150,10 @@ function profileHelp(studies: readonly Study[]): string {
   const lines = ['', 'Studies (--study ID) and their profiles (--profile NAME, first = default; any option above overrides a field):'];
   for (const st of studies) {
     lines.push(`  study ${st.id}${st.id === defaultStudyOf(studies).id ? ' (default)' : ''}: ${st.title}`);
-    lines.push(`    variants: ${st.variants.map((v) => v.id).join(', ')}; scenarios: ${st.scenarios.map((x) => x.id).join(', ')}`);
+    lines.push(`    variants: ${st.variants.map((v) => `${v.id} (${formatExecutor(v.executor)})`).join(', ')}; scenarios: ${st.scenarios.map((x) => x.id).join(', ')}`);
     st.profiles.forEach((p, i) => {
       lines.push(`    ${p.name}${i === 0 ? ' (default)' : ''}: ${p.description}`);
-      lines.push(`        ${OPTION_SPECS.filter((s) => ['levels', 'requestsPerWorker', 'repeats', 'warmupS', 'latencyMs', 'variants', 'poolSize', 'start'].includes(s.key)).map((s) => `--${s.flag} ${(s.show as (v: unknown) => string)(p.values[s.key])}`).join(' ')}`);
+      lines.push(`        ${OPTION_SPECS.filter((s) => ['levels', 'requestsPerWorker', 'repeats', 'warmupS', 'latencyMs', 'variants', 'poolSize', 'start'].includes(s.key) && p.values[s.key] !== null).map((s) => `--${s.flag} ${(s.show as (v: unknown) => string)(p.values[s.key])}`).join(' ')}`);
     });
   }
   lines.push('', 'Without a command: run the experiment, then write its report.');

@@ -89,10 +89,10 @@ function intSpec<K extends OptionKey>(key: K, flag: string, arg: string, descrip
 /** What a null override shows: the study's own value applies. */
 export const OWN_VALUE = "each platform-pool variant's own";
 
-/** An override of a variant's value: a whole number, or null (absent) for the variant's own. */
+/** An override of a variant's value: a whole number, or null (absent) for the variant's own (shown as OWN_VALUE). */
 function nullableIntSpec<K extends 'poolSize' | 'queueCapacity'>(key: K, flag: string, arg: string, description: string, min: number, max: OptionMax): OptionSpec<K> {
   return {
-    key, flag, arg, description: `${description}; default: ${OWN_VALUE}`, max,
+    key, flag, arg, description, max,
     parse: ((r: string) => parsePositiveInt(flag, r, min, typeof max.value === 'number' ? max.value : Number.MAX_SAFE_INTEGER, max.why)) as OptionSpec<K>['parse'],
     show: ((v: number | null) => (v === null ? OWN_VALUE : String(v))) as unknown as OptionSpec<K>['show'],
   };
@@ -139,7 +139,7 @@ export const OPTION_SPECS = [
   spec({ key: 'warmupS', flag: 'warmup-s', arg: 's', description: 'warm-up per JVM at the highest level, s (not recorded; 0 = none)', max: { value: 3600, why: 'a stated maximum: an hour warms any JIT' }, parse: (r) => parseNumber('warmup-s', r, 0, 3600), show: (v) => `${v}` }),
   intSpec('latencyMs', 'latency-ms', 'ms', 'mock LLM latency per call, ms (constant model); L of the scenarios that use it', 1, { value: SUT_REQUEST_TIMEOUT_MS - 1, why: "a call must end within the SUT's 600 s request timeout (application.yml)" }),
   spec({
-    key: 'scenario', flag: 'scenario', arg: 'id', description: "the study's scenario every cell measures (npx zx run.mjs list names the studies)",
+    key: 'scenario', flag: 'scenario', arg: 'id', description: "the study's scenario every cell measures (the list below names each study's scenarios)",
     parse: (raw) => {
       const id = raw.trim();
       if (!/^[a-z0-9][a-z0-9-]*$/.test(id)) throw usage('scenario', `'${raw}' is not a scenario id`, "give one of the study's scenario ids (lower-case letters, digits, -)");
@@ -157,8 +157,8 @@ export const OPTION_SPECS = [
     },
     show: (v) => v.join(','),
   }),
-  nullableIntSpec('poolSize', 'pool-size', 'N', 'threads of every platform-pool variant (core = max)', 1, { value: MAX_POOL_THREADS, why: 'a stated maximum: each pool thread is a platform thread with its own stack' }),
-  nullableIntSpec('queueCapacity', 'queue-capacity', 'n', 'queue capacity of every platform-pool variant (AbortPolicy beyond it)', 0, { value: JAVA_INT_MAX, why: "the SUT's queue capacity is a Java int" }),
+  nullableIntSpec('poolSize', 'pool-size', 'N', 'threads of every platform-pool variant (core = max), replacing each variant\'s own', 1, { value: MAX_POOL_THREADS, why: 'a stated maximum: each pool thread is a platform thread with its own stack' }),
+  nullableIntSpec('queueCapacity', 'queue-capacity', 'n', 'queue capacity of every platform-pool variant (AbortPolicy beyond it), replacing each variant\'s own', 0, { value: JAVA_INT_MAX, why: "the SUT's queue capacity is a Java int" }),
   spec({
     key: 'start', flag: 'start', arg: 'mode', description: 'worker start: together (as the study) or ramp (spread over --ramp-ms)',
     parse: (raw) => {
