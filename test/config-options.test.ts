@@ -4,6 +4,8 @@ import { resolveOptions, getProfile } from '../src/config/profiles.ts';
 import { makePlan, formatPlan, warmupPlan } from '../src/config/plan.ts';
 import type { ExecutorSpec, Study } from '../src/study/types.ts';
 import { TOY_STUDY } from './fixtures/toy-study/study.ts';
+import { studyProblems } from '../src/config/study-check.ts';
+import { STUDIES } from '../src/studies/index.ts';
 import { STUDY_000 as S000 } from '../src/studies/000/index.ts';
 import { VtbenchError, EXIT } from '../src/core/errors.ts';
 
@@ -133,4 +135,27 @@ test('a 3-variant study: cell ids and blocks per variant id, the order alternati
   const text = formatPlan(o, p, 'runs/x');
   assert.match(text, /variants: pool-2 \(platform pool 2 threads, queue 100\); vt \(virtual thread per task\); pool-8 \(platform pool 8 threads, queue 100\)/);
   assert.match(text, /× 3 variant\(s\)/);
+});
+
+test('study definitions are checked before use: slugs, unique ids, executors, comparisons, reserved SUT properties', () => {
+  for (const st of [...STUDIES, TOY_STUDY]) assert.deepEqual(studyProblems(st), [], st.id);
+  const v0 = TOY_STUDY.variants[0]!;
+  const bad: Study = {
+    ...TOY_STUDY,
+    variants: [
+      { ...v0, id: 'Pool 2' },
+      { ...v0, executor: { kind: 'platform-pool', threads: 0, queueCapacity: -1 }, sutProperties: { 'bench.executor.threads': '9' } },
+      v0,
+    ],
+    comparisons: [{ baseline: 'pool-2', candidate: 'nope' }],
+  };
+  assert.deepEqual(studyProblems(bad), [
+    "variant id 'Pool 2' is not a slug (a-z, 0-9, -)",
+    'variant pool-2: threads 0 is not a whole number >= 1',
+    'variant pool-2: queueCapacity -1 is not a whole number >= 0',
+    'variant pool-2: sutProperties set bench.executor.threads, which the harness sets from the executor and the options',
+    "variant id 'pool-2' twice",
+    "comparison pool-2 -> nope: no variant 'nope'",
+  ]);
+  assert.throws(() => resolveOptions(bad, 'tiny', {}), /^Error: study toy: variant id 'Pool 2'/);
 });

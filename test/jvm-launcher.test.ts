@@ -11,7 +11,7 @@ import { findJdk, majorOf, parseReleaseFile, SUT_MIN_JDK } from '../src/jvm/jdk.
 import { sourceHash } from '../src/jvm/build.ts';
 import { startSut, sutArgs } from '../src/jvm/sut-process.ts';
 import { STUDIES } from '../src/studies/index.ts';
-import { executorArgs } from '../src/jvm/sut-process.ts';
+import { executorProperties, HARNESS_SUT_PROPERTIES } from '../src/jvm/sut-process.ts';
 import type { Variant } from '../src/study/types.ts';
 
 const VT: Variant = { id: 'vt-x', label: 'vt', executor: { kind: 'virtual-per-task' }, threadNamePrefix: 'x-vt-' };
@@ -124,12 +124,21 @@ test('sutArgs puts the profile\'s JVM flags before -jar, bench settings and the 
   assert.ok(sutArgs({ ...base, pinning: 'class-init' }).includes('--bench.pinning=class-init'));
 });
 
-test('executorArgs: a platform-pool variant gives its threads, queue and prefix, then its own SUT properties', () => {
-  assert.deepEqual(executorArgs(POOL), [
-    '--bench.variant=pool-x', '--bench.executor.kind=platform-pool', '--bench.executor.threads=4', '--bench.executor.queue-capacity=10',
-    '--bench.executor.thread-name-prefix=x-pool-', '--bench.extra.flag=on',
+test('a variant\'s executor as Spring properties; its own SUT properties once each, after the rest or in place of a default; harness properties refused', () => {
+  assert.deepEqual(executorProperties(POOL), [
+    ['bench.variant', 'pool-x'], ['bench.executor.kind', 'platform-pool'], ['bench.executor.threads', '4'], ['bench.executor.queue-capacity', '10'],
+    ['bench.executor.thread-name-prefix', 'x-pool-'],
   ]);
-  assert.deepEqual(executorArgs(VT), ['--bench.variant=vt-x', '--bench.executor.kind=virtual-per-task', '--bench.executor.thread-name-prefix=x-vt-']);
+  assert.deepEqual(executorProperties(VT), [['bench.variant', 'vt-x'], ['bench.executor.kind', 'virtual-per-task'], ['bench.executor.thread-name-prefix', 'x-vt-']]);
+  const base = { jdk: { home: '/j', major: 25, version: '25', vendor: 'v' }, jarPath: '/x.jar', port: 1, mockBaseUrl: 'http://m/v1', jvmFlags: [], samplerIntervalMs: 250, pinnedThresholdMs: 20, logFile: '/tmp/x.log', readyTimeoutMs: 1 };
+  const args = sutArgs({ ...base, variant: POOL });
+  assert.equal(args.at(-1), '--bench.extra.flag=on', 'the variant\'s own property after the rest');
+  assert.ok(args.includes('--bench.executor.threads=4') && args.includes('--bench.executor.queue-capacity=10'));
+  const pinned = sutArgs({ ...base, variant: { ...VT, sutProperties: { 'bench.pinning': 'synchronized' } } });
+  assert.deepEqual(pinned.filter((a) => a.startsWith('--bench.pinning=')), ['--bench.pinning=synchronized'], 'once: Spring would join two values with a comma');
+  for (const key of HARNESS_SUT_PROPERTIES) {
+    assert.throws(() => sutArgs({ ...base, variant: { ...VT, sutProperties: { [key]: 'x' } } }), new RegExp(`variant vt-x: sutProperties set ${key.replace(/\./g, '\\.')}`));
+  }
 });
 
 test('one source of JVM flags: every profile gives -Xms equal to -Xmx, and the launcher has no default of its own', async () => {

@@ -11,6 +11,7 @@ import type { ResolvedOptions } from '../store/types.ts';
 import type { Profile, Study, Variant } from '../study/types.ts';
 import { STUDIES } from '../studies/index.ts';
 import { driverFor } from '../load/driver.ts';
+import { checkStudy } from './study-check.ts';
 
 /** The default profile of a study: its first. */
 export function defaultProfile(study: Study): Profile {
@@ -89,6 +90,7 @@ export function effectiveVariants(study: Study, o: Pick<ResolvedOptions, 'varian
  * @param host the host's limits (read from /proc by default; tests pass their own)
  */
 export function resolveOptions(study: Study, profileName: string, raw: Partial<Record<OptionKey, string>>, host: HostLimits = readHostLimits()): Readonly<ResolvedOptions> {
+  checkStudy(study);
   const profile = getProfile(study, profileName);
   const values = structuredClone(profile.values);
   const out = { study: study.id, profile: profile.name, ...values, variantSpecs: [] } as ResolvedOptions;
