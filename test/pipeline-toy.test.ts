@@ -14,7 +14,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { runStudy, type Io, type MainDeps } from '../src/cli/main.ts';
+import { main, runStudy, type Io, type MainDeps } from '../src/cli/main.ts';
+import { EXIT } from '../src/core/errors.ts';
 import type { RunDeps } from '../src/pipeline/run.ts';
 import type { SutInfo } from '../src/jvm/api.ts';
 import type { Variant } from '../src/study/types.ts';
@@ -144,6 +145,14 @@ test('runStudy runs an unregistered study: its variants start their own executor
     const summary = JSON.parse(readFileSync(store.summaryPath, 'utf8')) as { rows: { variant: string; concurrency: number; boundRps: number }[] };
     assert.deepEqual(validate('RunSummary', summary), []);
     assert.deepEqual(summary.rows.map((r) => `${r.variant}@${r.concurrency}:${r.boundRps}`), ['pool-2@2:10', 'pool-2@6:10', 'vt@2:10', 'vt@6:30']);
+
+    // resume: the study comes from the manifest; unknown to plain main, known through runStudy
+    out = '';
+    assert.equal(await main(['--resume', dir, '--dry-run', '--no-report'], io, deps([])), EXIT.runData, out);
+    assert.match(out, /error: --resume: run \S+ measured study 'toy', which this vtbench does not define/);
+    out = '';
+    assert.equal(await runStudy(TOY_STUDY, ['--resume', dir, '--dry-run', '--no-report'], io, deps([])), 0, out);
+    assert.match(out, /resume: all 4 planned cells have a valid result; nothing left to measure/);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -64,13 +64,16 @@ function defaultStudyOf(studies: readonly Study[]): Study {
 }
 
 /**
- * Run (or dry-run, list, report) with a study given as an object, registered or not: the same path
+ * Run (or dry-run, resume, list) with a study given as an object, registered or not: the same path
  * as `npx zx run.mjs --study <id> ...`. `argv` are the other arguments (e.g. `--profile`,
- * `--runs-dir`, `--no-report`).
+ * `--runs-dir`, `--no-report`; with `--resume` the study is the run's own and must be this one or
+ * a registered one).
  */
 export function runStudy(study: Study, argv: readonly string[], io: Io, deps: MainDeps): Promise<number> {
   const others = studiesOf(deps).filter((s) => s.id !== study.id);
-  return main(['--study', study.id, ...argv], io, { ...deps, studies: [study, ...others] });
+  // --resume takes the study from the run's manifest; the study only has to be known
+  const args = argv.includes('--resume') ? [...argv] : ['--study', study.id, ...argv];
+  return main(args, io, { ...deps, studies: [study, ...others] });
 }
 
 function toolVersion(): string {
@@ -359,7 +362,9 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     }
     if (manifest.schemaVersion !== SCHEMA_VERSION) throw new VtbenchError(`--resume: run ${manifest.runId} has schema version ${manifest.schemaVersion}, this tool writes ${SCHEMA_VERSION}`, 'start a new run', EXIT.runData);
     options = Object.freeze({ ...manifest.options });
-    study = getStudy(options.study, studies);
+    const recorded = studies.find((x) => x.id === options.study);
+    if (!recorded) throw new VtbenchError(`--resume: run ${manifest.runId} measured study '${options.study}', which this vtbench does not define`, `resume it with the vtbench version that started it (manifest.json: tool.version); known studies: ${studies.map((x) => x.id).join(', ')}`, EXIT.runData);
+    study = recorded;
     try {
       checkBounds(options, readHostLimits(), study); // recorded on another host, perhaps
     } catch (e) {
