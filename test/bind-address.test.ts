@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { listeningAddresses } from './fixtures/listen-address.ts';
 import { join } from 'node:path';
 import { resolveOptions } from '../src/config/profiles.ts';
+import { STUDIES } from '../src/studies/index.ts';
 import { OPTION_SPECS } from '../src/config/options.ts';
 import { VtbenchError, EXIT } from '../src/core/errors.ts';
 import { DEFAULT_BIND_ADDRESS, connectHostOf, httpOrigin } from '../src/jvm/bind.ts';
@@ -13,11 +14,13 @@ import { startMockProcess } from '../src/pipeline/mock-process.ts';
 
 test('--bind-address: 127.0.0.1 in every profile unless given; an IP literal is taken, anything else refused naming the flag', () => {
   assert.equal(DEFAULT_BIND_ADDRESS, '127.0.0.1');
-  for (const p of ['seed-000', 'quick', 'smoke']) assert.equal(resolveOptions(p, {}).bindAddress, '127.0.0.1', p);
-  assert.equal(resolveOptions('smoke', { bindAddress: '0.0.0.0' }).bindAddress, '0.0.0.0');
-  assert.equal(resolveOptions('smoke', { bindAddress: ' ::1 ' }).bindAddress, '::1');
+  for (const st of STUDIES) for (const p of st.profiles) assert.equal(resolveOptions(st, p.name, {}).bindAddress, '127.0.0.1', `${st.id}/${p.name}`);
+  const S = STUDIES[0]!;
+  const smoke = S.profiles[S.profiles.length - 1]!.name;
+  assert.equal(resolveOptions(S, smoke, { bindAddress: '0.0.0.0' }).bindAddress, '0.0.0.0');
+  assert.equal(resolveOptions(S, smoke, { bindAddress: ' ::1 ' }).bindAddress, '::1');
   for (const bad of ['localhost', '127.0.0.256', '', 'any']) {
-    assert.throws(() => resolveOptions('smoke', { bindAddress: bad }), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.usage && e.message.startsWith('--bind-address:'), bad);
+    assert.throws(() => resolveOptions(S, smoke, { bindAddress: bad }), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.usage && e.message.startsWith('--bind-address:'), bad);
   }
   assert.equal(OPTION_SPECS.filter((s) => s.flag === 'bind-address').length, 1, 'declared once, so --help lists it');
 });

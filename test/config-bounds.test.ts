@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { resolveOptions, checkBounds } from '../src/config/profiles.ts';
 import { OPTION_SPECS } from '../src/config/options.ts';
 import { maxConcurrency, maxCellRequests, parseOpenFilesLimit, parsePortRange, readHostLimits, FD_RESERVE, UNDICI_TIMER_RESOLUTION_MS, type HostLimits } from '../src/config/limits.ts';
+import { STUDY_000 as S000 } from '../src/studies/000/index.ts';
 import { VtbenchError, EXIT } from '../src/core/errors.ts';
 import { runClosedLoop } from '../src/load/index.ts';
 
@@ -44,17 +45,17 @@ test('maximum concurrency: two descriptors per worker under ulimit -n less the r
 });
 
 test('--levels 9007199254740991 is refused by the options (so by the dry run too), naming ulimit -n', () => {
-  refused(() => resolveOptions('seed-000', { levels: '9007199254740991' }, HOST), 'levels', /too large: the maximum is 9,744 \(.*ulimit -n/);
-  refused(() => resolveOptions('seed-000', { levels: '10,9745' }, HOST), 'levels', /9745 is too large/);
-  assert.deepEqual(resolveOptions('seed-000', { levels: '10,9744', requestsPerWorker: '1', repeats: '1' }, HOST).levels, [10, 9744]);
+  refused(() => resolveOptions(S000, 'seed-000', { levels: '9007199254740991' }, HOST), 'levels', /too large: the maximum is 9,744 \(.*ulimit -n/);
+  refused(() => resolveOptions(S000, 'seed-000', { levels: '10,9745' }, HOST), 'levels', /9745 is too large/);
+  assert.deepEqual(resolveOptions(S000, 'seed-000', { levels: '10,9744', requestsPerWorker: '1', repeats: '1' }, HOST).levels, [10, 9744]);
   // a profile's own values are checked against the host as well: seed-000's 500 on ulimit -n 1024
-  refused(() => resolveOptions('seed-000', {}, { ...HOST, openFiles: 1024 }), 'levels', /500 is too large: the maximum is 256/);
+  refused(() => resolveOptions(S000, 'seed-000', {}, { ...HOST, openFiles: 1024 }), 'levels', /500 is too large: the maximum is 256/);
 });
 
 test('numbers beyond Number.MAX_SAFE_INTEGER say "too large", never "below"', () => {
-  refused(() => resolveOptions('seed-000', { requestsPerWorker: '99999999999999999999' }, HOST), 'requests-per-worker', /99999999999999999999 is too large/);
-  refused(() => resolveOptions('seed-000', { requestsPerWorker: '9007199254740992' }, HOST), 'requests-per-worker', /too large/);
-  refused(() => resolveOptions('seed-000', { latencyMs: '99999999999999999999' }, HOST), 'latency-ms', /too large/);
+  refused(() => resolveOptions(S000, 'seed-000', { requestsPerWorker: '99999999999999999999' }, HOST), 'requests-per-worker', /99999999999999999999 is too large/);
+  refused(() => resolveOptions(S000, 'seed-000', { requestsPerWorker: '9007199254740992' }, HOST), 'requests-per-worker', /too large/);
+  refused(() => resolveOptions(S000, 'seed-000', { latencyMs: '99999999999999999999' }, HOST), 'latency-ms', /too large/);
 });
 
 test('every numeric option has a maximum, and one above it is refused naming the flag', () => {
@@ -65,52 +66,52 @@ test('every numeric option has a maximum, and one above it is refused naming the
     bodyTimeoutMs: '2147483648', levels: '9745',
   };
   for (const s of OPTION_SPECS) {
-    if (s.key === 'modes' || s.key === 'start' || s.key === 'jvmFlags' || s.key === 'bindAddress') continue;
+    if (s.key === 'variants' || s.key === 'scenario' || s.key === 'start' || s.key === 'jvmFlags' || s.key === 'bindAddress') continue;
     assert.ok(s.max, `--${s.flag} declares a maximum`);
     assert.ok(s.max.why.length > 0, `--${s.flag} says why`);
     const raw = above[s.key];
     assert.ok(raw !== undefined, `test covers --${s.flag}`);
-    assert.throws(() => resolveOptions('seed-000', { [s.key]: raw }, HOST), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.usage && e.message.includes(`--${s.flag}`), `--${s.flag} ${raw}`);
+    assert.throws(() => resolveOptions(S000, 'seed-000', { [s.key]: raw }, HOST), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.usage && e.message.includes(`--${s.flag}`), `--${s.flag} ${raw}`);
   }
 });
 
 test("a cell whose requests would not fit the harness's heap is refused before anything starts", () => {
   const max = maxCellRequests(HOST); // 4 GiB / 2 / 512 B = 4,194,304
   assert.equal(max, 4_194_304);
-  refused(() => resolveOptions('seed-000', { levels: '500', requestsPerWorker: String(Math.floor(max / 500) + 1), modes: 'virtual', repeats: '1' }, HOST), 'requests-per-worker', /fit this harness's heap/);
-  assert.equal(resolveOptions('seed-000', { levels: '500', requestsPerWorker: String(Math.floor(max / 500)), modes: 'virtual', repeats: '1', latencyMs: '1' }, HOST).requestsPerWorker, 8388);
+  refused(() => resolveOptions(S000, 'seed-000', { levels: '500', requestsPerWorker: String(Math.floor(max / 500) + 1), variants: 'virtual', repeats: '1' }, HOST), 'requests-per-worker', /fit this harness's heap/);
+  assert.equal(resolveOptions(S000, 'seed-000', { levels: '500', requestsPerWorker: String(Math.floor(max / 500)), variants: 'virtual', repeats: '1', latencyMs: '1' }, HOST).requestsPerWorker, 8388);
 });
 
 test('the run total and the planned duration have stated limits', () => {
   // 16 cells of 4,000,000 requests each: every cell fits, the run (64 M × 128 B > 2 GiB) does not
-  refused(() => resolveOptions('seed-000', { levels: '1000', requestsPerWorker: '4000', repeats: '8', latencyMs: '1' }, HOST), 'repeats', /would hold 64,000,000 requests/);
+  refused(() => resolveOptions(S000, 'seed-000', { levels: '1000', requestsPerWorker: '4000', repeats: '8', latencyMs: '1' }, HOST), 'repeats', /would hold 64,000,000 requests/);
   // 2,000 calls of 599 s one after another: ≥ 13 days
-  refused(() => resolveOptions('seed-000', { levels: '1', requestsPerWorker: '2000', repeats: '1', modes: 'virtual', latencyMs: '599000' }, HOST), 'requests-per-worker', /at least .* the stated maximum is 168 h 0 min/);
-  refused(() => resolveOptions('seed-000', { levels: '1,2,3,4,5,6', repeats: '1000', requestsPerWorker: '1', latencyMs: '1' }, HOST), 'levels', /would have 12,000 cells; the stated maximum is 10,000/);
+  refused(() => resolveOptions(S000, 'seed-000', { levels: '1', requestsPerWorker: '2000', repeats: '1', variants: 'virtual', latencyMs: '599000' }, HOST), 'requests-per-worker', /at least .* the stated maximum is 168 h 0 min/);
+  refused(() => resolveOptions(S000, 'seed-000', { levels: '1,2,3,4,5,6', repeats: '1000', requestsPerWorker: '1', latencyMs: '1' }, HOST), 'levels', /would have 12,000 cells; the stated maximum is 10,000/);
 });
 
 test('decimal options take plain decimals only: no hex, no Infinity', () => {
-  refused(() => resolveOptions('seed-000', { errorFlagThreshold: '0x1' }, HOST), 'error-flag-threshold', /not a number/);
-  refused(() => resolveOptions('seed-000', { warmupS: 'Infinity' }, HOST), 'warmup-s', /not a number/);
-  refused(() => resolveOptions('seed-000', { warmupS: '1e400' }, HOST), 'warmup-s', /not a number/);
-  assert.equal(resolveOptions('seed-000', { errorFlagThreshold: '.5' }, HOST).errorFlagThreshold, 0.5);
-  assert.equal(resolveOptions('seed-000', { warmupS: '2.5' }, HOST).warmupS, 2.5);
+  refused(() => resolveOptions(S000, 'seed-000', { errorFlagThreshold: '0x1' }, HOST), 'error-flag-threshold', /not a number/);
+  refused(() => resolveOptions(S000, 'seed-000', { warmupS: 'Infinity' }, HOST), 'warmup-s', /not a number/);
+  refused(() => resolveOptions(S000, 'seed-000', { warmupS: '1e400' }, HOST), 'warmup-s', /not a number/);
+  assert.equal(resolveOptions(S000, 'seed-000', { errorFlagThreshold: '.5' }, HOST).errorFlagThreshold, 0.5);
+  assert.equal(resolveOptions(S000, 'seed-000', { warmupS: '2.5' }, HOST).warmupS, 2.5);
 });
 
 test('checkBounds accepts the shipped profiles on this host', () => {
-  for (const p of ['seed-000', 'quick', 'smoke']) assert.doesNotThrow(() => checkBounds(resolveOptions(p, {}, HOST), HOST), p);
+  for (const p of ['seed-000', 'quick', 'smoke']) assert.doesNotThrow(() => checkBounds(resolveOptions(S000, p, {}, HOST), HOST, S000), p);
 });
 
 test(`client timeouts below undici's ${UNDICI_TIMER_RESOLUTION_MS} ms timer resolution are refused with the reason`, () => {
   for (const [key, flag] of [['headersTimeoutMs', 'headers-timeout-ms'], ['bodyTimeoutMs', 'body-timeout-ms'], ['connectTimeoutMs', 'connect-timeout-ms']] as const) {
-    refused(() => resolveOptions('smoke', { [key]: '1' }, HOST), flag, /1 is below 1000/);
-    refused(() => resolveOptions('smoke', { [key]: '999' }, HOST), flag, /999 is below 1000/);
-    assert.equal(resolveOptions('smoke', { [key]: '1000', latencyMs: '200' }, HOST)[key], 1000);
+    refused(() => resolveOptions(S000, 'smoke', { [key]: '1' }, HOST), flag, /1 is below 1000/);
+    refused(() => resolveOptions(S000, 'smoke', { [key]: '999' }, HOST), flag, /999 is below 1000/);
+    assert.equal(resolveOptions(S000, 'smoke', { [key]: '1000', latencyMs: '200' }, HOST)[key], 1000);
   }
   // the reason is in --help's description of each
   for (const s of OPTION_SPECS.filter((x) => /timeout/.test(x.flag))) assert.match(s.description, /undici's timer resolution/);
   // the headers timeout must also exceed every call, in virtual mode too
-  refused(() => resolveOptions('smoke', { headersTimeoutMs: '1000', latencyMs: '1000', modes: 'virtual' }, HOST), 'latency-ms', /not below the 1 s client headers timeout/);
+  refused(() => resolveOptions(S000, 'smoke', { headersTimeoutMs: '1000', latencyMs: '1000', variants: 'virtual' }, HOST), 'latency-ms', /not below the 1 s client headers timeout/);
 });
 
 test('why the minimum: undici does not honour a 1 ms headers timeout (it fires after ≈1 s); the smallest accepted one (1000 ms) fires after 1–2.1 s', { timeout: 20_000 }, async () => {
@@ -121,7 +122,7 @@ test('why the minimum: undici does not honour a 1 ms headers timeout (it fires a
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
-    const o = resolveOptions('smoke', { headersTimeoutMs: '1000', latencyMs: '200' }, HOST);
+    const o = resolveOptions(S000, 'smoke', { headersTimeoutMs: '1000', latencyMs: '200' }, HOST);
     const port = (server.address() as AddressInfo).port;
     const res = await runClosedLoop({
       url: `http://127.0.0.1:${port}`, path: '/', method: 'POST', body: '{}', concurrency: 1, requestsPerWorker: 1, start: 'together', rampMs: 0,

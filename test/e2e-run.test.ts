@@ -103,8 +103,8 @@ test('smoke profile runs end to end and writes a run that validates against the 
     assert.equal(cell.mock.scope, 'cell', id);
     assert.equal(cell.mock.after?.served, cell.concurrency * cell.requestsPerWorker, `${id}: mock served this cell's requests only`);
     const peak = cell.mock.after!.peakInFlight;
-    if (cell.mode === 'fixed') assert.ok(peak <= Math.min(cell.concurrency, manifest.options.poolSize), `${id}: fixed-pool upstream peak ${peak} <= min(c, N)`);
-    else assert.ok(peak <= cell.concurrency && peak >= Math.ceil(0.75 * cell.concurrency), `${id}: virtual upstream peak ${peak} close to c = ${cell.concurrency}`);
+    if (cell.executor.kind === 'platform-pool') assert.ok(peak <= Math.min(cell.concurrency, cell.executor.threads), `${id}: platform-pool upstream peak ${peak} <= min(c, N)`);
+    else assert.ok(peak <= cell.concurrency && peak >= Math.ceil(0.75 * cell.concurrency), `${id}: virtual-per-task upstream peak ${peak} close to c = ${cell.concurrency}`);
     assert.ok(cell.samples.length > 0, `${id}: SUT samples recorded`);
     // every request took at least the mock's latency
     assert.ok(Math.min(...req.e2eMs) >= manifest.options.latencyMs, id);
@@ -174,7 +174,7 @@ for (const victim of [{ name: 'SUT', role: /^sut-/, base: 19312 }, { name: 'mock
     const tmp = mkdtempSync(join(tmpdir(), `vtbench-kill-${victim.name}-`));
     const runsDir = join(tmp, 'runs');
     const reportDir = join(tmp, 'report');
-    const args = ['--profile', 'smoke', '--modes', 'fixed', '--levels', '4,8', '--requests-per-worker', '6', '--latency-ms', '400', '--warmup-s', '0', '--runs-dir', runsDir, '--report-dir', reportDir, ...PORTS(victim.base)];
+    const args = ['--profile', 'smoke', '--variants', 'fixed', '--levels', '4,8', '--requests-per-worker', '6', '--latency-ms', '400', '--warmup-s', '0', '--runs-dir', runsDir, '--report-dir', reportDir, ...PORTS(victim.base)];
     const first = startRun(args);
     assert.ok(await waitUntil(() => /c8-r1 /.test(first.out()), 300_000), first.out());
     await new Promise((r) => setTimeout(r, 700));
@@ -235,7 +235,7 @@ for (const c of SIGNAL_CASES) {
     const tmp = mkdtempSync(join(tmpdir(), 'vtbench-signal-'));
     const runsDir = join(tmp, 'runs');
     const watch = watchPids(runsDir);
-    const r = startRun(['--profile', 'smoke', '--modes', 'fixed', '--levels', '4,8', '--requests-per-worker', '6', '--latency-ms', '400', '--warmup-s', '0', '--runs-dir', runsDir, '--no-report', ...PORTS(c.base)], 'npx');
+    const r = startRun(['--profile', 'smoke', '--variants', 'fixed', '--levels', '4,8', '--requests-per-worker', '6', '--latency-ms', '400', '--warmup-s', '0', '--runs-dir', runsDir, '--no-report', ...PORTS(c.base)], 'npx');
     const started = await waitUntil(() => /c8-r1 /.test(r.out()), 300_000);
     assert.ok(started, r.out());
     const dir = onlyRun(runsDir);

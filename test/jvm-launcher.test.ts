@@ -10,7 +10,12 @@ import { VtbenchError } from '../src/core/errors.ts';
 import { findJdk, majorOf, parseReleaseFile, SUT_MIN_JDK } from '../src/jvm/jdk.ts';
 import { sourceHash } from '../src/jvm/build.ts';
 import { startSut, sutArgs } from '../src/jvm/sut-process.ts';
-import { getProfile, PROFILES } from '../src/config/profiles.ts';
+import { STUDIES } from '../src/studies/index.ts';
+import { executorProperties, HARNESS_SUT_PROPERTIES } from '../src/jvm/sut-process.ts';
+import type { Variant } from '../src/study/types.ts';
+
+const VT: Variant = { id: 'vt-x', label: 'vt', executor: { kind: 'virtual-per-task' }, threadNamePrefix: 'x-vt-' };
+const POOL: Variant = { id: 'pool-x', label: 'pool', executor: { kind: 'platform-pool', threads: 4, queueCapacity: 10 }, threadNamePrefix: 'x-pool-', sutProperties: { 'bench.extra.flag': 'on' } };
 import { pinnedReasonKind } from '../src/jvm/pinned-kind.ts';
 import { getPinned, getSamples, getThreadDump } from '../src/jvm/client.ts';
 import { buildSut } from '../src/jvm/build.ts';
@@ -100,31 +105,50 @@ test('sourceHash changes when a main source changes and ignores other files', wi
 }));
 
 test('sutArgs puts the profile\'s JVM flags before -jar, bench settings and the loopback bind address after', () => {
-  const jvmFlags = getProfile('seed-000').values.jvmFlags;
+  const jvmFlags = STUDIES[0]!.profiles[0]!.values.jvmFlags;
   const base = {
     jdk: { home: '/j', major: 25, version: '25', vendor: 'v' },
-    jarPath: '/x/vtbench-sut.jar', port: 8081, mockBaseUrl: 'http://127.0.0.1:9000/v1', mode: 'virtual' as const,
-    poolSize: 32, queueCapacity: 10000, jvmFlags, samplerIntervalMs: 250, pinnedThresholdMs: 20,
+    jarPath: '/x/vtbench-sut.jar', port: 8081, mockBaseUrl: 'http://127.0.0.1:9000/v1', variant: VT, jvmFlags, samplerIntervalMs: 250, pinnedThresholdMs: 20,
     logFile: '/tmp/x.log', readyTimeoutMs: 1000,
   };
   const args = sutArgs(base);
   assert.deepEqual(args.slice(0, jvmFlags.length + 2), [...jvmFlags, '-jar', '/x/vtbench-sut.jar']);
   assert.ok(args.includes('--server.port=8081'));
   assert.ok(args.includes('--server.address=127.0.0.1'), 'loopback unless told otherwise');
-  assert.ok(args.includes('--bench.executor=virtual'));
+  assert.ok(args.includes('--bench.variant=vt-x'));
+  assert.ok(args.includes('--bench.executor.kind=virtual-per-task'));
+  assert.ok(args.includes('--bench.executor.thread-name-prefix=x-vt-'));
+  assert.ok(!args.some((a) => a.startsWith('--bench.executor.threads=') || a.startsWith('--bench.executor.queue-capacity=')), 'no pool settings for one thread per task');
   assert.ok(args.includes('--spring.ai.openai.base-url=http://127.0.0.1:9000/v1'));
   assert.ok(sutArgs({ ...base, bindAddress: '0.0.0.0', pinning: 'class-init' }).includes('--server.address=0.0.0.0'));
   assert.ok(sutArgs({ ...base, pinning: 'class-init' }).includes('--bench.pinning=class-init'));
 });
 
+test('a variant\'s executor as Spring properties; its own SUT properties once each, after the rest or in place of a default; harness properties refused', () => {
+  assert.deepEqual(executorProperties(POOL), [
+    ['bench.variant', 'pool-x'], ['bench.executor.kind', 'platform-pool'], ['bench.executor.threads', '4'], ['bench.executor.queue-capacity', '10'],
+    ['bench.executor.thread-name-prefix', 'x-pool-'],
+  ]);
+  assert.deepEqual(executorProperties(VT), [['bench.variant', 'vt-x'], ['bench.executor.kind', 'virtual-per-task'], ['bench.executor.thread-name-prefix', 'x-vt-']]);
+  const base = { jdk: { home: '/j', major: 25, version: '25', vendor: 'v' }, jarPath: '/x.jar', port: 1, mockBaseUrl: 'http://m/v1', jvmFlags: [], samplerIntervalMs: 250, pinnedThresholdMs: 20, logFile: '/tmp/x.log', readyTimeoutMs: 1 };
+  const args = sutArgs({ ...base, variant: POOL });
+  assert.equal(args.at(-1), '--bench.extra.flag=on', 'the variant\'s own property after the rest');
+  assert.ok(args.includes('--bench.executor.threads=4') && args.includes('--bench.executor.queue-capacity=10'));
+  const pinned = sutArgs({ ...base, variant: { ...VT, sutProperties: { 'bench.pinning': 'synchronized' } } });
+  assert.deepEqual(pinned.filter((a) => a.startsWith('--bench.pinning=')), ['--bench.pinning=synchronized'], 'once: Spring would join two values with a comma');
+  for (const key of HARNESS_SUT_PROPERTIES) {
+    assert.throws(() => sutArgs({ ...base, variant: { ...VT, sutProperties: { [key]: 'x' } } }), new RegExp(`variant vt-x: sutProperties set ${key.replace(/\./g, '\\.')}`));
+  }
+});
+
 test('one source of JVM flags: every profile gives -Xms equal to -Xmx, and the launcher has no default of its own', async () => {
-  for (const p of PROFILES) {
+  for (const p of STUDIES.flatMap((st) => st.profiles)) {
     const xms = p.values.jvmFlags.find((f) => f.startsWith('-Xms'));
     const xmx = p.values.jvmFlags.find((f) => f.startsWith('-Xmx'));
     assert.ok(xms && xmx && xms.slice(4) === xmx.slice(4), `${p.name}: ${p.values.jvmFlags.join(' ')}`);
   }
   const mod = (await import('../src/jvm/sut-process.ts')) as Record<string, unknown>;
-  assert.equal(mod['DEFAULT_JVM_FLAGS'], undefined, 'flags come from the profile (src/config/profiles.ts) only');
+  assert.equal(mod['DEFAULT_JVM_FLAGS'], undefined, 'flags come from the profiles of the studies (src/studies/<id>) only');
 });
 
 /** A tiny OpenAI-compatible stub with fixed latency, on port 0. */
@@ -175,7 +199,7 @@ test('startSut runs the jar on loopback only, answers one call with Server-Timin
     const port = await freePort();
     const started = Date.now();
     const sut = await startSut({
-      jdk, jarPath, port, mockBaseUrl: stub.baseUrl, mode: 'virtual', poolSize: 4, queueCapacity: 10,
+      jdk, jarPath, port, mockBaseUrl: stub.baseUrl, variant: VT,
       jvmFlags: ['-Xmx256m'], samplerIntervalMs: 100, pinnedThresholdMs: 20, logFile: join(dir, 'sut.log'),
       readyTimeoutMs: 60_000, pinning: 'class-init',
     });
@@ -183,7 +207,9 @@ test('startSut runs the jar on loopback only, answers one call with Server-Timin
       assert.equal(sut.info.serverAddress, '127.0.0.1');
       assert.equal(sut.baseUrl, `http://127.0.0.1:${port}`);
       assert.deepEqual(listeningAddresses(port), ['127.0.0.1'], 'the SUT listens on loopback only (from /proc/net/tcp*; no traffic to other addresses)');
-      assert.equal(sut.info.executor.mode, 'virtual');
+      assert.equal(sut.info.executor.variant, 'vt-x');
+      assert.equal(sut.info.executor.kind, 'virtual-per-task');
+      assert.equal(sut.info.executor.threadNamePrefix, 'x-vt-');
       assert.equal(sut.info.executor.pinning, 'class-init');
       const pinnedBefore = await getPinned(sut.baseUrl);
       assert.equal(sut.info.mockBaseUrl, stub.baseUrl);
@@ -193,8 +219,9 @@ test('startSut runs the jar on loopback only, answers one call with Server-Timin
       });
       assert.equal(res.status, 200);
       assert.match(res.headers.get('server-timing') ?? '', /^queue;dur=\d+\.\d{3}, exec;dur=\d+\.\d{3}$/);
-      const body = (await res.json()) as { content: string; mode: string };
+      const body = (await res.json()) as { content: string; variant: string };
       assert.equal(body.content, 'hi');
+      assert.equal(body.variant, 'vt-x');
       const samples = await getSamples(sut.baseUrl, started);
       assert.equal(samples.intervalMs, 100);
       assert.ok(samples.samples.length > 0);
@@ -229,14 +256,14 @@ test('startSut refuses a bad bench value with the log line naming the property',
     const jarPath = await buildSut({ jdk });
     await assert.rejects(
       startSut({
-        jdk, jarPath, port: await freePort(), mockBaseUrl: 'http://127.0.0.1:9/v1', mode: 'fixed', poolSize: 0,
-        queueCapacity: 10, jvmFlags: [], samplerIntervalMs: 250, pinnedThresholdMs: 20,
+        jdk, jarPath, port: await freePort(), mockBaseUrl: 'http://127.0.0.1:9/v1',
+        variant: { ...POOL, executor: { kind: 'platform-pool', threads: 0, queueCapacity: 10 } }, jvmFlags: [], samplerIntervalMs: 250, pinnedThresholdMs: 20,
         logFile: join(dir, 'sut.log'), readyTimeoutMs: 60_000,
       }),
       (e: unknown) => {
         assert.ok(e instanceof VtbenchError);
         assert.equal(e.exitCode, 6);
-        assert.match(e.message, /bench\.fixed\.pool-size=0 is invalid: must be > 0/);
+        assert.match(e.message, /bench\.executor\.threads=0 is invalid/);
         return true;
       },
     );

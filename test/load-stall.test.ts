@@ -48,7 +48,7 @@ async function run(url: string, events: LoadEvents = {}): Promise<LoadResult> {
 
 function flagsOf(res: LoadResult) {
   return computeFlags({
-    mode: 'virtual', latencyMs: L, t0EpochMs: res.t0EpochMs, sutSamples: [], load: res.summary,
+    executor: { kind: 'virtual-per-task' }, latencyMs: L, t0EpochMs: res.t0EpochMs, sutSamples: [], load: res.summary,
     eventLoopLagP99Ms: res.loadgen.eventLoopLagP99Ms, eventLoopLagMaxMs: res.loadgen.eventLoopLagMaxMs,
     loadgenCpuPct: res.loadgen.cpuPct, hostCpuPct: null, errorFlagThreshold: 0.001,
   });

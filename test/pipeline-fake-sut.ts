@@ -1,11 +1,11 @@
 /**
  * A stand-in for the SUT JVM in pipeline tests: its own process (so a test can kill it), the same
- * HTTP API shapes (src/jvm/api.ts), and an executor that is either a fixed pool of `--pool` permits
- * with a FIFO queue or unbounded ("virtual"). Each benchmark request takes a permit, then calls the
+ * HTTP API shapes (src/jvm/api.ts), and an executor that is either a platform pool of `--threads`
+ * permits with a FIFO queue (`--kind platform-pool`) or unbounded (`--kind virtual-per-task`). Each benchmark request takes a permit, then calls the
  * real mock's /v1/chat/completions, and answers with `Server-Timing: queue;dur=…, exec;dur=…`.
  * Prints `listening <port>` on stdout once it listens on 127.0.0.1 (port 0 = any free port).
  *
- *   node --import tsx test/pipeline-fake-sut.ts --mode fixed --pool 3 --mock http://127.0.0.1:P/v1
+ *   node --import tsx test/pipeline-fake-sut.ts --variant v --kind platform-pool --threads 3 --prefix p- --mock http://127.0.0.1:P/v1
  *
  * `--status 503` answers every benchmark request at once with that status instead (a SUT that is
  * alive and answers its health probe, yet serves nothing).
@@ -14,15 +14,16 @@ import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import type { SutInfo, PinnedResponse, SamplesResponse } from '../src/jvm/api.ts';
 
-const { values } = parseArgs({ options: { mode: { type: 'string' }, pool: { type: 'string' }, mock: { type: 'string' }, port: { type: 'string', default: '0' }, status: { type: 'string' } } });
-const mode = values.mode === 'virtual' ? 'virtual' : 'fixed';
-const pool = Number(values.pool ?? 8);
+const { values } = parseArgs({ options: { variant: { type: 'string' }, kind: { type: 'string' }, threads: { type: 'string' }, prefix: { type: 'string' }, mock: { type: 'string' }, port: { type: 'string', default: '0' }, status: { type: 'string' } } });
+const kind = values.kind === 'virtual-per-task' ? 'virtual-per-task' : 'platform-pool';
+const variant = String(values.variant ?? kind);
+const pool = Number(values.threads ?? 8);
 const mockV1 = String(values.mock);
 
 let active = 0;
 const waiting: (() => void)[] = [];
 async function acquire(): Promise<void> {
-  if (mode === 'virtual' || active < pool) {
+  if (kind === 'virtual-per-task' || active < pool) {
     active++;
     return;
   }
@@ -36,7 +37,8 @@ function release(): void {
 
 const info: SutInfo = {
   jdkVendor: 'fake', jdkVersion: '25', springBootVersion: 'fake', springAiVersion: 'fake', jvmFlags: [], availableProcessors: 2,
-  executor: { mode, poolSize: pool, queueCapacity: 10_000, pinning: 'none' }, vtSchedulerParallelism: null,
+  executor: { variant, kind, threads: kind === 'platform-pool' ? pool : null, queueCapacity: kind === 'platform-pool' ? 10_000 : null, threadNamePrefix: String(values.prefix ?? ''), pinning: 'none' },
+  scenarios: [], vtSchedulerParallelism: null,
   tomcat: { maxThreads: 200, maxConnections: 8192, maxKeepAliveRequests: -1, keepAliveTimeoutMs: 600_000, asyncRequestTimeoutMs: 600_000 },
   okhttp: { maxIdleConnections: 1000, keepAliveDurationMs: 300_000, dispatcherMaxRequests: null }, mockBaseUrl: mockV1,
   samplerIntervalMs: 250, pinnedThresholdMs: 20,
@@ -73,7 +75,7 @@ const server = createServer((req, res) => {
       const answer = (await up.json()) as { choices?: { message?: { content?: string } }[] };
       const ended = performance.now();
       res.writeHead(up.ok ? 200 : 502, { 'content-type': 'application/json', 'server-timing': `queue;dur=${(started - submitted).toFixed(3)}, exec;dur=${(ended - started).toFixed(3)}` });
-      res.end(json({ content: answer.choices?.[0]?.message?.content ?? '', mode, queueMs: started - submitted, execMs: ended - started }));
+      res.end(json({ content: answer.choices?.[0]?.message?.content ?? '', variant, queueMs: started - submitted, execMs: ended - started }));
     } catch (e) {
       res.writeHead(502, { 'content-type': 'application/json' }).end(json({ error: 'upstream_unreachable', message: (e as Error).message }));
     } finally {

@@ -33,7 +33,7 @@ function records(c: number, n: number, L: number, lateMs: Record<number, number>
 }
 const L = 1500;
 const inputs = (over: Partial<FlagInputs> = {}): FlagInputs => ({
-  mode: 'virtual', latencyMs: L, t0EpochMs: 0, sutSamples: [],
+  executor: { kind: 'virtual-per-task' }, latencyMs: L, t0EpochMs: 0, sutSamples: [],
   load: summarize(records(4, 25, L), 4, 25, { lateSendThresholdMs: generatorDelayThresholdMs(L) }),
   eventLoopLagP99Ms: 2, eventLoopLagMaxMs: 5, loadgenCpuPct: 10, hostCpuPct: 20, errorFlagThreshold: 0.001, ...over,
 });
@@ -129,7 +129,7 @@ test('the report renders every flag code in its one unit (flags from computeFlag
 });
 
 test('resummarize rebuilds intended send times by the generator\'s rule (ramp and closed loop) and counts late sends', async () => {
-  const { expandRequests, resummarizeRun } = await import('../src/store/resummarize.ts');
+  const { expandRequests, resummarizeRun } = await import('../src/analysis/resummarize.ts');
   const { compactRequests, RunStore } = await import('../src/store/run-store.ts');
   const { firstIntendedStartMs } = await import('../src/load/schedule.ts');
   // 3 workers ramped over 300 ms, 3 requests each; worker 1's second request sent 90 ms late
@@ -149,12 +149,13 @@ test('resummarize rebuilds intended send times by the generator\'s rule (ramp an
   assert.equal(s.lateSends?.count, 1);
   assert.ok(Math.abs((s.sendDelayMs?.max ?? 0) - 90) < 0.002);
 
-  const { cpSync, mkdtempSync, rmSync } = await import('node:fs');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { copyRunAsCurrent } = await import('./fixtures/upgrade-run.ts');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
   const dir = join(mkdtempSync(join(tmpdir(), 'vtbench-flags-')), 'run');
   try {
-    cpSync(FIXTURE_DIR, dir, { recursive: true });
+    copyRunAsCurrent(FIXTURE_DIR, dir);
     resummarizeRun(dir);
     // the fixture is a real run: the re-derived figures equal the summarizer's over the cell's own raw records
     const store = new RunStore(dir);

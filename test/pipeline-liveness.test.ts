@@ -1,5 +1,7 @@
 import { test } from 'node:test';
-import { FIXTURE_DIR } from './fixtures/report-helpers.ts';
+import { FIXTURE_DIR } from './fixtures/upgrade-run.ts';
+import { upgradeManifest } from '../src/study/migrate.ts';
+import { STUDIES } from '../src/studies/index.ts';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -93,7 +95,7 @@ test('recordFailedCell / clearFailedCell: manifest entry, evidence file, note on
     const store = new RunStore(dir);
     store.init();
     // a real manifest (the store validates it on read), from the fixture run
-    const manifest = { ...(JSON.parse(readFileSync(join(FIXTURE_DIR, 'manifest.json'), 'utf8')) as RunManifest), notes: ['earlier'] };
+    const manifest = { ...(upgradeManifest(JSON.parse(readFileSync(join(FIXTURE_DIR, 'manifest.json'), 'utf8')), STUDIES).manifest as RunManifest), notes: ['earlier'] };
     delete manifest.failedCells;
     const ev = { cellId: 'fixed-c4-r1', cause: 'process 9 is gone', atIso: '2026-11-30T10:00:00.000Z', component: { role: 'SUT (fixed-r1)', pid: 9 }, startedAt: '2026-11-30T09:59:59.000Z', durationMs: 1000, load: null, mock: null };
     recordFailedCell(store, manifest, ev);

@@ -18,6 +18,8 @@ import { httpProbe } from '../src/pipeline/liveness.ts';
 import { ChildRegistry } from '../src/pipeline/children.ts';
 import { getSamples, getPinned, getThreadDump, getInfo } from '../src/jvm/client.ts';
 import { resolveOptions } from '../src/config/profiles.ts';
+import { STUDY_000 as S000 } from '../src/studies/000/index.ts';
+import type { Variant } from '../src/study/types.ts';
 import { makePlan } from '../src/config/plan.ts';
 import { RunStore } from '../src/store/run-store.ts';
 import { hostInfo } from '../src/pipeline/host.ts';
@@ -46,8 +48,9 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 /** Start the stand-in SUT; resolves once it listens and /bench/info answers. */
-async function startFakeSut(mode: 'fixed' | 'virtual', pool: number, mockV1: string, logFile: string, extra: string[] = []): Promise<SutHandle> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/pipeline-fake-sut.ts', '--mode', mode, '--pool', String(pool), '--mock', mockV1, ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+async function startFakeSut(v: Variant, mockV1: string, logFile: string, extra: string[] = []): Promise<SutHandle> {
+  const threads = v.executor.kind === 'platform-pool' ? ['--threads', String(v.executor.threads)] : [];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/pipeline-fake-sut.ts', '--variant', v.id, '--kind', v.executor.kind, ...threads, '--prefix', v.threadNamePrefix, '--mock', mockV1, ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (d) => {
@@ -78,8 +81,8 @@ interface Harness {
 
 async function harness(dir: string, raw: Record<string, string>, manifest?: RunManifest, sutArgs: string[] = []): Promise<Harness> {
   const mockPort = await freePort();
-  const options: Readonly<ResolvedOptions> = manifest ? manifest.options : resolveOptions('smoke', { warmupS: '0', mockPort: String(mockPort), ...raw });
-  const plan = makePlan(options);
+  const options: Readonly<ResolvedOptions> = manifest ? manifest.options : resolveOptions(S000, 'smoke', { warmupS: '0', mockPort: String(mockPort), ...raw });
+  const plan = makePlan(options, S000);
   const store = new RunStore(dir);
   store.init();
   const m: RunManifest = manifest ?? {
@@ -97,7 +100,7 @@ async function harness(dir: string, raw: Record<string, string>, manifest?: RunM
       return { ...p, marker: 'mock/src/cli.ts', logFile: o.logFile, probe: (t) => httpProbe(`${p.url}/health`, t) };
     },
     async startSut(o) {
-      current.sut = await startFakeSut(o.mode, o.options.poolSize, o.mockUrl, o.logFile, sutArgs);
+      current.sut = await startFakeSut(o.variant, o.mockUrl, o.logFile, sutArgs);
       return current.sut;
     },
     getSamples: async (u, since) => (await getSamples(u, since)).samples,
@@ -108,7 +111,7 @@ async function harness(dir: string, raw: Record<string, string>, manifest?: RunM
   };
   const events: RunEvent[] = [];
   const ctx: RunContext = {
-    options, plan, store, manifest: m, deps, emit: (e) => events.push(e), signal: new AbortController().signal,
+    study: S000, options, plan, store, manifest: m, deps, emit: (e) => events.push(e), signal: new AbortController().signal,
     children: new ChildRegistry(join(dir, 'pids.json')), liveness: FAST_LIVENESS,
   };
   return { ctx, events, current };
@@ -119,7 +122,7 @@ test('executePlan: the mock figures stored with each cell describe that cell alo
   try {
     // plan order: fixed-c2, fixed-c6, then virtual-c2, virtual-c6; without a reset before each cell
     // the fixed block's figures would leak into virtual-c2 (served, and a peak of 3 for 2 workers)
-    const h = await harness(dir, { levels: '2,6', modes: 'fixed,virtual', poolSize: '3', requestsPerWorker: '3', latencyMs: '300' });
+    const h = await harness(dir, { levels: '2,6', variants: 'fixed,virtual', poolSize: '3', requestsPerWorker: '3', latencyMs: '300' });
     await executePlan(h.ctx);
     const n = 3;
     for (const id of h.ctx.manifest.cellOrder) {
@@ -131,12 +134,12 @@ test('executePlan: the mock figures stored with each cell describe that cell alo
       assert.equal(after.served, cell.concurrency * n, `${id}: served counts this cell's requests only`);
       assert.equal(after.latenessMs?.n, cell.concurrency * n, `${id}: lateness samples of this cell only`);
       assert.ok((after.sinceEpochMs ?? 0) >= Date.parse(cell.startedAt), `${id}: counted since the cell started`);
-      const bound = cell.mode === 'fixed' ? Math.min(cell.concurrency, 3) : cell.concurrency;
-      assert.equal(after.peakInFlight, bound, `${id}: upstream peak of ${cell.concurrency} workers through ${cell.mode === 'fixed' ? 'a pool of 3' : 'an unbounded executor'}`);
+      const bound = cell.variant === 'fixed' ? Math.min(cell.concurrency, 3) : cell.concurrency;
+      assert.equal(after.peakInFlight, bound, `${id}: upstream peak of ${cell.concurrency} workers through ${cell.variant === 'fixed' ? 'a pool of 3' : 'an unbounded executor'}`);
       assert.deepEqual(validate('CellFile', h.ctx.store.readCellFile(id)), [], id);
       assert.ok(typeof cell.sutPid === 'number' && cell.sutPid > 0, `${id}: the serving SUT's pid is recorded`);
     }
-    const pidsOf = (mode: string) => new Set(h.ctx.manifest.cellOrder.map((id) => h.ctx.store.readCell(id)).filter((c) => c.mode === mode).map((c) => c.sutPid));
+    const pidsOf = (variant: string) => new Set(h.ctx.manifest.cellOrder.map((id) => h.ctx.store.readCell(id)).filter((c) => c.variant === variant).map((c) => c.sutPid));
     assert.equal(pidsOf('fixed').size, 1, 'one JVM per block');
     assert.equal(h.ctx.manifest.failedCells, undefined);
   } finally {
@@ -149,7 +152,7 @@ for (const victim of ['SUT', 'mock'] as const) {
     const dir = mkdtempSync(join(tmpdir(), 'vtbench-pipeline-'));
     try {
       // two cells of about 6 × 250 ms; the victim is SIGKILLed 600 ms into the second
-      const h = await harness(dir, { levels: '2,3', modes: 'fixed', poolSize: '8', requestsPerWorker: '6', latencyMs: '250' });
+      const h = await harness(dir, { levels: '2,3', variants: 'fixed', poolSize: '8', requestsPerWorker: '6', latencyMs: '250' });
       let killedPid = 0;
       const emit = h.ctx.emit;
       h.ctx.emit = (e) => {
@@ -202,7 +205,7 @@ for (const victim of ['SUT', 'mock'] as const) {
 test('executePlan: a cell in which no request succeeded (every answer 503, components alive) is failed, not a result', { timeout: 60_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'vtbench-pipeline-'));
   try {
-    const h = await harness(dir, { levels: '2,3', modes: 'fixed', requestsPerWorker: '3', latencyMs: '100' }, undefined, ['--status', '503']);
+    const h = await harness(dir, { levels: '2,3', variants: 'fixed', requestsPerWorker: '3', latencyMs: '100' }, undefined, ['--status', '503']);
     const err = await executePlan(h.ctx).then(() => null, (e: unknown) => e);
     assert.ok(err instanceof VtbenchError, String(err));
     assert.equal(err.exitCode, 6);

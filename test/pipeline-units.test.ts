@@ -14,7 +14,9 @@ function load(c: number, n: number, opts: { errors?: number; queueMs?: number } 
   }
   return summarize(rs, c, n);
 }
-const base = { mode: 'virtual' as const, latencyMs: 100, t0EpochMs: 0, sutSamples: [], eventLoopLagP99Ms: 1, eventLoopLagMaxMs: 5, loadgenCpuPct: 10, hostCpuPct: 50, errorFlagThreshold: 0.001 };
+const VT = { kind: 'virtual-per-task' } as const;
+const POOL = { kind: 'platform-pool', threads: 4, queueCapacity: 100 } as const;
+const base = { executor: VT, latencyMs: 100, t0EpochMs: 0, sutSamples: [], eventLoopLagP99Ms: 1, eventLoopLagMaxMs: 5, loadgenCpuPct: 10, hostCpuPct: 50, errorFlagThreshold: 0.001 };
 
 test('flags: a clean cell raises none', () => {
   assert.deepEqual(computeFlags({ ...base, load: load(4, 3) }), []);
@@ -28,9 +30,9 @@ test('flags: each host limit raises its own code with value and threshold', () =
   // SUT CPU ≥ 90 % of the machine in 1 of 5 samples (20 % ≥ 10 %)
   const sutSamples = [0.2, 0.95, 0.3, null, 0.1, 0.4].map((processCpuLoad, k) => ({ tEpochMs: k * 250, processCpuLoad }));
   assert.deepEqual(codes(computeFlags({ ...base, load: load(4, 3), sutSamples })), ['sut-cpu']);
-  // virtual queue wait P95 20 ms > max(10, 5 % of 100) = 10 ms; the same in fixed mode is the pool's queue, not a flag
+  // virtual-per-task queue wait P95 20 ms > max(10, 5 % of 100) = 10 ms; the same on a platform pool is the pool's queue, not a flag
   assert.deepEqual(codes(computeFlags({ ...base, load: load(4, 3, { queueMs: 20 }) })), ['scheduler-delay']);
-  assert.deepEqual(codes(computeFlags({ ...base, mode: 'fixed', load: load(4, 3, { queueMs: 20 }) })), []);
+  assert.deepEqual(codes(computeFlags({ ...base, executor: POOL, load: load(4, 3, { queueMs: 20 }) })), []);
   // 1 error in 12 = 8.3 % > 0.1 %
   const f = computeFlags({ ...base, load: load(4, 3, { errors: 1 }) });
   assert.deepEqual(codes(f), ['errors-above-threshold']);
@@ -62,13 +64,18 @@ test('thread dump summary: groups by prefix/state/top frame, socket reads by kin
       ],
     },
   };
-  const s = summarizeThreadDump(JSON.stringify(dump), 'threaddumps/x.json.gz', 1234);
+  const s = summarizeThreadDump(JSON.stringify(dump), 'threaddumps/x.json.gz', 1234, 'llm-fixed-', 'platform-pool');
   assert.equal(s.threadCount, 6);
-  assert.deepEqual(s.inSocketRead, { fixedPool: 2, virtual: 3, other: 0 });
+  assert.deepEqual(s.inSocketRead, { poolThreads: 2, virtual: 3, other: 0 });
+  // the pool threads are those of the cell's variant's prefix: with another prefix they are "other"
+  assert.deepEqual(summarizeThreadDump(JSON.stringify(dump), 'f', 0, 'toy-pool-').inSocketRead, { poolThreads: 0, virtual: 3, other: 2 });
+  // a virtual-per-task variant's threads are virtual even where the dump does not mark them (JDK 21–24)
+  const unmarked = { threadDump: { threadContainers: [{ container: '<root>', threads: [1, 2].map((i) => ({ tid: i, name: `toy-vt-${i}`, stack: sock })) }] } };
+  assert.deepEqual(summarizeThreadDump(JSON.stringify(unmarked), 'f', 0, 'toy-vt-', 'virtual-per-task').inSocketRead, { poolThreads: 0, virtual: 2, other: 0 });
   assert.deepEqual(s.groups[0], { namePrefix: 'llm-vt-', virtual: true, state: 'VIRTUAL', topFrame: 'java.lang.VirtualThread.park', count: 3 });
   assert.deepEqual(s.groups[1], { namePrefix: 'llm-fixed-', virtual: false, state: 'RUNNABLE', topFrame: 'sun.nio.ch.NioSocketImpl.park', count: 2 });
   assert.deepEqual(s.containers.map((c) => c.threadCount), [1, 2, 3]);
   assert.equal(namePrefix('http-nio-8080-exec-12'), 'http-nio-8080-exec-');
   assert.equal(frameName('java.base/sun.nio.ch.Net.poll(Native Method)'), 'sun.nio.ch.Net.poll');
-  assert.throws(() => summarizeThreadDump('{"x":1}', 'f', 0), /threadContainers/);
+  assert.throws(() => summarizeThreadDump('{"x":1}', 'f', 0, 'p-'), /threadContainers/);
 });

@@ -10,13 +10,14 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { RunStore } from '../src/store/run-store.ts';
 import { parseChecked, validate } from '../src/store/schema.ts';
-import { FIXTURE_DIR } from './fixtures/report-helpers.ts';
+import { FIXTURE_DIR } from './fixtures/upgrade-run.ts';
+import { copyRunAsCurrent } from './fixtures/upgrade-run.ts';
 import { VtbenchError, EXIT } from '../src/core/errors.ts';
 
 function copy(): { dir: string; store: RunStore; done: () => void } {
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-check-'));
   const dir = join(tmp, 'run');
-  cpSync(FIXTURE_DIR, dir, { recursive: true });
+  copyRunAsCurrent(FIXTURE_DIR, dir);
   return { dir, store: new RunStore(dir), done: () => rmSync(tmp, { recursive: true, force: true }) };
 }
 
@@ -109,7 +110,9 @@ test('a cell written by RunStore (samples in their own file): a damaged samples 
 });
 
 test('parseChecked: at most three schema errors per file, then a count; per-request files stop at the first error', () => {
-  const cell = JSON.parse(readFileSync(join(FIXTURE_DIR, 'cells', 'fixed-c32-r1.json'), 'utf8'));
+  const { dir, done } = copy();
+  const cell = JSON.parse(readFileSync(join(dir, 'cells', 'fixed-c32-r1.json'), 'utf8'));
+  done();
   Object.assign(cell.load, { ok: 'a', count: 'b', concurrency: 'c', requestsPerWorker: 'd', peakInFlight: 'e' });
   const r = parseChecked('CellFile', 'x.json', Buffer.from(JSON.stringify(cell)), false);
   assert.equal(r.ok, false);

@@ -52,7 +52,7 @@ async function freePorts(): Promise<[number, number]> {
 /** What the fake SUT says about itself in /bench/info's shape (the manifest validates it). */
 const FAKE_SUT_INFO: SutInfo = {
   jdkVendor: 'none (fake SUT of a test)', jdkVersion: '0', springBootVersion: '0', springAiVersion: '0', jvmFlags: [], availableProcessors: 1,
-  executor: { mode: 'virtual', poolSize: 8, queueCapacity: 10000, pinning: 'none' }, vtSchedulerParallelism: null,
+  executor: { variant: 'virtual', kind: 'virtual-per-task', threads: null, queueCapacity: null, threadNamePrefix: 'fake-vt-', pinning: 'none' }, scenarios: [], vtSchedulerParallelism: null,
   tomcat: { maxThreads: 1, maxConnections: 1, maxKeepAliveRequests: -1, keepAliveTimeoutMs: 1, asyncRequestTimeoutMs: 1 },
   okhttp: { maxIdleConnections: 1, keepAliveDurationMs: 1, dispatcherMaxRequests: null }, mockBaseUrl: 'http://127.0.0.1:9/v1', samplerIntervalMs: 250, pinnedThresholdMs: 20,
 };
@@ -100,7 +100,7 @@ function io(): { io: Io; err: () => string } {
 
 async function runArgs(runsDir: string): Promise<string[]> {
   const [mockPort, sutPort] = await freePorts();
-  return ['--profile', 'smoke', '--levels', '2,3', '--requests-per-worker', '2', '--repeats', '1', '--modes', 'virtual', '--latency-ms', String(LATENCY_MS),
+  return ['--profile', 'smoke', '--levels', '2,3', '--requests-per-worker', '2', '--repeats', '1', '--variants', 'virtual', '--latency-ms', String(LATENCY_MS),
     '--warmup-s', '0', '--mock-port', String(mockPort), '--sut-port', String(sutPort), '--runs-dir', runsDir, '--no-report', '--json'];
 }
 
@@ -303,12 +303,12 @@ test("a run whose cell file does not validate after writing is never marked comp
 });
 
 test('--resume takes a run folder path (not only an id under --runs-dir), and its dry run says what is left to measure', { timeout: 60_000, skip: skipNoMaven }, async () => {
-  const { cpSync } = await import('node:fs');
-  const { FIXTURE_DIR } = await import('./fixtures/report-helpers.ts');
+  const { copyRunAsCurrent } = await import('./fixtures/upgrade-run.ts');
+  const { FIXTURE_DIR } = await import('./fixtures/upgrade-run.ts');
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-resume-path-'));
   try {
     const dir = join(tmp, 'elsewhere', 'some-run');
-    cpSync(FIXTURE_DIR, dir, { recursive: true });
+    copyRunAsCurrent(FIXTURE_DIR, dir);
     const all = new RunStore(dir).readManifest().cellOrder;
     const complete = io();
     assert.equal(await main(['--resume', dir, '--dry-run', '--no-report'], complete.io, fakeDeps('http://127.0.0.1:9')), 0, complete.err());

@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { copyRunAsCurrent } from './fixtures/upgrade-run.ts';
 import { fileURLToPath } from 'node:url';
-import { resummarizeRun, expandRequests } from '../src/store/resummarize.ts';
+import { resummarizeRun, expandRequests } from '../src/analysis/resummarize.ts';
 import { RunStore, compactRequests } from '../src/store/run-store.ts';
 import { validate } from '../src/store/schema.ts';
 import type { RequestRecord } from '../src/load/types.ts';
@@ -23,7 +24,7 @@ test('resummarize re-derives summaries from the raw data, leaves the raw data al
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-resum-'));
   t.after(() => rmSync(tmp, { recursive: true, force: true }));
   const dir = join(tmp, 'run');
-  cpSync(FIXTURE, dir, { recursive: true });
+  copyRunAsCurrent(FIXTURE, dir);
   const store = new RunStore(dir);
   const before = store.readManifest().cellOrder.filter((id) => store.doneCellIds().has(id)).map((id) => store.readCell(id));
   const rawBefore = readFileSync(store.requestsPath(before[0]!.cellId));

@@ -10,7 +10,6 @@ import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
 import { getSamples, getPinned, getThreadDump } from '../jvm/client.ts';
 import { startMockProcess, getMockStats, resetMockStats } from '../pipeline/mock-process.ts';
 import { httpProbe } from '../pipeline/liveness.ts';
-import { renderReport } from '../report/index.ts';
 import type { MainDeps } from './main.ts';
 import type { RunDeps } from '../pipeline/run.ts';
 
@@ -34,9 +33,7 @@ export function realDeps(): MainDeps {
             port: options.sutPort,
             bindAddress: options.bindAddress ?? DEFAULT_BIND_ADDRESS,
             mockBaseUrl: o.mockUrl,
-            mode: o.mode,
-            poolSize: options.poolSize,
-            queueCapacity: options.queueCapacity,
+            variant: o.variant,
             jvmFlags: [...options.jvmFlags],
             samplerIntervalMs: options.samplerIntervalMs,
             pinnedThresholdMs: options.pinnedThresholdMs,
@@ -62,6 +59,8 @@ export function realDeps(): MainDeps {
       return `JDK ${jdk.version} (${jdk.vendor}) at ${jdk.home}`;
     },
     async report(runDir, outRoot, lang) {
+      // loaded when a report is rendered: listing, planning and measuring do not need the report stage
+      const { renderReport } = await import('../report/index.ts');
       const r = await renderReport(runDir, outRoot, { lang });
       return { outDir: r.outDir, gaps: r.gaps };
     },

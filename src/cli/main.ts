@@ -11,14 +11,16 @@ import { writeJsonAtomic } from '../store/fsio.ts';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OPTION_SPECS, type OptionKey } from '../config/options.ts';
-import { PROFILES, DEFAULT_PROFILE, resolveOptions, checkBounds, listProfiles, formatProfileList } from '../config/profiles.ts';
+import { defaultProfile, resolveOptions, checkBounds, listProfiles, formatProfileList } from '../config/profiles.ts';
+import { STUDIES, DEFAULT_STUDY, getStudy } from '../studies/index.ts';
+import type { Study } from '../study/types.ts';
 import { maxValue } from '../config/options.ts';
 import { readHostLimits } from '../config/limits.ts';
-import { makePlan, formatPlan, formatDuration, type Plan } from '../config/plan.ts';
+import { makePlan, formatPlan, formatDuration, formatExecutor, type Plan } from '../config/plan.ts';
 import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
 import { VtbenchError, EXIT, exitCodeHelp, fsError } from '../core/errors.ts';
-import { RunStore } from '../store/run-store.ts';
-import { resummarizeRun } from '../store/resummarize.ts';
+import { RunStore, legacyRunError } from '../store/run-store.ts';
+import { resummarizeRun } from '../analysis/resummarize.ts';
 import { SCHEMA_VERSION, type ResolvedOptions, type RunManifest } from '../store/types.ts';
 import { hostInfo } from '../pipeline/host.ts';
 import { checkDisk, checkMaven, checkPorts, checkWritable } from '../pipeline/prereq.ts';
@@ -44,6 +46,34 @@ export interface MainDeps {
   report(runDir: string, outRoot: string, lang: 'en' | 'zh'): Promise<{ outDir: string; gaps: string[] }>;
   /** the store of a run folder (default `new RunStore(dir)`; tests inject writer faults here) */
   openStore?(dir: string): RunStore;
+  /**
+   * the studies --study, `list` and --resume choose from (default STUDIES, src/studies/index.ts);
+   * a test runs a study that is not registered by passing it here (see runStudy)
+   */
+  studies?: readonly Study[];
+}
+
+/** The studies of a call: the injected ones, or the registered STUDIES. */
+function studiesOf(deps: MainDeps): readonly Study[] {
+  return deps.studies ?? STUDIES;
+}
+
+/** The study run without --study: DEFAULT_STUDY when it is among `studies`, else the first. */
+function defaultStudyOf(studies: readonly Study[]): Study {
+  return studies.find((s) => s.id === DEFAULT_STUDY) ?? studies[0] ?? getStudy(DEFAULT_STUDY);
+}
+
+/**
+ * Run (or dry-run, resume, list) with a study given as an object, registered or not: the same path
+ * as `npx zx run.mjs --study <id> ...`. `argv` are the other arguments (e.g. `--profile`,
+ * `--runs-dir`, `--no-report`; with `--resume` the study is the run's own and must be this one or
+ * a registered one).
+ */
+export function runStudy(study: Study, argv: readonly string[], io: Io, deps: MainDeps): Promise<number> {
+  const others = studiesOf(deps).filter((s) => s.id !== study.id);
+  // --resume takes the study from the run's manifest; the study only has to be known
+  const args = argv.includes('--resume') ? [...argv] : ['--study', study.id, ...argv];
+  return main(args, io, { ...deps, studies: [study, ...others] });
 }
 
 function toolVersion(): string {
@@ -113,37 +143,44 @@ function openStore(deps: MainDeps, dir: string): RunStore {
   return deps.openStore ? deps.openStore(dir) : new RunStore(dir);
 }
 
-/** `20261130-101500-seed-000` */
+/** `<yyyymmdd>-<hhmmss>-<profile>` in UTC, e.g. `20261130-101500-quick` */
 export function newRunId(profile: string, now = new Date()): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${now.getUTCFullYear()}${p(now.getUTCMonth() + 1)}${p(now.getUTCDate())}-${p(now.getUTCHours())}${p(now.getUTCMinutes())}${p(now.getUTCSeconds())}-${profile}`;
 }
 
-function profileHelp(): string {
-  const lines = ['', 'Profiles (--profile NAME; any option above overrides a field):'];
-  for (const p of PROFILES) {
-    lines.push(`  ${p.name}${p.name === DEFAULT_PROFILE ? ' (default)' : ''}: ${p.description}`);
-    lines.push(`      ${OPTION_SPECS.filter((s) => ['levels', 'requestsPerWorker', 'repeats', 'warmupS', 'latencyMs', 'modes', 'poolSize', 'start'].includes(s.key)).map((s) => `--${s.flag} ${(s.show as (v: unknown) => string)(p.values[s.key])}`).join(' ')}`);
+function profileHelp(studies: readonly Study[]): string {
+  const lines = ['', 'Studies (--study ID) and their profiles (--profile NAME, first = default; any option above overrides a field):'];
+  for (const st of studies) {
+    lines.push(`  study ${st.id}${st.id === defaultStudyOf(studies).id ? ' (default)' : ''}: ${st.title}`);
+    lines.push(`    variants: ${st.variants.map((v) => `${v.id} (${formatExecutor(v.executor)})`).join(', ')}; scenarios: ${st.scenarios.map((x) => x.id).join(', ')}`);
+    st.profiles.forEach((p, i) => {
+      lines.push(`    ${p.name}${i === 0 ? ' (default)' : ''}: ${p.description}`);
+      lines.push(`        ${OPTION_SPECS.filter((s) => ['levels', 'requestsPerWorker', 'repeats', 'warmupS', 'latencyMs', 'variants', 'poolSize', 'start'].includes(s.key) && p.values[s.key] !== null).map((s) => `--${s.flag} ${(s.show as (v: unknown) => string)(p.values[s.key])}`).join(' ')}`);
+    });
   }
   lines.push('', 'Without a command: run the experiment, then write its report.');
   lines.push('', 'Exit codes:', ...exitCodeHelp());
   return lines.join('\n');
 }
 
-function buildProgram(io: Io): Command {
+function buildProgram(io: Io, studies: readonly Study[]): Command {
+  const first = defaultStudyOf(studies);
+  const firstProfile = defaultProfile(first);
   const program = new Command('run.mjs')
-    .description('vtbench: fixed platform-thread pool vs virtual threads on a blocking Spring AI call chain, measured over real HTTP.')
+    .description('vtbench: executor variants of a Java service (platform-thread pools, virtual threads) measured over real HTTP, one study at a time.')
     .usage('[options] | report [runs/<id>] [--lang en|zh] | list')
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => {} })
     .exitOverride()
     .enablePositionalOptions()
     .allowExcessArguments(false)
-    .option('--profile <name>', `experiment profile: ${PROFILES.map((p) => p.name).join(', ')}`, DEFAULT_PROFILE);
+    .option('--study <id>', `the study to run: ${studies.map((x) => x.id).join(', ')} (default: ${first.id})`)
+    .option('--profile <name>', `a profile of the study (default: its first; ${first.id}: ${first.profiles.map((p) => p.name).join(', ')})`);
   const host = readHostLimits();
   for (const s of OPTION_SPECS) {
-    const def = (s.show as (v: unknown) => string)(PROFILES[0]!.values[s.key]);
+    const def = (s.show as (v: unknown) => string)(firstProfile.values[s.key]);
     const max = 'max' in s && s.max ? `; max ${maxValue(s.max, host).toLocaleString('en-US')}` : '';
-    program.addOption(new Option(`--${s.flag} <${s.arg}>`, `${s.description} (seed-000: ${def || '""'}${max})`));
+    program.addOption(new Option(`--${s.flag} <${s.arg}>`, `${s.description} (${firstProfile.name}: ${def || '""'}${max})`));
   }
   program
     .option('--resume <runId|dir>', 'continue a stopped run with its recorded options: a run id under --runs-dir, or a run folder path')
@@ -154,7 +191,7 @@ function buildProgram(io: Io): Command {
     .option('--dry-run', 'print the plan and check prerequisites (JDK, Maven, ports, disk, writable output folders), run nothing')
     .option('--json', 'machine-readable events on stdout instead of progress bars')
     .option('--debug', 'print stack traces');
-  program.addHelpText('after', profileHelp());
+  program.addHelpText('after', profileHelp(studies));
   program.action(() => {
     chosen.command = 'run';
   });
@@ -203,7 +240,8 @@ function dirOption(value: unknown, fallback: string): string {
 export async function main(argv: string[], io: Io, deps: MainDeps): Promise<number> {
   Object.assign(chosen, { command: null, runDir: null, lang: null, reportDir: null, json: false });
   let debug = argv.includes('--debug');
-  const program = buildProgram(io);
+  const studies = studiesOf(deps);
+  const program = buildProgram(io, studies);
   try {
     try {
       await program.parseAsync(argv, { from: 'user' });
@@ -218,8 +256,8 @@ export async function main(argv: string[], io: Io, deps: MainDeps): Promise<numb
     debug = Boolean(opts['debug']);
     const lang = checkLang(String(chosen.lang ?? opts['lang'] ?? 'en'));
     if (chosen.command === 'list') {
-      const rows = listProfiles();
-      io.stdout.write((opts['json'] || chosen.json ? JSON.stringify({ type: 'list', profiles: rows }) : formatProfileList(rows)) + '\n');
+      const rows = listProfiles(readHostLimits(), studies);
+      io.stdout.write((opts['json'] || chosen.json ? JSON.stringify({ type: 'list', profiles: rows }) : formatProfileList(rows, studies)) + '\n');
       return EXIT.ok;
     }
     if (chosen.command === 'resummarize') {
@@ -263,12 +301,28 @@ function checkLang(l: string): 'en' | 'zh' {
   return l;
 }
 
+/**
+ * Whether a run folder has results: a finished cell in this version's format, or (a run in an older
+ * format, which the report reads through its study's reader) any cell file.
+ */
+function hasResults(dir: string): boolean {
+  const store = new RunStore(dir);
+  if (!store.exists()) return false;
+  const v = store.schemaVersionOnDisk();
+  return v === SCHEMA_VERSION ? store.doneCellIds().size > 0 : typeof v === 'number' && store.cellFileIds().length > 0;
+}
+
 /** The newest run folder that has at least one finished cell; says so when it is still running. */
 function newestRun(runsDir: string, io: Io): string {
-  const ids = existsSync(runsDir) ? readdirSync(runsDir).filter((d) => existsSync(join(runsDir, d, 'manifest.json')) && new RunStore(join(runsDir, d)).doneCellIds().size > 0).sort() : [];
-  if (ids.length === 0) throw new VtbenchError(`no run with results found in ${runsDir}`, 'run an experiment first (npx zx run.mjs --profile quick) or name a run folder', EXIT.runData);
+  const ids = existsSync(runsDir) ? readdirSync(runsDir).filter((d) => hasResults(join(runsDir, d))).sort() : [];
+  if (ids.length === 0) throw new VtbenchError(`no run with results found in ${runsDir}`, 'run an experiment first (npx zx run.mjs list shows the studies and profiles) or name a run folder', EXIT.runData);
   const dir = join(runsDir, ids[ids.length - 1]!);
-  const status = new RunStore(dir).readManifest().status;
+  let status: unknown;
+  try {
+    status = (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { status?: unknown }).status;
+  } catch {
+    status = 'unreadable';
+  }
   if (status !== 'complete') io.stderr.write(`note: the newest run, ${ids[ids.length - 1]}, is ${status}; its report covers the cells finished so far\n`);
   return dir;
 }
@@ -282,17 +336,25 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     if (typeof v === 'string') raw[s.key] = v;
   }
 
+  const studies = studiesOf(deps);
+  let study: Study;
   let store: RunStore;
   let options: Readonly<ResolvedOptions>;
   let manifest: RunManifest;
   const resumeId = typeof opts['resume'] === 'string' ? opts['resume'] : null;
   if (resumeId) {
-    if (Object.keys(raw).length > 0) {
-      throw new VtbenchError(`--resume keeps the run's recorded options; do not also give ${Object.keys(raw).map((k) => OPTION_SPECS.find((s) => s.key === k)!.flag).map((f) => `--${f}`).join(', ')}`, 'drop those options, or start a new run', EXIT.usage);
+    const given = [...Object.keys(raw).map((k) => OPTION_SPECS.find((s) => s.key === k)!.flag), ...['study', 'profile'].filter((k) => typeof opts[k] === 'string')];
+    if (given.length > 0) {
+      throw new VtbenchError(`--resume keeps the run's recorded options; do not also give ${given.map((f) => `--${f}`).join(', ')}`, 'drop those options, or start a new run', EXIT.usage);
     }
     // a bare run id is looked up under --runs-dir; anything with a slash is the run folder itself
     store = openStore(deps, resumeId.includes('/') ? resolve(process.cwd(), resumeId) : join(runsDir, resumeId));
     if (!store.exists()) throw new VtbenchError(`--resume: no run folder ${store.dir} with a manifest.json`, `list runs with: ls ${runsDir}`, EXIT.runData);
+    const version = store.schemaVersionOnDisk();
+    if (typeof version === 'number' && version !== SCHEMA_VERSION) {
+      const e = legacyRunError(store.dir, version, 'resumed');
+      throw new VtbenchError(`--resume: ${e.message}`, e.hint, e.exitCode);
+    }
     manifest = store.readManifest();
     const owner = liveOwner(store.dir);
     if (owner !== null) {
@@ -300,14 +362,18 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     }
     if (manifest.schemaVersion !== SCHEMA_VERSION) throw new VtbenchError(`--resume: run ${manifest.runId} has schema version ${manifest.schemaVersion}, this tool writes ${SCHEMA_VERSION}`, 'start a new run', EXIT.runData);
     options = Object.freeze({ ...manifest.options });
+    const recorded = studies.find((x) => x.id === options.study);
+    if (!recorded) throw new VtbenchError(`--resume: run ${manifest.runId} measured study '${options.study}', which this vtbench does not define`, `resume it with the vtbench version that started it (manifest.json: tool.version); known studies: ${studies.map((x) => x.id).join(', ')}`, EXIT.runData);
+    study = recorded;
     try {
-      checkBounds(options, readHostLimits()); // recorded on another host, perhaps
+      checkBounds(options, readHostLimits(), study); // recorded on another host, perhaps
     } catch (e) {
       if (!(e instanceof VtbenchError)) throw e;
       throw new VtbenchError(`--resume: the recorded plan exceeds this host's limits: ${e.message}`, 'resume on a host with the limits the run was planned on (e.g. a higher ulimit -n), or start a new run', EXIT.usage);
     }
   } else {
-    options = resolveOptions(String(opts['profile']), raw);
+    study = typeof opts['study'] === 'string' ? getStudy(opts['study'], studies) : defaultStudyOf(studies);
+    options = resolveOptions(study, typeof opts['profile'] === 'string' ? opts['profile'] : defaultProfile(study).name, raw);
     const runId = newRunId(options.profile);
     store = openStore(deps, join(runsDir, runId));
     manifest = {
@@ -326,7 +392,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
       plannedDurationS: 0,
     };
   }
-  const plan: Plan = makePlan(options);
+  const plan: Plan = makePlan(options, study);
   manifest.cellOrder = plan.cells.map((c) => c.cellId);
   manifest.plannedDurationS = plan.theoreticalS;
 
@@ -431,7 +497,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
       remainingTheoreticalS: plan.cells.filter((c) => !done.has(c.cellId)).reduce((s, c) => s + c.theoreticalS, 0),
       cells: plan.cells.length, resumedCells: plan.cells.filter((c) => done.has(c.cellId)).length,
     });
-    await executePlan({ options, plan, store, manifest, deps: runDeps, emit, signal: abort.signal, children });
+    await executePlan({ study, options, plan, store, manifest, deps: runDeps, emit, signal: abort.signal, children });
     const first = Object.values(manifest.sut)[0];
     if (first) {
       manifest.versions.springBoot = first.springBootVersion;

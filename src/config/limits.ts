@@ -60,7 +60,7 @@ export const FD_RESERVE = 512;
 
 /**
  * Highest concurrency level the host can carry. At level c the SUT holds c inbound connections
- * and up to c upstream ones to the mock (virtual mode: one per in-flight call), so it needs
+ * and up to c upstream ones to the mock (one virtual thread per task: one per in-flight call), so it needs
  * 2c + FD_RESERVE descriptors under the inherited `ulimit -n`; the load generator and the SUT each
  * open c connections to 127.0.0.1, i.e. 2c ephemeral ports.
  */

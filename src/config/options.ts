@@ -6,11 +6,14 @@
 import { isIP } from 'node:net';
 import { VtbenchError, EXIT } from '../core/errors.ts';
 import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
-import type { Mode, ResolvedOptions, StartMode } from '../store/types.ts';
+import type { ResolvedOptions, StartMode } from '../store/types.ts';
 import { FD_RESERVE, JAVA_INT_MAX, NODE_TIMEOUT_MAX_MS, SUT_REQUEST_TIMEOUT_MS, UNDICI_TIMER_RESOLUTION_MS, maxConcurrency, type HostLimits } from './limits.ts';
 
-/** Keys of ResolvedOptions that a flag may set (all but `profile`). */
-export type OptionKey = Exclude<keyof ResolvedOptions, 'profile'>;
+/**
+ * Keys of ResolvedOptions that a flag may set: all but `study` and `profile` (chosen by --study and
+ * --profile) and `variantSpecs` (derived from the study's variants, --variants and the overrides).
+ */
+export type OptionKey = Exclude<keyof ResolvedOptions, 'study' | 'profile' | 'variantSpecs'>;
 
 /** An option's upper bound: a stated number, or one derived from the host, with the reason. */
 export interface OptionMax {
@@ -83,6 +86,18 @@ function intSpec<K extends OptionKey>(key: K, flag: string, arg: string, descrip
   };
 }
 
+/** What a null override shows: the study's own value applies. */
+export const OWN_VALUE = "each platform-pool variant's own";
+
+/** An override of a variant's value: a whole number, or null (absent) for the variant's own (shown as OWN_VALUE). */
+function nullableIntSpec<K extends 'poolSize' | 'queueCapacity'>(key: K, flag: string, arg: string, description: string, min: number, max: OptionMax): OptionSpec<K> {
+  return {
+    key, flag, arg, description, max,
+    parse: ((r: string) => parsePositiveInt(flag, r, min, typeof max.value === 'number' ? max.value : Number.MAX_SAFE_INTEGER, max.why)) as OptionSpec<K>['parse'],
+    show: ((v: number | null) => (v === null ? OWN_VALUE : String(v))) as unknown as OptionSpec<K>['show'],
+  };
+}
+
 function list(raw: string, flag: string): string[] {
   const items = raw.split(',').map((s) => s.trim());
   if (items.length === 1 && items[0] === '') return [];
@@ -90,7 +105,6 @@ function list(raw: string, flag: string): string[] {
   return items;
 }
 
-const MODES: readonly Mode[] = ['fixed', 'virtual'];
 const STARTS: readonly StartMode[] = ['together', 'ramp'];
 
 function spec<K extends OptionKey>(s: OptionSpec<K>): OptionSpec<K> {
@@ -103,7 +117,7 @@ const PORT: OptionMax = { value: 65535, why: 'TCP ports are 1..65535' };
 const SAFE: OptionMax = { value: Number.MAX_SAFE_INTEGER, why: 'the largest whole number JavaScript represents exactly; the plan totals are bounded separately' };
 /** Client timeouts: Node's timer maximum. */
 const TIMER: OptionMax = { value: NODE_TIMEOUT_MAX_MS, why: "Node's largest timer delay" };
-/** A stated maximum of fixed-pool threads (10,000 platform threads, each with its own stack). */
+/** A stated maximum of platform-pool threads (10,000 platform threads, each with its own stack). */
 export const MAX_POOL_THREADS = 10_000;
 
 /** Every option, in --help order. */
@@ -121,22 +135,30 @@ export const OPTION_SPECS = [
     show: (v) => v.join(','),
   }),
   intSpec('requestsPerWorker', 'requests-per-worker', 'n', 'measured requests each worker sends, one after another', 1, SAFE),
-  intSpec('repeats', 'repeats', 'n', 'repeats of every cell (a fresh SUT JVM per mode and repeat)', 1, { value: 1000, why: 'a stated maximum: every repeat starts a fresh SUT JVM per mode' }),
+  intSpec('repeats', 'repeats', 'n', 'repeats of every cell (a fresh SUT JVM per variant and repeat)', 1, { value: 1000, why: 'a stated maximum: every repeat starts a fresh SUT JVM per variant' }),
   spec({ key: 'warmupS', flag: 'warmup-s', arg: 's', description: 'warm-up per JVM at the highest level, s (not recorded; 0 = none)', max: { value: 3600, why: 'a stated maximum: an hour warms any JIT' }, parse: (r) => parseNumber('warmup-s', r, 0, 3600), show: (v) => `${v}` }),
-  intSpec('latencyMs', 'latency-ms', 'ms', 'mock LLM latency per call, ms (fixed model)', 1, { value: SUT_REQUEST_TIMEOUT_MS - 1, why: "a call must end within the SUT's 600 s request timeout (application.yml)" }),
+  intSpec('latencyMs', 'latency-ms', 'ms', 'mock LLM latency per call, ms (constant model); L of the scenarios that use it', 1, { value: SUT_REQUEST_TIMEOUT_MS - 1, why: "a call must end within the SUT's 600 s request timeout (application.yml)" }),
   spec({
-    key: 'modes', flag: 'modes', arg: 'm1,m2', description: 'executor modes to run: fixed, virtual',
+    key: 'scenario', flag: 'scenario', arg: 'id', description: "the study's scenario every cell measures (the list below names each study's scenarios)",
     parse: (raw) => {
-      const items = list(raw, 'modes');
-      if (items.length === 0) throw usage('modes', 'no mode given', 'e.g. --modes fixed,virtual');
-      for (const m of items) if (!MODES.includes(m as Mode)) throw usage('modes', `unknown mode '${m}'`, `use one or more of: ${MODES.join(', ')}`);
-      if (new Set(items).size !== items.length) throw usage('modes', `'${raw}' repeats a mode`, 'list each mode once');
-      return items as Mode[];
+      const id = raw.trim();
+      if (!/^[a-z0-9][a-z0-9-]*$/.test(id)) throw usage('scenario', `'${raw}' is not a scenario id`, "give one of the study's scenario ids (lower-case letters, digits, -)");
+      return id;
+    },
+    show: (v) => v,
+  }),
+  spec({
+    key: 'variants', flag: 'variants', arg: 'v1,v2', description: "the study's variants to run, in run order (ids; checked against the study)",
+    parse: (raw) => {
+      const items = list(raw, 'variants');
+      if (items.length === 0) throw usage('variants', 'no variant given', "list one or more of the study's variant ids, e.g. --variants a,b");
+      if (new Set(items).size !== items.length) throw usage('variants', `'${raw}' repeats a variant`, 'list each variant once');
+      return items;
     },
     show: (v) => v.join(','),
   }),
-  intSpec('poolSize', 'pool-size', 'N', 'fixed pool threads (core = max)', 1, { value: MAX_POOL_THREADS, why: 'a stated maximum: each pool thread is a platform thread with its own stack' }),
-  intSpec('queueCapacity', 'queue-capacity', 'n', 'fixed pool queue capacity (AbortPolicy beyond it)', 0, { value: JAVA_INT_MAX, why: "the SUT's queue capacity is a Java int" }),
+  nullableIntSpec('poolSize', 'pool-size', 'N', 'threads of every platform-pool variant (core = max), replacing each variant\'s own', 1, { value: MAX_POOL_THREADS, why: 'a stated maximum: each pool thread is a platform thread with its own stack' }),
+  nullableIntSpec('queueCapacity', 'queue-capacity', 'n', 'queue capacity of every platform-pool variant (AbortPolicy beyond it), replacing each variant\'s own', 0, { value: JAVA_INT_MAX, why: "the SUT's queue capacity is a Java int" }),
   spec({
     key: 'start', flag: 'start', arg: 'mode', description: 'worker start: together (as the study) or ramp (spread over --ramp-ms)',
     parse: (raw) => {

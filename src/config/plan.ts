@@ -1,13 +1,17 @@
 /**
- * The plan of a run: blocks (one SUT JVM per mode and repeat), cells, request totals and the
- * theoretical duration of each, from the bounds in src/theory. Pure.
+ * The plan of a run: blocks (one SUT JVM per variant and repeat), cells, request totals and the
+ * theoretical duration of each, from the bounds in src/theory and each variant's executor. Pure.
  */
 import { cellMinDurationS, throughputBoundRps, waves } from '../theory/bounds.ts';
-import type { Mode, ResolvedOptions } from '../store/types.ts';
+import type { ResolvedOptions, VariantId } from '../store/types.ts';
+import type { ExecutorSpec, Scenario, Study, Variant } from '../study/types.ts';
+import { VtbenchError, EXIT } from '../core/errors.ts';
 
 export interface PlannedCell {
   cellId: string;
-  mode: Mode;
+  variant: VariantId;
+  /** the variant's effective executor (bounds are computed from it) */
+  executor: ExecutorSpec;
   concurrency: number;
   repeat: number;
   requests: number;
@@ -17,9 +21,10 @@ export interface PlannedCell {
 }
 
 export interface PlannedBlock {
-  /** `${mode}-r${repeat}` */
+  /** `${variant}-r${repeat}` */
   blockId: string;
-  mode: Mode;
+  /** the effective variant (overrides applied) the block's SUT JVM runs */
+  variant: Variant;
   repeat: number;
   /** warm-up: workers × requests per worker, and its theoretical duration */
   warmup: { workers: number; requestsPerWorker: number; theoreticalS: number } | null;
@@ -32,46 +37,73 @@ export interface Plan {
   totalRequests: number;
   /** Σ workers over levels */
   workersPerRun: number;
+  /** L: the scenario's service time per call, ms */
+  latencyMs: number;
   /** theoretical load time + warm-ups, s (JVM start and build excluded) */
   theoreticalS: number;
 }
 
-/** Cell id: `${mode}-c${concurrency}-r${repeat}` (repeat counts from 1). */
-export function cellId(mode: Mode, concurrency: number, repeat: number): string {
-  return `${mode}-c${concurrency}-r${repeat}`;
+/** Cell id: `${variant}-c${concurrency}-r${repeat}` (repeat counts from 1). */
+export function cellId(variant: VariantId, concurrency: number, repeat: number): string {
+  return `${variant}-c${concurrency}-r${repeat}`;
+}
+
+/** Block id: `${variant}-r${repeat}` (one SUT JVM). */
+export function blockId(variant: VariantId, repeat: number): string {
+  return `${variant}-r${repeat}`;
+}
+
+/**
+ * A study's scenario by id.
+ * @throws VtbenchError(EXIT.usage) naming --scenario and the study's scenario ids
+ */
+export function scenarioOf(study: Pick<Study, 'id' | 'scenarios'>, id: string): Scenario {
+  const s = study.scenarios.find((x) => x.id === id);
+  if (!s) throw new VtbenchError(`--scenario: unknown scenario '${id}' of study ${study.id}`, `use one of: ${study.scenarios.map((x) => x.id).join(', ')}`, EXIT.usage);
+  return s;
+}
+
+/** L of a run: its scenario's service time per call under its options, ms. */
+export function serviceTimeMs(study: Pick<Study, 'id' | 'scenarios'>, o: ResolvedOptions): number {
+  return scenarioOf(study, o.scenario).serviceTimeMs(o);
 }
 
 /**
  * Warm-up requests per worker so that the warm-up at concurrency c lasts about warmupS:
  * max(1, round(warmupS / (waves · L))). null when warmupS = 0.
+ * @param exec the variant's effective executor
+ * @param latencyMs L, the scenario's service time (serviceTimeMs)
  */
-export function warmupPlan(mode: Mode, o: ResolvedOptions): PlannedBlock['warmup'] {
+export function warmupPlan(exec: ExecutorSpec, o: Pick<ResolvedOptions, 'warmupS' | 'levels'>, latencyMs: number): PlannedBlock['warmup'] {
   if (o.warmupS <= 0) return null;
   const c = Math.max(...o.levels);
-  const roundS = (waves(mode, c, o.poolSize) * o.latencyMs) / 1000;
+  const roundS = (waves(exec, c) * latencyMs) / 1000;
   const n = Math.max(1, Math.round(o.warmupS / roundS));
-  return { workers: c, requestsPerWorker: n, theoreticalS: cellMinDurationS(mode, c, o.poolSize, o.latencyMs, n) };
+  return { workers: c, requestsPerWorker: n, theoreticalS: cellMinDurationS(exec, c, latencyMs, n) };
 }
 
 /**
- * Build the plan. Mode order alternates between repeats (repeat 1: modes as given; repeat 2:
- * reversed; ...) so neither mode always runs on a cooler machine.
+ * Build the plan. Variant order alternates between repeats (repeat 1: variants as given; repeat 2:
+ * reversed; ...) so no variant always runs on a cooler machine.
+ * @param study the run's study (for its scenario's service time L)
  */
-export function makePlan(o: ResolvedOptions): Plan {
+export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenarios'>): Plan {
+  const L = serviceTimeMs(study, o);
   const blocks: PlannedBlock[] = [];
   for (let r = 1; r <= o.repeats; r++) {
-    const order = r % 2 === 1 ? o.modes : [...o.modes].reverse();
-    for (const mode of order) {
+    const order = r % 2 === 1 ? o.variantSpecs : [...o.variantSpecs].reverse();
+    for (const v of order) {
       const cells = o.levels.map((c) => ({
-        cellId: cellId(mode, c, r),
-        mode,
+        cellId: cellId(v.id, c, r),
+        variant: v.id,
+        executor: v.executor,
         concurrency: c,
         repeat: r,
         requests: c * o.requestsPerWorker,
-        boundRps: throughputBoundRps(mode, c, o.poolSize, o.latencyMs),
-        theoreticalS: cellMinDurationS(mode, c, o.poolSize, o.latencyMs, o.requestsPerWorker) + (o.start === 'ramp' ? o.rampMs / 1000 : 0),
+        boundRps: throughputBoundRps(v.executor, c, L),
+        theoreticalS: cellMinDurationS(v.executor, c, L, o.requestsPerWorker) + (o.start === 'ramp' ? o.rampMs / 1000 : 0),
       }));
-      blocks.push({ blockId: `${mode}-r${r}`, mode, repeat: r, warmup: warmupPlan(mode, o), cells });
+      blocks.push({ blockId: blockId(v.id, r), variant: v, repeat: r, warmup: warmupPlan(v.executor, o, L), cells });
     }
   }
   const cells = blocks.flatMap((b) => b.cells);
@@ -80,6 +112,7 @@ export function makePlan(o: ResolvedOptions): Plan {
     cells,
     totalRequests: cells.reduce((s, c) => s + c.requests, 0),
     workersPerRun: o.levels.reduce((s, c) => s + c, 0),
+    latencyMs: L,
     theoreticalS: blocks.reduce((s, b) => s + (b.warmup?.theoreticalS ?? 0) + b.cells.reduce((t, c) => t + c.theoreticalS, 0), 0),
   };
 }
@@ -95,17 +128,23 @@ export function formatDuration(s: number): string {
   return `${sec} s`;
 }
 
+/** An executor in words: `platform pool 8 threads, queue 10000` / `virtual thread per task`. */
+export function formatExecutor(e: ExecutorSpec): string {
+  return e.kind === 'platform-pool' ? `platform pool ${e.threads} threads, queue ${e.queueCapacity}` : 'virtual thread per task';
+}
+
 /** The plan as text, printed before anything starts. */
 export function formatPlan(o: ResolvedOptions, plan: Plan, runDir: string): string {
   const lines: string[] = [];
-  lines.push(`vtbench plan — profile ${o.profile}`);
-  lines.push(`  modes ${o.modes.join(', ')} (fixed pool ${o.poolSize}, queue ${o.queueCapacity}); levels ${o.levels.join(', ')}; ${o.requestsPerWorker} req/worker; ${o.repeats} repeat(s); start ${o.start}${o.start === 'ramp' ? ` over ${o.rampMs} ms` : ''}`);
-  lines.push(`  mock latency ${o.latencyMs} ms; warm-up ≈${o.warmupS} s per JVM; SUT JVM flags: ${o.jvmFlags.join(' ') || '(none)'}`);
-  lines.push(`  requests: ${plan.workersPerRun} workers × ${o.requestsPerWorker} × ${o.repeats} repeat(s) × ${o.modes.length} mode(s) = ${plan.totalRequests.toLocaleString('en-US')}`);
+  lines.push(`vtbench plan — study ${o.study}, profile ${o.profile}, scenario ${o.scenario}`);
+  lines.push(`  variants: ${o.variantSpecs.map((v) => `${v.id} (${formatExecutor(v.executor)})`).join('; ')}`);
+  lines.push(`  levels ${o.levels.join(', ')}; ${o.requestsPerWorker} req/worker; ${o.repeats} repeat(s); start ${o.start}${o.start === 'ramp' ? ` over ${o.rampMs} ms` : ''}`);
+  lines.push(`  service time L ${plan.latencyMs} ms (mock latency ${o.latencyMs} ms); warm-up ≈${o.warmupS} s per JVM; SUT JVM flags: ${o.jvmFlags.join(' ') || '(none)'}`);
+  lines.push(`  requests: ${plan.workersPerRun} workers × ${o.requestsPerWorker} × ${o.repeats} repeat(s) × ${o.variants.length} variant(s) = ${plan.totalRequests.toLocaleString('en-US')}`);
   lines.push('  cell (per repeat)       requests   bound req/s   min. duration');
   const seen = new Set<string>();
   for (const c of plan.cells) {
-    const key = `${c.mode}-c${c.concurrency}`;
+    const key = `${c.variant}-c${c.concurrency}`;
     if (seen.has(key)) continue;
     seen.add(key);
     lines.push(`  ${key.padEnd(22)} ${String(c.requests).padStart(9)}   ${c.boundRps.toFixed(2).padStart(11)}   ${formatDuration(c.theoreticalS)}`);

@@ -10,6 +10,7 @@ import type { PinningMode, SutInfo } from './api.ts';
 import { getInfo } from './client.ts';
 import { requireSutJdk, type Jdk } from './jdk.ts';
 import { DEFAULT_BIND_ADDRESS, connectHostOf, httpOrigin } from './bind.ts';
+import type { Variant } from '../study/types.ts';
 
 export interface StartSutOptions {
   jdk: Jdk;
@@ -19,9 +20,8 @@ export interface StartSutOptions {
   bindAddress?: string;
   /** OpenAI-compatible base URL, ending in /v1 */
   mockBaseUrl: string;
-  mode: 'fixed' | 'virtual';
-  poolSize: number;
-  queueCapacity: number;
+  /** the effective variant the JVM runs (its executor, thread-name prefix and SUT properties) */
+  variant: Variant;
   /** JVM flags; the profiles own the defaults (src/config/profiles.ts), there is no second default here */
   jvmFlags: readonly string[];
   samplerIntervalMs: number;
@@ -44,22 +44,64 @@ export interface SutProcess {
   stop(): Promise<void>;
 }
 
-/** The java command line (without the executable); exported for tests and the run manifest. */
+/**
+ * Spring properties the harness sets from the variant's executor and the run's options; a variant's
+ * `sutProperties` may not set them (its executor and the options say them once).
+ */
+export const HARNESS_SUT_PROPERTIES: readonly string[] = [
+  'server.port', 'server.address', 'bench.variant', 'bench.executor.kind', 'bench.executor.threads',
+  'bench.executor.queue-capacity', 'bench.executor.thread-name-prefix', 'bench.sampler.interval-ms',
+  'bench.pinned.threshold-ms', 'spring.ai.openai.base-url',
+];
+
+/**
+ * A variant's `sutProperties` that collide with what the harness sets (HARNESS_SUT_PROPERTIES);
+ * empty when none. Checked when a run's options are resolved.
+ */
+export function reservedSutProperties(v: Pick<Variant, 'sutProperties'>): string[] {
+  return Object.keys(v.sutProperties ?? {}).filter((k) => HARNESS_SUT_PROPERTIES.includes(k));
+}
+
+/**
+ * The java command line (without the executable); exported for tests and the run manifest. Every
+ * Spring property appears once (Spring joins repeated command-line values with commas): a
+ * variant's `sutProperties` replace the harness's defaults (`bench.pinning`) in place and come
+ * after the rest; `extraArgs` are appended as given.
+ * @throws Error when a variant's sutProperties set a property of HARNESS_SUT_PROPERTIES
+ */
 export function sutArgs(o: StartSutOptions): string[] {
+  const v = o.variant;
+  const reserved = reservedSutProperties(v);
+  if (reserved.length > 0) throw new Error(`variant ${v.id}: sutProperties set ${reserved.join(', ')}, which the harness sets from the variant's executor and the run's options`);
+  const props: [string, string][] = [
+    ['server.port', String(o.port)],
+    ['server.address', o.bindAddress ?? DEFAULT_BIND_ADDRESS],
+    ...executorProperties(v),
+    ['bench.pinning', o.pinning ?? 'none'],
+    ['bench.sampler.interval-ms', String(o.samplerIntervalMs)],
+    ['bench.pinned.threshold-ms', String(o.pinnedThresholdMs)],
+    ['spring.ai.openai.base-url', o.mockBaseUrl],
+  ];
+  for (const [k, val] of Object.entries(v.sutProperties ?? {})) {
+    const at = props.findIndex(([key]) => key === k);
+    if (at >= 0) props[at] = [k, val];
+    else props.push([k, val]);
+  }
+  return [...o.jvmFlags, '-jar', o.jarPath, ...props.map(([k, val]) => `--${k}=${val}`), ...(o.extraArgs ?? [])];
+}
+
+/**
+ * The Spring properties that say a variant's executor (the SUT's executor registry,
+ * sut/…/ExecutorKinds.java): `bench.variant`, `bench.executor.kind`, for a platform pool
+ * `.threads` and `.queue-capacity`, and `.thread-name-prefix`.
+ */
+export function executorProperties(v: Variant): [string, string][] {
+  const e = v.executor;
   return [
-    ...o.jvmFlags,
-    '-jar',
-    o.jarPath,
-    `--server.port=${o.port}`,
-    `--server.address=${o.bindAddress ?? DEFAULT_BIND_ADDRESS}`,
-    `--bench.executor=${o.mode}`,
-    `--bench.fixed.pool-size=${o.poolSize}`,
-    `--bench.fixed.queue-capacity=${o.queueCapacity}`,
-    `--bench.pinning=${o.pinning ?? 'none'}`,
-    `--bench.sampler.interval-ms=${o.samplerIntervalMs}`,
-    `--bench.pinned.threshold-ms=${o.pinnedThresholdMs}`,
-    `--spring.ai.openai.base-url=${o.mockBaseUrl}`,
-    ...(o.extraArgs ?? []),
+    ['bench.variant', v.id],
+    ['bench.executor.kind', e.kind],
+    ...(e.kind === 'platform-pool' ? [['bench.executor.threads', String(e.threads)], ['bench.executor.queue-capacity', String(e.queueCapacity)]] as [string, string][] : []),
+    ['bench.executor.thread-name-prefix', v.threadNamePrefix],
   ];
 }
 
@@ -107,7 +149,7 @@ export async function stopChild(child: ChildProcess, graceMs = 5000): Promise<vo
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Spawns `java <flags> -jar <jar> --server.port=… --bench.executor=…`, waits until /bench/info
+ * Spawns `java <flags> -jar <jar> --server.port=… --bench.variant=… --bench.executor.kind=…`, waits until /bench/info
  * answers 200.
  * @throws VtbenchError {@link EXIT.portInUse} when the port already answers;
  *   {@link EXIT.notReady} (with the log tail) when the JVM exits early or is not ready in time

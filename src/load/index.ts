@@ -4,3 +4,5 @@ export { parseServerTiming, parseServerTimingEntries, parseHtmlFloat } from './s
 export type { ServerTimingEntry } from './server-timing.ts';
 export { classifyError, classifyStatus } from './errors.ts';
 export type * from './types.ts';
+export { DRIVERS, driverFor, driverBuilt, closedLoopHttpDriver } from './driver.ts';
+export type { Driver, DriverCellPlan, OpenLoopHttpPlan, WebSocketPlan, InProcessPlan } from './driver.ts';

@@ -132,8 +132,8 @@ export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {
   const dispatchOpts: Dispatcher.DispatchOptions = Object.freeze({
     path: options.path,
     method: options.method,
-    body: Buffer.from(options.body),
-    headers: options.headers ?? { 'content-type': 'application/json' },
+    ...(options.body !== undefined ? { body: Buffer.from(options.body) } : {}),
+    headers: options.headers ?? (options.body !== undefined ? { 'content-type': 'application/json' } : {}),
   });
   const onRequest = events.request;
   const onProgress = events.progress;

@@ -84,10 +84,10 @@ export interface LoadOptions {
   url: string;
   /** request path, e.g. `/api/benchmark/llm` */
   path: string;
-  method: 'POST';
-  /** request body, sent as-is (encoded to bytes once) */
-  body: string;
-  /** request headers; default `{ 'content-type': 'application/json' }` */
+  method: 'GET' | 'POST';
+  /** request body, sent as-is (encoded to bytes once); absent = no body */
+  body?: string;
+  /** request headers; default `{ 'content-type': 'application/json' }` with a body, none without */
   headers?: Record<string, string>;
   /** number of workers (c), each with its own connection */
   concurrency: number;

@@ -15,6 +15,7 @@
 import type { CellFlag } from '../store/types.ts';
 import type { LoadSummary } from '../load/types.ts';
 import type { SutSample } from '../jvm/api.ts';
+import type { ExecutorSpec } from '../study/types.ts';
 
 /** Load-generator event-loop delay P99 above this (ms) means the client may have added latency. */
 export const LAG_P99_MS = 50;
@@ -95,7 +96,8 @@ export function upgradeLegacyFlag(flag: CellFlag): CellFlag {
 }
 
 export interface FlagInputs {
-  mode: 'fixed' | 'virtual';
+  /** the cell's executor: `scheduler-delay` applies to one virtual thread per task (no executor queue) */
+  executor: ExecutorSpec;
   latencyMs: number;
   /** t0 of the load generator (epoch ms); SUT samples before it are not part of the cell */
   t0EpochMs: number;
@@ -134,7 +136,7 @@ export function computeFlags(i: FlagInputs): CellFlag[] {
   }
   const q95 = i.load.queueMs?.p95;
   const schedLimit = Math.max(SCHEDULER_DELAY_MS, 0.05 * i.latencyMs);
-  if (i.mode === 'virtual' && q95 !== undefined && q95 > schedLimit) {
+  if (i.executor.kind === 'virtual-per-task' && q95 !== undefined && q95 > schedLimit) {
     flags.push({ code: 'scheduler-delay', message: `virtual-thread queue wait P95 ${q95.toFixed(1)} ms > ${schedLimit.toFixed(0)} ms: tasks waited for a carrier thread (cores busy), not for an executor slot`, value: q95, threshold: schedLimit });
   }
   if (i.load.peakInFlight < i.load.concurrency) {

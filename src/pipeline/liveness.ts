@@ -26,7 +26,7 @@ export function pidAliveDefault(pid: number, marker: string): boolean {
 
 /** A child the run depends on, as the liveness check sees it. */
 export interface Watched {
-  /** human name used in messages, e.g. `SUT (fixed-r1)`, `mock LLM` */
+  /** human name used in messages, e.g. `SUT (<variant>-r1)`, `mock LLM` */
   role: string;
   pid: number;
   /** substring of /proc/<pid>/cmdline that identifies it (see children.ts) */

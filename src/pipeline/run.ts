@@ -1,8 +1,9 @@
 /**
  * The run pipeline: plan -> (mock + SUT JVM blocks + closed-loop load) -> runs/<id>/.
  *
- * One mock process for the whole run; a fresh SUT JVM per (mode, repeat) block with the profile's
- * JVM flags; a warm-up in each JVM; cells in plan order; after every cell the cell file and
+ * One mock process for the whole run; a fresh SUT JVM per (variant, repeat) block with the
+ * variant's executor and properties and the profile's JVM flags; a warm-up in each JVM; cells in
+ * plan order, each loaded by the driver of the run's scenario (src/load/driver.ts); after every cell the cell file and
  * summary.json are written atomically, so a killed run keeps every finished cell and `--resume`
  * continues with the first missing one.
  *
@@ -16,9 +17,10 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setMaxListeners } from 'node:events';
-import { runClosedLoop } from '../load/index.ts';
+import { driverFor, type Driver } from '../load/driver.ts';
 import type { LoadResult, LoadSummary } from '../load/types.ts';
-import type { Plan, PlannedBlock, PlannedCell } from '../config/plan.ts';
+import { scenarioOf, type Plan, type PlannedBlock, type PlannedCell } from '../config/plan.ts';
+import type { Scenario, Study, Variant } from '../study/types.ts';
 import { RunStore, compactRequests } from '../store/run-store.ts';
 import { buildSummary } from '../analysis/summary.ts';
 import type { CompactRequests } from '../store/types.ts';
@@ -64,7 +66,8 @@ export interface MockHandle {
 /** What the pipeline needs from the outside world; injected so tests can fake it. */
 export interface RunDeps {
   startMock(o: { port: number; latencyMs: number; logFile: string }): Promise<MockHandle>;
-  startSut(o: { mode: 'fixed' | 'virtual'; options: ResolvedOptions; mockUrl: string; logFile: string }): Promise<SutHandle>;
+  /** start a SUT JVM for one block: `variant` is the effective variant (overrides applied) */
+  startSut(o: { variant: Variant; options: ResolvedOptions; mockUrl: string; logFile: string }): Promise<SutHandle>;
   getSamples(baseUrl: string, sinceEpochMs: number): Promise<SutSample[]>;
   getPinned(baseUrl: string): Promise<PinnedResponse | null>;
   getThreadDump(baseUrl: string): Promise<string>;
@@ -74,6 +77,8 @@ export interface RunDeps {
 }
 
 export interface RunContext {
+  /** the run's study (a registered one, or any Study object: the pipeline reads nothing else about it) */
+  study: Study;
   options: Readonly<ResolvedOptions>;
   plan: Plan;
   store: RunStore;
@@ -85,9 +90,6 @@ export interface RunContext {
   /** liveness polling policy (tests shorten it); default DEFAULT_LIVENESS */
   liveness?: Partial<LivenessOptions>;
 }
-
-/** Request body sent by every worker. */
-export const PROMPT_BODY = JSON.stringify({ prompt: 'Explain in one sentence why blocking I/O holds a platform thread.' });
 
 /** Samples are pulled from the SUT this often during a cell, so the SUT's ring buffer never wraps. */
 const SAMPLE_PULL_MS = 5000;
@@ -121,7 +123,7 @@ export async function executePlan(ctx: RunContext): Promise<void> {
 async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[], mock: MockHandle): Promise<void> {
   const { store, deps, options: o } = ctx;
   ctx.emit({ type: 'block-start', blockId: block.blockId });
-  const sut = await deps.startSut({ mode: block.mode, options: o, mockUrl: `${mock.url}/v1`, logFile: join(store.logsDir, `sut-${block.blockId}.log`) });
+  const sut = await deps.startSut({ variant: block.variant, options: o, mockUrl: `${mock.url}/v1`, logFile: join(store.logsDir, `sut-${block.blockId}.log`) });
   ctx.children.add({ pid: sut.pid, role: `sut-${block.blockId}`, marker: sut.marker, stop: sut.stop });
   const watched = watchedOf(block, sut, mock);
   try {
@@ -132,7 +134,8 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
       const abort = new AbortController();
       const watch = new LivenessWatch(() => watched, ctx.liveness).start(() => abort.abort());
       try {
-        await runClosedLoop({ ...loadOptions(o, sut.baseUrl, anySignal(ctx.signal, abort.signal)), concurrency: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker });
+        const { driver, scenario } = loadOf(ctx);
+        await driver.run({ ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, abort.signal)), concurrency: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker });
       } finally {
         await watch.stop();
       }
@@ -143,7 +146,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
       if (ctx.signal.aborted) return;
       const before = await checkNow(watched, ctx.liveness);
       if (before) throw diedError(ctx, before, `before cell ${cell.cellId}`, null);
-      const result = await runCell(ctx, cell, sut, mock, cell.concurrency === maxLevel, watched);
+      const result = await runCell(ctx, cell, block.variant, sut, mock, cell.concurrency === maxLevel, watched);
       if (result === null) return; // aborted
     }
   } finally {
@@ -177,19 +180,19 @@ function diedError(ctx: RunContext, d: Death, when: string, failedCellId: string
   );
 }
 
-function loadOptions(o: ResolvedOptions, baseUrl: string, signal: AbortSignal) {
+/** The run's scenario and the driver that loads it (src/load/driver.ts). */
+function loadOf(ctx: Pick<RunContext, 'study' | 'options'>): { scenario: Scenario; driver: Driver } {
+  const scenario = scenarioOf(ctx.study, ctx.options.scenario);
+  return { scenario, driver: driverFor(scenario) };
+}
+
+/** What every load of the run shares (the caller adds concurrency and requests per worker). */
+function cellLoad(ctx: Pick<RunContext, 'options' | 'plan'>, scenario: Scenario, baseUrl: string, signal: AbortSignal) {
   return {
-    url: baseUrl,
-    path: '/api/benchmark/llm',
-    method: 'POST' as const,
-    body: PROMPT_BODY,
-    headers: { 'content-type': 'application/json' },
-    start: o.start,
-    rampMs: o.rampMs,
-    connectTimeoutMs: o.connectTimeoutMs,
-    headersTimeoutMs: o.headersTimeoutMs,
-    bodyTimeoutMs: o.bodyTimeoutMs,
-    lateSendThresholdMs: generatorDelayThresholdMs(o.latencyMs),
+    baseUrl,
+    scenario,
+    options: ctx.options,
+    lateSendThresholdMs: generatorDelayThresholdMs(ctx.plan.latencyMs),
     signal,
   };
 }
@@ -220,7 +223,7 @@ export function pinnedDelta(before: PinnedResponse | null, after: PinnedResponse
  * as failed (manifest.failedCells + cells/<id>.failed.json), never written as a cell.
  * @throws VtbenchError(EXIT.notReady) for such a failed cell
  */
-export async function runCell(ctx: RunContext, cell: PlannedCell, sut: SutHandle, mock: MockHandle, takeDump: boolean, watched: readonly Watched[]): Promise<CellResult | null> {
+export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Variant, sut: SutHandle, mock: MockHandle, takeDump: boolean, watched: readonly Watched[]): Promise<CellResult | null> {
   const { store, deps, options: o } = ctx;
   ctx.emit({ type: 'cell-start', cellId: cell.cellId, requests: cell.requests, theoreticalS: cell.theoreticalS });
   const startedAt = new Date();
@@ -270,8 +273,9 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, sut: SutHandle
 
   let result: LoadResult;
   try {
-    result = await runClosedLoop(
-      { ...loadOptions(o, sut.baseUrl, anySignal(ctx.signal, cellAbort.signal)), concurrency: cell.concurrency, requestsPerWorker: o.requestsPerWorker },
+    const { driver, scenario } = loadOf(ctx);
+    result = await driver.run(
+      { ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, cellAbort.signal)), concurrency: cell.concurrency, requestsPerWorker: o.requestsPerWorker },
       { progress: (done, total) => ctx.emit({ type: 'progress', cellId: cell.cellId, done, total }) },
     );
   } finally {
@@ -295,9 +299,10 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, sut: SutHandle
 
   const durationMs = Date.now() - wallStart;
   const host = hostCpuPct(cpuBefore, cpuAfter);
+  const latencyMs = ctx.plan.latencyMs;
   const flags = computeFlags({
-    mode: cell.mode,
-    latencyMs: o.latencyMs,
+    executor: cell.executor,
+    latencyMs,
     t0EpochMs: result.t0EpochMs,
     sutSamples: samples,
     load: result.summary,
@@ -311,7 +316,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, sut: SutHandle
   if (dumped) {
     const file = `threaddumps/${cell.cellId}.json.gz`;
     try {
-      threadDump = summarizeThreadDump(dumped.raw, file, dumped.atMs);
+      threadDump = summarizeThreadDump(dumped.raw, file, dumped.atMs, variant.threadNamePrefix, variant.executor.kind);
       store.writeThreadDump(cell.cellId, dumped.raw, threadDump);
     } catch (e) {
       ctx.emit({ type: 'info', message: `  thread dump of ${cell.cellId} unreadable: ${(e as Error).message}` });
@@ -324,12 +329,13 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, sut: SutHandle
   const out: CellResult = {
     schemaVersion: SCHEMA_VERSION,
     cellId: cell.cellId,
-    mode: cell.mode,
+    variant: cell.variant,
+    scenario: o.scenario,
+    executor: cell.executor,
     concurrency: cell.concurrency,
     repeat: cell.repeat,
     requestsPerWorker: o.requestsPerWorker,
-    latencyMs: o.latencyMs,
-    poolSize: o.poolSize,
+    latencyMs,
     start: o.start,
     startedAt: startedAt.toISOString(),
     t0EpochMs: t0,

@@ -6,6 +6,7 @@
  * `ThreadPerTaskExecutor@…` container (JDK 25 also marks `virtual: true`). Pure.
  */
 import type { ThreadDumpSummary } from '../store/types.ts';
+import type { ExecutorSpec } from '../study/types.ts';
 
 interface DumpThread { tid?: string | number; name?: string; stack?: string[]; state?: string; virtual?: boolean }
 interface DumpContainer { container?: string; threads?: DumpThread[]; threadCount?: string | number }
@@ -13,7 +14,7 @@ interface DumpContainer { container?: string; threads?: DumpThread[]; threadCoun
 /** Frames that mean "blocked reading a socket" (platform or virtual thread). */
 const SOCKET_READ = /NioSocketImpl\.(implRead|read|park|timedRead)|SocketInputStream\.read|SocketDispatcher\.read|sun\.nio\.ch\.Net\.poll/;
 
-/** Strip the trailing number of a thread name: `llm-fixed-12` -> `llm-fixed-`. */
+/** Strip the trailing number of a thread name: `pool-12` -> `pool-`. */
 export function namePrefix(name: string): string {
   return name.replace(/\d+$/, '') || '(unnamed)';
 }
@@ -28,14 +29,18 @@ export function frameName(frame: string | undefined): string {
  * @param raw the dump's JSON text
  * @param file the file name it is stored under (relative to the run folder)
  * @param takenAtMs when it was taken, ms after the cell's t0
+ * @param threadNamePrefix the cell's variant's thread-name prefix (Variant.threadNamePrefix): its
+ *   platform threads in a socket read count as `inSocketRead.poolThreads`
+ * @param executorKind the variant's executor kind: with `virtual-per-task` a thread named with the
+ *   prefix is virtual even where the dump does not say so (JDK 21–24 dumps carry no `virtual` field)
  * @throws Error if `raw` is not JSON of the expected shape
  */
-export function summarizeThreadDump(raw: string, file: string, takenAtMs: number): ThreadDumpSummary {
+export function summarizeThreadDump(raw: string, file: string, takenAtMs: number, threadNamePrefix: string, executorKind?: ExecutorSpec['kind']): ThreadDumpSummary {
   const doc = JSON.parse(raw) as { threadDump?: { threadContainers?: DumpContainer[] } };
   const containers = doc.threadDump?.threadContainers;
   if (!Array.isArray(containers)) throw new Error('thread dump JSON has no threadDump.threadContainers');
   const groups = new Map<string, ThreadDumpSummary['groups'][number]>();
-  const inSocketRead = { fixedPool: 0, virtual: 0, other: 0 };
+  const inSocketRead = { poolThreads: 0, virtual: 0, other: 0 };
   let threadCount = 0;
   for (const c of containers) {
     const cname = c.container ?? '';
@@ -43,7 +48,8 @@ export function summarizeThreadDump(raw: string, file: string, takenAtMs: number
     for (const t of c.threads ?? []) {
       threadCount++;
       const name = t.name ?? '';
-      const virtual = t.virtual === true || vtContainer || name.startsWith('llm-vt-');
+      const ours = threadNamePrefix !== '' && name.startsWith(threadNamePrefix);
+      const virtual = t.virtual === true || vtContainer || (ours && executorKind === 'virtual-per-task');
       const stack = t.stack ?? [];
       const state = t.state ?? (virtual ? 'VIRTUAL' : 'UNKNOWN');
       const top = frameName(stack[0]);
@@ -53,8 +59,8 @@ export function summarizeThreadDump(raw: string, file: string, takenAtMs: number
       g.count++;
       groups.set(key, g);
       if (stack.some((f) => SOCKET_READ.test(f))) {
-        if (name.startsWith('llm-fixed-')) inSocketRead.fixedPool++;
-        else if (virtual) inSocketRead.virtual++;
+        if (virtual) inSocketRead.virtual++;
+        else if (ours) inSocketRead.poolThreads++;
         else inSocketRead.other++;
       }
     }

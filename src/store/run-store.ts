@@ -8,7 +8,7 @@ import { readdirSync, existsSync, mkdirSync, readFileSync, renameSync, statSync 
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { writeJsonAtomic, writeGzJsonAtomic, writeFileAtomic, readJson, readGzJson } from './fsio.ts';
-import type { CellFile, CellResult, CompactRequests, RunManifest, RunSummary } from './types.ts';
+import { SCHEMA_VERSION, type CellFile, type CellResult, type CompactRequests, type RunManifest, type RunSummary } from './types.ts';
 import { allProblems, cellFileNames, checkCell } from './check.ts';
 import { parseChecked } from './schema.ts';
 import { VtbenchError, EXIT } from '../core/errors.ts';
@@ -35,12 +35,26 @@ export class RunStore {
   exists(): boolean { return existsSync(this.manifestPath); }
 
   writeManifest(m: RunManifest): void { writeJsonAtomic(this.manifestPath, m); }
+
+  /** The manifest's `schemaVersion` as written; undefined when the file is missing or not JSON. */
+  schemaVersionOnDisk(): unknown {
+    try {
+      return (JSON.parse(readFileSync(this.manifestPath, 'utf8')) as { schemaVersion?: unknown } | null)?.schemaVersion;
+    } catch {
+      return undefined;
+    }
+  }
+
   /**
-   * The manifest, parsed and validated against schema/manifest.schema.json.
-   * @throws VtbenchError(EXIT.runData) naming the file and the JSON path when it is missing,
-   *   not JSON or invalid
+   * The manifest, parsed and validated against schema/manifest.schema.json. Only runs in this
+   * version's format (SCHEMA_VERSION) are read here: the store writes to what it reads (resume,
+   * resummarize). Older runs are read by the report through their study's reader (src/study/migrate.ts).
+   * @throws VtbenchError(EXIT.runData) for a run in another format version (legacyRunError), and
+   *   naming the file and the JSON path when it is missing, not JSON or invalid
    */
   readManifest(): RunManifest {
+    const version = this.schemaVersionOnDisk();
+    if (typeof version === 'number' && version !== SCHEMA_VERSION) throw legacyRunError(this.dir, version);
     const bytes = readOrNull(this.manifestPath);
     const r = bytes === null ? { ok: false as const, problems: [`${this.manifestPath}: missing`] } : parseChecked<RunManifest>('RunManifest', this.manifestPath, bytes, false);
     if (!r.ok) throw new VtbenchError(`the run's manifest is unusable: ${r.problems.join('; ')}`, 'restore manifest.json (e.g. from git) or start a new run', EXIT.runData);
@@ -152,6 +166,18 @@ export class RunStore {
     const done = this.doneCellIds();
     return order.filter((id) => done.has(id)).map((id) => this.readCell(id));
   }
+}
+
+/**
+ * Why a run in another format version cannot be written to (resumed, re-summarized): it can be
+ * re-rendered, not continued.
+ */
+export function legacyRunError(dir: string, version: number, action = 'resumed or re-summarized'): VtbenchError {
+  return new VtbenchError(
+    `run ${dir} is in run format version ${version}; this vtbench writes version ${SCHEMA_VERSION}: the run can be re-rendered but not ${action}`,
+    `render it with: npx zx run.mjs report ${dir}; to measure again, start a new run`,
+    EXIT.runData,
+  );
 }
 
 function readOrNull(path: string): Buffer | null {

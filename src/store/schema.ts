@@ -66,7 +66,7 @@ const MAX_PROBLEMS = 3;
  * Parse bytes (gunzip first when `gz`) as JSON and validate against `name`. Pure. Each problem
  * names the file: `<label>: not valid JSON (…)`, `<label>: /e2eMs/17 must be number`; at most
  * three schema errors, then `<label>: … and N more`.
- * @param label the file as the user should see it, e.g. `cells/fixed-c10-r1.requests.json.gz`
+ * @param label the file as the user should see it, e.g. `cells/<variant>-c10-r1.requests.json.gz`
  */
 export function parseChecked<T>(name: SchemaName, label: string, bytes: Buffer, gz: boolean): Checked<T> {
   let text: string;

@@ -3,14 +3,16 @@
  * version's definitions (src/load/summarize.ts, src/pipeline/flags.ts), then rebuild summary.json.
  * Raw data (requests, samples, thread dumps) is never changed; the manifest records that it was done.
  * Used when a definition changes after a run was measured: `npx zx run.mjs resummarize runs/<id>`.
+ * Lives in analysis, not in the store: it applies the pipeline's flag rules, and the store imports
+ * neither theory nor pipeline.
  */
 import { summarize } from '../load/summarize.ts';
 import type { RequestRecord } from '../load/types.ts';
 import { computeFlags, generatorDelayThresholdMs } from '../pipeline/flags.ts';
 import { firstIntendedStartMs } from '../load/schedule.ts';
-import { RunStore } from './run-store.ts';
+import { RunStore } from '../store/run-store.ts';
 import { buildSummary } from './summary.ts';
-import type { CompactRequests, StartMode } from './types.ts';
+import type { CompactRequests, StartMode } from '../store/types.ts';
 
 /**
  * Columns back to records (endMs = startMs + e2eMs). intendedStartMs is not stored; with
@@ -66,7 +68,7 @@ export function resummarizeRun(runDir: string, errorFlagThreshold?: number): str
     const records = expandRequests(req, { start: cell.start, concurrency: cell.concurrency, rampMs: manifest.options.rampMs });
     const load = summarize(records, cell.concurrency, cell.requestsPerWorker, { lateSendThresholdMs: generatorDelayThresholdMs(cell.latencyMs) });
     const flags = computeFlags({
-      mode: cell.mode,
+      executor: cell.executor,
       latencyMs: cell.latencyMs,
       t0EpochMs: cell.t0EpochMs,
       sutSamples: cell.samples,

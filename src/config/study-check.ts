@@ -1,0 +1,49 @@
+/**
+ * A study is data written by hand (src/studies/<id>/, or a test fixture): the engine checks its
+ * shape once before using it, so a mistake in a definition is named where it is, not found later as
+ * a strange cell id or a SUT that refuses to start. Pure.
+ */
+import { EXECUTOR_KINDS, type Study } from '../study/types.ts';
+import { reservedSutProperties } from '../jvm/sut-process.ts';
+
+/** Ids that appear in cell ids, file names and Spring properties: lower-case letters, digits, `-`. */
+const SLUG = /^[a-z0-9][a-z0-9-]*$/;
+
+/** Everything wrong with a study definition; empty when it is usable. */
+export function studyProblems(s: Study): string[] {
+  const out: string[] = [];
+  const dupes = (xs: readonly string[]) => xs.filter((x, i) => xs.indexOf(x) !== i);
+  if (!SLUG.test(s.id)) out.push(`id '${s.id}' is not a slug (a-z, 0-9, -)`);
+  if (s.variants.length === 0) out.push('no variant');
+  if (s.scenarios.length === 0) out.push('no scenario');
+  if (s.profiles.length === 0) out.push('no profile (the first is the default)');
+  for (const v of s.variants) {
+    if (!SLUG.test(v.id)) out.push(`variant id '${v.id}' is not a slug (a-z, 0-9, -)`);
+    if (v.threadNamePrefix === '') out.push(`variant ${v.id}: empty threadNamePrefix`);
+    const e = v.executor;
+    if (!EXECUTOR_KINDS.includes(e.kind)) out.push(`variant ${v.id}: unknown executor kind '${String(e.kind)}' (known: ${EXECUTOR_KINDS.join(', ')})`);
+    if (e.kind === 'platform-pool') {
+      if (!Number.isInteger(e.threads) || e.threads < 1) out.push(`variant ${v.id}: threads ${e.threads} is not a whole number >= 1`);
+      if (!Number.isInteger(e.queueCapacity) || e.queueCapacity < 0) out.push(`variant ${v.id}: queueCapacity ${e.queueCapacity} is not a whole number >= 0`);
+    }
+    const reserved = reservedSutProperties(v);
+    if (reserved.length > 0) out.push(`variant ${v.id}: sutProperties set ${reserved.join(', ')}, which the harness sets from the executor and the options`);
+  }
+  for (const x of s.scenarios) if (!SLUG.test(x.id)) out.push(`scenario id '${x.id}' is not a slug (a-z, 0-9, -)`);
+  for (const d of dupes(s.variants.map((v) => v.id))) out.push(`variant id '${d}' twice`);
+  for (const d of dupes(s.scenarios.map((x) => x.id))) out.push(`scenario id '${d}' twice`);
+  for (const d of dupes(s.profiles.map((p) => p.name))) out.push(`profile '${d}' twice`);
+  const ids = new Set(s.variants.map((v) => v.id));
+  for (const c of s.comparisons) {
+    for (const id of [c.baseline, c.candidate]) if (!ids.has(id)) out.push(`comparison ${c.baseline} -> ${c.candidate}: no variant '${id}'`);
+  }
+  return out;
+}
+
+/**
+ * @throws Error naming the study and every problem (a definition error, not a user's option)
+ */
+export function checkStudy(s: Study): void {
+  const p = studyProblems(s);
+  if (p.length > 0) throw new Error(`study ${s.id}: ${p.join('; ')}`);
+}

@@ -1,0 +1,146 @@
+/**
+ * Load drivers: how a cell's load is generated. A driver turns one cell's plan into raw records and
+ * their summary (plan -> run -> raw records -> summary); the pipeline picks it by the scenario's
+ * `driver` (src/study/types.ts DriverKind) and stores what it returns. Only the closed-loop HTTP
+ * driver is built (src/load/run.ts); the others are typed slots whose registry entries throw a
+ * clear VtbenchError until a later issue builds them:
+ *   open-loop-http  arrival-rate load without coordinated omission (issue 17)
+ *   websocket       held connections with periodic pushes (issue 13)
+ *   in-process      a timed job the SUT runs itself and reports on (issue 14)
+ */
+import type { DriverKind, Scenario } from '../study/types.ts';
+import type { ResolvedOptions } from '../store/types.ts';
+import { VtbenchError, EXIT } from '../core/errors.ts';
+import { runClosedLoop } from './run.ts';
+import type { LoadEvents, LoadResult } from './types.ts';
+
+/** One cell's (or one warm-up's) load, as the pipeline hands it to a driver. */
+export interface DriverCellPlan {
+  /** the SUT's origin, e.g. http://127.0.0.1:19080 */
+  baseUrl: string;
+  scenario: Scenario;
+  options: Readonly<ResolvedOptions>;
+  /** closed-loop workers (c) */
+  concurrency: number;
+  /** measured requests per worker (n) */
+  requestsPerWorker: number;
+  /** a send later than this after its intended time (ms) counts as late (flags.ts generatorDelayThresholdMs) */
+  lateSendThresholdMs: number;
+  /** stops the load; the driver returns what finished before, with `aborted` true */
+  signal: AbortSignal;
+}
+
+/**
+ * A load driver. `run` generates the load of one cell and returns its raw per-request records and
+ * their summary (src/load/types.ts LoadResult, the shape the store writes for a cell).
+ */
+export interface Driver {
+  readonly kind: DriverKind;
+  run(plan: DriverCellPlan, events?: LoadEvents): Promise<LoadResult>;
+}
+
+/** The closed-loop HTTP driver: c workers, one connection each, n requests back to back (src/load/run.ts). */
+export const closedLoopHttpDriver: Driver = {
+  kind: 'closed-loop-http',
+  run(p, events) {
+    const req = p.scenario.request(p.options);
+    const o = p.options;
+    return runClosedLoop({
+      url: p.baseUrl,
+      path: req.path,
+      method: req.method,
+      ...(req.body !== undefined ? { body: req.body, headers: { 'content-type': 'application/json' } } : {}),
+      concurrency: p.concurrency,
+      requestsPerWorker: p.requestsPerWorker,
+      start: o.start,
+      rampMs: o.rampMs,
+      connectTimeoutMs: o.connectTimeoutMs,
+      headersTimeoutMs: o.headersTimeoutMs,
+      bodyTimeoutMs: o.bodyTimeoutMs,
+      lateSendThresholdMs: p.lateSendThresholdMs,
+      signal: p.signal,
+    }, events);
+  },
+};
+
+// ---- typed slots for later issues ----------------------------------------------------------------
+
+/** What an open-loop (arrival-rate) cell will need: a rate instead of workers (issue 17). */
+export interface OpenLoopHttpPlan {
+  /** requests started per second, independent of answers (no coordinated omission) */
+  arrivalRatePerS: number;
+  /** measured phase, s */
+  durationS: number;
+  /** upper bound of requests in flight (connections), beyond which a send counts as dropped */
+  maxInFlight: number;
+}
+
+/** What a WebSocket cell will need: connections held open, one server push per interval (issue 13). */
+export interface WebSocketPlan {
+  /** connections held at once */
+  connections: number;
+  /** how long every connection is held, s */
+  holdS: number;
+  /** the interval of the server's pushes on each connection, ms */
+  pushIntervalMs: number;
+}
+
+/** What an in-process cell will need: a timed job the SUT runs itself and reports on (issue 14). */
+export interface InProcessPlan {
+  /** the SUT's job id (a scenario bean) */
+  job: string;
+  /** tasks the job submits */
+  tasks: number;
+  /** job parameters passed as query parameters */
+  params: Readonly<Record<string, string | number>>;
+}
+
+/** Issues that build the drivers not built yet. */
+const NOT_BUILT: Readonly<Record<Exclude<DriverKind, 'closed-loop-http'>, string>> = {
+  'open-loop-http': 'issue 17 (open-loop load)',
+  websocket: 'issue 13 (held WebSocket connections)',
+  'in-process': 'issue 14 (a timed job the SUT runs itself)',
+};
+
+function notBuilt(kind: Exclude<DriverKind, 'closed-loop-http'>): Driver {
+  return {
+    kind,
+    run() {
+      return Promise.reject(new VtbenchError(
+        `load driver '${kind}' is not built yet (see ${NOT_BUILT[kind]}; the slot is typed in src/load/driver.ts)`,
+        "choose a scenario whose driver is 'closed-loop-http'",
+        EXIT.usage,
+      ));
+    },
+  };
+}
+
+/** Every driver kind, built or not. */
+export const DRIVERS: Readonly<Record<DriverKind, Driver>> = {
+  'closed-loop-http': closedLoopHttpDriver,
+  'open-loop-http': notBuilt('open-loop-http'),
+  websocket: notBuilt('websocket'),
+  'in-process': notBuilt('in-process'),
+};
+
+/** Whether a driver kind can run today. */
+export function driverBuilt(kind: DriverKind): boolean {
+  return kind === 'closed-loop-http';
+}
+
+/**
+ * The driver of a scenario.
+ * @throws VtbenchError(EXIT.usage) when the scenario's driver is a slot not built yet (checked when
+ *   the options are resolved, so a run never starts with a driver that cannot run)
+ */
+export function driverFor(scenario: Pick<Scenario, 'id' | 'driver'>): Driver {
+  if (!driverBuilt(scenario.driver)) {
+    const kind = scenario.driver as Exclude<DriverKind, 'closed-loop-http'>;
+    throw new VtbenchError(
+      `scenario ${scenario.id}: load driver '${kind}' is not built yet (see ${NOT_BUILT[kind]}; the slot is typed in src/load/driver.ts)`,
+      "choose a scenario whose driver is 'closed-loop-http'",
+      EXIT.usage,
+    );
+  }
+  return DRIVERS[scenario.driver];
+}

@@ -1,0 +1,96 @@
+/**
+ * Runs in the previous run format (schema version 1, written by study 000 before the study engine):
+ * - the committed run `runs/20261130-100102-seed-000` reads through study 000's v1 reader
+ *   (src/studies/000/v1.ts via src/study/migrate.ts): its manifest, cells, summary and thread-dump
+ *   summaries upgrade in memory to files that validate against the current schema/;
+ * - such a run can be re-rendered but not resumed or re-summarized: the store refuses to write to
+ *   it, and `--resume` says so with the run-data exit code.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { upgradeFile, upgradeManifest } from '../src/study/migrate.ts';
+import { STUDIES } from '../src/studies/index.ts';
+import { validate } from '../src/store/schema.ts';
+import { SCHEMA_VERSION, type RunManifest } from '../src/store/types.ts';
+import { RunStore } from '../src/store/run-store.ts';
+import { cellFileNames } from '../src/store/check.ts';
+import { resummarizeRun } from '../src/analysis/resummarize.ts';
+import { main, type Io, type MainDeps } from '../src/cli/main.ts';
+import { VtbenchError, EXIT } from '../src/core/errors.ts';
+import { copyRunAsCurrent } from './fixtures/upgrade-run.ts';
+import { FIXTURE_DIR } from './fixtures/upgrade-run.ts';
+
+const RUN = fileURLToPath(new URL('../runs/20261130-100102-seed-000/', import.meta.url));
+const json = (p: string): unknown => JSON.parse(readFileSync(p, 'utf8'));
+
+test('the committed schema-1 run upgrades through its study\'s reader: manifest, every cell, summary and thread dumps validate against the current schema', () => {
+  const raw = json(join(RUN, 'manifest.json')) as { schemaVersion: number; options: { modes: string[] } };
+  assert.equal(raw.schemaVersion, 1);
+  const { manifest, reader } = upgradeManifest(raw, STUDIES);
+  assert.ok(reader, 'a reader for version 1');
+  assert.deepEqual(validate('RunManifest', manifest), []);
+  const m = manifest as RunManifest;
+  assert.equal(m.schemaVersion, SCHEMA_VERSION);
+  assert.equal(m.options.study, STUDIES[0]!.id);
+  assert.deepEqual(m.options.variants, raw.options.modes);
+  assert.deepEqual(m.options.variantSpecs.map((v) => v.id), raw.options.modes);
+  for (const [block, info] of Object.entries(m.sut)) assert.equal(info.executor.variant, block.replace(/-r\d+$/, ''), block);
+
+  const cells = cellFileNames(readdirSync(join(RUN, 'cells')));
+  assert.ok(cells.length > 0);
+  for (const f of cells) {
+    const cell = upgradeFile('cell', json(join(RUN, 'cells', f)), reader, m) as { cellId: string; variant: string; executor: unknown };
+    assert.deepEqual(validate('CellFile', cell), [], f);
+    assert.equal(cell.variant, cell.cellId.replace(/-c\d+-r\d+$/, ''), f);
+    assert.deepEqual(cell.executor, m.options.variantSpecs.find((v) => v.id === cell.variant)!.executor, f);
+  }
+  const summary = upgradeFile('summary', json(join(RUN, 'summary.json')), reader, m);
+  assert.deepEqual(validate('RunSummary', summary), []);
+  for (const f of readdirSync(join(RUN, 'threaddumps')).filter((x) => x.endsWith('.summary.json'))) {
+    assert.deepEqual(validate('ThreadDumpSummary', upgradeFile('threadDump', json(join(RUN, 'threaddumps', f)), reader, m)), [], f);
+  }
+});
+
+test('the store reads only the current format: a schema-1 manifest is refused (re-render yes, resume or resummarize no)', () => {
+  const store = new RunStore(RUN);
+  assert.equal(store.schemaVersionOnDisk(), 1);
+  assert.throws(() => store.readManifest(), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.runData && /run format version 1; this vtbench writes version 2: the run can be re-rendered but not resumed or re-summarized/.test(e.message) && /npx zx run\.mjs report/.test(e.hint));
+  const tmp = mkdtempSync(join(tmpdir(), 'vtbench-legacy-'));
+  try {
+    const dir = join(tmp, 'run');
+    cpSync(FIXTURE_DIR, dir, { recursive: true });
+    const before = readFileSync(join(dir, 'summary.json'));
+    assert.throws(() => resummarizeRun(dir), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.runData);
+    assert.deepEqual(readFileSync(join(dir, 'summary.json')), before, 'nothing written');
+    // the same run upgraded is accepted
+    const up = join(tmp, 'up');
+    assert.equal(copyRunAsCurrent(FIXTURE_DIR, up), 1);
+    assert.equal(new RunStore(up).readManifest().schemaVersion, SCHEMA_VERSION);
+    assert.ok(new RunStore(up).doneCellIds().size > 0);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test('--resume of a schema-1 run fails with exit 7 saying it can be re-rendered but not resumed, and touches nothing', async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'vtbench-legacy-'));
+  try {
+    const dir = join(tmp, 'old-run');
+    cpSync(FIXTURE_DIR, dir, { recursive: true });
+    const manifestBefore = readFileSync(join(dir, 'manifest.json'));
+    let err = '';
+    const sink = { write: (s: string) => { err += s; return true; } } as unknown as NodeJS.WriteStream;
+    const io: Io = { stdout: sink, stderr: sink };
+    const code = await main(['--resume', dir, '--no-report'], io, {} as MainDeps);
+    assert.equal(code, EXIT.runData, err);
+    assert.match(err, /^error: --resume: run .*old-run is in run format version 1; this vtbench writes version 2: the run can be re-rendered but not resumed\n  hint: render it with: npx zx run\.mjs report /m);
+    assert.deepEqual(readFileSync(join(dir, 'manifest.json')), manifestBefore);
+    assert.deepEqual(readdirSync(dir).sort(), readdirSync(FIXTURE_DIR).sort(), 'no lock, no new files');
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});

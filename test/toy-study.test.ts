@@ -1,0 +1,85 @@
+/**
+ * Acceptance of issue 11 (the engine is general): a toy study defined entirely in a test fixture
+ * (test/fixtures/toy-study/: two variants, one scenario, its own two-section template), not
+ * registered in src/studies, runs through the real entry point (`runStudy`, the same path as
+ * `npx zx run.mjs --study …`) against the real mock and the real SUT's `sleep` scenario bean.
+ * Needs a JDK and the SUT jar (Maven builds it when its sources changed); a few seconds of load.
+ * The report rendering of the toy study is added with the report engine.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runStudy, type Io } from '../src/cli/main.ts';
+import { realDeps } from '../src/cli/deps.ts';
+import { RunStore } from '../src/store/run-store.ts';
+import { validate } from '../src/store/schema.ts';
+import { throughputBoundRps } from '../src/theory/bounds.ts';
+import { TOY_STUDY } from './fixtures/toy-study/study.ts';
+
+function capture(): { io: Io; text: () => string } {
+  let buf = '';
+  const sink = { write: (s: string) => { buf += s; return true; } } as unknown as NodeJS.WriteStream;
+  return { io: { stdout: sink, stderr: sink }, text: () => buf };
+}
+
+test('the toy study runs through the real pipeline: cells per variant, executors, queue wait on the pool only, bounds', { timeout: 300_000 }, async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'vtbench-toy-'));
+  try {
+    const runsDir = join(tmp, 'runs');
+    const out = capture();
+    const code = await runStudy(TOY_STUDY, ['--profile', 'tiny', '--runs-dir', runsDir, '--no-report', '--json'], out.io, realDeps());
+    assert.equal(code, 0, out.text());
+    const ids = readdirSync(runsDir);
+    assert.equal(ids.length, 1);
+    const store = new RunStore(join(runsDir, ids[0]!));
+    const m = store.readManifest();
+    assert.equal(m.status, 'complete');
+    assert.equal(m.options.study, 'toy');
+    assert.equal(m.options.scenario, 'sleep');
+    assert.deepEqual(m.cellOrder, ['pool-2-c2-r1', 'pool-2-c6-r1', 'vt-c2-r1', 'vt-c6-r1']);
+    assert.deepEqual(Object.keys(m.sut).sort(), ['pool-2-r1', 'vt-r1']);
+    assert.equal(m.sut['pool-2-r1']!.executor.kind, 'platform-pool');
+    assert.equal(m.sut['pool-2-r1']!.executor.threads, 2);
+    assert.equal(m.sut['pool-2-r1']!.executor.threadNamePrefix, 'toy-pool-');
+    assert.equal(m.sut['vt-r1']!.executor.kind, 'virtual-per-task');
+    assert.equal(m.sut['vt-r1']!.executor.threadNamePrefix, 'toy-vt-');
+    assert.ok(m.sut['vt-r1']!.scenarios.includes('sleep'));
+
+    const cells = store.readDoneCells(m.cellOrder);
+    assert.equal(cells.length, 4);
+    for (const c of cells) {
+      const { samples, ...file } = c;
+      void samples;
+      assert.deepEqual(validate('CellFile', { ...file, samplesFile: `cells/${c.cellId}.samples.json.gz`, samplesCount: 0 }), []);
+      assert.equal(c.scenario, 'sleep');
+      assert.equal(c.latencyMs, 200);
+      assert.equal(c.load.ok, c.load.count, `${c.cellId}: every request succeeded`);
+      assert.equal(c.load.count, c.concurrency * 2);
+      const v = TOY_STUDY.variants.find((x) => x.id === c.variant)!;
+      assert.deepEqual(c.executor, v.executor);
+      const bound = throughputBoundRps(c.executor, c.concurrency, 200);
+      assert.ok(c.load.wholeRunThroughputRps !== null && c.load.wholeRunThroughputRps <= bound * 1.05, `${c.cellId}: ${c.load.wholeRunThroughputRps} req/s within the bound ${bound}`);
+      // every call sleeps L on its executor thread
+      assert.ok(c.load.execMs !== null && c.load.execMs.p50 >= 195, `${c.cellId}: exec P50 ${c.load.execMs?.p50} ≈ 200 ms`);
+    }
+    const byId = new Map(cells.map((c) => [c.cellId, c]));
+    // 6 workers on 2 threads: three waves, the last waits 2 × L
+    const pool6 = byId.get('pool-2-c6-r1')!;
+    assert.ok(pool6.load.queueMs !== null && pool6.load.queueMs.p95 > 150, `pool-2 at c=6 queues: P95 ${pool6.load.queueMs?.p95} ms`);
+    const pool2 = byId.get('pool-2-c2-r1')!;
+    assert.ok(pool2.load.queueMs !== null && pool2.load.queueMs.p95 < 20, `pool-2 at c=2 does not queue: P95 ${pool2.load.queueMs?.p95} ms`);
+    for (const id of ['vt-c2-r1', 'vt-c6-r1']) {
+      const c = byId.get(id)!;
+      assert.ok(c.load.queueMs !== null && c.load.queueMs.p95 < 20, `${id}: queue wait ≈ 0 (P95 ${c.load.queueMs?.p95} ms)`);
+    }
+    // the thread dump of the highest level counts the variant's own pool threads
+    if (pool6.threadDump) assert.ok(pool6.threadDump.groups.some((g) => g.namePrefix.startsWith('toy-pool-')));
+
+    const rows = (JSON.parse(readFileSync(store.summaryPath, 'utf8')) as { rows: { variant: string; concurrency: number; boundRps: number }[] }).rows;
+    assert.deepEqual(rows.map((r) => `${r.variant}@${r.concurrency}:${r.boundRps}`), ['pool-2@2:10', 'pool-2@6:10', 'vt@2:10', 'vt@6:30']);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
