@@ -4,7 +4,8 @@
  * registered in src/studies, runs through the real entry point (`runStudy`, the same path as
  * `npx zx run.mjs --study …`) against the real mock and the real SUT's `sleep` scenario bean.
  * Needs a JDK and the SUT jar (Maven builds it when its sources changed); a few seconds of load.
- * The report rendering of the toy study is added with the report engine.
+ * The run renders its report with the toy study's own two-section template (en by the run, zh by
+ * `report`), through the same generic report engine as study 000.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,7 +30,8 @@ test('the toy study runs through the real pipeline: cells per variant, executors
   try {
     const runsDir = join(tmp, 'runs');
     const out = capture();
-    const code = await runStudy(TOY_STUDY, ['--profile', 'tiny', '--runs-dir', runsDir, '--no-report', '--json'], out.io, realDeps());
+    const reportDir = join(tmp, 'report');
+    const code = await runStudy(TOY_STUDY, ['--profile', 'tiny', '--runs-dir', runsDir, '--report-dir', reportDir, '--json'], out.io, realDeps());
     assert.equal(code, 0, out.text());
     const ids = readdirSync(runsDir);
     assert.equal(ids.length, 1);
@@ -79,6 +81,28 @@ test('the toy study runs through the real pipeline: cells per variant, executors
 
     const rows = (JSON.parse(readFileSync(store.summaryPath, 'utf8')) as { rows: { variant: string; concurrency: number; boundRps: number }[] }).rows;
     assert.deepEqual(rows.map((r) => `${r.variant}@${r.concurrency}:${r.boundRps}`), ['pool-2@2:10', 'pool-2@6:10', 'vt@2:10', 'vt@6:30']);
+
+    // the report: the toy's own template (two sections), generic placeholders only, both languages
+    const zhCode = await runStudy(TOY_STUDY, ['report', store.dir, '--report-dir', reportDir, '--lang', 'zh'], out.io, realDeps());
+    assert.equal(zhCode, 0, out.text());
+    const en = readFileSync(join(reportDir, ids[0]!, 'report.md'), 'utf8');
+    const zh = readFileSync(join(reportDir, ids[0]!, 'zh', 'report.md'), 'utf8');
+    assert.match(en, /^# Toy study: a pool of 2 vs virtual threads on a sleep — run /);
+    assert.deepEqual(en.match(/^## .*/gm), ['## 1. Setup', '## 2. Results']);
+    assert.deepEqual(zh.match(/^## .*/gm), ['## 1. 实验设置', '## 2. 结果']);
+    for (const doc of [en, zh]) {
+      assert.doesNotMatch(doc, /\{\{/, 'every placeholder filled');
+      for (const v of ['pool-2', 'vt']) assert.ok(doc.includes(v) || doc.includes(TOY_STUDY.variants.find((x) => x.id === v)!.label), `${v} named`);
+    }
+    // both toy figures (the pool's bound and its last wave's queue wait at c = 6) are compared with a verdict each
+    const verdicts = en.split('\n').filter((l) => /^\| (throughput \(whole run\)|queue wait P95) \| platform pool of 2 \| 6 \|/.test(l)).map((l) => l.split('|')[8]?.trim());
+    assert.equal(verdicts.length, 2, en);
+    for (const v of verdicts) assert.ok(v === 'reproduced' || v === 'not reproduced', `a verdict: ${v}`);
+    const html = readFileSync(join(reportDir, ids[0]!, 'index.html'), 'utf8');
+    assert.equal((html.match(/<h2[ >]/g) ?? []).length, 2, 'the HTML has the template\'s two sections');
+    const index = readFileSync(join(reportDir, 'index.md'), 'utf8');
+    assert.match(index, /\| toy \| tiny \| complete \|/);
+    assert.match(index, /pool-2 → vt/);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

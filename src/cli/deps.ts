@@ -58,10 +58,10 @@ export function realDeps(): MainDeps {
       const jdk = findJdk(SUT_MIN_JDK);
       return `JDK ${jdk.version} (${jdk.vendor}) at ${jdk.home}`;
     },
-    async report(runDir, outRoot, lang) {
+    async report(runDir, outRoot, lang, studies) {
       // loaded when a report is rendered: listing, planning and measuring do not need the report stage
       const { renderReport } = await import('../report/index.ts');
-      const r = await renderReport(runDir, outRoot, { lang });
+      const r = await renderReport(runDir, outRoot, { lang, studies });
       return { outDir: r.outDir, gaps: r.gaps };
     },
   };

@@ -42,8 +42,8 @@ export interface MainDeps {
   prepare(o: ResolvedOptions, logsDir: string): Promise<{ deps: RunDeps; jdk: { version: string; vendor: string } | null }>;
   /** find the JDK the SUT needs; returns a one-line description; throws VtbenchError if absent */
   checkJdk(): string;
-  /** render the report of a run folder; returns the report's index path */
-  report(runDir: string, outRoot: string, lang: 'en' | 'zh'): Promise<{ outDir: string; gaps: string[] }>;
+  /** render the report of a run folder (its study found among `studies`); returns the report's folder and gaps */
+  report(runDir: string, outRoot: string, lang: 'en' | 'zh', studies: readonly Study[]): Promise<{ outDir: string; gaps: string[] }>;
   /** the store of a run folder (default `new RunStore(dir)`; tests inject writer faults here) */
   openStore?(dir: string): RunStore;
   /**
@@ -274,7 +274,7 @@ export async function main(argv: string[], io: Io, deps: MainDeps): Promise<numb
       const dir = chosen.runDir !== null ? resolve(process.cwd(), chosen.runDir) : newestRun(dirOption(opts['runsDir'], 'runs'), io);
       const reportDir = dirOption(chosen.reportDir ?? opts['reportDir'], 'report');
       await checkWritable(reportDir, 'report-dir');
-      const r = await deps.report(dir, reportDir, lang);
+      const r = await deps.report(dir, reportDir, lang, studiesOf(deps));
       io.stdout.write(`report written: ${join(r.outDir, 'index.html')}${r.gaps.length ? ` (gaps: ${r.gaps.length})` : ''}\n`);
       return 0;
     }
@@ -554,7 +554,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   io.stderr.write(`wall time ${formatDuration((Date.now() - t0) / 1000)} against a theoretical ${formatDuration(plan.theoreticalS)} (+ JVM starts)\n`);
   if (status === 'interrupted') return EXIT.interrupted;
   if (opts['report'] !== false) {
-    const r = await deps.report(store.dir, dirOption(opts['reportDir'], 'report'), lang);
+    const r = await deps.report(store.dir, dirOption(opts['reportDir'], 'report'), lang, studiesOf(deps));
     io.stderr.write(`report: ${join(r.outDir, 'index.html')}\n`);
   }
   return 0;

@@ -40,12 +40,26 @@ export async function loadTemplates(lang: Lang, study: Pick<Study, 'templateDir'
 /** What report/index.* lists about one run (report/<id>/meta.json). */
 export interface ReportMeta {
   runId: string;
+  /** the run's study id */
+  study: string;
   profile: string;
   status: string;
   startedAt: string;
   lang: Lang;
   levels: number[];
-  highest: { concurrency: number; fixedRps: number | null; virtualRps: number | null; fixedE2eP95Ms: number | null; virtualE2eP95Ms: number | null } | null;
+  /**
+   * the study's first comparison at its highest common level: variant ids, whole-run throughput
+   * (req/s) and E2E P95 (ms), medians of the repeats; null when the run has no such level
+   */
+  highest: {
+    concurrency: number;
+    baseline: string;
+    candidate: string;
+    baselineRps: number | null;
+    candidateRps: number | null;
+    baselineE2eP95Ms: number | null;
+    candidateE2eP95Ms: number | null;
+  } | null;
   gaps: number;
 }
 
@@ -66,13 +80,17 @@ export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltRe
   const md = renderMarkdown(model, t, specs.map((s) => ({ name: s.name, title: s.title })));
   const titleLine = md.split('\n')[0]?.replace(/^#\s*/, '') ?? model.runId;
   const html = renderHtml(md, svgs, { lang: t.lang, title: titleLine.replace(/\\(.)/g, '$1') });
-  // report/index.* lists the study's first comparison (the meta format keeps the field names it had
-  // when study 000 was the only study: fixed* = the baseline, virtual* = the candidate)
-  const h = primaryPair(model)?.highest ?? null;
+  // report/index.* lists the study's first comparison
+  const pair = primaryPair(model);
+  const h = pair?.highest ?? null;
   const meta: ReportMeta = {
-    runId: model.runId, profile: model.manifest.options.profile, status: model.manifest.status, startedAt: model.manifest.startedAt,
+    runId: model.runId, study: model.manifest.options.study, profile: model.manifest.options.profile, status: model.manifest.status, startedAt: model.manifest.startedAt,
     lang: t.lang, levels: model.levels,
-    highest: h ? { concurrency: h.concurrency, fixedRps: h.baseline.wholeRunRps.median, virtualRps: h.candidate.wholeRunRps.median, fixedE2eP95Ms: h.baseline.e2eP95Ms.median, virtualE2eP95Ms: h.candidate.e2eP95Ms.median } : null,
+    highest: pair && h ? {
+      concurrency: h.concurrency, baseline: pair.baseline, candidate: pair.candidate,
+      baselineRps: h.baseline.wholeRunRps.median, candidateRps: h.candidate.wholeRunRps.median,
+      baselineE2eP95Ms: h.baseline.e2eP95Ms.median, candidateE2eP95Ms: h.candidate.e2eP95Ms.median,
+    } : null,
     gaps: model.gaps.length,
   };
   const files: OutFile[] = [
@@ -87,9 +105,10 @@ export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltRe
 /**
  * Load a run, build its report with its study's templates and write it.
  * @param opts.study a study that is not registered (tests); default: the run's study by `manifest.options.study`
+ *   among `opts.studies` (default the registered STUDIES)
  */
-export async function renderReport(runDir: string, outRoot: string, opts: { lang: Lang; study?: Study }): Promise<{ outDir: string; files: string[]; gaps: string[] }> {
-  const run = await loadRun(runDir, opts.study ? { study: opts.study } : {});
+export async function renderReport(runDir: string, outRoot: string, opts: { lang: Lang; study?: Study; studies?: readonly Study[] }): Promise<{ outDir: string; files: string[]; gaps: string[] }> {
+  const run = await loadRun(runDir, { ...(opts.study ? { study: opts.study } : {}), ...(opts.studies ? { studies: opts.studies } : {}) });
   const built = await buildReport(run, await loadTemplates(opts.lang, run.study));
   // English at report/<id>/, Chinese beside it at report/<id>/zh/, so neither overwrites the other.
   const outDir = opts.lang === 'zh' ? join(outRoot, built.model.runId, 'zh') : join(outRoot, built.model.runId);
@@ -102,14 +121,19 @@ export async function renderReport(runDir: string, outRoot: string, opts: { lang
 export function indexDocuments(metas: readonly ReportMeta[]): { md: string; html: string } {
   const sorted = [...metas].sort((a, b) => (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
   const doc = (target: 'report.md' | 'index.html') => {
-    const t = table(['run', 'profile', 'status', 'started', 'levels', 'throughput at the highest level (fixed → virtual)', 'E2E P95 (fixed → virtual)', 'gaps'],
-      sorted.map((m) => [
-        raw(`[${esc(m.runId)}](${encodeURIComponent(m.runId)}/${target})`),
-        m.profile, m.status, m.startedAt, m.levels.join(', '),
-        m.highest ? `${int(m.highest.concurrency)}: ${rps(m.highest.fixedRps)} → ${rps(m.highest.virtualRps)}` : '—',
-        m.highest ? `${ms(m.highest.fixedE2eP95Ms)} → ${ms(m.highest.virtualE2eP95Ms)}` : '—',
-        String(m.gaps),
-      ]));
+    const t = table(['run', 'study', 'profile', 'status', 'started', 'levels', 'compared (baseline → candidate)', 'throughput at the highest level', 'E2E P95', 'gaps'],
+      sorted.map((m) => {
+        // a meta.json written before it named its comparison (no `baseline`) is listed without figures
+        const h = m.highest && typeof m.highest.baseline === 'string' ? m.highest : null;
+        return [
+          raw(`[${esc(m.runId)}](${encodeURIComponent(m.runId)}/${target})`),
+          m.study ?? '—', m.profile, m.status, m.startedAt, m.levels.join(', '),
+          h ? `${h.baseline} → ${h.candidate}` : '—',
+          h ? `${int(h.concurrency)}: ${rps(h.baselineRps)} → ${rps(h.candidateRps)}` : '—',
+          h ? `${ms(h.baselineE2eP95Ms)} → ${ms(h.candidateE2eP95Ms)}` : '—',
+          String(m.gaps),
+        ];
+      }));
     return `# vtbench reports\n\n${sorted.length} run(s) in this folder. Each row links to the full report.\n\n${t.md}\n`;
   };
   return { md: doc('report.md'), html: htmlPage(markdown().render(doc('index.html')), { lang: 'en', title: 'vtbench reports' }) };

@@ -65,12 +65,14 @@ async function bytesOrNull(path: string): Promise<Buffer | null> {
  * summary.json is rebuilt from the usable cells; each is a gap naming the file and the JSON path
  * (e.g. `cells/fixed-c10-r1.requests.json.gz: /e2eMs/17 must be number`). Every
  * `manifest.failedCells` entry is a gap with its cause, never a result.
+ * @param opts.study the run's study when it is not registered (tests); opts.studies: the studies to find it among (default STUDIES)
  * @throws VtbenchError(EXIT.runData) when the folder or manifest is missing or unusable, a file has
  *   an unknown schemaVersion, or no cell is usable
  */
-export async function loadRun(runDir: string, opts: { study?: Study } = {}): Promise<LoadedRun> {
-  /** the studies whose legacy readers may read this run: the caller's first, then the registered ones */
-  const studies: readonly Study[] = opts.study ? [opts.study, ...STUDIES.filter((x) => x.id !== opts.study?.id)] : STUDIES;
+export async function loadRun(runDir: string, opts: { study?: Study; studies?: readonly Study[] } = {}): Promise<LoadedRun> {
+  /** the studies the run's may be, whose legacy readers may read it: the caller's first, then `opts.studies` (default the registered ones) */
+  const known = opts.studies ?? STUDIES;
+  const studies: readonly Study[] = opts.study ? [opts.study, ...known.filter((x) => x.id !== opts.study?.id)] : known;
   const st = await stat(runDir).catch(() => null);
   if (!st?.isDirectory()) throw runDataError(`run folder not found: ${runDir}`, 'pass a folder under runs/, e.g. `npx zx run.mjs report runs/<id>`');
   let manifestRaw: unknown;

@@ -184,7 +184,7 @@ function conclusions(model: BaseModel): ConclusionRow[] {
 
 /** §17: the follow-up experiments the study proposes, with the command that runs each (null = not runnable yet) */
 export const FOLLOW_UPS: readonly FollowUp[] = [
-  { id: 'jdk21', command: 'JAVA_HOME=/path/to/jdk-21 npx zx run.mjs --modes fixed,virtual --levels 50,200,500' },
+  { id: 'jdk21', command: 'JAVA_HOME=/path/to/jdk-21 npx zx run.mjs --variants fixed,virtual --levels 50,200,500' },
   { id: 'fixed100', command: 'npx zx run.mjs --pool-size 100' },
   { id: 'fixed500', command: 'npx zx run.mjs --pool-size 500' },
   { id: 'realProvider', command: null },
@@ -195,7 +195,7 @@ export const FOLLOW_UPS: readonly FollowUp[] = [
   { id: 'connPool', command: null },
   { id: 'bulkhead', command: null },
   { id: 'faults', command: null },
-  { id: 'resources', command: 'npx zx run.mjs --modes fixed,virtual --levels 50,200,500' },
+  { id: 'resources', command: 'npx zx run.mjs --variants fixed,virtual --levels 50,200,500' },
   { id: 'pinningReal', command: 'npx zx run.mjs --pinned-threshold-ms 0' },
   { id: 'cpuBound', command: null },
 ];
