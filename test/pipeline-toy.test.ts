@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,20 +23,11 @@ import { RunStore } from '../src/store/run-store.ts';
 import { validate } from '../src/store/schema.ts';
 import { throughputBoundRps } from '../src/theory/bounds.ts';
 import { TOY_STUDY } from './fixtures/toy-study/study.ts';
+import { idleChild } from './fixtures/idle-child.ts';
 
 const MARKER = 'vtbench-test-fake-component';
 
-function sleeper(): { pid: number; stop: () => Promise<void> } {
-  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)', MARKER], { stdio: 'ignore' });
-  return {
-    pid: child.pid!,
-    stop: () => new Promise<void>((r) => {
-      if (child.exitCode !== null || child.signalCode !== null) return r();
-      child.once('exit', () => r());
-      child.kill('SIGKILL');
-    }),
-  };
-}
+const sleeper = (): ReturnType<typeof idleChild> => idleChild(MARKER);
 
 /** What each started stand-in saw: its variant and the requests' paths and methods. */
 interface Seen { variant: Variant; requests: string[] }

@@ -12,7 +12,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,7 @@ import { writeFileAtomic } from '../src/store/fsio.ts';
 import type { CellResult, CompactRequests } from '../src/store/types.ts';
 import type { RunDeps } from '../src/pipeline/run.ts';
 import type { SutInfo } from '../src/jvm/api.ts';
+import { idleChild } from './fixtures/idle-child.ts';
 
 const LATENCY_MS = 50;
 
@@ -57,18 +58,7 @@ const FAKE_SUT_INFO: SutInfo = {
   okhttp: { maxIdleConnections: 1, keepAliveDurationMs: 1, dispatcherMaxRequests: null }, mockBaseUrl: 'http://127.0.0.1:9/v1', samplerIntervalMs: 250, pinnedThresholdMs: 20,
 };
 
-/** A real, idle child process standing in for the mock or the SUT, so the run's liveness checks see a live pid. */
-function sleeper(marker: string): { pid: number; stop: () => Promise<void> } {
-  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)', marker], { stdio: 'ignore' });
-  return {
-    pid: child.pid!,
-    stop: () => new Promise<void>((r) => {
-      if (child.exitCode !== null || child.signalCode !== null) return r();
-      child.once('exit', () => r());
-      child.kill('SIGKILL');
-    }),
-  };
-}
+const sleeper = idleChild;
 
 function fakeDeps(sutUrl: string, openStore?: (dir: string) => RunStore): MainDeps {
   const marker = 'vtbench-test-fake-component'; // only the sleepers below carry it

@@ -16,27 +16,15 @@ import java.util.function.IntSupplier;
  * (0 = hand-off only) and {@link ThreadPoolExecutor.AbortPolicy}: a task that finds every thread
  * busy and the queue full is refused (HTTP 503 {@code rejected}).
  */
-final class PlatformPoolKind implements ExecutorKind {
+final class PlatformPoolKind extends NamedExecutorKind {
 
     static final String NAME = "platform-pool";
 
     /** Above this capacity the queue is a linked one, so a huge bound does not allocate its array up front. */
     private static final int ARRAY_QUEUE_MAX = 100_000;
 
-    private final String defaultThreadNamePrefix;
-
     PlatformPoolKind(String defaultThreadNamePrefix) {
-        this.defaultThreadNamePrefix = defaultThreadNamePrefix;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String defaultThreadNamePrefix() {
-        return defaultThreadNamePrefix;
+        super(NAME, defaultThreadNamePrefix);
     }
 
     @Override

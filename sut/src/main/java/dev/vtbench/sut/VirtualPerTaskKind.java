@@ -10,24 +10,12 @@ import java.util.function.IntSupplier;
  * null, the queue gauge is 0 and the active gauge is the wrapper's count of running tasks.
  * {@code bench.executor.threads} and {@code bench.executor.queue-capacity} are ignored.
  */
-final class VirtualPerTaskKind implements ExecutorKind {
+final class VirtualPerTaskKind extends NamedExecutorKind {
 
     static final String NAME = "virtual-per-task";
 
-    private final String defaultThreadNamePrefix;
-
     VirtualPerTaskKind(String defaultThreadNamePrefix) {
-        this.defaultThreadNamePrefix = defaultThreadNamePrefix;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String defaultThreadNamePrefix() {
-        return defaultThreadNamePrefix;
+        super(NAME, defaultThreadNamePrefix);
     }
 
     @Override
