@@ -199,3 +199,14 @@ test('§12 names the blocks a resume split over more than one SUT JVM (from the 
   assert.match(await md(resumed), /except where a resume started a new JVM, with its own warm-up, part-way through a block: fixed-r2 \(2\)/);
   assert.match(await md(resumed, 'zh'), /块除外：fixed-r2 \(2\)/);
 });
+
+test('buildModel: a summary row for a variant with no executor anywhere (summary.json of another run) is a run-data error', async () => {
+  const { loadRun } = await import('../src/report/load.ts');
+  const { buildModel } = await import('../src/report/model.ts');
+  const { FIXTURE_DIR } = await import('./fixtures/report-helpers.ts');
+  const { VtbenchError, EXIT } = await import('../src/core/errors.ts');
+  const run = await loadRun(FIXTURE_DIR);
+  const summary = structuredClone(run.summary);
+  summary.rows[0]!.variant = 'ghost';
+  assert.throws(() => buildModel({ ...run, summary }), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.runData && /variant ghost/.test(e.message));
+});

@@ -17,6 +17,7 @@ import {
   rampWholeRunFraction, servers, waves, wavesWholeRunRps,
 } from '../theory/bounds.ts';
 import type { LoadedRun } from './load.ts';
+import { EXIT, VtbenchError } from '../core/errors.ts';
 import { agg, maxOf, meanOf, medianOf } from './stats.ts';
 import { successfulColumns } from '../analysis/summary.ts';
 import { pushAll } from '../stats/extremes.ts';
@@ -535,6 +536,19 @@ function variantOrder(m: RunManifest, present: Iterable<VariantId>): VariantId[]
   return [...planned, ...extra];
 }
 
+/**
+ * The report model of a loaded run: everything the renderers format, computed once and pure (no
+ * I/O). Input: a run as src/report/load.ts returns it (manifest and files already upgraded to the
+ * current schema, summary from the file or recomputed). Output: one RowModel per summary row
+ * (variant × level, in run variant order then ascending level) with its medians over repeats, bounds
+ * and flags; the study's comparisons (baseline, candidate) at the levels both variants have;
+ * request totals; chart series; and the study's published figures beside this run with a verdict
+ * each (evaluatePublished). Units: latencies and durations in ms, throughput in requests/s, memory
+ * in bytes (MiB where the field says so), rates as fractions 0–1.
+ * @throws VtbenchError(EXIT.runData) when a summary row names a variant that has neither cells with
+ *   an executor, nor an entry in manifest.options.variantSpecs, nor one in the study (a summary.json
+ *   that does not belong to its manifest)
+ */
 export function buildModel(run: LoadedRun): ReportModel {
   const m = run.manifest;
   const study = run.study;
@@ -547,7 +561,10 @@ export function buildModel(run: LoadedRun): ReportModel {
   const L = cells[0]?.latencyMs ?? m.options.latencyMs;
   const execOf = (variant: VariantId, cs: readonly CellResult[]): ExecutorSpec => {
     const e = cs[0]?.executor ?? specs.get(variant)?.executor;
-    if (!e) throw new Error(`variant ${variant} has no executor in the run (manifest options.variantSpecs) nor in study ${study.id}`);
+    if (!e) {
+      throw new VtbenchError(`${run.runDir}: summary.json has results for variant ${variant}, which has no executor in the run (cells, manifest options.variantSpecs) nor in study ${study.id}`,
+        'the summary does not belong to this manifest: re-render from the run\'s own files, or re-run the benchmark', EXIT.runData);
+    }
     return e;
   };
   const rows = summary.rows

@@ -33,6 +33,11 @@ export function phraser(t: Templates) {
   };
 }
 
+/**
+ * The chart labels of a language: each ChartLabels key `k` from the phrase `chart.<k>` of
+ * templates/engine/phrases.<lang>.json (taken as is; `droppedLog` keeps its `{{n}}`).
+ * @throws Error when a `chart.*` phrase is missing (a template bug, caught by the report tests)
+ */
 export function chartLabels(t: Templates): ChartLabels {
   const keys: (keyof ChartLabels)[] = ['throughput', 'e2e', 'phases', 'timeseries', 'distribution', 'concurrency', 'rps', 'latencyMs', 'ms', 'timeS', 'percentile', 'mode',
     'series', 'measured', 'bound', 'wavesBound', 'theoryP95', 'phase', 'queue', 'exec', 'overhead', 'metric', 'value',
@@ -75,6 +80,16 @@ export interface RenderContext {
   generic: (name: string) => string | Raw | undefined;
 }
 
+/**
+ * The report's Markdown: the study's template `report.<lang>.md` with every `{{placeholder}}`
+ * filled, first from the study's own `sections` hook, then from the engine's generic values
+ * (templates/README.md lists them); runs of three or more newlines collapse to one blank line.
+ * `figures` are the charts to embed: each fills `{{fig:<name>}}` with `![title](figures/<name>.svg)`
+ * (a figure the template does not name is not shown). Units as the tables print them: ms,
+ * requests/s, MiB, %. Strings from the run are Markdown-escaped. Pure (no I/O).
+ * @throws Error when the template names a placeholder nobody fills, or a phrase it needs is missing
+ *   from `t.phrases` (engine and study phrases; template bugs, caught by the golden tests)
+ */
 export function renderMarkdown(model: ReportModel, t: Templates, figures: readonly FigureRef[]): string {
   const P = phraser(t);
   const s = (key: string, v: Record<string, string | Raw> = {}) => P(key, v).md;
