@@ -295,7 +295,7 @@ export interface ReportModel {
   levels: number[];
   /** variants with results, in run order (manifest.options.variants), others after by id */
   variants: VariantId[];
-  /** the run's effective variants by id (manifest.options.variantSpecs) */
+  /** the run's effective variants by id (manifest.options.variantSpecs; the study's definition only for a variant with results the manifest lacks) */
   variantSpecs: ReadonlyMap<VariantId, Variant>;
   /** L: the scenario's service time per call, ms (the cells' `latencyMs`) */
   latencyMs: number;
@@ -554,13 +554,15 @@ export function buildModel(run: LoadedRun): ReportModel {
   const study = run.study;
   const hook = study.report;
   const { cells, summary } = run;
+  // the run's own variants; the study's definition only for a variant with results the manifest lacks
   const specs = new Map<VariantId, Variant>(m.options.variantSpecs.map((v) => [v.id, v] as const));
-  for (const v of study.variants) if (!specs.has(v.id)) specs.set(v.id, v);
+  const withResults = new Set<VariantId>([...summary.rows.map((r) => r.variant), ...cells.map((c) => c.variant)]);
+  for (const v of study.variants) if (!specs.has(v.id) && withResults.has(v.id)) specs.set(v.id, v);
   const cellsOf = (variant: VariantId, c: number) => cells.filter((x) => x.variant === variant && x.concurrency === c).sort((a, b) => a.repeat - b.repeat);
   const order = variantOrder(m, summary.rows.map((r) => r.variant));
   const L = cells[0]?.latencyMs ?? m.options.latencyMs;
   const execOf = (variant: VariantId, cs: readonly CellResult[]): ExecutorSpec => {
-    const e = cs[0]?.executor ?? specs.get(variant)?.executor;
+    const e = cs[0]?.executor ?? specs.get(variant)?.executor ?? study.variants.find((v) => v.id === variant)?.executor;
     if (!e) {
       throw new VtbenchError(`${run.runDir}: summary.json has results for variant ${variant}, which has no executor in the run (cells, manifest options.variantSpecs) nor in study ${study.id}`,
         'the summary does not belong to this manifest: re-render from the run\'s own files, or re-run the benchmark', EXIT.runData);
