@@ -199,3 +199,43 @@ test('§12 names the blocks a resume split over more than one SUT JVM (from the 
   assert.match(await md(resumed), /except where a resume started a new JVM, with its own warm-up, part-way through a block: fixed-r2 \(2\)/);
   assert.match(await md(resumed, 'zh'), /块除外：fixed-r2 \(2\)/);
 });
+
+test('buildModel: a summary row for a variant with no executor anywhere (summary.json of another run) is a run-data error', async () => {
+  const { loadRun } = await import('../src/report/load.ts');
+  const { buildModel } = await import('../src/report/model.ts');
+  const { FIXTURE_DIR } = await import('./fixtures/report-helpers.ts');
+  const { VtbenchError, EXIT } = await import('../src/core/errors.ts');
+  const run = await loadRun(FIXTURE_DIR);
+  const summary = structuredClone(run.summary);
+  summary.rows[0]!.variant = 'ghost';
+  assert.throws(() => buildModel({ ...run, summary }), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.runData && /variant ghost/.test(e.message));
+});
+
+test('a one-variant run of study 000 (--variants virtual) is described from the variant it ran: no fixed pool, no comparison', async () => {
+  const { buildSummary } = await import('../src/analysis/summary.ts');
+  const run = await loadRun(FIXTURE_DIR);
+  const options = { ...run.manifest.options, variants: ['virtual'], variantSpecs: run.manifest.options.variantSpecs.filter((v) => v.id === 'virtual') };
+  const manifest = { ...run.manifest, options } as RunManifest;
+  const cells = structuredClone(run.cells).filter((c) => c.variant === 'virtual');
+  assert.ok(cells.length > 0 && cells.length < run.cells.length);
+  const one: LoadedRun = { ...run, manifest, cells, summary: buildSummary(manifest, cells, run.requests) };
+  const model = buildModel(one);
+  assert.deepEqual([...model.variantSpecs.keys()], ['virtual'], 'the study default fixed pool is not added to a run that did not run it');
+  assert.deepEqual(model.variants, ['virtual']);
+  assert.equal(model.pairs.length, 0);
+  for (const lang of ['en', 'zh'] as const) {
+    const doc = await md(one, lang);
+    const N = run.manifest.options.variantSpecs.find((v) => v.id === 'fixed')!.executor;
+    assert.equal(N.kind, 'platform-pool');
+    if (lang === 'en') {
+      assert.match(doc, /ran one executor only, one virtual thread per task, at /);
+      assert.doesNotMatch(doc, /switched the executor between a fixed pool/);
+    } else {
+      assert.match(doc, /只运行了一种执行器：每任务一个 Virtual Thread/);
+      assert.doesNotMatch(doc, /执行器在 .* 个平台线程的固定线程池与/);
+    }
+    assert.doesNotMatch(doc, /pool of 32 platform threads|32 个平台线程的固定线程池/);
+  }
+  // both arms: the comparison setup sentence, as before
+  assert.match(await md(run, 'en'), /switched the executor between a fixed pool of \d+ platform threads and one virtual thread per task/);
+});

@@ -141,3 +141,26 @@ test('every counted verdict flips when its measured value moves beyond the toler
     assert.notEqual(after.identity, null, row.id);
   }
 });
+
+test('a published figure for another scenario than the run measured is "not tested here" (reason otherScenario)', async () => {
+  const { FIXTURE_DIR } = await import('./fixtures/report-helpers.ts');
+  const run = await loadRun(FIXTURE_DIR);
+  const measured = run.manifest.options.scenario;
+  const study = { ...run.study, published: run.study.published.map((p) => (p.scenario !== null ? { ...p, scenario: 'other-scenario' } : p)) };
+  const before = buildModel(run).published;
+  const after = buildModel({ ...run, study }).published;
+  assert.ok(!before.some((p) => p.reasons.some((r) => r.key === 'otherScenario')), 'the study\'s own rows name the run\'s scenario');
+  assert.equal(after.length, before.length);
+  for (const p of after) {
+    const src = study.published.find((x) => x.id === p.id);
+    assert.ok(src);
+    if (src.scenario === null) continue;
+    assert.equal(p.verdict, 'not tested here', p.id);
+    assert.equal(p.measured, null, p.id);
+    assert.deepEqual(p.reasons, [{ key: 'otherScenario', v: { measured, published: 'other-scenario' } }], p.id);
+  }
+  const tpl = await loadTemplates('en');
+  const labels = chartLabels(tpl);
+  const md = renderMarkdown(buildModel({ ...run, study }), tpl, (['e2e-latency', 'distribution', 'throughput', 'phases', 'timeseries'] as const).map((name) => ({ name, title: labels.e2e })));
+  assert.match(md, new RegExp(`this run measured scenario ${measured}, the figure is for other-scenario`));
+});

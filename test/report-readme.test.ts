@@ -6,7 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { loadRun } from '../src/report/load.ts';
 import { buildModel } from '../src/report/model.ts';
 import { headlineMarkdown, replaceResults, RESULTS_START, RESULTS_END } from '../src/report/headline.ts';
-import { newestCompleteSeedRun, resultsBlock } from '../src/report/readme-results.ts';
+import { newestReadmeRun, readmeSource, resultsBlock } from '../src/report/readme-results.ts';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { DEFAULT_STUDY, STUDIES, getStudy } from '../src/studies/index.ts';
+import { SCHEMA_VERSION } from '../src/store/types.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -27,13 +31,44 @@ test('replaceResults swaps only the marked block and refuses a README without ma
   assert.throws(() => replaceResults('no markers', 'x'));
 });
 
-test("README's Results block equals the one generated from the newest committed seed-000 run", async () => {
+test("README's Results block equals the one generated from the newest committed run of the default study's default profile", async () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const block = readme.slice(readme.indexOf(RESULTS_START) + RESULTS_START.length + 1, readme.indexOf(RESULTS_END) - 1);
-  const run = newestCompleteSeedRun(join(ROOT, 'runs'));
+  const run = newestReadmeRun(join(ROOT, 'runs'));
   if (run === null) {
-    assert.match(block, /no complete seed-000 run committed yet/);
+    assert.match(block, /no complete .* run committed yet/);
     return;
   }
   assert.equal(block, await resultsBlock(run), 'README.md is stale: run npm run readme:results');
+});
+
+test('the README takes the newest complete run of the default study with its first profile (old-format runs, which name no study, included)', () => {
+  const def = getStudy(DEFAULT_STUDY);
+  assert.deepEqual(readmeSource(), { study: def.id, profile: def.profiles[0]!.name });
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-readme-'));
+  try {
+    const put = (id: string, manifest: unknown): void => {
+      mkdirSync(join(dir, id));
+      writeFileSync(join(dir, id, 'manifest.json'), JSON.stringify(manifest));
+    };
+    const current = (study: string, profile: string, status: string) => ({ schemaVersion: SCHEMA_VERSION, status, options: { study, profile } });
+    const profile = def.profiles[0]!.name;
+    // the committed run is in the old format: its manifest names no study
+    put('1-old', JSON.parse(readFileSync(join(ROOT, 'runs/20261130-100102-seed-000/manifest.json'), 'utf8')));
+    assert.equal(newestReadmeRun(dir), join(dir, '1-old'));
+    put('2-current', current(def.id, profile, 'complete'));
+    put('3-partial', current(def.id, profile, 'partial'));
+    put('4-other-profile', current(def.id, 'another-profile', 'complete'));
+    put('5-other-study', current('another-study', profile, 'complete'));
+    mkdirSync(join(dir, '6-not-a-run'));
+    assert.equal(newestReadmeRun(dir), join(dir, '2-current'));
+    // another default study: its own first profile
+    const toy = { ...def, id: 'toy-readme', profiles: [{ ...def.profiles[0]!, name: 'toy-first' }, ...def.profiles], legacyReaders: undefined };
+    assert.equal(newestReadmeRun(dir, [...STUDIES, toy], 'toy-readme'), null);
+    put('7-toy', current('toy-readme', 'toy-first', 'complete'));
+    assert.equal(newestReadmeRun(dir, [...STUDIES, toy], 'toy-readme'), join(dir, '7-toy'));
+    assert.equal(newestReadmeRun(dir), join(dir, '2-current'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -94,3 +94,31 @@ test('--resume of a schema-1 run fails with exit 7 saying it can be re-rendered 
     rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+test('old formats are read by (study, version): a run naming a study only by that study\'s readers, a run naming none only by readers marked forRunsWithoutStudy', async () => {
+  const { legacyReaderFor } = await import('../src/study/migrate.ts');
+  const { V1_READER } = await import('../src/studies/000/v1.ts');
+  const s000 = STUDIES.find((s) => s.legacyReaders?.includes(V1_READER));
+  assert.ok(s000, 'study 000 owns the v1 reader');
+  assert.equal(V1_READER.forRunsWithoutStudy, true);
+  // names no study (schema 1 predates studies): the reader marked for such runs
+  assert.equal(legacyReaderFor(1, STUDIES), V1_READER);
+  // names study 000: its own reader
+  assert.equal(legacyReaderFor(1, STUDIES, s000.id), V1_READER);
+  // another study with its own version-1 reader: a run naming it gets that reader, not 000's
+  const other = { ...V1_READER, forRunsWithoutStudy: false, manifest: (raw: Record<string, unknown>) => raw };
+  const toy = { ...s000, id: 'toy-legacy', legacyReaders: [other] };
+  assert.equal(legacyReaderFor(1, [s000, toy], 'toy-legacy'), other);
+  assert.equal(legacyReaderFor(1, [toy, s000], s000.id), V1_READER);
+  // a run naming no study never reaches a reader that is not marked for it, whatever the order
+  assert.equal(legacyReaderFor(1, [toy, s000]), V1_READER);
+  const isRunData = (re: RegExp) => (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.runData && re.test(e.message);
+  assert.throws(() => legacyReaderFor(1, [toy]), isRunData(/schemaVersion 1.*no reader of an older format for a run that names no study/));
+  // a study without readers, or one this vtbench does not define: a clear error, never 000's reader
+  const bare = { ...s000, id: 'bare', legacyReaders: undefined };
+  assert.throws(() => legacyReaderFor(1, [s000, bare], 'bare'), isRunData(/schemaVersion 1.*for study bare$/));
+  assert.throws(() => legacyReaderFor(1, STUDIES, 'nope'), isRunData(/for study nope \(not defined in this vtbench\)/));
+  assert.throws(() => legacyReaderFor(0, STUDIES, s000.id), isRunData(/schemaVersion 0.*and, for study .*, 1$/));
+  // the current version needs no reader
+  assert.equal(legacyReaderFor(SCHEMA_VERSION, STUDIES, 'nope'), null);
+});

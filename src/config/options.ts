@@ -195,10 +195,3 @@ export const OPTION_SPECS = [
   intSpec('headersTimeoutMs', 'headers-timeout-ms', 'ms', `load generator headers timeout, ms (must exceed the worst queue wait; >= ${UNDICI_TIMER_RESOLUTION_MS}: undici's timer resolution; fires up to 0.5 s late)`, UNDICI_TIMER_RESOLUTION_MS, TIMER),
   intSpec('bodyTimeoutMs', 'body-timeout-ms', 'ms', `load generator body timeout, ms (>= ${UNDICI_TIMER_RESOLUTION_MS}: undici's timer resolution; fires up to 0.5 s late)`, UNDICI_TIMER_RESOLUTION_MS, TIMER),
 ] as const satisfies readonly OptionSpec[];
-
-/** Look up the spec of a key. */
-export function optionSpec(key: OptionKey): OptionSpec {
-  const s = OPTION_SPECS.find((o) => o.key === key);
-  if (!s) throw new Error(`no option spec for ${key}`);
-  return s as unknown as OptionSpec;
-}

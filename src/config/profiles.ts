@@ -112,8 +112,6 @@ export function resolveOptions(study: Study, profileName: string, raw: Partial<R
   return deepFreeze(out);
 }
 
-export { SUT_REQUEST_TIMEOUT_MS };
-
 /** A stated maximum of cells per run (levels × repeats × variants). */
 export const MAX_CELLS = 10_000;
 

@@ -51,6 +51,18 @@ function titleOf(text: string, dropped: number, t: ChartLabels): string | { text
   return dropped > 0 ? { text, subtitle: t.droppedLog.replace('{{n}}', String(dropped)) } : text;
 }
 
+/**
+ * The report's five Vega-Lite chart specs, in this order and with these `name`s (the figure file
+ * names, `figures/<name>.svg`): `throughput` (median whole-run requests/s vs concurrency, with the
+ * bound and waves bound per variant), `e2e-latency` (median E2E P95/P99 in ms vs concurrency, log
+ * scale, with the waves theory P95), `phases` (mean queue wait + execution + overhead, ms, stacked,
+ * one panel per variant), `timeseries` (in-flight, queue, platform threads, heap MiB, RSS MiB, CPU %
+ * over seconds of the highest level of each variant) and `distribution` (E2E ms by percentile rank
+ * at the highest level). Concurrency is on a log axis; values ≤ 0 on a log scale are left out and
+ * counted in the subtitle. `t` gives every visible label (chartLabels), so the specs carry the
+ * report's language. Pure; throws nothing for a model buildModel returned (an empty run gives
+ * charts without data).
+ */
 export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
   const MODE_SCALE = { domain: [...model.variants], range: model.variants.map((_, i) => PALETTE[i % PALETTE.length] as string) };
   const levels = model.levels.filter((c) => c > 0);

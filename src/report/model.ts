@@ -17,6 +17,7 @@ import {
   rampWholeRunFraction, servers, waves, wavesWholeRunRps,
 } from '../theory/bounds.ts';
 import type { LoadedRun } from './load.ts';
+import { EXIT, VtbenchError } from '../core/errors.ts';
 import { agg, maxOf, meanOf, medianOf } from './stats.ts';
 import { successfulColumns } from '../analysis/summary.ts';
 import { pushAll } from '../stats/extremes.ts';
@@ -294,7 +295,7 @@ export interface ReportModel {
   levels: number[];
   /** variants with results, in run order (manifest.options.variants), others after by id */
   variants: VariantId[];
-  /** the run's effective variants by id (manifest.options.variantSpecs) */
+  /** the run's effective variants by id (manifest.options.variantSpecs; the study's definition only for a variant with results the manifest lacks) */
   variantSpecs: ReadonlyMap<VariantId, Variant>;
   /** L: the scenario's service time per call, ms (the cells' `latencyMs`) */
   latencyMs: number;
@@ -479,6 +480,8 @@ function verdictOf(published: number, measured: number | null, tol: Tolerance): 
  * The study's published figures beside this run: one verdict per numeric figure with a tolerance
  * (setup facts, tolerance null, are not compared). Generic over rows; the study's hook supplies
  * its comparability gate and how it measures and explains a figure (src/report/hook.ts).
+ * A figure for another scenario than the run's (`PublishedRow.scenario` set and different from
+ * `manifest.options.scenario`) is "not tested here" (reason `otherScenario`), before any gate.
  */
 export function evaluatePublished(model: BaseModel, hook: StudyReportHook | undefined, cells: readonly CellResult[]): PublishedVerdict[] {
   const m = model.manifest;
@@ -489,6 +492,10 @@ export function evaluatePublished(model: BaseModel, hook: StudyReportHook | unde
     const chk: FigureCheck = hook?.figure?.(p, model, cells) ?? {};
     const tol = chk.tolerance ?? { rel: p.tolerance, abs: 0 };
     const base = { id: p.id, metric: p.metric, variant: p.variant, concurrency: p.level, unit: p.unit, published: p.value, tolerance: tol, identity: p.setupIdentity };
+    if (p.scenario !== null && p.scenario !== m.options.scenario) {
+      out.push({ ...base, measured: null, diff: null, diffPct: null, verdict: 'not tested here', reasons: [{ key: 'otherScenario', v: { measured: m.options.scenario, published: p.scenario } }] });
+      continue;
+    }
     const row = p.variant !== null && p.level !== null ? rowOf(model, p.variant, p.level) : null;
     const generic = GENERIC_METRICS[p.metric];
     const measure = chk.measured ?? (generic ? (r: RowModel | null) => (r ? generic(r) : null) : () => null);
@@ -529,19 +536,37 @@ function variantOrder(m: RunManifest, present: Iterable<VariantId>): VariantId[]
   return [...planned, ...extra];
 }
 
+/**
+ * The report model of a loaded run: everything the renderers format, computed once and pure (no
+ * I/O). Input: a run as src/report/load.ts returns it (manifest and files already upgraded to the
+ * current schema, summary from the file or recomputed). Output: one RowModel per summary row
+ * (variant × level, in run variant order then ascending level) with its medians over repeats, bounds
+ * and flags; the study's comparisons (baseline, candidate) at the levels both variants have;
+ * request totals; chart series; and the study's published figures beside this run with a verdict
+ * each (evaluatePublished). Units: latencies and durations in ms, throughput in requests/s, memory
+ * in bytes (MiB where the field says so), rates as fractions 0–1.
+ * @throws VtbenchError(EXIT.runData) when a summary row names a variant that has neither cells with
+ *   an executor, nor an entry in manifest.options.variantSpecs, nor one in the study (a summary.json
+ *   that does not belong to its manifest)
+ */
 export function buildModel(run: LoadedRun): ReportModel {
   const m = run.manifest;
   const study = run.study;
   const hook = study.report;
   const { cells, summary } = run;
+  // the run's own variants; the study's definition only for a variant with results the manifest lacks
   const specs = new Map<VariantId, Variant>(m.options.variantSpecs.map((v) => [v.id, v] as const));
-  for (const v of study.variants) if (!specs.has(v.id)) specs.set(v.id, v);
+  const withResults = new Set<VariantId>([...summary.rows.map((r) => r.variant), ...cells.map((c) => c.variant)]);
+  for (const v of study.variants) if (!specs.has(v.id) && withResults.has(v.id)) specs.set(v.id, v);
   const cellsOf = (variant: VariantId, c: number) => cells.filter((x) => x.variant === variant && x.concurrency === c).sort((a, b) => a.repeat - b.repeat);
   const order = variantOrder(m, summary.rows.map((r) => r.variant));
   const L = cells[0]?.latencyMs ?? m.options.latencyMs;
   const execOf = (variant: VariantId, cs: readonly CellResult[]): ExecutorSpec => {
-    const e = cs[0]?.executor ?? specs.get(variant)?.executor;
-    if (!e) throw new Error(`variant ${variant} has no executor in the run (manifest options.variantSpecs) nor in study ${study.id}`);
+    const e = cs[0]?.executor ?? specs.get(variant)?.executor ?? study.variants.find((v) => v.id === variant)?.executor;
+    if (!e) {
+      throw new VtbenchError(`${run.runDir}: summary.json has results for variant ${variant}, which has no executor in the run (cells, manifest options.variantSpecs) nor in study ${study.id}`,
+        'the summary does not belong to this manifest: re-render from the run\'s own files, or re-run the benchmark', EXIT.runData);
+    }
     return e;
   };
   const rows = summary.rows

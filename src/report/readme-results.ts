@@ -1,6 +1,7 @@
 /**
  * `npm run readme:results -- [runs/<id>]`: rewrite README.md's Results section from a run
- * (default: the newest complete seed-000 run under runs/). The block is generated, never typed.
+ * (default: the newest complete run under runs/ of the default study with its default profile,
+ * see readmeSource). The block is generated, never typed.
  */
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -9,19 +10,37 @@ import { loadRun } from './load.ts';
 import { buildModel } from './model.ts';
 import { headlineMarkdown, replaceResults } from './headline.ts';
 import { writeAtomic } from './write.ts';
+import { upgradeManifest } from '../study/migrate.ts';
+import { DEFAULT_STUDY, STUDIES, getStudy } from '../studies/index.ts';
+import type { Study } from '../study/types.ts';
+import { EXIT, VtbenchError } from '../core/errors.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The newest run folder under runsDir whose manifest says profile seed-000 and status complete. */
-export function newestCompleteSeedRun(runsDir: string): string | null {
+/** The study and profile whose runs feed README.md: the default study, with its default (first) profile. */
+export function readmeSource(studies: readonly Study[] = STUDIES, studyId: string = DEFAULT_STUDY): { study: string; profile: string } {
+  const study = getStudy(studyId, studies);
+  const profile = study.profiles[0];
+  if (!profile) throw new VtbenchError(`study ${study.id} defines no profile`, 'give the study at least one profile', EXIT.usage);
+  return { study: study.id, profile: profile.name };
+}
+
+/**
+ * The newest complete run folder under runsDir of the README's study and profile (readmeSource),
+ * or null. The manifest is read through the study's legacy readers, so runs in an older format
+ * (which name no study) count too; folders that are not readable runs are skipped.
+ */
+export function newestReadmeRun(runsDir: string, studies: readonly Study[] = STUDIES, studyId: string = DEFAULT_STUDY): string | null {
   if (!existsSync(runsDir)) return null;
+  const want = readmeSource(studies, studyId);
   const ids = readdirSync(runsDir).sort().reverse();
   for (const id of ids) {
     try {
-      const m = JSON.parse(readFileSync(join(runsDir, id, 'manifest.json'), 'utf8')) as { options: { profile: string }; status: string };
-      if (m.options.profile === 'seed-000' && m.status === 'complete') return join(runsDir, id);
+      const raw: unknown = JSON.parse(readFileSync(join(runsDir, id, 'manifest.json'), 'utf8'));
+      const m = upgradeManifest(raw, studies).manifest as { options: { study: string; profile: string }; status: string };
+      if (m.options.study === want.study && m.options.profile === want.profile && m.status === 'complete') return join(runsDir, id);
     } catch {
-      /* not a run */
+      /* not a run, or a format this vtbench does not read */
     }
   }
   return null;
@@ -35,9 +54,10 @@ export async function resultsBlock(runDir: string, reportRoot = join(ROOT, 'repo
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
-  const runDir = process.argv[2] ? resolve(process.argv[2]) : newestCompleteSeedRun(join(ROOT, 'runs'));
+  const runDir = process.argv[2] ? resolve(process.argv[2]) : newestReadmeRun(join(ROOT, 'runs'));
   if (!runDir) {
-    console.error('error: no complete seed-000 run under runs/\n  hint: run npx zx run.mjs first, or name a run folder');
+    const src = readmeSource();
+    console.error(`error: no complete run of study ${src.study}, profile ${src.profile} under runs/\n  hint: run npx zx run.mjs first, or name a run folder`);
     process.exit(7);
   }
   const readmePath = join(ROOT, 'README.md');

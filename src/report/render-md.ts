@@ -33,6 +33,11 @@ export function phraser(t: Templates) {
   };
 }
 
+/**
+ * The chart labels of a language: each ChartLabels key `k` from the phrase `chart.<k>` of
+ * templates/engine/phrases.<lang>.json (taken as is; `droppedLog` keeps its `{{n}}`).
+ * @throws Error when a `chart.*` phrase is missing (a template bug, caught by the report tests)
+ */
 export function chartLabels(t: Templates): ChartLabels {
   const keys: (keyof ChartLabels)[] = ['throughput', 'e2e', 'phases', 'timeseries', 'distribution', 'concurrency', 'rps', 'latencyMs', 'ms', 'timeS', 'percentile', 'mode',
     'series', 'measured', 'bound', 'wavesBound', 'theoryP95', 'phase', 'queue', 'exec', 'overhead', 'metric', 'value',
@@ -75,6 +80,16 @@ export interface RenderContext {
   generic: (name: string) => string | Raw | undefined;
 }
 
+/**
+ * The report's Markdown: the study's template `report.<lang>.md` with every `{{placeholder}}`
+ * filled, first from the study's own `sections` hook, then from the engine's generic values
+ * (templates/README.md lists them); runs of three or more newlines collapse to one blank line.
+ * `figures` are the charts to embed: each fills `{{fig:<name>}}` with `![title](figures/<name>.svg)`
+ * (a figure the template does not name is not shown). Units as the tables print them: ms,
+ * requests/s, MiB, %. Strings from the run are Markdown-escaped. Pure (no I/O).
+ * @throws Error when the template names a placeholder nobody fills, or a phrase it needs is missing
+ *   from `t.phrases` (engine and study phrases; template bugs, caught by the golden tests)
+ */
 export function renderMarkdown(model: ReportModel, t: Templates, figures: readonly FigureRef[]): string {
   const P = phraser(t);
   const s = (key: string, v: Record<string, string | Raw> = {}) => P(key, v).md;
@@ -139,6 +154,11 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     if (v.executor.kind === 'platform-pool') { execVars[`${v.id}.threads`] = int(v.executor.threads); execVars[`${v.id}.queue`] = int(v.executor.queueCapacity); }
   }
   execVars['list'] = o.variants.map((id) => { const v = model.variantSpecs.get(id); const e = v?.executor; return `${v?.label ?? id}: ${e?.kind === 'platform-pool' ? `${e.kind}(${int(e.threads)}, queue ${int(e.queueCapacity)})` : (e?.kind ?? '?')}`; }).join('; ');
+  /** the template's executor line; the generic list when it names a variant this run did not run (e.g. a pool's `{{<id>.threads}}` in a run without that variant) */
+  const executorValue = (): Raw | string => {
+    const names = [...(t.phrases['env.executorValue'] ?? '').matchAll(/\{\{([A-Za-z0-9_.:-]+)\}\}/g)].map((x) => x[1] as string);
+    return names.every((n) => execVars[n] !== undefined) ? P('env.executorValue', execVars) : execVars['list'] as string;
+  };
   const env: [string, string | Raw][] = [
     [s('env.profile'), o.profile],
     [s('env.os'), `${m.host.os} (${m.host.kernel}, ${m.host.arch})`],
@@ -148,7 +168,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     [s('env.spring'), `Spring Boot ${m.versions.springBoot ?? '—'}, Spring AI ${m.versions.springAi ?? '—'}`],
     [s('env.node'), `Node ${m.versions.node}, undici ${m.versions.undici}`],
     [s('env.jvmFlags'), sut ? sut.jvmFlags.join(' ') : o.jvmFlags.join(' ')],
-    [s('env.executor'), P('env.executorValue', execVars)],
+    [s('env.executor'), executorValue()],
     [s('env.mock'), model.mockModel !== null ? P('env.mockValue', { L: int(o.latencyMs), model: model.mockModel }) : `${int(o.latencyMs)} ms`],
     [s('env.levels'), P('env.planValue', { levels: o.levels.join(' / '), n: int(o.requestsPerWorker), repeats: P(o.repeats === 1 ? 'n.repeats.one' : 'n.repeats.many', { n: int(o.repeats) }), warmup: o.warmupS > 0 ? P('env.warmup', { s: int(o.warmupS) }) : P('env.noWarmup'), start: P(`start.${o.start}`) })],
     [s('env.sampler'), `${o.samplerIntervalMs} ms; JFR pinned threshold ${o.pinnedThresholdMs} ms`],

@@ -12,16 +12,32 @@ export function schemaVersionOf(raw: unknown): unknown {
   return (raw as { schemaVersion?: unknown } | null)?.schemaVersion;
 }
 
+/** The study a raw manifest names (`options.study`), or undefined (formats before studies existed). */
+export function studyOf(raw: unknown): string | undefined {
+  const st = (raw as { options?: { study?: unknown } } | null)?.options?.study;
+  return typeof st === 'string' ? st : undefined;
+}
+
 /**
- * The reader for a version older than SCHEMA_VERSION, or null for the current one.
- * @throws VtbenchError(EXIT.runData) for a version no study reads (newer, or unknown)
+ * The reader for a version older than SCHEMA_VERSION, or null for the current one. Chosen by
+ * (study, version): a run that names a study (`study`) is read only by that study's readers; a run
+ * that names none (undefined) only by readers marked `forRunsWithoutStudy`.
+ * @throws VtbenchError(EXIT.runData) for a version no eligible reader reads (newer, unknown, or a
+ *   study this vtbench does not define or that has no reader for it)
  */
-export function legacyReaderFor(version: unknown, studies: readonly Study[]): LegacyReader | null {
+export function legacyReaderFor(version: unknown, studies: readonly Study[], study?: string): LegacyReader | null {
   if (version === SCHEMA_VERSION) return null;
-  const r = studies.flatMap((s) => s.legacyReaders ?? []).find((x) => x.version === version);
+  const eligible = study !== undefined
+    ? studies.filter((s) => s.id === study).flatMap((s) => s.legacyReaders ?? [])
+    : studies.flatMap((s) => (s.legacyReaders ?? []).filter((x) => x.forRunsWithoutStudy === true));
+  const r = eligible.find((x) => x.version === version);
   if (!r) {
+    const whose = study !== undefined
+      ? (studies.some((s) => s.id === study) ? `study ${study}` : `study ${study} (not defined in this vtbench)`)
+      : 'a run that names no study';
+    const also = eligible.length > 0 ? ` and, for ${whose}, ${[...new Set(eligible.map((x) => x.version))].join(', ')}` : `; no reader of an older format for ${whose}`;
     throw new VtbenchError(
-      `manifest.json has schemaVersion ${JSON.stringify(version)}; this vtbench reads schemaVersion ${SCHEMA_VERSION}${studies.some((s) => (s.legacyReaders ?? []).length > 0) ? ` and ${studies.flatMap((s) => (s.legacyReaders ?? []).map((x) => x.version)).join(', ')}` : ''}`,
+      `manifest.json has schemaVersion ${JSON.stringify(version)}; this vtbench reads schemaVersion ${SCHEMA_VERSION}${also}`,
       'report it with the vtbench version that wrote it (manifest.json: tool.version), or re-run the benchmark',
       EXIT.runData);
   }
@@ -30,7 +46,7 @@ export function legacyReaderFor(version: unknown, studies: readonly Study[]): Le
 
 /** A run's manifest in the current schema, with the reader for the rest of its files (null = current). */
 export function upgradeManifest(raw: unknown, studies: readonly Study[]): { manifest: unknown; reader: LegacyReader | null } {
-  const reader = legacyReaderFor(schemaVersionOf(raw), studies);
+  const reader = legacyReaderFor(schemaVersionOf(raw), studies, studyOf(raw));
   return { manifest: reader ? reader.manifest(raw as Record<string, unknown>) : raw, reader };
 }
 

@@ -134,6 +134,11 @@ export interface Study {
 export interface LegacyReader {
   /** the schema version this reader reads */
   version: number;
+  /**
+   * true: this reader also reads runs whose manifest names no study (`options.study` absent: formats
+   * written before studies existed). A run that names a study is read only by that study's readers.
+   */
+  forRunsWithoutStudy?: boolean;
   manifest(raw: Record<string, unknown>): unknown;
   /** a cell file (CellFile or CellResult form); `manifest` is the already upgraded manifest */
   cell(raw: Record<string, unknown>, manifest: import('../store/types.ts').RunManifest): unknown;

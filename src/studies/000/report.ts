@@ -21,13 +21,20 @@ const VIRTUAL = 'virtual';
 /** the highest level of the study, where its thread dumps and headline figures were taken */
 const TOP = 500;
 
-/** The fixed pool's size in this run (N). */
-function poolSize(model: Pick<BaseModel, 'variantSpecs'>): number {
-  const e = model.variantSpecs.get(FIXED)?.executor;
+/**
+ * The fixed arm's executor: the run's own, or — in a run without the fixed arm (e.g. `--variants
+ * virtual`) — the study's definition, which the hypothesis and the bounds still name.
+ */
+function fixedExecutor(model: Pick<BaseModel, 'variantSpecs' | 'study'>) {
+  return (model.variantSpecs.get(FIXED) ?? model.study.variants.find((v) => v.id === FIXED))?.executor;
+}
+/** The fixed pool's size (N): this run's, or the study's when the run has no fixed arm. */
+function poolSize(model: Pick<BaseModel, 'variantSpecs' | 'study'>): number {
+  const e = fixedExecutor(model);
   return e?.kind === 'platform-pool' ? e.threads : 0;
 }
-function queueCapacity(model: Pick<BaseModel, 'variantSpecs'>): number {
-  const e = model.variantSpecs.get(FIXED)?.executor;
+function queueCapacity(model: Pick<BaseModel, 'variantSpecs' | 'study'>): number {
+  const e = fixedExecutor(model);
   return e?.kind === 'platform-pool' ? e.queueCapacity : 0;
 }
 /** fixed vs virtual (the study's one comparison) */
@@ -58,7 +65,8 @@ function configDiffs(model: BaseModel): { host: Diff; jdk: Diff; n: Diff; repeat
     n: o.requestsPerWorker === n ? null : { key: 'diff.n', v: { n: o.requestsPerWorker, pub: n } },
     repeats: o.repeats === repeats ? null : { key: 'diff.repeats', v: { repeats: o.repeats, pub: repeats } },
     latency: o.latencyMs === L ? null : { key: 'diff.latency', v: { L: o.latencyMs, pub: L } },
-    pool: poolSize(model) === N ? null : { key: 'diff.pool', v: { N: poolSize(model), pub: N } },
+    // no fixed arm in this run: its pool size is not part of the setup
+    pool: !model.variantSpecs.has(FIXED) || poolSize(model) === N ? null : { key: 'diff.pool', v: { N: poolSize(model), pub: N } },
     levels: o.levels.join('/') === levels ? null : { key: 'diff.levels', v: { levels: o.levels.join('/'), pub: levels } },
   };
 }
@@ -215,8 +223,12 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
   const outcome = (cmp: LevelComparison | null) => cmp?.throughput ?? null;
 
   // ------------------------------------------------------------ summary
-  const summaryParts: Raw[] = [P('summary.setup', {
-    profile: o.profile, latencyMs: int(L), poolSize: int(N), levels: model.levels.join(', '),
+  // phrased from the variants this run ran: both arms compared, or one arm described alone
+  const bothArms = o.variants.includes(FIXED) && o.variants.includes(VIRTUAL);
+  const executorOf = (v: string): Raw => (v === FIXED || v === VIRTUAL ? P(`summary.executor.${v}`, { poolSize: int(N) }) : raw(name(v)));
+  const summaryParts: Raw[] = [P(bothArms ? 'summary.setup' : 'summary.setup.one', {
+    ...(bothArms ? { poolSize: int(N) } : { executors: join(o.variants.map(executorOf)) }),
+    profile: o.profile, latencyMs: int(L), levels: model.levels.join(', '),
     repeatsText: P(o.repeats === 1 ? 'summary.repeats.one' : 'summary.repeats.many', { n: int(o.repeats) }),
     count: int(model.totals.count), ok: int(model.totals.ok), failed: int(model.totals.failed),
   })];

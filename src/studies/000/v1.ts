@@ -31,6 +31,8 @@ function executorOf(manifest: RunManifest, variant: string): unknown {
 
 export const V1_READER: LegacyReader = {
   version: 1,
+  // schema 1 predates studies: its manifests name no study, and every such run is study 000's
+  forRunsWithoutStudy: true,
   manifest(raw) {
     const o = raw['options'] as Raw;
     const { modes, poolSize, queueCapacity, ...rest } = o as Raw & { modes: string[]; poolSize: number; queueCapacity: number };
