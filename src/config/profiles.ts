@@ -84,6 +84,26 @@ export function effectiveVariants(study: Study, o: Pick<ResolvedOptions, 'varian
 }
 
 /**
+ * `--pool-size` / `--queue-capacity` replace one platform pool's values: refuse them when the selected
+ * variants hold no platform pool (the flag would do nothing) or two or more (it would make distinct
+ * arms identical). A profile's own poolSize/queueCapacity is checked by study-check.ts.
+ * @throws VtbenchError(EXIT.usage) naming the flag and the fix
+ */
+function checkPoolOverrides(study: Study, o: Pick<ResolvedOptions, 'variants'>, raw: Partial<Record<OptionKey, string>>): void {
+  const selected = o.variants.map((id) => study.variants.find((x) => x.id === id)).filter((v): v is Variant => v !== undefined);
+  const pools = selected.filter((v) => v.executor.kind === 'platform-pool').map((v) => v.id);
+  for (const [key, flag, what] of [['poolSize', 'pool-size', 'size'], ['queueCapacity', 'queue-capacity', 'queue capacity']] as const) {
+    if (raw[key] === undefined) continue;
+    if (pools.length === 0) {
+      throw new VtbenchError(`--${flag}: none of the selected variants (${o.variants.join(', ')}) is a platform pool`, `drop --${flag}`, EXIT.usage);
+    }
+    if (pools.length > 1) {
+      throw new VtbenchError(`--${flag}: would give ${pools.slice(0, -1).join(', ')} and ${pools[pools.length - 1]} the same ${what}`, `select one of them with --variants, or drop --${flag}`, EXIT.usage);
+    }
+  }
+}
+
+/**
  * Study + profile + raw flag values (strings, keyed by option key) -> frozen ResolvedOptions.
  * Throws VtbenchError (exit 2) naming the flag for any bad value, a value above its bound on this
  * host (checkBounds) or an inconsistent combination. The dry run and the run both call this.
@@ -102,6 +122,7 @@ export function resolveOptions(study: Study, profileName: string, raw: Partial<R
     throw new VtbenchError(`--scenario: unknown scenario '${out.scenario}' of study ${study.id}`, `use one of: ${study.scenarios.map((x) => x.id).join(', ')}`, EXIT.usage);
   }
   driverFor(scenarioOf(study, out.scenario)); // a scenario whose driver is not built yet stops here
+  checkPoolOverrides(study, out, raw);
   out.variantSpecs = effectiveVariants(study, out);
   if (out.mockPort === out.sutPort) {
     throw new VtbenchError(`--mock-port and --sut-port are both ${out.mockPort}`, 'give them different ports', EXIT.usage);
