@@ -96,7 +96,30 @@ test('--scenario is checked against the study; --profile against the study\'s pr
 
 test('a scenario whose driver is not built yet is refused when the options are resolved', () => {
   const ws: Study = { ...TOY_STUDY, scenarios: [{ ...TOY_STUDY.scenarios[0]!, driver: 'websocket' }] };
-  assert.throws(() => resolveOptions(ws, 'tiny', {}), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.usage && /load driver 'websocket' is not built yet \(see issue 13/.test(e.message));
+  assert.throws(() => resolveOptions(ws, 'tiny', {}), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.usage && /^--scenario: scenario sleep: load driver 'websocket' is not built yet \(see issue 13/.test(e.message) && e.hint.includes('--scenario'));
+});
+
+test('hints fit the option: list examples per flag, the study\'s own ids, L worded by the scenario, the cell maximum names --variants', () => {
+  const hint = (fn: () => unknown): string => {
+    try {
+      fn();
+    } catch (e) {
+      assert.ok(e instanceof VtbenchError && e.exitCode === EXIT.usage, String(e));
+      return `${e.message} | ${e.hint}`;
+    }
+    assert.fail('not refused');
+  };
+  const trailing = hint(() => resolveOptions(S000, 'seed-000', { variants: 'fixed,' }));
+  assert.match(trailing, /--variants: 'fixed,' has an empty item \| separate items with single commas, e\.g\. --variants <id>,<id>; study 000's variants: fixed, virtual$/);
+  assert.doesNotMatch(trailing, /10,50/);
+  assert.match(hint(() => resolveOptions(S000, 'seed-000', { levels: '10,' })), /e\.g\. --levels 10,50$/);
+  assert.match(hint(() => resolveOptions(TOY_STUDY, 'tiny', { variants: '' })), /^--variants: no variant given \| .*; study toy's variants: pool-2, vt$/);
+  assert.match(hint(() => resolveOptions(TOY_STUDY, 'tiny', { scenario: 'Bad Id' })), /; study toy's scenarios: sleep$/);
+  // L of a sleep scenario is worded by the scenario, not as the mock's latency
+  const l = hint(() => resolveOptions(TOY_STUDY, 'tiny', { latencyMs: '40000', headersTimeoutMs: '30000' }));
+  assert.match(l, /^--latency-ms: scenario sleep \(the executor thread sleeps L ms\): L = 40000 ms per call, not below the 30 s client headers timeout/);
+  assert.doesNotMatch(l, /mock/);
+  assert.match(hint(() => resolveOptions(S000, 'seed-000', { levels: Array.from({ length: 2000 }, (_, i) => i + 1).join(','), requestsPerWorker: '1', repeats: '3', warmupS: '0', latencyMs: '1' })), /cells; the stated maximum is 10,000 .* \| fewer --levels, --repeats or --variants/);
 });
 
 test('--pool-size / --queue-capacity override the threads / queue of every platform-pool variant, and only those', () => {

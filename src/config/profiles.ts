@@ -116,7 +116,15 @@ export function resolveOptions(study: Study, profileName: string, raw: Partial<R
   const out = { study: study.id, profile: profile.name, ...values, variantSpecs: [] } as ResolvedOptions;
   for (const s of OPTION_SPECS) {
     const v = raw[s.key];
-    if (v !== undefined) (out as unknown as Record<string, unknown>)[s.key] = s.parse(v);
+    if (v === undefined) continue;
+    try {
+      (out as unknown as Record<string, unknown>)[s.key] = s.parse(v);
+    } catch (e) {
+      // a list of ids: the hint names the study's own ids
+      const ids = s.key === 'variants' ? study.variants.map((x) => x.id) : s.key === 'scenario' ? study.scenarios.map((x) => x.id) : null;
+      if (!(e instanceof VtbenchError) || ids === null) throw e;
+      throw new VtbenchError(e.message, `${e.hint}; study ${study.id}'s ${s.key === 'variants' ? 'variants' : 'scenarios'}: ${ids.join(', ')}`, e.exitCode);
+    }
   }
   if (!study.scenarios.some((x) => x.id === out.scenario)) {
     throw new VtbenchError(`--scenario: unknown scenario '${out.scenario}' of study ${study.id}`, `use one of: ${study.scenarios.map((x) => x.id).join(', ')}`, EXIT.usage);
@@ -165,7 +173,7 @@ export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study):
   if (cells > MAX_CELLS) {
     throw new VtbenchError(
       `--levels/--repeats/--variants: the plan would have ${cells.toLocaleString('en-US')} cells; the stated maximum is ${MAX_CELLS.toLocaleString('en-US')} (every cell adds files that summary.json is rebuilt from after each cell)`,
-      'fewer levels or repeats, or split the plan into several runs', EXIT.usage);
+      'fewer --levels, --repeats or --variants, or split the plan into several runs', EXIT.usage);
   }
   // totals by arithmetic first: makePlan itself allocates per cell
   const totalRequests = o.levels.reduce((t, l) => t + l, 0) * o.requestsPerWorker * o.repeats * o.variants.length;
@@ -191,11 +199,12 @@ export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study):
  */
 function checkFeasible(o: ResolvedOptions, study: Study): void {
   const c = Math.max(...o.levels);
-  const L = scenarioOf(study, o.scenario).serviceTimeMs(o);
+  const scenario = scenarioOf(study, o.scenario);
+  const L = scenario.serviceTimeMs(o);
   const limit = Math.min(o.headersTimeoutMs, SUT_REQUEST_TIMEOUT_MS);
   const limitName = limit === o.headersTimeoutMs ? 'client headers timeout (--headers-timeout-ms)' : 'SUT request timeout';
   if (L >= limit) {
-    throw new VtbenchError(`--latency-ms: every call of scenario ${o.scenario} takes ${L} ms, not below the ${limit / 1000} s ${limitName}`, 'lower --latency-ms or raise --headers-timeout-ms', EXIT.usage);
+    throw new VtbenchError(`--latency-ms: scenario ${scenario.id} (${scenario.label}): L = ${L} ms per call, not below the ${limit / 1000} s ${limitName}`, `lower L (--latency-ms)${limit === o.headersTimeoutMs ? ' or raise --headers-timeout-ms' : ''}`, EXIT.usage);
   }
   for (const v of o.variantSpecs) {
     if (v.executor.kind !== 'platform-pool') continue;
