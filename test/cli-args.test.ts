@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { main, newRunId, runStudy, type Io, type MainDeps } from '../src/cli/main.ts';
 import { STUDIES } from '../src/studies/index.ts';
 import type { Study } from '../src/study/types.ts';
@@ -79,13 +80,25 @@ test('list --json carries each study with its variant ids and scenario ids', asy
   assert.ok(j.profiles.some((p) => p.study === 'toy'));
 });
 
+/** A port free right now (so this test's port checks do not race another test file's fixed ports). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
 const hasMaven = (() => { try { execFileSync('mvn', ['-v'], { stdio: 'ignore', timeout: 60_000 }); return true; } catch { return false; } })();
 
 test('--dry-run --json: the event names the study, profile, scenario and variants', { skip: hasMaven ? false : 'needs mvn on PATH (the dry run checks for Maven)' }, async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-cli-args-'));
   try {
     const c = capture();
-    const code = await runStudy(TOY_STUDY, ['--profile', 'tiny', '--variants', 'vt', '--runs-dir', join(tmp, 'runs'), '--report-dir', join(tmp, 'report'), '--dry-run', '--json'], c.io, NO_DEPS);
+    const code = await runStudy(TOY_STUDY, ['--profile', 'tiny', '--variants', 'vt', '--runs-dir', join(tmp, 'runs'), '--report-dir', join(tmp, 'report'), '--mock-port', String(await freePort()), '--sut-port', String(await freePort()), '--dry-run', '--json'], c.io, NO_DEPS);
     assert.equal(code, 0, c.err());
     const ev = JSON.parse(c.out().trim().split('\n').at(-1)!) as Record<string, unknown>;
     assert.equal(ev['type'], 'dry-run');

@@ -158,8 +158,8 @@ export const OPTION_SPECS = [
     },
     show: (v) => v.join(','),
   }),
-  nullableIntSpec('poolSize', 'pool-size', 'N', 'threads of every platform-pool variant (core = max), replacing each variant\'s own', 1, { value: MAX_POOL_THREADS, why: 'a stated maximum: each pool thread is a platform thread with its own stack' }),
-  nullableIntSpec('queueCapacity', 'queue-capacity', 'n', 'queue capacity of every platform-pool variant (AbortPolicy beyond it), replacing each variant\'s own', 0, { value: JAVA_INT_MAX, why: "the SUT's queue capacity is a Java int" }),
+  nullableIntSpec('poolSize', 'pool-size', 'N', 'threads of the one selected platform-pool variant (core = max), replacing its own; refused when none or several are selected', 1, { value: MAX_POOL_THREADS, why: 'a stated maximum: each pool thread is a platform thread with its own stack' }),
+  nullableIntSpec('queueCapacity', 'queue-capacity', 'n', 'queue capacity of the one selected platform-pool variant (AbortPolicy beyond it), replacing its own; refused when none or several are selected', 0, { value: JAVA_INT_MAX, why: "the SUT's queue capacity is a Java int" }),
   spec({
     key: 'start', flag: 'start', arg: 'mode', description: 'worker start: together (as the study) or ramp (spread over --ramp-ms)',
     parse: (raw) => {

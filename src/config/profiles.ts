@@ -61,8 +61,9 @@ export function getProfile(study: Study, name: string): Profile {
 
 /**
  * The effective variants of a run: the study's variants named in `o.variants` (in that order), with
- * `o.poolSize` / `o.queueCapacity` (when not null) replacing the threads / queue capacity of every
- * platform-pool variant. Copies; the study's own objects are never changed.
+ * `o.poolSize` / `o.queueCapacity` (when not null) replacing the threads / queue capacity of the
+ * platform-pool variant (resolveOptions refuses the flags unless exactly one is selected; a
+ * profile's own values, study-check.ts). Copies; the study's own objects are never changed.
  * @throws VtbenchError(EXIT.usage) naming --variants when an id is not the study's
  */
 export function effectiveVariants(study: Study, o: Pick<ResolvedOptions, 'variants' | 'poolSize' | 'queueCapacity'>): Variant[] {
