@@ -44,7 +44,7 @@ test('variant order alternates between repeats', () => {
 });
 
 test('overrides replace profile fields and the result is frozen', () => {
-  const o = resolveOptions(S000, 'quick', { levels: '100,10', latencyMs: '500', variants: 'virtual', poolSize: '100', requestsPerWorker: '10', repeats: '1', start: 'ramp' });
+  const o = resolveOptions(S000, 'quick', { levels: '100,10', latencyMs: '500', variants: 'virtual', requestsPerWorker: '10', repeats: '1', start: 'ramp' });
   assert.deepEqual(o.levels, [10, 100]);
   assert.equal(o.latencyMs, 500);
   assert.deepEqual(o.variants, ['virtual']);
@@ -73,7 +73,7 @@ test('plans that cannot measure are refused, naming the option', () => {
   usageError(() => resolveOptions(S000, 'seed-000', { levels: '10,,20' }), 'levels');
   assert.throws(() => resolveOptions(S000, 'seed-000', { rampMs: '-1' }), /is negative/);
   // virtual-only plans have no queue to overflow
-  assert.equal(resolveOptions(S000, 'seed-000', { levels: '600', queueCapacity: '100', variants: 'virtual' }).levels[0], 600);
+  assert.equal(resolveOptions(S000, 'seed-000', { levels: '600', variants: 'virtual' }).levels[0], 600);
 });
 
 test('--variants: an unknown id names --variants and lists the study\'s ids; a repeat or an empty list is refused', () => {
@@ -96,7 +96,30 @@ test('--scenario is checked against the study; --profile against the study\'s pr
 
 test('a scenario whose driver is not built yet is refused when the options are resolved', () => {
   const ws: Study = { ...TOY_STUDY, scenarios: [{ ...TOY_STUDY.scenarios[0]!, driver: 'websocket' }] };
-  assert.throws(() => resolveOptions(ws, 'tiny', {}), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.usage && /load driver 'websocket' is not built yet \(see issue 13/.test(e.message));
+  assert.throws(() => resolveOptions(ws, 'tiny', {}), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.usage && /^--scenario: scenario sleep: load driver 'websocket' is not built yet \(see issue 13/.test(e.message) && e.hint.includes('--scenario'));
+});
+
+test('hints fit the option: list examples per flag, the study\'s own ids, L worded by the scenario, the cell maximum names --variants', () => {
+  const hint = (fn: () => unknown): string => {
+    try {
+      fn();
+    } catch (e) {
+      assert.ok(e instanceof VtbenchError && e.exitCode === EXIT.usage, String(e));
+      return `${e.message} | ${e.hint}`;
+    }
+    assert.fail('not refused');
+  };
+  const trailing = hint(() => resolveOptions(S000, 'seed-000', { variants: 'fixed,' }));
+  assert.match(trailing, /--variants: 'fixed,' has an empty item \| separate items with single commas, e\.g\. --variants <id>,<id>; study 000's variants: fixed, virtual$/);
+  assert.doesNotMatch(trailing, /10,50/);
+  assert.match(hint(() => resolveOptions(S000, 'seed-000', { levels: '10,' })), /e\.g\. --levels 10,50$/);
+  assert.match(hint(() => resolveOptions(TOY_STUDY, 'tiny', { variants: '' })), /^--variants: no variant given \| .*; study toy's variants: pool-2, vt$/);
+  assert.match(hint(() => resolveOptions(TOY_STUDY, 'tiny', { scenario: 'Bad Id' })), /; study toy's scenarios: sleep$/);
+  // L of a sleep scenario is worded by the scenario, not as the mock's latency
+  const l = hint(() => resolveOptions(TOY_STUDY, 'tiny', { latencyMs: '40000', headersTimeoutMs: '30000' }));
+  assert.match(l, /^--latency-ms: scenario sleep \(the executor thread sleeps L ms\): L = 40000 ms per call, not below the 30 s client headers timeout/);
+  assert.doesNotMatch(l, /mock/);
+  assert.match(hint(() => resolveOptions(S000, 'seed-000', { levels: Array.from({ length: 2000 }, (_, i) => i + 1).join(','), requestsPerWorker: '1', repeats: '3', warmupS: '0', latencyMs: '1' })), /cells; the stated maximum is 10,000 .* \| fewer --levels, --repeats or --variants/);
 });
 
 test('--pool-size / --queue-capacity override the threads / queue of every platform-pool variant, and only those', () => {
@@ -115,7 +138,28 @@ test('--pool-size / --queue-capacity override the threads / queue of every platf
   assert.equal(makePlan(o, TOY_STUDY).cells.find((c) => c.cellId === 'pool-2-c6-r1')!.boundRps, 20);
   // feasibility per platform-pool variant: queue 1 + 2 threads cannot hold 6
   assert.throws(() => resolveOptions(TOY_STUDY, 'tiny', { queueCapacity: '1' }), (e: unknown) => e instanceof VtbenchError && /^--queue-capacity: variant pool-2: queue 1 \+ pool 2 cannot hold 6/.test(e.message));
-  assert.equal(resolveOptions(TOY_STUDY, 'tiny', { queueCapacity: '1', variants: 'vt' }).variants.length, 1, 'no platform-pool variant, nothing to overflow');
+  assert.equal(resolveOptions(TOY_STUDY, 'tiny', { variants: 'vt' }).variants.length, 1);
+});
+
+test('--pool-size / --queue-capacity are refused when no selected variant is a platform pool, or when two or more are', () => {
+  assert.throws(() => resolveOptions(S000, 'quick', { variants: 'virtual', poolSize: '100' }), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.usage
+    && e.message === '--pool-size: none of the selected variants (virtual) is a platform pool' && e.hint === 'drop --pool-size');
+  assert.throws(() => resolveOptions(TOY_STUDY, 'tiny', { variants: 'vt', queueCapacity: '1' }), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.usage
+    && /^--queue-capacity: none of the selected variants \(vt\)/.test(e.message));
+  const twoPools: Study = {
+    ...TOY_STUDY,
+    id: 'two-pools',
+    variants: [{ ...TOY_STUDY.variants[0]!, id: 'pool-200' }, { ...TOY_STUDY.variants[0]!, id: 'pool-500', threadNamePrefix: 'p500-' }, TOY_STUDY.variants[1]!],
+    comparisons: [{ baseline: 'pool-200', candidate: 'vt' }],
+    published: [],
+    profiles: [{ ...TOY_STUDY.profiles[0]!, values: { ...TOY_STUDY.profiles[0]!.values, variants: ['pool-200', 'pool-500', 'vt'] } }],
+  };
+  assert.throws(() => resolveOptions(twoPools, 'tiny', { poolSize: '4' }), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.usage
+    && e.message === '--pool-size: would give pool-200 and pool-500 the same size' && /select one of them with --variants/.test(e.hint));
+  // one pool selected: the override applies to it
+  assert.deepEqual(resolveOptions(twoPools, 'tiny', { poolSize: '4', variants: 'pool-500,vt' }).variantSpecs[0]!.executor, { kind: 'platform-pool', threads: 4, queueCapacity: 100 });
+  // no flag: a profile's own poolSize with no pool selected is not an error of the user's
+  assert.deepEqual(resolveOptions(S000, 'smoke', { variants: 'virtual' }).variants, ['virtual']);
 });
 
 test('a 3-variant study: cell ids and blocks per variant id, the order alternating between repeats, bounds from each executor', () => {
@@ -156,6 +200,32 @@ test('study definitions are checked before use: slugs, unique ids, executors, co
     'variant pool-2: sutProperties set bench.executor.threads, which the harness sets from the executor and the options',
     "variant id 'pool-2' twice",
     "comparison pool-2 -> nope: no variant 'nope'",
+    "profile tiny: variants name 'vt', which is not a variant of the study (known: Pool 2, pool-2)",
   ]);
   assert.throws(() => resolveOptions(bad, 'tiny', {}), /^Error: study toy: variant id 'Pool 2'/);
+});
+
+test('study definitions: profile names are slugs, a profile names only the study\'s variants and scenarios, published rows name them too and have unique ids', () => {
+  const p0 = TOY_STUDY.profiles[0]!;
+  const row = TOY_STUDY.published[0]!;
+  const bad: Study = {
+    ...TOY_STUDY,
+    variants: [...TOY_STUDY.variants, { ...TOY_STUDY.variants[0]!, id: 'pool-8', threadNamePrefix: 'p8-' }],
+    profiles: [
+      { ...p0, name: 'Tiny Run', values: { ...p0.values, variants: ['pool-2', 'nope'], scenario: 'cpu' } },
+      { ...p0, name: 'v1.2', values: { ...p0.values, variants: ['pool-2', 'pool-8'], poolSize: 4 } },
+    ],
+    published: [row, { ...row, variant: 'nope' }, { ...row, id: 'x', scenario: 'cpu', variant: null }],
+  };
+  assert.deepEqual(studyProblems(bad), [
+    "profile name 'Tiny Run' is not a slug (a-z, 0-9, '.', '-'; it goes into run ids and folder names)",
+    "profile Tiny Run: variants name 'nope', which is not a variant of the study (known: pool-2, vt, pool-8)",
+    "profile Tiny Run: scenario 'cpu' is not a scenario of the study (known: sleep)",
+    'profile v1.2: poolSize 4 would give pool-2, pool-8 the same value',
+    "published row pool-2.throughputRps.6: no variant 'nope'",
+    "published row x: no scenario 'cpu'",
+    "published row id 'pool-2.throughputRps.6' twice",
+  ]);
+  // the study and the profile are named, not --variants
+  assert.throws(() => resolveOptions(bad, 'v1.2', {}), (e: unknown) => e instanceof Error && !(e instanceof VtbenchError) && /^study toy: .*profile Tiny Run: variants name 'nope'/.test(e.message));
 });

@@ -60,7 +60,7 @@ test('drivers not built yet are typed slots that fail with a clear error naming 
   for (const [kind, issue] of [['open-loop-http', 17], ['websocket', 13], ['in-process', 14]] as const) {
     assert.equal(driverBuilt(kind), false);
     const scenario: Scenario = { ...TOY_STUDY.scenarios[0]!, driver: kind };
-    assert.throws(() => driverFor(scenario), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.usage && e.message.includes(`load driver '${kind}' is not built yet (see issue ${issue}`));
+    assert.throws(() => driverFor(scenario), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.usage && e.message.includes(`load driver '${kind}' is not built yet (see issue ${issue}`) && e.message.startsWith('--scenario: '));
     await assert.rejects(DRIVERS[kind].run(plan('http://127.0.0.1:9', scenario)), (e: unknown) => e instanceof VtbenchError && e.message.includes(`see issue ${issue}`));
   }
 });

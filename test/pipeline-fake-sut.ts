@@ -7,6 +7,9 @@
  *
  *   node --import tsx test/pipeline-fake-sut.ts --variant v --kind platform-pool --threads 3 --prefix p- --mock http://127.0.0.1:P/v1
  *
+ * `--queue n` is the queue capacity /bench/info reports (default 10000); `--scenarios a,b` the scenario
+ * ids it reports (default `llm,sleep`).
+ *
  * `--status 503` answers every benchmark request at once with that status instead (a SUT that is
  * alive and answers its health probe, yet serves nothing).
  */
@@ -14,7 +17,7 @@ import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import type { SutInfo, PinnedResponse, SamplesResponse } from '../src/jvm/api.ts';
 
-const { values } = parseArgs({ options: { variant: { type: 'string' }, kind: { type: 'string' }, threads: { type: 'string' }, prefix: { type: 'string' }, mock: { type: 'string' }, port: { type: 'string', default: '0' }, status: { type: 'string' } } });
+const { values } = parseArgs({ options: { variant: { type: 'string' }, kind: { type: 'string' }, threads: { type: 'string' }, prefix: { type: 'string' }, mock: { type: 'string' }, port: { type: 'string', default: '0' }, status: { type: 'string' }, queue: { type: 'string' }, scenarios: { type: 'string' } } });
 const kind = values.kind === 'virtual-per-task' ? 'virtual-per-task' : 'platform-pool';
 const variant = String(values.variant ?? kind);
 const pool = Number(values.threads ?? 8);
@@ -37,8 +40,8 @@ function release(): void {
 
 const info: SutInfo = {
   jdkVendor: 'fake', jdkVersion: '25', springBootVersion: 'fake', springAiVersion: 'fake', jvmFlags: [], availableProcessors: 2,
-  executor: { variant, kind, threads: kind === 'platform-pool' ? pool : null, queueCapacity: kind === 'platform-pool' ? 10_000 : null, threadNamePrefix: String(values.prefix ?? ''), pinning: 'none' },
-  scenarios: [], vtSchedulerParallelism: null,
+  executor: { variant, kind, threads: kind === 'platform-pool' ? pool : null, queueCapacity: kind === 'platform-pool' ? Number(values.queue ?? 10_000) : null, threadNamePrefix: String(values.prefix ?? ''), pinning: 'none' },
+  scenarios: String(values.scenarios ?? 'llm,sleep').split(',').filter((x) => x !== ''), vtSchedulerParallelism: null,
   tomcat: { maxThreads: 200, maxConnections: 8192, maxKeepAliveRequests: -1, keepAliveTimeoutMs: 600_000, asyncRequestTimeoutMs: 600_000 },
   okhttp: { maxIdleConnections: 1000, keepAliveDurationMs: 300_000, dispatcherMaxRequests: null }, mockBaseUrl: mockV1,
   samplerIntervalMs: 250, pinnedThresholdMs: 20,

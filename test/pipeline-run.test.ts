@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { executePlan, type RunDeps, type RunContext, type SutHandle } from '../src/pipeline/run.ts';
+import { executePlan, sutMismatches, type RunDeps, type RunContext, type SutHandle } from '../src/pipeline/run.ts';
 import { startMockProcess, getMockStats, resetMockStats } from '../src/pipeline/mock-process.ts';
 import { httpProbe } from '../src/pipeline/liveness.ts';
 import { ChildRegistry } from '../src/pipeline/children.ts';
@@ -49,7 +49,7 @@ function exited(child: ChildProcess): Promise<void> {
 
 /** Start the stand-in SUT; resolves once it listens and /bench/info answers. */
 async function startFakeSut(v: Variant, mockV1: string, logFile: string, extra: string[] = []): Promise<SutHandle> {
-  const threads = v.executor.kind === 'platform-pool' ? ['--threads', String(v.executor.threads)] : [];
+  const threads = v.executor.kind === 'platform-pool' ? ['--threads', String(v.executor.threads), '--queue', String(v.executor.queueCapacity)] : [];
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/pipeline-fake-sut.ts', '--variant', v.id, '--kind', v.executor.kind, ...threads, '--prefix', v.threadNamePrefix, '--mock', mockV1, ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     let buf = '';
@@ -215,5 +215,43 @@ test('executePlan: a cell in which no request succeeded (every answer 503, compo
     assert.deepEqual(h.events.filter((e) => e.type === 'cell-start').length, 1, 'the run stops at the first failed cell');
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('sutMismatches: every executor field and the scenario bean, each named with both values', () => {
+  const [fixed, virtual] = S000.variants as [Variant, Variant];
+  const scenario = S000.scenarios[0]!;
+  const info = (executor: Record<string, unknown>, scenarios: string[]) => ({ executor, scenarios }) as unknown as Parameters<typeof sutMismatches>[2];
+  assert.deepEqual(sutMismatches(fixed, scenario, info({ variant: 'fixed', kind: 'platform-pool', threads: 32, queueCapacity: 10000, threadNamePrefix: 'llm-fixed-', pinning: 'none' }, ['llm', 'sleep'])), []);
+  assert.deepEqual(sutMismatches(virtual, scenario, info({ variant: 'virtual', kind: 'virtual-per-task', threads: null, queueCapacity: null, threadNamePrefix: 'llm-vt-', pinning: 'none' }, ['llm'])), []);
+  assert.deepEqual(sutMismatches(fixed, scenario, info({ variant: 'virtual', kind: 'virtual-per-task', threads: null, queueCapacity: null, threadNamePrefix: 'vt-' }, ['sleep'])), [
+    'variant fixed: executor.variant is "virtual", expected "fixed"',
+    'variant fixed: executor.kind is "virtual-per-task", expected "platform-pool"',
+    'variant fixed: executor.threads is null, expected 32',
+    'variant fixed: executor.queueCapacity is null, expected 10000',
+    'variant fixed: executor.threadNamePrefix is "vt-", expected "llm-fixed-"',
+    `scenario ${scenario.id}: the SUT serves scenarios ["sleep"], expected one to be 'llm'`,
+  ]);
+  // a scenario without sutScenario is not checked against the list
+  assert.deepEqual(sutMismatches(virtual, { ...scenario, sutScenario: undefined }, info({ variant: 'virtual', kind: 'virtual-per-task', threads: null, queueCapacity: null, threadNamePrefix: 'llm-vt-' }, [])), []);
+});
+
+test('executePlan: a SUT that is not the variant or scenario asked for fails the run before any load of its block (exit 6)', { timeout: 60_000 }, async () => {
+  for (const [extra, expected] of [
+    [['--threads', '5'], /^the SUT started for block fixed-r1 is not the one asked for: variant fixed: executor\.threads is 5, expected 8; no load was sent to it$/],
+    [['--scenarios', 'sleep'], /^the SUT started for block fixed-r1 is not the one asked for: scenario llm-chat: the SUT serves scenarios \["sleep"\], expected one to be 'llm'; no load was sent to it$/],
+  ] as const) {
+    const dir = mkdtempSync(join(tmpdir(), 'vtbench-pipeline-'));
+    try {
+      const h = await harness(dir, { levels: '2', variants: 'fixed', requestsPerWorker: '2', latencyMs: '50' }, undefined, [...extra]);
+      const err = await executePlan(h.ctx).then(() => null, (e: unknown) => e);
+      assert.ok(err instanceof VtbenchError, String(err));
+      assert.equal(err.exitCode, 6);
+      assert.match(err.message, expected);
+      assert.deepEqual(h.events.filter((e) => e.type === 'warmup' || e.type === 'cell-start'), [], 'no load');
+      assert.deepEqual([...h.ctx.store.doneCellIds()], []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 });

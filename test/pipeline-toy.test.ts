@@ -103,11 +103,13 @@ test('runStudy runs an unregistered study: its variants start their own executor
     const code = await runStudy(TOY_STUDY, ['--profile', 'tiny', '--runs-dir', runsDir, '--no-report', '--json'], io, deps(seen));
     assert.equal(code, 0, out);
     assert.match(out, /vtbench plan — study toy, profile tiny, scenario sleep/);
+    const planEvent = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e['type'] === 'plan');
+    assert.deepEqual([planEvent?.['study'], planEvent?.['profile'], planEvent?.['scenario'], planEvent?.['variants']], ['toy', 'tiny', 'sleep', ['pool-2', 'vt']], 'the --json plan event names study, profile, scenario, variants');
     assert.deepEqual(seen.map((s) => s.variant), TOY_STUDY.variants, 'one SUT per block, started with the effective variant');
     for (const s of seen) assert.ok(s.requests.length > 0 && s.requests.every((r) => r === 'POST /api/scenario/sleep?ms=200'), s.requests.join(', '));
 
     const dir = join(runsDir, readdirSync(runsDir)[0]!);
-    assert.match(dir, /-tiny$/);
+    assert.match(dir, /\/\d{8}-\d{6}-toy-tiny$/, 'the run id names the study and the profile');
     const store = new RunStore(dir);
     const m = store.readManifest();
     assert.equal(m.status, 'complete');

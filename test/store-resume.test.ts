@@ -25,6 +25,7 @@ import type { CellResult, CompactRequests } from '../src/store/types.ts';
 import type { RunDeps } from '../src/pipeline/run.ts';
 import type { SutInfo } from '../src/jvm/api.ts';
 import { idleChild } from './fixtures/idle-child.ts';
+import type { Variant } from '../src/study/types.ts';
 
 const LATENCY_MS = 50;
 
@@ -51,12 +52,17 @@ async function freePorts(): Promise<[number, number]> {
 }
 
 /** What the fake SUT says about itself in /bench/info's shape (the manifest validates it). */
-const FAKE_SUT_INFO: SutInfo = {
-  jdkVendor: 'none (fake SUT of a test)', jdkVersion: '0', springBootVersion: '0', springAiVersion: '0', jvmFlags: [], availableProcessors: 1,
-  executor: { variant: 'virtual', kind: 'virtual-per-task', threads: null, queueCapacity: null, threadNamePrefix: 'fake-vt-', pinning: 'none' }, scenarios: [], vtSchedulerParallelism: null,
-  tomcat: { maxThreads: 1, maxConnections: 1, maxKeepAliveRequests: -1, keepAliveTimeoutMs: 1, asyncRequestTimeoutMs: 1 },
-  okhttp: { maxIdleConnections: 1, keepAliveDurationMs: 1, dispatcherMaxRequests: null }, mockBaseUrl: 'http://127.0.0.1:9/v1', samplerIntervalMs: 250, pinnedThresholdMs: 20,
-};
+/** What the stand-in reports on /bench/info: the variant it was asked to run (the pipeline checks it), every scenario. */
+function fakeSutInfo(v: Variant): SutInfo {
+  const e = v.executor;
+  return {
+    jdkVendor: 'none (fake SUT of a test)', jdkVersion: '0', springBootVersion: '0', springAiVersion: '0', jvmFlags: [], availableProcessors: 1,
+    executor: { variant: v.id, kind: e.kind, threads: e.kind === 'platform-pool' ? e.threads : null, queueCapacity: e.kind === 'platform-pool' ? e.queueCapacity : null, threadNamePrefix: v.threadNamePrefix, pinning: 'none' },
+    scenarios: ['llm', 'sleep'], vtSchedulerParallelism: null,
+    tomcat: { maxThreads: 1, maxConnections: 1, maxKeepAliveRequests: -1, keepAliveTimeoutMs: 1, asyncRequestTimeoutMs: 1 },
+    okhttp: { maxIdleConnections: 1, keepAliveDurationMs: 1, dispatcherMaxRequests: null }, mockBaseUrl: 'http://127.0.0.1:9/v1', samplerIntervalMs: 250, pinnedThresholdMs: 20,
+  };
+}
 
 const sleeper = idleChild;
 
@@ -66,7 +72,7 @@ function fakeDeps(sutUrl: string, openStore?: (dir: string) => RunStore): MainDe
     startMock: async (o) => { const p = sleeper(marker); return { pid: p.pid, url: 'http://127.0.0.1:9', marker, stop: p.stop, logFile: o.logFile, probe: async () => true }; },
     startSut: async (o) => {
       const p = sleeper(marker);
-      return { pid: p.pid, baseUrl: sutUrl, marker, stop: p.stop, logFile: o.logFile, probe: async () => true, info: FAKE_SUT_INFO };
+      return { pid: p.pid, baseUrl: sutUrl, marker, stop: p.stop, logFile: o.logFile, probe: async () => true, info: fakeSutInfo(o.variant) };
     },
     getSamples: async () => [],
     getPinned: async () => null,

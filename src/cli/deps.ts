@@ -16,6 +16,16 @@ import type { RunDeps } from '../pipeline/run.ts';
 /** How long a SUT JVM may take to answer /bench/info after start. */
 const SUT_READY_TIMEOUT_MS = 120_000;
 
+/**
+ * The MainDeps `run.mjs` uses. `prepare` finds a JDK >= SUT_MIN_JDK and builds the SUT jar with
+ * Maven (log in `<logsDir>/build.log`), then returns RunDeps that start the real mock process and
+ * one real SUT JVM per block (the block's effective variant, the run's JVM flags, ports and bind
+ * address; ready when `/bench/info` answers, within SUT_READY_TIMEOUT_MS) and read their HTTP
+ * endpoints. `checkJdk` is the dry run's JDK check; `report` loads the report stage only when a
+ * report is rendered. Nothing starts until `prepare` is called.
+ * @throws VtbenchError from `prepare`: EXIT.prerequisite (no suitable JDK or Maven), EXIT.build
+ *   (the Maven build failed); from `startSut`/`startMock`: EXIT.portInUse, EXIT.notReady
+ */
 export function realDeps(): MainDeps {
   return {
     async prepare(options, logsDir) {

@@ -64,15 +64,19 @@ function defaultStudyOf(studies: readonly Study[]): Study {
 }
 
 /**
- * Run (or dry-run, resume, list) with a study given as an object, registered or not: the same path
- * as `npx zx run.mjs --study <id> ...`. `argv` are the other arguments (e.g. `--profile`,
- * `--runs-dir`, `--no-report`; with `--resume` the study is the run's own and must be this one or
- * a registered one).
+ * Run (or dry-run, resume, list, report) with a study given as an object, registered or not: the
+ * same path as `npx zx run.mjs --study <id> ...`. `argv` are the other arguments (e.g. `--profile`,
+ * `--runs-dir`, `--no-report`; with `--resume`, `report` or `resummarize` the study is the run's own
+ * and must be this one or a registered one; `list` lists this study).
  */
 export function runStudy(study: Study, argv: readonly string[], io: Io, deps: MainDeps): Promise<number> {
   const others = studiesOf(deps).filter((s) => s.id !== study.id);
-  // --resume takes the study from the run's manifest; the study only has to be known
-  const args = argv.includes('--resume') ? [...argv] : ['--study', study.id, ...argv];
+  // --resume, `report` and `resummarize` take the study from the run's manifest; the study only has
+  // to be known. `list` lists this study.
+  const [first, ...rest] = argv;
+  const args = first === 'list' ? ['list', '--study', study.id, ...rest]
+    : argv.includes('--resume') || first === 'report' || first === 'resummarize' ? [...argv]
+      : ['--study', study.id, ...argv];
   return main(args, io, { ...deps, studies: [study, ...others] });
 }
 
@@ -143,10 +147,14 @@ function openStore(deps: MainDeps, dir: string): RunStore {
   return deps.openStore ? deps.openStore(dir) : new RunStore(dir);
 }
 
-/** `<yyyymmdd>-<hhmmss>-<profile>` in UTC, e.g. `20261130-101500-quick` */
-export function newRunId(profile: string, now = new Date()): string {
+/**
+ * `<yyyymmdd>-<hhmmss>-<study>-<profile>` in UTC, e.g. `20261130-101500-000-quick`. Runs started
+ * before the study was part of the id (`<yyyymmdd>-<hhmmss>-<profile>`, e.g. the committed
+ * `20261130-100102-seed-000`) keep their ids: nothing parses an id, the manifest names the study.
+ */
+export function newRunId(study: string, profile: string, now = new Date()): string {
   const p = (n: number) => String(n).padStart(2, '0');
-  return `${now.getUTCFullYear()}${p(now.getUTCMonth() + 1)}${p(now.getUTCDate())}-${p(now.getUTCHours())}${p(now.getUTCMinutes())}${p(now.getUTCSeconds())}-${profile}`;
+  return `${now.getUTCFullYear()}${p(now.getUTCMonth() + 1)}${p(now.getUTCDate())}-${p(now.getUTCHours())}${p(now.getUTCMinutes())}${p(now.getUTCSeconds())}-${study}-${profile}`;
 }
 
 function profileHelp(studies: readonly Study[]): string {
@@ -208,11 +216,13 @@ function buildProgram(io: Io, studies: readonly Study[]): Command {
     });
   program
     .command('list')
-    .description('list the studies and their profiles with planned cells, requests and duration')
+    .description('list the studies (or one: --study <id>) and their profiles with planned cells, requests and duration')
+    .option('--study <id>', 'list this study only')
     .option('--json', 'one JSON line instead of a table')
-    .action((o: { json?: boolean }) => {
+    .action((o: { json?: boolean; study?: string }) => {
       chosen.command = 'list';
       chosen.json = Boolean(o.json);
+      chosen.study = o.study ?? null;
     });
   program
     .command('resummarize <runDir>')
@@ -225,7 +235,35 @@ function buildProgram(io: Io, studies: readonly Study[]): Command {
 }
 
 /** What the parse chose (set by the commander actions). */
-const chosen: { command: 'run' | 'report' | 'resummarize' | 'list' | null; runDir: string | null; lang: string | null; reportDir: string | null; json?: boolean } = { command: null, runDir: null, lang: null, reportDir: null };
+const chosen: { command: 'run' | 'report' | 'resummarize' | 'list' | null; runDir: string | null; lang: string | null; reportDir: string | null; json?: boolean; study?: string | null } = { command: null, runDir: null, lang: null, reportDir: null };
+
+/**
+ * The options given before a subcommand that it reads; any other (a run option such as --study,
+ * --variants, --levels, --resume) would be ignored silently, so it is refused.
+ */
+const SUBCOMMAND_OPTIONS: Record<'report' | 'resummarize' | 'list', readonly string[]> = {
+  report: ['--runs-dir', '--report-dir', '--lang', '--debug', '--json'],
+  resummarize: ['--debug', '--json'],
+  list: ['--study', '--json', '--debug'],
+};
+
+/**
+ * @throws VtbenchError(EXIT.usage) naming the options given on the command line (before the
+ *   subcommand) that `command` does not apply
+ */
+function refuseForeignOptions(program: Command, command: keyof typeof SUBCOMMAND_OPTIONS): void {
+  const allowed = SUBCOMMAND_OPTIONS[command];
+  const given = program.options
+    .filter((o) => program.getOptionValueSource(o.attributeName()) === 'cli')
+    .map((o) => o.long ?? o.flags)
+    .filter((f, i, all) => all.indexOf(f) === i && !allowed.includes(f));
+  if (given.length > 0) {
+    throw new VtbenchError(
+      `${given.join(', ')} ${given.length === 1 ? 'does' : 'do'} not apply to \`${command}\``,
+      `drop ${given.length === 1 ? 'it' : 'them'}; \`${command}\` takes ${allowed.join(', ')} (npx zx run.mjs ${command} --help)`,
+      EXIT.usage);
+  }
+}
 
 /** A user-given path resolves against the current folder; the defaults live in this repository. */
 function dirOption(value: unknown, fallback: string): string {
@@ -238,7 +276,7 @@ function dirOption(value: unknown, fallback: string): string {
  * Parse and run. Returns the exit code (never calls process.exit itself).
  */
 export async function main(argv: string[], io: Io, deps: MainDeps): Promise<number> {
-  Object.assign(chosen, { command: null, runDir: null, lang: null, reportDir: null, json: false });
+  Object.assign(chosen, { command: null, runDir: null, lang: null, reportDir: null, json: false, study: null });
   let debug = argv.includes('--debug');
   const studies = studiesOf(deps);
   const program = buildProgram(io, studies);
@@ -254,10 +292,13 @@ export async function main(argv: string[], io: Io, deps: MainDeps): Promise<numb
     }
     const opts = program.opts<Record<string, string | boolean | undefined>>();
     debug = Boolean(opts['debug']);
+    if (chosen.command !== null && chosen.command !== 'run') refuseForeignOptions(program, chosen.command);
     const lang = checkLang(String(chosen.lang ?? opts['lang'] ?? 'en'));
     if (chosen.command === 'list') {
-      const rows = listProfiles(readHostLimits(), studies);
-      io.stdout.write((opts['json'] || chosen.json ? JSON.stringify({ type: 'list', profiles: rows }) : formatProfileList(rows, studies)) + '\n');
+      const one = chosen.study ?? (typeof opts['study'] === 'string' ? opts['study'] : null);
+      const listed = one === null ? studies : [getStudy(one, studies)];
+      const rows = listProfiles(readHostLimits(), listed);
+      io.stdout.write((opts['json'] || chosen.json ? JSON.stringify({ type: 'list', studies: listed.map(studyEntry), profiles: rows }) : formatProfileList(rows, listed)) + '\n');
       return EXIT.ok;
     }
     if (chosen.command === 'resummarize') {
@@ -294,6 +335,11 @@ export async function main(argv: string[], io: Io, deps: MainDeps): Promise<numb
     else io.stderr.write('  hint: rerun with --debug for the stack trace\n');
     return EXIT.unexpected;
   }
+}
+
+/** A study in `list --json`: its id, title, source, variant ids and scenario ids. */
+function studyEntry(st: Study): { id: string; title: string; source: string; variants: string[]; scenarios: string[] } {
+  return { id: st.id, title: st.title, source: st.source, variants: st.variants.map((v) => v.id), scenarios: st.scenarios.map((x) => x.id) };
 }
 
 function checkLang(l: string): 'en' | 'zh' {
@@ -374,7 +420,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   } else {
     study = typeof opts['study'] === 'string' ? getStudy(opts['study'], studies) : defaultStudyOf(studies);
     options = resolveOptions(study, typeof opts['profile'] === 'string' ? opts['profile'] : defaultProfile(study).name, raw);
-    const runId = newRunId(options.profile);
+    const runId = newRunId(study.id, options.profile);
     store = openStore(deps, join(runsDir, runId));
     manifest = {
       schemaVersion: SCHEMA_VERSION,
@@ -420,7 +466,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     const jdk = deps.checkJdk();
     checkDisk(resumeId ? store.dir : nearestExisting(runsDir));
     io.stderr.write(`prerequisites ok: ${jdk}; ${mvn}; ports ${options.mockPort} and ${options.sutPort} free; output folders writable\n`);
-    if (opts['json']) io.stdout.write(JSON.stringify({ type: 'dry-run', ok: true, runDir: store.dir, cells: plan.cells.length, totalRequests: plan.totalRequests, theoreticalS: plan.theoreticalS, jdk, maven: mvn }) + '\n');
+    if (opts['json']) io.stdout.write(JSON.stringify({ type: 'dry-run', ok: true, runDir: store.dir, study: study.id, profile: options.profile, scenario: options.scenario, variants: [...options.variants], cells: plan.cells.length, totalRequests: plan.totalRequests, theoreticalS: plan.theoreticalS, jdk, maven: mvn }) + '\n');
     return 0;
   }
 
@@ -493,7 +539,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     store.writeManifest(manifest);
     const done = store.doneCellIds();
     emit({
-      type: 'plan', runId: manifest.runId, runDir: store.dir, totalRequests: plan.totalRequests, theoreticalS: plan.theoreticalS,
+      type: 'plan', runId: manifest.runId, runDir: store.dir, study: study.id, profile: options.profile, scenario: options.scenario, variants: [...options.variants], totalRequests: plan.totalRequests, theoreticalS: plan.theoreticalS,
       remainingTheoreticalS: plan.cells.filter((c) => !done.has(c.cellId)).reduce((s, c) => s + c.theoreticalS, 0),
       cells: plan.cells.length, resumedCells: plan.cells.filter((c) => done.has(c.cellId)).length,
     });

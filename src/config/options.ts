@@ -98,10 +98,11 @@ function nullableIntSpec<K extends 'poolSize' | 'queueCapacity'>(key: K, flag: s
   };
 }
 
-function list(raw: string, flag: string): string[] {
+/** A comma-separated list; `example` is a valid value of the flag for the hint (e.g. `10,50`). */
+function list(raw: string, flag: string, example: string): string[] {
   const items = raw.split(',').map((s) => s.trim());
   if (items.length === 1 && items[0] === '') return [];
-  if (items.some((s) => s === '')) throw usage(flag, `'${raw}' has an empty item`, `separate items with single commas, e.g. --${flag} 10,50`);
+  if (items.some((s) => s === '')) throw usage(flag, `'${raw}' has an empty item`, `separate items with single commas, e.g. --${flag} ${example}`);
   return items;
 }
 
@@ -126,7 +127,7 @@ export const OPTION_SPECS = [
     key: 'levels', flag: 'levels', arg: 'c1,c2,..', description: 'concurrency levels (closed-loop workers per cell)',
     max: { value: maxConcurrency, why: `each worker costs the SUT two file descriptors (inbound + upstream) under ulimit -n, less ${FD_RESERVE} for the JVM, and two ephemeral ports` },
     parse: (raw) => {
-      const items = list(raw, 'levels');
+      const items = list(raw, 'levels', '10,50');
       if (items.length === 0) throw usage('levels', 'no level given', 'e.g. --levels 10,50,100');
       const levels = items.map((x) => parsePositiveInt('levels', x));
       if (new Set(levels).size !== levels.length) throw usage('levels', `'${raw}' repeats a level`, 'list each level once');
@@ -137,7 +138,7 @@ export const OPTION_SPECS = [
   intSpec('requestsPerWorker', 'requests-per-worker', 'n', 'measured requests each worker sends, one after another', 1, SAFE),
   intSpec('repeats', 'repeats', 'n', 'repeats of every cell (a fresh SUT JVM per variant and repeat)', 1, { value: 1000, why: 'a stated maximum: every repeat starts a fresh SUT JVM per variant' }),
   spec({ key: 'warmupS', flag: 'warmup-s', arg: 's', description: 'warm-up per JVM at the highest level, s (not recorded; 0 = none)', max: { value: 3600, why: 'a stated maximum: an hour warms any JIT' }, parse: (r) => parseNumber('warmup-s', r, 0, 3600), show: (v) => `${v}` }),
-  intSpec('latencyMs', 'latency-ms', 'ms', 'mock LLM latency per call, ms (constant model); L of the scenarios that use it', 1, { value: SUT_REQUEST_TIMEOUT_MS - 1, why: "a call must end within the SUT's 600 s request timeout (application.yml)" }),
+  intSpec('latencyMs', 'latency-ms', 'ms', 'L, the service time of one call, ms: the mock LLM\'s latency (constant model), or what a scenario makes of it (e.g. a sleep of L)', 1, { value: SUT_REQUEST_TIMEOUT_MS - 1, why: "a call must end within the SUT's 600 s request timeout (application.yml)" }),
   spec({
     key: 'scenario', flag: 'scenario', arg: 'id', description: "the study's scenario every cell measures (the list below names each study's scenarios)",
     parse: (raw) => {
@@ -150,15 +151,15 @@ export const OPTION_SPECS = [
   spec({
     key: 'variants', flag: 'variants', arg: 'v1,v2', description: "the study's variants to run, in run order (ids; checked against the study)",
     parse: (raw) => {
-      const items = list(raw, 'variants');
-      if (items.length === 0) throw usage('variants', 'no variant given', "list one or more of the study's variant ids, e.g. --variants a,b");
+      const items = list(raw, 'variants', '<id>,<id>');
+      if (items.length === 0) throw usage('variants', 'no variant given', "list one or more of the study's variant ids, comma-separated");
       if (new Set(items).size !== items.length) throw usage('variants', `'${raw}' repeats a variant`, 'list each variant once');
       return items;
     },
     show: (v) => v.join(','),
   }),
-  nullableIntSpec('poolSize', 'pool-size', 'N', 'threads of every platform-pool variant (core = max), replacing each variant\'s own', 1, { value: MAX_POOL_THREADS, why: 'a stated maximum: each pool thread is a platform thread with its own stack' }),
-  nullableIntSpec('queueCapacity', 'queue-capacity', 'n', 'queue capacity of every platform-pool variant (AbortPolicy beyond it), replacing each variant\'s own', 0, { value: JAVA_INT_MAX, why: "the SUT's queue capacity is a Java int" }),
+  nullableIntSpec('poolSize', 'pool-size', 'N', 'threads of the one selected platform-pool variant (core = max), replacing its own; refused when none or several are selected', 1, { value: MAX_POOL_THREADS, why: 'a stated maximum: each pool thread is a platform thread with its own stack' }),
+  nullableIntSpec('queueCapacity', 'queue-capacity', 'n', 'queue capacity of the one selected platform-pool variant (AbortPolicy beyond it), replacing its own; refused when none or several are selected', 0, { value: JAVA_INT_MAX, why: "the SUT's queue capacity is a Java int" }),
   spec({
     key: 'start', flag: 'start', arg: 'mode', description: 'worker start: together (as the study) or ramp (spread over --ramp-ms)',
     parse: (raw) => {

@@ -61,8 +61,9 @@ export function getProfile(study: Study, name: string): Profile {
 
 /**
  * The effective variants of a run: the study's variants named in `o.variants` (in that order), with
- * `o.poolSize` / `o.queueCapacity` (when not null) replacing the threads / queue capacity of every
- * platform-pool variant. Copies; the study's own objects are never changed.
+ * `o.poolSize` / `o.queueCapacity` (when not null) replacing the threads / queue capacity of the
+ * platform-pool variant (resolveOptions refuses the flags unless exactly one is selected; a
+ * profile's own values, study-check.ts). Copies; the study's own objects are never changed.
  * @throws VtbenchError(EXIT.usage) naming --variants when an id is not the study's
  */
 export function effectiveVariants(study: Study, o: Pick<ResolvedOptions, 'variants' | 'poolSize' | 'queueCapacity'>): Variant[] {
@@ -84,6 +85,26 @@ export function effectiveVariants(study: Study, o: Pick<ResolvedOptions, 'varian
 }
 
 /**
+ * `--pool-size` / `--queue-capacity` replace one platform pool's values: refuse them when the selected
+ * variants hold no platform pool (the flag would do nothing) or two or more (it would make distinct
+ * arms identical). A profile's own poolSize/queueCapacity is checked by study-check.ts.
+ * @throws VtbenchError(EXIT.usage) naming the flag and the fix
+ */
+function checkPoolOverrides(study: Study, o: Pick<ResolvedOptions, 'variants'>, raw: Partial<Record<OptionKey, string>>): void {
+  const selected = o.variants.map((id) => study.variants.find((x) => x.id === id)).filter((v): v is Variant => v !== undefined);
+  const pools = selected.filter((v) => v.executor.kind === 'platform-pool').map((v) => v.id);
+  for (const [key, flag, what] of [['poolSize', 'pool-size', 'size'], ['queueCapacity', 'queue-capacity', 'queue capacity']] as const) {
+    if (raw[key] === undefined) continue;
+    if (pools.length === 0) {
+      throw new VtbenchError(`--${flag}: none of the selected variants (${o.variants.join(', ')}) is a platform pool`, `drop --${flag}`, EXIT.usage);
+    }
+    if (pools.length > 1) {
+      throw new VtbenchError(`--${flag}: would give ${pools.slice(0, -1).join(', ')} and ${pools[pools.length - 1]} the same ${what}`, `select one of them with --variants, or drop --${flag}`, EXIT.usage);
+    }
+  }
+}
+
+/**
  * Study + profile + raw flag values (strings, keyed by option key) -> frozen ResolvedOptions.
  * Throws VtbenchError (exit 2) naming the flag for any bad value, a value above its bound on this
  * host (checkBounds) or an inconsistent combination. The dry run and the run both call this.
@@ -96,12 +117,21 @@ export function resolveOptions(study: Study, profileName: string, raw: Partial<R
   const out = { study: study.id, profile: profile.name, ...values, variantSpecs: [] } as ResolvedOptions;
   for (const s of OPTION_SPECS) {
     const v = raw[s.key];
-    if (v !== undefined) (out as unknown as Record<string, unknown>)[s.key] = s.parse(v);
+    if (v === undefined) continue;
+    try {
+      (out as unknown as Record<string, unknown>)[s.key] = s.parse(v);
+    } catch (e) {
+      // a list of ids: the hint names the study's own ids
+      const ids = s.key === 'variants' ? study.variants.map((x) => x.id) : s.key === 'scenario' ? study.scenarios.map((x) => x.id) : null;
+      if (!(e instanceof VtbenchError) || ids === null) throw e;
+      throw new VtbenchError(e.message, `${e.hint}; study ${study.id}'s ${s.key === 'variants' ? 'variants' : 'scenarios'}: ${ids.join(', ')}`, e.exitCode);
+    }
   }
   if (!study.scenarios.some((x) => x.id === out.scenario)) {
     throw new VtbenchError(`--scenario: unknown scenario '${out.scenario}' of study ${study.id}`, `use one of: ${study.scenarios.map((x) => x.id).join(', ')}`, EXIT.usage);
   }
   driverFor(scenarioOf(study, out.scenario)); // a scenario whose driver is not built yet stops here
+  checkPoolOverrides(study, out, raw);
   out.variantSpecs = effectiveVariants(study, out);
   if (out.mockPort === out.sutPort) {
     throw new VtbenchError(`--mock-port and --sut-port are both ${out.mockPort}`, 'give them different ports', EXIT.usage);
@@ -142,7 +172,7 @@ export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study):
   if (cells > MAX_CELLS) {
     throw new VtbenchError(
       `--levels/--repeats/--variants: the plan would have ${cells.toLocaleString('en-US')} cells; the stated maximum is ${MAX_CELLS.toLocaleString('en-US')} (every cell adds files that summary.json is rebuilt from after each cell)`,
-      'fewer levels or repeats, or split the plan into several runs', EXIT.usage);
+      'fewer --levels, --repeats or --variants, or split the plan into several runs', EXIT.usage);
   }
   // totals by arithmetic first: makePlan itself allocates per cell
   const totalRequests = o.levels.reduce((t, l) => t + l, 0) * o.requestsPerWorker * o.repeats * o.variants.length;
@@ -168,11 +198,12 @@ export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study):
  */
 function checkFeasible(o: ResolvedOptions, study: Study): void {
   const c = Math.max(...o.levels);
-  const L = scenarioOf(study, o.scenario).serviceTimeMs(o);
+  const scenario = scenarioOf(study, o.scenario);
+  const L = scenario.serviceTimeMs(o);
   const limit = Math.min(o.headersTimeoutMs, SUT_REQUEST_TIMEOUT_MS);
   const limitName = limit === o.headersTimeoutMs ? 'client headers timeout (--headers-timeout-ms)' : 'SUT request timeout';
   if (L >= limit) {
-    throw new VtbenchError(`--latency-ms: every call of scenario ${o.scenario} takes ${L} ms, not below the ${limit / 1000} s ${limitName}`, 'lower --latency-ms or raise --headers-timeout-ms', EXIT.usage);
+    throw new VtbenchError(`--latency-ms: scenario ${scenario.id} (${scenario.label}): L = ${L} ms per call, not below the ${limit / 1000} s ${limitName}`, `lower L (--latency-ms)${limit === o.headersTimeoutMs ? ' or raise --headers-timeout-ms' : ''}`, EXIT.usage);
   }
   for (const v of o.variantSpecs) {
     if (v.executor.kind !== 'platform-pool') continue;

@@ -9,6 +9,9 @@ import { reservedSutProperties } from '../jvm/sut-process.ts';
 /** Ids that appear in cell ids, file names and Spring properties: lower-case letters, digits, `-`. */
 const SLUG = /^[a-z0-9][a-z0-9-]*$/;
 
+/** Profile names go into run ids (`<date>-<time>-<study>-<profile>`) and folder names: a slug that may hold dots. */
+const PROFILE_NAME = /^[a-z0-9][a-z0-9.-]*$/;
+
 /** Everything wrong with a study definition; empty when it is usable. */
 export function studyProblems(s: Study): string[] {
   const out: string[] = [];
@@ -34,9 +37,26 @@ export function studyProblems(s: Study): string[] {
   for (const d of dupes(s.scenarios.map((x) => x.id))) out.push(`scenario id '${d}' twice`);
   for (const d of dupes(s.profiles.map((p) => p.name))) out.push(`profile '${d}' twice`);
   const ids = new Set(s.variants.map((v) => v.id));
+  const scenarioIds = new Set(s.scenarios.map((x) => x.id));
   for (const c of s.comparisons) {
     for (const id of [c.baseline, c.candidate]) if (!ids.has(id)) out.push(`comparison ${c.baseline} -> ${c.candidate}: no variant '${id}'`);
   }
+  for (const p of s.profiles) {
+    if (!PROFILE_NAME.test(p.name)) out.push(`profile name '${p.name}' is not a slug (a-z, 0-9, '.', '-'; it goes into run ids and folder names)`);
+    const v = p.values;
+    for (const id of v.variants) if (!ids.has(id)) out.push(`profile ${p.name}: variants name '${id}', which is not a variant of the study (known: ${[...ids].join(', ')})`);
+    if (v.variants.length === 0) out.push(`profile ${p.name}: no variant selected`);
+    if (!scenarioIds.has(v.scenario)) out.push(`profile ${p.name}: scenario '${v.scenario}' is not a scenario of the study (known: ${[...scenarioIds].join(', ')})`);
+    const pools = v.variants.filter((id) => s.variants.find((x) => x.id === id)?.executor.kind === 'platform-pool');
+    for (const [key, value] of [['poolSize', v.poolSize], ['queueCapacity', v.queueCapacity]] as const) {
+      if (value !== null && pools.length > 1) out.push(`profile ${p.name}: ${key} ${value} would give ${pools.join(', ')} the same value`);
+    }
+  }
+  for (const r of s.published) {
+    if (r.variant !== null && !ids.has(r.variant)) out.push(`published row ${r.id}: no variant '${r.variant}'`);
+    if (r.scenario !== null && !scenarioIds.has(r.scenario)) out.push(`published row ${r.id}: no scenario '${r.scenario}'`);
+  }
+  for (const d of dupes(s.published.map((r) => r.id))) out.push(`published row id '${d}' twice`);
   return out;
 }
 

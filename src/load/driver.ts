@@ -137,8 +137,8 @@ export function driverFor(scenario: Pick<Scenario, 'id' | 'driver'>): Driver {
   if (!driverBuilt(scenario.driver)) {
     const kind = scenario.driver as Exclude<DriverKind, 'closed-loop-http'>;
     throw new VtbenchError(
-      `scenario ${scenario.id}: load driver '${kind}' is not built yet (see ${NOT_BUILT[kind]}; the slot is typed in src/load/driver.ts)`,
-      "choose a scenario whose driver is 'closed-loop-http'",
+      `--scenario: scenario ${scenario.id}: load driver '${kind}' is not built yet (see ${NOT_BUILT[kind]}; the slot is typed in src/load/driver.ts)`,
+      "choose with --scenario a scenario whose driver is 'closed-loop-http'",
       EXIT.usage,
     );
   }

@@ -9,7 +9,7 @@ import type { LoadSummary } from '../load/types.ts';
 import type { CellFlag } from '../store/types.ts';
 
 export type RunEvent =
-  | { type: 'plan'; runId: string; runDir: string; totalRequests: number; theoreticalS: number; remainingTheoreticalS: number; cells: number; resumedCells: number }
+  | { type: 'plan'; runId: string; runDir: string; study: string; profile: string; scenario: string; variants: string[]; totalRequests: number; theoreticalS: number; remainingTheoreticalS: number; cells: number; resumedCells: number }
   | { type: 'info'; message: string }
   | { type: 'block-start'; blockId: string }
   | { type: 'warmup'; blockId: string; workers: number; requestsPerWorker: number }

@@ -129,6 +129,14 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
   try {
     ctx.manifest.sut[block.blockId] = sut.info;
     store.writeManifest(ctx.manifest);
+    const mismatches = sutMismatches(block.variant, loadOf(ctx).scenario, sut.info);
+    if (mismatches.length > 0) {
+      throw new VtbenchError(
+        `the SUT started for block ${block.blockId} is not the one asked for: ${mismatches.join('; ')}; no load was sent to it`,
+        `see ${sut.logFile} and manifest.json (sut.${block.blockId}); rebuild the SUT (sut/) if it is older than this harness, then continue with --resume ${ctx.manifest.runId}`,
+        EXIT.notReady,
+      );
+    }
     if (block.warmup) {
       ctx.emit({ type: 'warmup', blockId: block.blockId, workers: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker });
       const abort = new AbortController();
@@ -153,6 +161,31 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
     await sut.stop();
     ctx.children.remove(sut.pid);
   }
+}
+
+/**
+ * What differs between the SUT a block asked for and the one `/bench/info` describes: the effective
+ * variant's executor (variant id, kind, threads, queue capacity, thread-name prefix) and, when the
+ * scenario names one (`Scenario.sutScenario`), whether the SUT serves that scenario bean. Each item
+ * names the field, the expected and the reported value. Empty when they agree. Pure.
+ */
+export function sutMismatches(variant: Variant, scenario: Scenario, info: SutInfo): string[] {
+  const e = variant.executor;
+  const want: [string, unknown][] = [
+    ['variant', variant.id],
+    ['kind', e.kind],
+    ['threads', e.kind === 'platform-pool' ? e.threads : null],
+    ['queueCapacity', e.kind === 'platform-pool' ? e.queueCapacity : null],
+    ['threadNamePrefix', variant.threadNamePrefix],
+  ];
+  const got = info.executor as unknown as Record<string, unknown>;
+  const out = want
+    .filter(([k, v]) => got[k] !== v)
+    .map(([k, v]) => `variant ${variant.id}: executor.${k} is ${JSON.stringify(got[k] ?? null)}, expected ${JSON.stringify(v)}`);
+  if (scenario.sutScenario !== undefined && !(info.scenarios ?? []).includes(scenario.sutScenario)) {
+    out.push(`scenario ${scenario.id}: the SUT serves scenarios ${JSON.stringify(info.scenarios ?? [])}, expected one to be '${scenario.sutScenario}'`);
+  }
+  return out;
 }
 
 /** The children a block's cells depend on, for the liveness checks. */

@@ -67,6 +67,12 @@ export interface Scenario {
   serviceTimeMs(o: ResolvedOptions): number;
   /** the scenario calls the mock LLM (the pipeline starts the mock either way) */
   usesMock: boolean;
+  /**
+   * the id of the SUT scenario bean the request reaches (sut/…/Scenario.java `id()`), checked
+   * against `/bench/info` `scenarios` after each SUT start (src/pipeline/run.ts, sutMismatches);
+   * absent: not checked
+   */
+  sutScenario?: string;
 }
 
 /** Profile values: every option a run resolves, except the names of the study and the profile. */

@@ -22,6 +22,7 @@ export const SCENARIOS: readonly Scenario[] = [
     request: () => ({ method: 'POST', path: '/api/benchmark/llm', body: PROMPT_BODY }),
     serviceTimeMs: (o) => o.latencyMs,
     usesMock: true,
+    sutScenario: 'llm',
   },
 ];
 
