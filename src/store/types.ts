@@ -41,9 +41,9 @@ export interface ResolvedOptions {
   latencyMs: number;
   /** variant ids to run, in run order (a subset of the study's) */
   variants: VariantId[];
-  /** threads of every platform-pool variant; null = each variant's own (the study's) */
+  /** threads of the one platform-pool variant selected (`--pool-size`); null = the variant's own (the study's) */
   poolSize: number | null;
-  /** queue capacity of every platform-pool variant; null = each variant's own */
+  /** queue capacity of the one platform-pool variant selected (`--queue-capacity`); null = the variant's own */
   queueCapacity: number | null;
   /** the effective variants (overrides applied), same order as `variants`: a run describes itself */
   variantSpecs: Variant[];
