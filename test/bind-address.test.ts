@@ -11,6 +11,7 @@ import { OPTION_SPECS } from '../src/config/options.ts';
 import { VtbenchError, EXIT } from '../src/core/errors.ts';
 import { DEFAULT_BIND_ADDRESS, connectHostOf, httpOrigin } from '../src/jvm/bind.ts';
 import { startMockProcess } from '../src/pipeline/mock-process.ts';
+import { freePort } from './fixtures/ports.ts';
 
 test('--bind-address: 127.0.0.1 in every profile unless given; an IP literal is taken, anything else refused naming the flag', () => {
   assert.equal(DEFAULT_BIND_ADDRESS, '127.0.0.1');
@@ -34,13 +35,6 @@ test('connectHostOf / httpOrigin: a wildcard bind is reached on loopback of its 
   assert.equal(httpOrigin('fd00::2', 1), 'http://[fd00::2]:1');
 });
 
-function freePort(): Promise<number> {
-  const s = createServer();
-  return new Promise((resolve) => s.listen(0, '127.0.0.1', () => {
-    const p = (s.address() as AddressInfo).port;
-    s.close(() => resolve(p));
-  }));
-}
 
 test('the mock process the pipeline starts listens on loopback only by default', { timeout: 60_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'vtbench-bind-'));

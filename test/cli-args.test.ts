@@ -9,11 +9,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { main, newRunId, runStudy, type Io, type MainDeps } from '../src/cli/main.ts';
 import { STUDIES } from '../src/studies/index.ts';
 import type { Study } from '../src/study/types.ts';
 import { TOY_STUDY } from './fixtures/toy-study/study.ts';
+import { freePort } from './fixtures/ports.ts';
 
 function capture(): { io: Io; out: () => string; err: () => string } {
   let out = '';
@@ -80,17 +80,6 @@ test('list --json carries each study with its variant ids and scenario ids', asy
   assert.ok(j.profiles.some((p) => p.study === 'toy'));
 });
 
-/** A port free right now (so this test's port checks do not race another test file's fixed ports). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
 
 const hasMaven = (() => { try { execFileSync('mvn', ['-v'], { stdio: 'ignore', timeout: 60_000 }); return true; } catch { return false; } })();
 

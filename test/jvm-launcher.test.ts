@@ -19,6 +19,7 @@ const POOL: Variant = { id: 'pool-x', label: 'pool', executor: { kind: 'platform
 import { pinnedReasonKind } from '../src/jvm/pinned-kind.ts';
 import { getPinned, getSamples, getThreadDump } from '../src/jvm/client.ts';
 import { buildSut } from '../src/jvm/build.ts';
+import { freePort } from './fixtures/ports.ts';
 
 function fakeJdk(root: string, name: string, version: string | null, vendor = 'Test Vendor'): string {
   const home = join(root, name);
@@ -172,13 +173,6 @@ function startStub(latencyMs: number): Promise<{ server: Server; baseUrl: string
   }));
 }
 
-function freePort(): Promise<number> {
-  const s = createServer();
-  return new Promise((resolve) => s.listen(0, '127.0.0.1', () => {
-    const p = (s.address() as AddressInfo).port;
-    s.close(() => resolve(p));
-  }));
-}
 
 let sutJdk: ReturnType<typeof findJdk> | null = null;
 try {

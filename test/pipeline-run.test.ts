@@ -8,7 +8,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, existsSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,20 +26,11 @@ import { validate } from '../src/store/schema.ts';
 import { VtbenchError } from '../src/core/errors.ts';
 import { SCHEMA_VERSION, type RunManifest, type ResolvedOptions } from '../src/store/types.ts';
 import type { RunEvent } from '../src/pipeline/events.ts';
+import { freePort } from './fixtures/ports.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const FAST_LIVENESS = { intervalMs: 200, probeTimeoutMs: 1000, failuresToDeath: 2 };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
 
 function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

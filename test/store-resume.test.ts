@@ -25,6 +25,7 @@ import type { CellResult, CompactRequests } from '../src/store/types.ts';
 import type { RunDeps } from '../src/pipeline/run.ts';
 import type { SutInfo } from '../src/jvm/api.ts';
 import { idleChild } from './fixtures/idle-child.ts';
+import { freePort } from './fixtures/ports.ts';
 import type { Variant } from '../src/study/types.ts';
 
 const LATENCY_MS = 50;
@@ -47,11 +48,9 @@ async function fakeSut(): Promise<{ url: string; served: () => number; close: ()
 
 /** Two ports free right now (bound on port 0, then released). */
 async function freePorts(): Promise<[number, number]> {
-  const one = () => new Promise<number>((r) => { const s = http.createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as AddressInfo).port; s.close(() => r(p)); }); });
-  return [await one(), await one()];
+  return [await freePort(), await freePort()];
 }
 
-/** What the fake SUT says about itself in /bench/info's shape (the manifest validates it). */
 /** What the stand-in reports on /bench/info: the variant it was asked to run (the pipeline checks it), every scenario. */
 function fakeSutInfo(v: Variant): SutInfo {
   const e = v.executor;
