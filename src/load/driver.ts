@@ -102,17 +102,17 @@ const NOT_BUILT: Readonly<Record<Exclude<DriverKind, 'closed-loop-http'>, string
   'in-process': 'issue 14 (a timed job the SUT runs itself)',
 };
 
+/** The one error of a driver slot not built yet, naming the scenario that chose it and the issue that builds it. */
+function notBuiltError(kind: Exclude<DriverKind, 'closed-loop-http'>, scenarioId: string): VtbenchError {
+  return new VtbenchError(
+    `--scenario: scenario ${scenarioId}: load driver '${kind}' is not built yet (see ${NOT_BUILT[kind]}; the slot is typed in src/load/driver.ts)`,
+    "choose with --scenario a scenario whose driver is 'closed-loop-http'",
+    EXIT.usage,
+  );
+}
+
 function notBuilt(kind: Exclude<DriverKind, 'closed-loop-http'>): Driver {
-  return {
-    kind,
-    run() {
-      return Promise.reject(new VtbenchError(
-        `load driver '${kind}' is not built yet (see ${NOT_BUILT[kind]}; the slot is typed in src/load/driver.ts)`,
-        "choose a scenario whose driver is 'closed-loop-http'",
-        EXIT.usage,
-      ));
-    },
-  };
+  return { kind, run: (p) => Promise.reject(notBuiltError(kind, p.scenario.id)) };
 }
 
 /** Every driver kind, built or not. */
@@ -125,7 +125,7 @@ export const DRIVERS: Readonly<Record<DriverKind, Driver>> = {
 
 /** Whether a driver kind can run today. */
 export function driverBuilt(kind: DriverKind): boolean {
-  return kind === 'closed-loop-http';
+  return !(kind in NOT_BUILT);
 }
 
 /**
@@ -134,13 +134,6 @@ export function driverBuilt(kind: DriverKind): boolean {
  *   the options are resolved, so a run never starts with a driver that cannot run)
  */
 export function driverFor(scenario: Pick<Scenario, 'id' | 'driver'>): Driver {
-  if (!driverBuilt(scenario.driver)) {
-    const kind = scenario.driver as Exclude<DriverKind, 'closed-loop-http'>;
-    throw new VtbenchError(
-      `--scenario: scenario ${scenario.id}: load driver '${kind}' is not built yet (see ${NOT_BUILT[kind]}; the slot is typed in src/load/driver.ts)`,
-      "choose with --scenario a scenario whose driver is 'closed-loop-http'",
-      EXIT.usage,
-    );
-  }
+  if (!driverBuilt(scenario.driver)) throw notBuiltError(scenario.driver as Exclude<DriverKind, 'closed-loop-http'>, scenario.id);
   return DRIVERS[scenario.driver];
 }
