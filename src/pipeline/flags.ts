@@ -52,6 +52,11 @@ export const SUT_CPU_SATURATED_SHARE = 0.1;
 /** Virtual-thread queue wait (submit → start) P95 above max(this, 5 % of L) means tasks waited for a carrier thread. */
 export const SCHEDULER_DELAY_MS = 10;
 
+/** The scheduler-delay flag's threshold: max(SCHEDULER_DELAY_MS, 5 % of L), ms (L = the cell's service time). */
+export function schedulerDelayThresholdMs(latencyMs: number): number {
+  return Math.max(SCHEDULER_DELAY_MS, 0.05 * latencyMs);
+}
+
 /** The SUT-CPU evidence of one cell (see `sutCpuSaturation`). */
 export interface SutCpuSaturation {
   /** samples from t0 on with a known processCpuLoad */
@@ -135,7 +140,7 @@ export function computeFlags(i: FlagInputs): CellFlag[] {
     flags.push({ code: 'sut-cpu', message: `SUT process CPU ≥ ${SUT_CPU_SATURATED * 100} % of the machine in ${(cpu.share * 100).toFixed(0)} % of its samples (${cpu.samplesAbove} of ${cpu.samples}): the cores, not the executor, were the limit then`, value: cpu.share, threshold: SUT_CPU_SATURATED_SHARE });
   }
   const q95 = i.load.queueMs?.p95;
-  const schedLimit = Math.max(SCHEDULER_DELAY_MS, 0.05 * i.latencyMs);
+  const schedLimit = schedulerDelayThresholdMs(i.latencyMs);
   if (i.executor.kind === 'virtual-per-task' && q95 !== undefined && q95 > schedLimit) {
     flags.push({ code: 'scheduler-delay', message: `virtual-thread queue wait P95 ${q95.toFixed(1)} ms > ${schedLimit.toFixed(0)} ms: tasks waited for a carrier thread (cores busy), not for an executor slot`, value: q95, threshold: schedLimit });
   }

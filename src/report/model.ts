@@ -24,7 +24,7 @@ import { pushAll } from '../stats/extremes.ts';
 import { quantileSorted } from 'simple-statistics';
 import { warmupPlan } from '../config/plan.ts';
 import { deriveUpstream } from './upstream.ts';
-import { SCHEDULER_DELAY_MS, SUT_CPU_SATURATED as PIPELINE_SUT_CPU_SATURATED, SUT_CPU_SATURATED_SHARE, sutCpuSaturation, upgradeLegacyFlag } from '../pipeline/flags.ts';
+import { schedulerDelayThresholdMs, SUT_CPU_SATURATED as PIPELINE_SUT_CPU_SATURATED, SUT_CPU_SATURATED_SHARE, sutCpuSaturation, upgradeLegacyFlag } from '../pipeline/flags.ts';
 import type { BaseModel, ConclusionRow, FigureCheck, FollowUp, StudyReportHook, Verdict } from './hook.ts';
 
 export type { ConclusionRow, FollowUp, Verdict } from './hook.ts';
@@ -191,7 +191,7 @@ export interface Saturation {
 /** SUT process CPU (0..1 of the machine) at or above which a sample counts as saturated */
 export const SUT_CPU_SATURATED = PIPELINE_SUT_CPU_SATURATED;
 /** the pipeline's `scheduler-delay` threshold: max(10 ms, 5 % of L) */
-export const schedulerDelayThresholdMs = (latencyMs: number): number => Math.max(SCHEDULER_DELAY_MS, 0.05 * latencyMs);
+export { schedulerDelayThresholdMs };
 
 /** A published figure of the study (Study.published) beside this run's value, with its verdict. */
 export interface PublishedVerdict {
