@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -24,42 +26,37 @@ class RejectionIT extends StubbedSutIT {
         STUB.latencyMs = 300;
     }
 
-    /** The stub holds the running call until the end, so the third request is refused however late it arrives. */
+    /**
+     * The stub holds the running call until the end. The third request finds the thread and the queue taken
+     * by the first two, which were sent in turn (see {@link #occupyThreadThenQueue}).
+     */
     @Test
-    void poolOneQueueOneThreeConcurrent_oneGets503NamingThreadsAndQueueSizes() {
+    void poolOneQueueOneThreeInTurn_thirdGets503NamingThreadsAndQueueSizes() throws Exception {
         STUB.holdAll();
-        List<SutHttp.Result> rs;
+        SutHttp http = new SutHttp(port);
+        SutHttp.Result third;
+        List<CompletableFuture<SutHttp.Result>> accepted;
         try {
-            SutHttp http = new SutHttp(port);
-            List<CompletableFuture<SutHttp.Result>> calls = List.of(http.llmAsync(), http.llmAsync(), http.llmAsync());
-            CompletableFuture.anyOf(calls.toArray(CompletableFuture[]::new)).join(); // the refusal answers at once
-            STUB.release();
-            rs = calls.stream().map(CompletableFuture::join).toList();
+            accepted = occupyThreadThenQueue(http, http::llmAsync);
+            third = http.llm();
         } finally {
             STUB.release();
         }
-        List<SutHttp.Result> rejected = rs.stream().filter(r -> r.status() == 503).toList();
-        assertEquals(1, rejected.size(), rs.toString());
-        assertEquals(2, rs.stream().filter(r -> r.status() == 200).count(), rs.toString());
-        JsonNode err = rejected.get(0).json();
+        List<SutHttp.Result> first = accepted.stream().map(CompletableFuture::join).toList();
+        assertEquals(503, third.status(), third + " after " + first);
+        assertTrue(first.stream().allMatch(r -> r.status() == 200), first.toString());
+        JsonNode err = third.json();
         assertEquals("rejected", err.get("error").asText());
         String msg = err.get("message").asText();
-        assertTrue(msg.contains("threads=1") && msg.contains("queue-capacity=1"), msg);
+        assertTrue(msg.contains("threads=1") && msg.contains("queue-capacity=1") && msg.contains("queued=1"), msg);
     }
 
-    /**
-     * The scenario route refuses the same way: two sleeps occupy the thread and the queue (seen in the
-     * sampler's in-flight count before the third is sent), the third gets 503 at once.
-     */
+    /** The scenario route refuses the same way: two sleeps take the thread and the queue, the third gets 503 at once. */
     @Test
     void scenarioRoute_threadAndQueueTakenBySleeps_thirdGets503Rejected() throws Exception {
         SutHttp http = new SutHttp(port);
-        List<CompletableFuture<SutHttp.Result>> sleeps = List.of(http.scenarioAsync("sleep?ms=1500"),
-                http.scenarioAsync("sleep?ms=1500"));
-        long deadline = System.currentTimeMillis() + 10_000;
-        while (latestInFlight(http) < 2 && System.currentTimeMillis() < deadline) {
-            Thread.sleep(20);
-        }
+        List<CompletableFuture<SutHttp.Result>> sleeps = occupyThreadThenQueue(http,
+                () -> http.scenarioAsync("sleep?ms=1500"));
         SutHttp.Result third = http.scenario("sleep?ms=0");
         List<SutHttp.Result> first = sleeps.stream().map(CompletableFuture::join).toList();
         assertEquals(503, third.status(), third + " after " + first);
@@ -67,8 +64,32 @@ class RejectionIT extends StubbedSutIT {
         assertTrue(first.stream().allMatch(r -> r.status() == 200), first.toString());
     }
 
-    private static int latestInFlight(SutHttp http) {
-        JsonNode samples = http.getJson("/bench/samples?since=" + (System.currentTimeMillis() - 1000)).get("samples");
-        return samples.isEmpty() ? -1 : samples.get(samples.size() - 1).get("inFlight").asInt();
+    /**
+     * Sends one call and waits until the sampler shows it running (active 1, queue 0), then a second and waits
+     * until it is queued (queue 1). Sent at once they would race: a pool thread that already exists (from the
+     * other test) takes its tasks through the queue, so a burst of three can find the queue full twice before
+     * the thread dequeues the first, and two of three are refused (seen in CI, stop 23).
+     */
+    private static List<CompletableFuture<SutHttp.Result>> occupyThreadThenQueue(SutHttp http,
+            Supplier<CompletableFuture<SutHttp.Result>> call) throws InterruptedException {
+        CompletableFuture<SutHttp.Result> running = call.get();
+        awaitSample(http, s -> s.get("executorActive").asInt() == 1 && s.get("queueSize").asInt() == 0,
+                "the first call running");
+        CompletableFuture<SutHttp.Result> queued = call.get();
+        awaitSample(http, s -> s.get("queueSize").asInt() == 1, "the second call queued");
+        return List.of(running, queued);
+    }
+
+    private static void awaitSample(SutHttp http, Predicate<JsonNode> seen, String what) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (System.currentTimeMillis() < deadline) {
+            JsonNode samples = http.getJson("/bench/samples?since=" + (System.currentTimeMillis() - 1000))
+                    .get("samples");
+            if (!samples.isEmpty() && seen.test(samples.get(samples.size() - 1))) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("never saw " + what + " in /bench/samples within 10 s");
     }
 }
