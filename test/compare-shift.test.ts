@@ -77,8 +77,8 @@ test('compare: a 5 % slowdown made through the real resummarize path is detected
   // the unchanged copy: no metric of any cell differs significantly
   assert.deepEqual(Object.fromEntries(verdicts(same)), { 'no significant difference': 40 });
   // the 5 % slowdown: detected as "slower" everywhere except one metric whose repeats alone spread
-  // more than 5 %: fixed@50 E2E P50 (1,470–3,000 ms answers sit in two waves at c = 50 > 32
-  // threads, so the median jumps between repeats; SD 226 ms = 8 % of its mean)
+  // more than 5 %: fixed@50 E2E P50 (per repeat 2,545 / 2,925 / 2,948 ms, SD 226 ms = 8 % of the
+  // mean: at c = 50 > 32 threads answers come at about 1.5 s and 3 s, and the median sits near the step)
   assert.deepEqual(Object.fromEntries(verdicts(slow)), { slower: 39, 'no significant difference': 1 });
   for (const cell of slow.cells) {
     for (const m of cell.metrics) {
