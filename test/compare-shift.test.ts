@@ -17,6 +17,8 @@ import { RunStore } from '../src/store/run-store.ts';
 import { loadRun } from '../src/report/load.ts';
 import { compareRuns, type Comparison } from '../src/compare/model.ts';
 import type { CompactRequests } from '../src/store/types.ts';
+import { main, type MainDeps } from '../src/cli/main.ts';
+import { EXIT } from '../src/core/errors.ts';
 
 const COMMITTED = fileURLToPath(new URL('../runs/20261130-100102-seed-000', import.meta.url));
 
@@ -92,4 +94,20 @@ test('compare: a 5 % slowdown made through the real resummarize path is detected
   // and the other way round the same shift reads as faster
   const fast = compareRuns(await loadRun(join(tmp, 'slow')), base);
   assert.deepEqual(Object.fromEntries(verdicts(fast)), { faster: 39, 'no significant difference': 1 });
+
+  // the CI gate: `compare --thresholds thresholds.example.json` passes the unchanged copy and fails
+  // the slowed one with exit 9, naming each cell whose E2E P95 is slower; the example's run rules,
+  // checked against B, break too (virtual@500 at 313 req/s < 0.97 × 333.3; fixed@500 P95 > 25 s)
+  const example = fileURLToPath(new URL('../thresholds.example.json', import.meta.url));
+  let err = '';
+  const sink = { write: (s: string) => { err += s; return true; }, isTTY: false } as unknown as NodeJS.WriteStream;
+  const quiet = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream;
+  assert.equal(await main(['compare', COMMITTED, join(tmp, 'same'), '--thresholds', example], { stdout: quiet, stderr: sink }, {} as MainDeps), EXIT.ok, err);
+  err = '';
+  assert.equal(await main(['compare', COMMITTED, join(tmp, 'slow'), '--thresholds', example], { stdout: quiet, stderr: sink }, {} as MainDeps), EXIT.thresholds, err);
+  const broken = err.split('\n').filter((l) => l.startsWith('threshold broken:'));
+  assert.equal(broken.length, 12, err);
+  assert.match(broken[0]!, /rules\/0 "virtual@500: throughput >= 0.97 \* bound": virtual@500: measured 313.02 req\/s/);
+  assert.match(broken[1]!, /rules\/1 "fixed@500: e2e_p95 <= 25000ms": fixed@500: measured 25264.49 ms/);
+  assert.ok(broken.slice(2).every((l) => /"compare: e2e_p95 not slower than baseline": \w+@\d+: e2e_p95 slower \(B − A = /.test(l)), err);
 });
