@@ -88,6 +88,7 @@ test('compare: n = 1 in a run is "not computable" (no exception), unmatched cell
     }
   }
   assert.ok(j.b.gaps.some((g) => /7 of 12 planned cells have no result/.test(g)), j.b.gaps.join('\n'));
+  assert.deepEqual(j.differences, [], 'two copies of one run: no setting differs');
 
   c = capture();
   assert.equal(await main(['compare', a, b], c.io, NO_DEPS), EXIT.ok, c.err());
@@ -101,6 +102,21 @@ test('compare: n = 1 in a run is "not computable" (no exception), unmatched cell
   assert.equal(await main(['compare', a, b, '--thresholds', rules], c.io, NO_DEPS), EXIT.thresholds, c.err());
   assert.match(c.out(), /^# Compare/, 'the comparison is printed before the rule fails the command');
   assert.match(c.err(), /threshold broken: rules\/0 "compare virtual@4: e2e_p95 not slower than baseline": virtual@4: e2e_p95 cannot be checked: not computable \(needs at least 2 values per run \(B has n = 1\)\)/);
+});
+
+test('compare of runs with different settings: nothing matched, every cell listed as unmatched, the differing settings named', async (t) => {
+  const tmp = mkdtempSync(join(tmpdir(), 'vtbench-cmp-diff-'));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  copyRunAsCurrent(FIXTURE_DIR, join(tmp, 'smoke'));
+  const c = capture();
+  assert.equal(await main(['compare', COMMITTED, join(tmp, 'smoke'), '--json'], c.io, NO_DEPS), EXIT.ok, c.err());
+  const j = JSON.parse(c.out()) as Comparison;
+  assert.equal(j.cells.length, 0);
+  assert.equal(j.onlyInA.length, 10);
+  assert.equal(j.onlyInB.length, 6);
+  assert.ok(j.differences.includes('requestsPerWorker: A 40, B 4'), j.differences.join('\n'));
+  assert.ok(j.differences.includes('latencyMs: A 1500, B 400'), j.differences.join('\n'));
+  assert.ok(j.differences.some((d) => /^variant fixed: A .*"threads":32.*, B .*"threads":8/.test(d)), j.differences.join('\n'));
 });
 
 test('compare: a missing run folder exits 7 naming it; a bad --thresholds file exits 2 before any run is read', async (t) => {

@@ -109,6 +109,11 @@ export interface Comparison {
   /** cells of one run without a counterpart in the other (never dropped silently) */
   onlyInA: CellKey[];
   onlyInB: CellKey[];
+  /**
+   * settings and host facts that differ between the runs (e.g. `requestsPerWorker: A 40, B 8`):
+   * a difference found may come from them rather than from the change under test
+   */
+  differences: string[];
 }
 
 function keyOf(k: CellKey): string {
@@ -175,6 +180,37 @@ export function compareMetric(metric: CompareMetric, a: readonly CellResult[], b
   };
 }
 
+/** Run options that describe the measurement (not where or how often it ran). */
+const SETTING_KEYS = ['scenario', 'requestsPerWorker', 'warmupS', 'latencyMs', 'poolSize', 'queueCapacity', 'start', 'rampMs', 'jvmFlags', 'bindAddress', 'errorFlagThreshold', 'headersTimeoutMs', 'bodyTimeoutMs', 'connectTimeoutMs'] as const;
+
+/**
+ * Settings, variant definitions, host and versions that differ between two runs, one line each.
+ * Levels, variants and repeats are left out (their effect is the matching itself).
+ */
+export function settingDifferences(a: LoadedRun, b: LoadedRun): string[] {
+  const out: string[] = [];
+  const show = (v: unknown) => (v === undefined ? '(not recorded)' : JSON.stringify(v));
+  const oa = a.manifest.options as unknown as Record<string, unknown>;
+  const ob = b.manifest.options as unknown as Record<string, unknown>;
+  for (const k of SETTING_KEYS) {
+    if (JSON.stringify(oa[k]) !== JSON.stringify(ob[k])) out.push(`${k}: A ${show(oa[k])}, B ${show(ob[k])}`);
+  }
+  for (const va of a.manifest.options.variantSpecs ?? []) {
+    const vb = (b.manifest.options.variantSpecs ?? []).find((x) => x.id === va.id);
+    if (vb && JSON.stringify(va) !== JSON.stringify(vb)) out.push(`variant ${va.id}: A ${JSON.stringify(va.executor)}, B ${JSON.stringify(vb.executor)}${JSON.stringify(va.sutProperties ?? null) !== JSON.stringify(vb.sutProperties ?? null) ? ' (SUT properties differ too)' : ''}`);
+  }
+  const ha = a.manifest.host;
+  const hb = b.manifest.host;
+  for (const k of ['cpuModel', 'cores', 'memoryBytes', 'kernel', 'arch'] as const) {
+    if (ha[k] !== hb[k]) out.push(`host ${k}: A ${show(ha[k])}, B ${show(hb[k])}`);
+  }
+  for (const k of ['node', 'undici', 'jdk', 'springBoot', 'springAi'] as const) {
+    if (a.manifest.versions[k] !== b.manifest.versions[k]) out.push(`${k} version: A ${show(a.manifest.versions[k])}, B ${show(b.manifest.versions[k])}`);
+  }
+  if (a.manifest.tool.gitCommit !== b.manifest.tool.gitCommit) out.push(`vtbench commit: A ${show(a.manifest.tool.gitCommit)}, B ${show(b.manifest.tool.gitCommit)}`);
+  return out;
+}
+
 function ref(run: LoadedRun): RunRef {
   return { runDir: run.runDir, runId: run.manifest.runId, study: run.manifest.options.study, profile: run.manifest.options.profile, status: run.manifest.status, gaps: [...run.gaps] };
 }
@@ -202,5 +238,5 @@ export function compareRuns(a: LoadedRun, b: LoadedRun): Comparison {
     });
   }
   const onlyInB = [...gb.entries()].filter(([k]) => !ga.has(k)).map(([, g]) => g.key);
-  return { kind: 'vtbench-compare', version: 1, method: COMPARE_METHOD, confidence: CONFIDENCE, a: ref(a), b: ref(b), cells, onlyInA, onlyInB };
+  return { kind: 'vtbench-compare', version: 1, method: COMPARE_METHOD, confidence: CONFIDENCE, a: ref(a), b: ref(b), cells, onlyInA, onlyInB, differences: settingDifferences(a, b) };
 }

@@ -64,6 +64,9 @@ export function renderCompareMd(c: Comparison): string {
     for (const k of c.onlyInB) out.push(`- only in B: ${esc(keyText(k))}`);
     out.push('');
   }
+  out.push('## Settings that differ', '');
+  if (c.differences.length === 0) out.push('None: both runs measured with the same settings, variant definitions, host and versions (levels, variants and repeats aside).', '');
+  else out.push('A difference above may come from these rather than from the change under test:', '', ...c.differences.map((d) => `- ${esc(d)}`), '');
   out.push('## Gaps', '');
   const gaps = [...c.a.gaps.map((g) => `A: ${g}`), ...c.b.gaps.map((g) => `B: ${g}`)];
   if (gaps.length === 0) out.push('None: every file of both runs was read and validated.', '');
