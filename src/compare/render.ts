@@ -3,11 +3,18 @@
  * report's shell, src/report/render-html.ts) and JSON. Each returns a string; the CLI writes.
  */
 import type { CellKey, Comparison, MetricComparison } from './model.ts';
-import { esc, ms, num, raw, rps, signed, table, type Raw } from '../report/format.ts';
+import { esc, ms, num, raw, signed, table, type Raw } from '../report/format.ts';
 import { renderHtml } from '../report/render-html.ts';
 
+/** Decimals that keep about 3 significant digits of a small difference or SD (never fewer than 2). */
+function decimals(x: number): number {
+  const a = Math.abs(x);
+  return a === 0 || a >= 1 ? 2 : Math.min(6, 2 - Math.floor(Math.log10(a)));
+}
+
 function value(m: MetricComparison, x: number | null): string {
-  return m.unit === 'ms' ? ms(x) : rps(x);
+  if (m.unit === 'ms') return ms(x);
+  return x === null ? '—' : `${num(x, decimals(x))} req/s`;
 }
 
 function sideText(m: MetricComparison, s: MetricComparison['a']): string {
@@ -17,13 +24,13 @@ function sideText(m: MetricComparison, s: MetricComparison['a']): string {
 
 function diffText(m: MetricComparison): string {
   if (m.diff === null) return '—';
-  const d = m.unit === 'ms' ? `${signed(m.diff, Math.abs(m.diff) < 10 ? 3 : 1)} ms` : `${signed(m.diff, 2)} req/s`;
+  const d = m.unit === 'ms' ? `${signed(m.diff, Math.abs(m.diff) < 10 ? 3 : 1)} ms` : `${signed(m.diff, decimals(m.diff))} req/s`;
   return `${d} (${signed(m.diffPct, 2)} %)`;
 }
 
 function ciText(m: MetricComparison): string {
   if (m.ci === null) return '—';
-  const d = (x: number) => (m.unit === 'ms' ? `${signed(x, Math.abs(x) < 10 ? 3 : 1)}` : signed(x, 2));
+  const d = (x: number) => (m.unit === 'ms' ? `${signed(x, Math.abs(x) < 10 ? 3 : 1)}` : signed(x, decimals(x)));
   const pctPart = m.ciPct ? ` (${signed(m.ciPct[0], 2)} % … ${signed(m.ciPct[1], 2)} %)` : '';
   return `[${d(m.ci[0])}, ${d(m.ci[1])}] ${m.unit}${pctPart}`;
 }
