@@ -106,6 +106,12 @@ test('a run with --thresholds: a broken rule exits 9 after the run and its repor
   assert.equal(await runStudy(TOY_STUDY, ['--profile', 'tiny', '--warmup-s', '0', '--runs-dir', join(tmp, 'runs2'), '--no-report', '--thresholds', holds, ...await ports()], io, deps([])), EXIT.ok, out);
   assert.match(out, /8 of 8 check\(s\) held/);
 
+  // compare of two runs of a study that is not registered (runStudy passes it on): one repeat each
+  out = '';
+  const dir2 = join(tmp, 'runs2', readdirSync(join(tmp, 'runs2'))[0]!);
+  assert.equal(await runStudy(TOY_STUDY, ['compare', dir, dir2], io, deps([])), EXIT.ok, out);
+  assert.match(out, /4 matched cell\(s\), 16 comparisons: 0 faster, 0 slower, 0 no significant difference, 16 not computable/);
+
   out = '';
   const bad = join(tmp, 'bad.json');
   writeFileSync(bad, JSON.stringify({ rules: [{ cell: 'vt@6', metric: 'e2e_p95', op: '<=' }] }));

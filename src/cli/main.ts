@@ -72,16 +72,16 @@ function defaultStudyOf(studies: readonly Study[]): Study {
 /**
  * Run (or dry-run, resume, list, report) with a study given as an object, registered or not: the
  * same path as `npx zx run.mjs --study <id> ...`. `argv` are the other arguments (e.g. `--profile`,
- * `--runs-dir`, `--no-report`; with `--resume`, `report` or `resummarize` the study is the run's own
+ * `--runs-dir`, `--no-report`; with `--resume`, `report`, `resummarize` or `compare` the study is the run's own
  * and must be this one or a registered one; `list` lists this study).
  */
 export function runStudy(study: Study, argv: readonly string[], io: Io, deps: MainDeps): Promise<number> {
   const others = studiesOf(deps).filter((s) => s.id !== study.id);
-  // --resume, `report` and `resummarize` take the study from the run's manifest; the study only has
-  // to be known. `list` lists this study.
+  // --resume, `report`, `resummarize` and `compare` take the study from the run's manifest; the
+  // study only has to be known. `list` lists this study.
   const [first, ...rest] = argv;
   const args = first === 'list' ? ['list', '--study', study.id, ...rest]
-    : argv.includes('--resume') || first === 'report' || first === 'resummarize' ? [...argv]
+    : argv.includes('--resume') || first === 'report' || first === 'resummarize' || first === 'compare' ? [...argv]
       : ['--study', study.id, ...argv];
   return main(args, io, { ...deps, studies: [study, ...others] });
 }
