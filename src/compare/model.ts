@@ -181,7 +181,9 @@ export function compareMetric(metric: CompareMetric, a: readonly CellResult[], b
 }
 
 /** Run options that describe the measurement (not where or how often it ran). */
-const SETTING_KEYS = ['scenario', 'requestsPerWorker', 'warmupS', 'latencyMs', 'poolSize', 'queueCapacity', 'start', 'rampMs', 'jvmFlags', 'bindAddress', 'errorFlagThreshold', 'headersTimeoutMs', 'bodyTimeoutMs', 'connectTimeoutMs'] as const;
+// poolSize and queueCapacity are overrides (null = the variant's own); the effective executors are
+// compared through variantSpecs below, so a recorded 32 and a null that means 32 are not a difference
+const SETTING_KEYS = ['scenario', 'requestsPerWorker', 'warmupS', 'latencyMs', 'start', 'rampMs', 'jvmFlags', 'bindAddress', 'errorFlagThreshold', 'headersTimeoutMs', 'bodyTimeoutMs', 'connectTimeoutMs'] as const;
 
 /**
  * Settings, variant definitions, host and versions that differ between two runs, one line each.
@@ -201,9 +203,11 @@ export function settingDifferences(a: LoadedRun, b: LoadedRun): string[] {
   }
   const ha = a.manifest.host;
   const hb = b.manifest.host;
-  for (const k of ['cpuModel', 'cores', 'memoryBytes', 'kernel', 'arch'] as const) {
+  for (const k of ['cpuModel', 'cores', 'kernel', 'arch'] as const) {
     if (ha[k] !== hb[k]) out.push(`host ${k}: A ${show(ha[k])}, B ${show(hb[k])}`);
   }
+  // the memory a host reports moves by a few hundred KiB between boots; more than 1 % is a different host
+  if (Math.abs(ha.memoryBytes - hb.memoryBytes) > 0.01 * Math.max(ha.memoryBytes, hb.memoryBytes)) out.push(`host memoryBytes: A ${ha.memoryBytes}, B ${hb.memoryBytes}`);
   for (const k of ['node', 'undici', 'jdk', 'springBoot', 'springAi'] as const) {
     if (a.manifest.versions[k] !== b.manifest.versions[k]) out.push(`${k} version: A ${show(a.manifest.versions[k])}, B ${show(b.manifest.versions[k])}`);
   }
