@@ -27,6 +27,12 @@ import { checkDisk, checkMaven, checkPorts, checkWritable } from '../pipeline/pr
 import { ChildRegistry, reapOrphans, isOurs } from '../pipeline/children.ts';
 import { executePlan, writeSummary, type RunDeps } from '../pipeline/run.ts';
 import { watchLaunchers } from '../pipeline/parent-watch.ts';
+import { loadRun } from '../report/load.ts';
+import { writeAll } from '../report/write.ts';
+import { compareRuns } from '../compare/model.ts';
+import { renderCompareHtml, renderCompareJson, renderCompareMd } from '../compare/render.ts';
+import { loadThresholds, type Thresholds } from '../thresholds/rules.ts';
+import { checkCompare, checkRun, enforce, type RuleOutcome } from '../thresholds/check.ts';
 import { jsonSubscriber, textSubscriber, type Emit } from '../pipeline/events.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -66,16 +72,16 @@ function defaultStudyOf(studies: readonly Study[]): Study {
 /**
  * Run (or dry-run, resume, list, report) with a study given as an object, registered or not: the
  * same path as `npx zx run.mjs --study <id> ...`. `argv` are the other arguments (e.g. `--profile`,
- * `--runs-dir`, `--no-report`; with `--resume`, `report` or `resummarize` the study is the run's own
+ * `--runs-dir`, `--no-report`; with `--resume`, `report`, `resummarize` or `compare` the study is the run's own
  * and must be this one or a registered one; `list` lists this study).
  */
 export function runStudy(study: Study, argv: readonly string[], io: Io, deps: MainDeps): Promise<number> {
   const others = studiesOf(deps).filter((s) => s.id !== study.id);
-  // --resume, `report` and `resummarize` take the study from the run's manifest; the study only has
-  // to be known. `list` lists this study.
+  // --resume, `report`, `resummarize` and `compare` take the study from the run's manifest; the
+  // study only has to be known. `list` lists this study.
   const [first, ...rest] = argv;
   const args = first === 'list' ? ['list', '--study', study.id, ...rest]
-    : argv.includes('--resume') || first === 'report' || first === 'resummarize' ? [...argv]
+    : argv.includes('--resume') || first === 'report' || first === 'resummarize' || first === 'compare' ? [...argv]
       : ['--study', study.id, ...argv];
   return main(args, io, { ...deps, studies: [study, ...others] });
 }
@@ -177,7 +183,7 @@ function buildProgram(io: Io, studies: readonly Study[]): Command {
   const firstProfile = defaultProfile(first);
   const program = new Command('run.mjs')
     .description('vtbench: executor variants of a Java service (platform-thread pools, virtual threads) measured over real HTTP, one study at a time.')
-    .usage('[options] | report [runs/<id>] [--lang en|zh] | list')
+    .usage('[options] | report [runs/<id>] [--lang en|zh] | compare <runA> <runB> | list')
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => {} })
     .exitOverride()
     .enablePositionalOptions()
@@ -198,6 +204,7 @@ function buildProgram(io: Io, studies: readonly Study[]): Command {
     .option('--no-report', 'do not render the report after the run')
     .option('--dry-run', 'print the plan and check prerequisites (JDK, Maven, ports, disk, writable output folders), run nothing')
     .option('--json', 'machine-readable events on stdout instead of progress bars')
+    .option('--thresholds <file>', 'after the run (and its report) check the rules of this JSON file (thresholds.example.json); exit 9 when one is broken')
     .option('--debug', 'print stack traces');
   program.addHelpText('after', profileHelp(studies));
   program.action(() => {
@@ -208,11 +215,27 @@ function buildProgram(io: Io, studies: readonly Study[]): Command {
     .description('(re)write the report of a run (default: the newest run with results)')
     .option('--lang <lang>', 'en or zh')
     .option('--report-dir <dir>', 'where reports go')
-    .action((runDir: string | undefined, o: { lang?: string; reportDir?: string }) => {
+    .option('--thresholds <file>', 'then check the rules of this JSON file against the run; exit 9 when one is broken')
+    .action((runDir: string | undefined, o: { lang?: string; reportDir?: string; thresholds?: string }) => {
       chosen.command = 'report';
       chosen.runDir = runDir ?? null;
       chosen.lang = o.lang ?? null;
       chosen.reportDir = o.reportDir ?? null;
+      chosen.thresholds = o.thresholds ?? null;
+    });
+  program
+    .command('compare <runA> <runB>')
+    .description("compare run B against run A (the baseline): cells matched by study, scenario, variant and level; throughput and E2E P50/P95/P99 with a 95 % Welch interval over the repeats and a verdict per cell (Markdown on stdout)")
+    .option('--json', 'one JSON line on stdout instead of Markdown')
+    .option('--out <dir>', 'also write compare.md, index.html (self-contained) and compare.json into this folder')
+    .option('--thresholds <file>', 'check the rules of this JSON file: compare rules against the comparison, run rules against run B; exit 9 when one is broken')
+    .action((runA: string, runB: string, o: { json?: boolean; out?: string; thresholds?: string }) => {
+      chosen.command = 'compare';
+      chosen.runDir = runA;
+      chosen.runDirB = runB;
+      chosen.json = Boolean(o.json);
+      chosen.out = o.out ?? null;
+      chosen.thresholds = o.thresholds ?? null;
     });
   program
     .command('list')
@@ -235,14 +258,21 @@ function buildProgram(io: Io, studies: readonly Study[]): Command {
 }
 
 /** What the parse chose (set by the commander actions). */
-const chosen: { command: 'run' | 'report' | 'resummarize' | 'list' | null; runDir: string | null; lang: string | null; reportDir: string | null; json?: boolean; study?: string | null } = { command: null, runDir: null, lang: null, reportDir: null };
+const chosen: {
+  command: 'run' | 'report' | 'resummarize' | 'list' | 'compare' | null; runDir: string | null; lang: string | null; reportDir: string | null; json?: boolean; study?: string | null;
+  /** compare: run B (runDir is run A) and --out */
+  runDirB?: string | null; out?: string | null;
+  /** --thresholds given after the subcommand */
+  thresholds?: string | null;
+} = { command: null, runDir: null, lang: null, reportDir: null };
 
 /**
  * The options given before a subcommand that it reads; any other (a run option such as --study,
  * --variants, --levels, --resume) would be ignored silently, so it is refused.
  */
-const SUBCOMMAND_OPTIONS: Record<'report' | 'resummarize' | 'list', readonly string[]> = {
-  report: ['--runs-dir', '--report-dir', '--lang', '--debug', '--json'],
+const SUBCOMMAND_OPTIONS: Record<'report' | 'resummarize' | 'list' | 'compare', readonly string[]> = {
+  report: ['--runs-dir', '--report-dir', '--lang', '--debug', '--json', '--thresholds'],
+  compare: ['--debug', '--json', '--thresholds'],
   resummarize: ['--debug', '--json'],
   list: ['--study', '--json', '--debug'],
 };
@@ -276,7 +306,7 @@ function dirOption(value: unknown, fallback: string): string {
  * Parse and run. Returns the exit code (never calls process.exit itself).
  */
 export async function main(argv: string[], io: Io, deps: MainDeps): Promise<number> {
-  Object.assign(chosen, { command: null, runDir: null, lang: null, reportDir: null, json: false, study: null });
+  Object.assign(chosen, { command: null, runDir: null, lang: null, reportDir: null, json: false, study: null, runDirB: null, out: null, thresholds: null });
   let debug = argv.includes('--debug');
   const studies = studiesOf(deps);
   const program = buildProgram(io, studies);
@@ -311,15 +341,20 @@ export async function main(argv: string[], io: Io, deps: MainDeps): Promise<numb
       io.stdout.write(`re-derived ${ids.length} cell(s) and summary.json of ${dir}${damaged.length ? ` (${damaged.length} damaged cell(s) skipped; --resume measures them again)` : ''}\n`);
       return 0;
     }
+    // a thresholds file is read and checked before anything is measured or rendered
+    const thresholdsFile = chosen.thresholds ?? (typeof opts['thresholds'] === 'string' ? opts['thresholds'] : null);
+    const thresholds = thresholdsFile === null ? null : loadThresholds(resolve(process.cwd(), thresholdsFile));
+    if (chosen.command === 'compare') return await compareCommand(thresholds, Boolean(opts['json']) || Boolean(chosen.json), io, studiesOf(deps));
     if (chosen.command === 'report') {
       const dir = chosen.runDir !== null ? resolve(process.cwd(), chosen.runDir) : newestRun(dirOption(opts['runsDir'], 'runs'), io);
       const reportDir = dirOption(chosen.reportDir ?? opts['reportDir'], 'report');
       await checkWritable(reportDir, 'report-dir');
       const r = await deps.report(dir, reportDir, lang, studiesOf(deps));
       io.stdout.write(`report written: ${join(r.outDir, 'index.html')}${r.gaps.length ? ` (gaps: ${r.gaps.length})` : ''}\n`);
+      if (thresholds) await checkRunThresholds(thresholds, dir, io, studiesOf(deps), 'the report is written');
       return 0;
     }
-    return await runCommand(opts, lang, io, deps);
+    return await runCommand(opts, lang, io, deps, thresholds);
   } catch (caught) {
     const e = caught instanceof VtbenchError ? caught : (fsError(caught) ?? caught);
     const code = e instanceof VtbenchError ? e.exitCode : EXIT.unexpected;
@@ -373,7 +408,46 @@ function newestRun(runsDir: string, io: Io): string {
   return dir;
 }
 
-async function runCommand(opts: Record<string, string | boolean | undefined>, lang: 'en' | 'zh', io: Io, deps: MainDeps): Promise<number> {
+/**
+ * Check a run's rules against its summary (as the report reads it: src/report/load.ts); prints
+ * every broken rule to stderr.
+ * @throws VtbenchError(EXIT.thresholds) when one is broken
+ */
+async function checkRunThresholds(t: Thresholds, runDir: string, io: Io, studies: readonly Study[], written: string): Promise<RuleOutcome[]> {
+  const run = await loadRun(runDir, { studies });
+  const outcomes = checkRun(t, run.summary);
+  enforce(t, outcomes, io.stderr, written);
+  return outcomes;
+}
+
+/**
+ * `compare <runA> <runB>`: load both runs (read-only, every file validated), compare, print
+ * Markdown (or one JSON line with --json), write the three files with --out, then check
+ * --thresholds (the comparison is out before a broken rule ends the command with exit 9).
+ */
+async function compareCommand(thresholds: Thresholds | null, json: boolean, io: Io, studies: readonly Study[]): Promise<number> {
+  const dirA = resolve(process.cwd(), chosen.runDir!);
+  const dirB = resolve(process.cwd(), chosen.runDirB!);
+  const a = await loadRun(dirA, { studies });
+  const b = await loadRun(dirB, { studies });
+  const c = compareRuns(a, b);
+  const outcomes = thresholds ? checkCompare(thresholds, c, b.summary) : null;
+  if (chosen.out) {
+    const out = resolve(process.cwd(), chosen.out);
+    await checkWritable(out, 'out');
+    const paths = await writeAll(out, [
+      { path: 'compare.md', content: renderCompareMd(c) },
+      { path: 'index.html', content: renderCompareHtml(c) },
+      { path: 'compare.json', content: renderCompareJson(c) },
+    ]);
+    io.stderr.write(`comparison written: ${paths.join(', ')}\n`);
+  }
+  io.stdout.write(json ? JSON.stringify({ type: 'compare', ...c, thresholds: outcomes }) + '\n' : renderCompareMd(c));
+  if (thresholds && outcomes) enforce(thresholds, outcomes, io.stderr, chosen.out ? 'the comparison is printed and written' : 'the comparison is printed');
+  return EXIT.ok;
+}
+
+async function runCommand(opts: Record<string, string | boolean | undefined>, lang: 'en' | 'zh', io: Io, deps: MainDeps, thresholds: Thresholds | null): Promise<number> {
   const runsDir = dirOption(opts['runsDir'], 'runs');
   const raw: Partial<Record<OptionKey, string>> = {};
   for (const s of OPTION_SPECS) {
@@ -603,5 +677,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     const r = await deps.report(store.dir, dirOption(opts['reportDir'], 'report'), lang, studiesOf(deps));
     io.stderr.write(`report: ${join(r.outDir, 'index.html')}\n`);
   }
+  // after the run and its report are on disk: a broken rule never loses measured data
+  if (thresholds) await checkRunThresholds(thresholds, store.dir, io, studiesOf(deps), `the run${opts['report'] !== false ? ' and its report are' : ' is'} written (${store.dir})`);
   return 0;
 }

@@ -25,6 +25,8 @@ export const EXIT = {
   runData: 7,
   /** an output folder or file cannot be written: not a folder, read-only, no permission, or it hangs (e.g. under /proc) */
   outputUnusable: 8,
+  /** a `--thresholds` rule is broken (each broken rule was printed; the run, report or comparison was written first) */
+  thresholds: 9,
   /** interrupted by SIGINT/SIGTERM (128 + 2) */
   interrupted: 130,
 } as const;
@@ -43,6 +45,7 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   notReady: 'the SUT or the mock did not become ready in time, or died (the tail of its log is printed)',
   runData: 'a run folder to resume or report is missing or unusable',
   outputUnusable: 'an output folder (`--runs-dir`, `--report-dir`) cannot be written: not a folder, read-only, no permission, or it does not answer (e.g. under `/proc`)',
+  thresholds: 'a `--thresholds` rule is broken: each broken rule is printed with its cell, measured value and limit; the run, its report or the comparison is written first',
   interrupted: 'interrupted (Ctrl-C); finished cells are kept, `--resume` continues',
 };
 
