@@ -20,7 +20,7 @@ import { classifyError, classifyStatus } from './errors.ts';
 import { parseServerTiming } from './server-timing.ts';
 import { summarize } from './summarize.ts';
 import { percentiles } from '../stats/percentiles.ts';
-import type { ErrorClass, LoadEvents, LoadResult, LoadgenStats, OpenLoopOptions, RequestRecord, UnsentRecord } from './types.ts';
+import type { ErrorClass, LoadEvents, LoadResult, LoadgenStats, OpenLoopOptions, OpenLoopSummary, RequestRecord, UnsentRecord } from './types.ts';
 
 const CLIENT_KEEP_ALIVE_MS = 600_000;
 const LAG_RESOLUTION_MS = 10;
@@ -104,6 +104,28 @@ class OneRequest implements Dispatcher.DispatchHandler {
   onError(err: Error): void {
     this.finish(err);
   }
+}
+
+/**
+ * The open-loop part of a cell's summary from its records (pure; the driver and re-summarising a
+ * stored run use it): scheduled = sent + unsent; achieved rate = sent / durationS; latency from the
+ * intended send = endMs − intendedStartMs over successes (percentiles, R type 7).
+ */
+export function summarizeOpenLoop(records: readonly RequestRecord[], unsentCount: number, p: Pick<OpenLoopSummary, 'arrival' | 'seed' | 'targetRatePerS' | 'durationS' | 'maxInFlight'>): OpenLoopSummary {
+  const fromIntended: number[] = [];
+  for (const r of records) if (r.errorClass === null) fromIntended.push(r.endMs - r.intendedStartMs);
+  return {
+    arrival: p.arrival,
+    seed: p.seed,
+    targetRatePerS: p.targetRatePerS,
+    durationS: p.durationS,
+    scheduled: records.length + unsentCount,
+    sent: records.length,
+    achievedRatePerS: records.length / p.durationS,
+    unsent: { inFlightCap: unsentCount },
+    maxInFlight: p.maxInFlight,
+    e2eFromIntendedMs: percentiles(fromIntended),
+  };
 }
 
 function validate(o: OpenLoopOptions): void {
@@ -238,19 +260,8 @@ export async function runOpenLoop(o: OpenLoopOptions, events: LoadEvents = {}): 
   }
 
   const summary = summarize(records, o.maxInFlight, 1, o.lateSendThresholdMs === undefined ? {} : { lateSendThresholdMs: o.lateSendThresholdMs });
-  const fromIntended: number[] = [];
-  for (const r of records) if (r.errorClass === null) fromIntended.push(r.endMs - r.intendedStartMs);
-  summary.openLoop = {
-    arrival: o.arrival,
-    seed: o.arrival === 'poisson' ? o.seed : null,
-    targetRatePerS: o.arrivalRatePerS,
-    durationS: o.durationS,
-    scheduled: total,
-    sent: records.length,
-    achievedRatePerS: records.length / o.durationS,
-    unsent: { inFlightCap: unsent.length },
-    maxInFlight: o.maxInFlight,
-    e2eFromIntendedMs: percentiles(fromIntended),
-  };
+  summary.openLoop = summarizeOpenLoop(records, unsent.length, {
+    arrival: o.arrival, seed: o.arrival === 'poisson' ? o.seed : null, targetRatePerS: o.arrivalRatePerS, durationS: o.durationS, maxInFlight: o.maxInFlight,
+  });
   return { t0EpochMs, aborted, records, unsent, summary, warmup: { count: 0, errors: 0 }, loadgen };
 }

@@ -383,7 +383,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     sutPid: sut.pid,
   };
   if (out.pinned?.flushed === false) ctx.emit({ type: 'info', message: `  ${cell.cellId}: the SUT answered its pinned counts before JFR confirmed delivery (5 s wait timed out); a late pin may be counted in the next cell` });
-  store.writeCell(out, compactRequests(result.records));
+  store.writeCell(out, compactRequests(result.records, result.unsent));
   clearFailedCell(store, ctx.manifest, cell.cellId);
   writeSummary(ctx);
   ctx.emit({ type: 'cell-end', cellId: cell.cellId, summary: result.summary, boundRps: cell.boundRps, flags, durationMs });

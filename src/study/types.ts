@@ -145,6 +145,11 @@ export interface LegacyReader {
    * written before studies existed). A run that names a study is read only by that study's readers.
    */
   forRunsWithoutStudy?: boolean;
+  /**
+   * set on a reader built by src/study/migrate.ts that runs `base` (a study's reader of an older
+   * version) and then the engine's readers up to the current version; absent on a study's own readers
+   */
+  base?: LegacyReader;
   manifest(raw: Record<string, unknown>): unknown;
   /** a cell file (CellFile or CellResult form); `manifest` is the already upgraded manifest */
   cell(raw: Record<string, unknown>, manifest: import('../store/types.ts').RunManifest): unknown;
