@@ -44,7 +44,7 @@ export function buildSummary(manifest: Pick<RunManifest, 'runId' | 'cellOrder'>,
   }
   const firstPlanned = new Map<string, number>();
   manifest.cellOrder.forEach((id, i) => {
-    const v = id.replace(/-c\d+-r\d+$/, '');
+    const v = id.replace(/-(c|rate)\d+-r\d+$/, '');
     if (!firstPlanned.has(v)) firstPlanned.set(v, i);
   });
   const rank = (v: string): number => firstPlanned.get(v) ?? Number.MAX_SAFE_INTEGER;

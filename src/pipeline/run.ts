@@ -143,7 +143,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
       const watch = new LivenessWatch(() => watched, ctx.liveness).start(() => abort.abort());
       try {
         const { driver, scenario } = loadOf(ctx);
-        await driver.run({ ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, abort.signal)), concurrency: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker });
+        await driver.run({ ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, abort.signal)), concurrency: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker, ...(block.warmup.durationS !== undefined ? { durationS: block.warmup.durationS } : {}) });
       } finally {
         await watch.stop();
       }
