@@ -121,6 +121,9 @@ const TIMER: OptionMax = { value: NODE_TIMEOUT_MAX_MS, why: "Node's largest time
 /** A stated maximum of platform-pool threads (10,000 platform threads, each with its own stack). */
 export const MAX_POOL_THREADS = 10_000;
 
+/** The largest seed of the open loop's Poisson schedule (mulberry32 takes an unsigned 4-byte integer). */
+const MAX_SEED = 0xffff_ffff;
+
 /** Every option, in --help order. */
 export const OPTION_SPECS = [
   spec({
@@ -210,8 +213,8 @@ export const OPTION_SPECS = [
   }),
   spec({
     key: 'arrivalSeed', flag: 'arrival-seed', arg: 'n', description: 'open-loop scenarios, --arrival poisson: seed of the schedule (the same seed gives the same arrivals)',
-    max: { value: 2 ** 32 - 1, why: 'the generator takes a 32-bit seed' },
-    parse: (r) => parsePositiveInt('arrival-seed', r, 0, 2 ** 32 - 1, 'the generator takes a 32-bit seed'), show: (v) => (v === undefined ? '(closed loop)' : `${v}`),
+    max: { value: MAX_SEED, why: 'the generator takes an unsigned 4-byte seed' },
+    parse: (r) => parsePositiveInt('arrival-seed', r, 0, MAX_SEED, 'the generator takes an unsigned 4-byte seed'), show: (v) => (v === undefined ? '(closed loop)' : `${v}`),
   }),
   spec({
     key: 'maxInFlight', flag: 'max-in-flight', arg: 'n', description: 'open-loop scenarios: most requests in flight at once (one connection each); a send beyond it is refused and counted, never queued',
