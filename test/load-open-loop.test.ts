@@ -155,3 +155,22 @@ test('an aborted open loop returns at once with `aborted` and no measurement', {
     assert.ok(Date.now() - t < 2000);
   });
 });
+
+test('a real open-loop result with refusals stores as valid requests columns (sent and unsent each of one length) and reads back', { timeout: 20_000 }, async () => {
+  const { compactRequests } = await import('../src/store/run-store.ts');
+  const { validate, requestColumnProblems } = await import('../src/store/schema.ts');
+  const { expandRequests } = await import('../src/analysis/resummarize.ts');
+  await withServer(() => 300, async (url) => {
+    const r = await runOpenLoop(base(url, { arrivalRatePerS: 20, maxInFlight: 2 }));
+    assert.ok(r.unsent!.length > 0);
+    const cols = compactRequests(r.records, r.unsent);
+    assert.deepEqual(validate('CompactRequests', cols), []);
+    assert.deepEqual(requestColumnProblems('x', cols as unknown as Record<string, unknown>), []);
+    assert.equal(cols.unsent!.seq.length + cols.e2eMs.length, r.summary.openLoop!.scheduled);
+    // the intended start comes back from the stored column
+    assert.deepEqual(expandRequests(cols).map((x) => x.intendedStartMs).sort((a, b) => a - b), r.records.map((x) => Math.round(x.intendedStartMs * 1000) / 1000).sort((a, b) => a - b));
+    // a damaged unsent column is named
+    const bad = { ...cols, unsent: { ...cols.unsent!, reason: cols.unsent!.reason.slice(1) } };
+    assert.match(requestColumnProblems('x', bad as unknown as Record<string, unknown>)[0]!, /^x: \/unsent\/reason has \d+ entries, \/unsent\/seq has \d+$/);
+  });
+});
