@@ -408,7 +408,11 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   const generic: Record<string, string | Raw | (() => string | Raw)> = {
     summary,
     title: s('title', { runId: model.runId }),
-    fixtureNote: model.isFixture ? P('fixtureNote') : raw(s('runNote', { runId: model.runId, status: statusText(m.status) })),
+    fixtureNote: raw([
+      model.isFixture ? P('fixtureNote').md : s('runNote', { runId: model.runId, status: statusText(m.status) }),
+      // an open-loop run: its levels are arrival rates, which the closed-loop sections read as workers
+      ...(model.openLoop !== null ? [s('openLoop.banner')] : []),
+    ].join('\n\n')),
     flagsAndGaps: raw(fg.join('\n\n')),
     boundsTable,
     environment,
