@@ -138,7 +138,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
       );
     }
     if (block.warmup) {
-      ctx.emit({ type: 'warmup', blockId: block.blockId, workers: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker });
+      ctx.emit({ type: 'warmup', blockId: block.blockId, workers: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker, ...(block.warmup.durationS !== undefined ? { durationS: block.warmup.durationS } : {}) });
       const abort = new AbortController();
       const watch = new LivenessWatch(() => watched, ctx.liveness).start(() => abort.abort());
       try {

@@ -591,7 +591,11 @@ export function buildModel(run: LoadedRun): ReportModel {
   }
   const count = cells.reduce((s, x) => s + x.load.count, 0);
   const ok = cells.reduce((s, x) => s + x.load.ok, 0);
-  const perRepeat = plannedRequestsPerRepeat(m.options.levels, m.options.requestsPerWorker);
+  // an open-loop run plans its schedules: Σ ⌈λ × durationS⌉ over the rates (src/config/plan.ts)
+  const openLoopRun = cells.some((x) => x.load.openLoop !== undefined);
+  const perRepeat = openLoopRun
+    ? m.options.levels.reduce((t, rate) => t + Math.ceil(rate * (m.options.durationS ?? cells.find((x) => x.load.openLoop)!.load.openLoop!.durationS)), 0)
+    : plannedRequestsPerRepeat(m.options.levels, m.options.requestsPerWorker);
   const totals = {
     plannedPerRepeatPerVariant: perRepeat,
     plannedTotal: perRepeat * m.options.repeats * m.options.variants.length,

@@ -184,8 +184,16 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   // ------------------------------------------------------------ method
   const warmup = model.warmups === null || model.warmups.length === 0
     ? P('method.noWarmup')
+    // open loop: the warm-up is the lowest arrival rate for warmupS (src/config/plan.ts), not workers
+    : model.openLoop !== null ? P('openLoop.warmup', { warmupS: num(o.warmupS, 0), rate: int(Math.min(...o.levels)) })
     : P('method.warmup', { warmupS: int(o.warmupS), list: raw(model.warmups.map((w) => s('method.warmupMode', { variant: raw(variantName(w.variant)), workers: int(w.workers), k: int(w.requestsPerWorker), s: num(w.theoreticalS, 1) })).join(s('reason.sep'))) });
-  const method = P('method', {
+  const method = model.openLoop !== null
+    ? P('openLoop.method', {
+      warmup, repeatsText: P(o.repeats === 1 ? 'method.repeats.one' : 'method.repeats.many', { repeats: int(o.repeats), variants: model.variants.map(variantName).join(', ') }),
+      durationS: num(model.openLoop[0]!.durationS, 0), arrival: esc(o.arrival ?? 'constant'), maxInFlight: int(model.openLoop[0]!.maxInFlight),
+      scheduled: int(model.totals.plannedTotal), cells: int(model.totals.plannedCells),
+    })
+    : P('method', {
     warmup, repeatsText: P(o.repeats === 1 ? 'method.repeats.one' : 'method.repeats.many', { repeats: int(o.repeats), variants: model.variants.map(variantName).join(', ') }),
     n: int(o.requestsPerWorker), repeats: int(o.repeats),
     levelsSum: o.levels.join(' + '), workers: int(o.levels.reduce((a, b) => a + b, 0)), perRepeat: int(model.totals.plannedPerRepeatPerVariant),
