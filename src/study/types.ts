@@ -37,9 +37,10 @@ export interface Variant {
 }
 
 /**
- * Load drivers. Only `closed-loop-http` is built; the others are typed slots for later issues:
- * `open-loop-http` (arrival rate, issue: open-loop load), `websocket` (held connections, study 002
- * scenario 5), `in-process` (a timed job the SUT runs itself and reports on, study 004).
+ * Load drivers. Built: `closed-loop-http` (c workers, n requests each) and `open-loop-http`
+ * (arrivals at a rate: the scenario's levels are then arrival rates in req/s, src/load/open-loop.ts);
+ * the others are typed slots for later issues: `websocket` (held connections, study 002 scenario 5),
+ * `in-process` (a timed job the SUT runs itself and reports on, study 004).
  */
 export type DriverKind = 'closed-loop-http' | 'open-loop-http' | 'websocket' | 'in-process';
 
@@ -58,7 +59,7 @@ export interface Scenario {
   id: string;
   label: string;
   driver: DriverKind;
-  /** the request of every worker under these options (closed-loop-http) */
+  /** the request of every worker (closed-loop-http) or every arrival (open-loop-http) under these options */
   request(o: ResolvedOptions): ScenarioRequest;
   /**
    * L: how long one call holds an executor thread by construction, ms (the mock's fixed latency,
