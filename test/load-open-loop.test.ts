@@ -84,8 +84,9 @@ test('open loop at 50 req/s for 1 s against a 100 ms server: every request sent 
     assert.ok(r.summary.e2eMs!.min >= 99, `min ${r.summary.e2eMs!.min}`);
     assert.ok(ol.e2eFromIntendedMs!.p50 >= r.summary.e2eMs!.p50);
     assert.ok(ol.e2eFromIntendedMs!.p50 - r.summary.e2eMs!.p50 < 20);
-    // arrivals do not wait for answers: 100 ms / 20 ms = 5 in flight at once
-    assert.ok(state.peak >= 5 && state.peak <= 7, `peak ${state.peak}`);
+    // arrivals do not wait for answers: 100 ms / 20 ms = 5 in flight at once (a closed loop of one
+    // would hold 1); slack above for a busy host, whose timers answer late
+    assert.ok(state.peak >= 5 && state.peak <= 10, `peak ${state.peak}`);
     assert.deepEqual(r.unsent, []);
   });
 });
@@ -152,6 +153,9 @@ test('an aborted open loop returns at once with `aborted` and no measurement', {
     const t = Date.now();
     const r = await runOpenLoop(base(url, { durationS: 10, signal: ac.signal }));
     assert.equal(r.aborted, true);
+    // the whole schedule stays visible: 500 scheduled, far fewer reached
+    assert.equal(r.summary.openLoop!.scheduled, 500);
+    assert.ok(r.summary.openLoop!.sent < 50);
     assert.ok(Date.now() - t < 2000);
   });
 });

@@ -108,10 +108,12 @@ class OneRequest implements Dispatcher.DispatchHandler {
 
 /**
  * The open-loop part of a cell's summary from its records (pure; the driver and re-summarising a
- * stored run use it): scheduled = sent + unsent; achieved rate = sent / durationS; latency from the
- * intended send = endMs − intendedStartMs over successes (percentiles, R type 7).
+ * stored run use it): scheduled = the schedule's length (default sent + unsent, which it equals for
+ * a cell that ran to the end; an aborted cell passes its schedule, so what was never reached is not
+ * hidden); achieved rate = sent / durationS; latency from the intended send = endMs − intendedStartMs
+ * over successes (percentiles, R type 7).
  */
-export function summarizeOpenLoop(records: readonly RequestRecord[], unsentCount: number, p: Pick<OpenLoopSummary, 'arrival' | 'seed' | 'targetRatePerS' | 'durationS' | 'maxInFlight'>): OpenLoopSummary {
+export function summarizeOpenLoop(records: readonly RequestRecord[], unsentCount: number, p: Pick<OpenLoopSummary, 'arrival' | 'seed' | 'targetRatePerS' | 'durationS' | 'maxInFlight'>, scheduled = records.length + unsentCount): OpenLoopSummary {
   const fromIntended: number[] = [];
   for (const r of records) if (r.errorClass === null) fromIntended.push(r.endMs - r.intendedStartMs);
   return {
@@ -119,7 +121,7 @@ export function summarizeOpenLoop(records: readonly RequestRecord[], unsentCount
     seed: p.seed,
     targetRatePerS: p.targetRatePerS,
     durationS: p.durationS,
-    scheduled: records.length + unsentCount,
+    scheduled,
     sent: records.length,
     achievedRatePerS: records.length / p.durationS,
     unsent: { inFlightCap: unsentCount },
@@ -262,6 +264,6 @@ export async function runOpenLoop(o: OpenLoopOptions, events: LoadEvents = {}): 
   const summary = summarize(records, o.maxInFlight, 1, o.lateSendThresholdMs === undefined ? {} : { lateSendThresholdMs: o.lateSendThresholdMs });
   summary.openLoop = summarizeOpenLoop(records, unsent.length, {
     arrival: o.arrival, seed: o.arrival === 'poisson' ? o.seed : null, targetRatePerS: o.arrivalRatePerS, durationS: o.durationS, maxInFlight: o.maxInFlight,
-  });
+  }, total);
   return { t0EpochMs, aborted, records, unsent, summary, warmup: { count: 0, errors: 0 }, loadgen };
 }
