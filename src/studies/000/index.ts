@@ -61,7 +61,8 @@ export const PROFILES: readonly Profile[] = [
     // per cell: at 300 req/s the fixed pool's backlog reaches (300 − 21.33) × 30 ≈ 8,360 tasks (its
     // queue holds 10,000) and drains in ≈ 392 s, under the 600 s client and SUT timeouts. Heap 4 GiB:
     // every queued arrival holds its request in the SUT; with seed-000's 512 MiB the SUT ran out of
-    // heap at 300 req/s (≈ 5,000 queued, 2026-12-01) and used all 511 MiB at 100 req/s (2,360 queued).
+    // heap at 300 req/s (≈ 5,000 queued, 2026-12-01) and used all 511 MiB at 100 req/s (2,360 queued);
+    // with 4 GiB, 300 req/s peaked at 1,947 MiB used with 8,360 queued.
     description: 'open loop (issue 17): arrival rates 15, 20, 25, 100, 300 req/s for 30 s each, constant arrivals, fixed-32 vs virtual, SUT heap 4 GiB; the fixed pool\'s queue growth above 21.33 req/s vs λ − N/L (~15 min)',
     values: { ...BASE, scenario: 'llm-chat-open', levels: [15, 20, 25, 100, 300], requestsPerWorker: 1, repeats: 1, warmupS: 10, durationS: 30, arrival: 'constant', arrivalSeed: 1, maxInFlight: 9000, jvmFlags: ['-Xms4g', '-Xmx4g', '-XX:+UseG1GC'] },
   },
