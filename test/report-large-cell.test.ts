@@ -60,7 +60,7 @@ test('a cell of 300,000 successful requests: summary, store, summary.json, repor
     const fixture = V1_READER.manifest(JSON.parse(readFileSync(join(FIXTURE_DIR, 'manifest.json'), 'utf8')) as Record<string, unknown>) as RunManifest;
     const cellId = `virtual-c${C}-r1`;
     const manifest: RunManifest = {
-      ...fixture, runId: 'large-run', cellOrder: [cellId],
+      ...fixture, schemaVersion: SCHEMA_VERSION, runId: 'large-run', cellOrder: [cellId],
       options: { ...fixture.options, levels: [C], variants: ['virtual'], variantSpecs: fixture.options.variantSpecs.filter((v) => v.id === 'virtual'), repeats: 1, requestsPerWorker: N, latencyMs: L, warmupS: 0, samplerIntervalMs: INTERVAL_MS },
       sut: { 'virtual-r1': fixture.sut['virtual-r1']! },
     };

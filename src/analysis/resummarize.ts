@@ -10,12 +10,14 @@ import { summarize } from '../load/summarize.ts';
 import type { RequestRecord } from '../load/types.ts';
 import { computeFlags, generatorDelayThresholdMs } from '../pipeline/flags.ts';
 import { firstIntendedStartMs } from '../load/schedule.ts';
+import { summarizeOpenLoop } from '../load/open-loop.ts';
 import { RunStore } from '../store/run-store.ts';
 import { buildSummary } from './summary.ts';
 import type { CompactRequests, StartMode } from '../store/types.ts';
 
 /**
- * Columns back to records (endMs = startMs + e2eMs). intendedStartMs is not stored; with
+ * Columns back to records (endMs = startMs + e2eMs). intendedStartMs is read from the column when
+ * stored (schema version 3). Runs before did not store it; with
  * `schedule` it is rebuilt by the generator's own rule (src/load/run.ts): a worker's first request
  * at its start slot (firstIntendedStartMs), each later one at the end of the worker's previous
  * request (closed loop; exact to the stored µs). Without `schedule`, or when the previous request
@@ -40,7 +42,10 @@ export function expandRequests(req: CompactRequests, schedule?: { start: StartMo
     const worker = req.worker[i]!;
     const seq = req.seq[i]!;
     let intendedStartMs = startMs;
-    if (schedule !== undefined) {
+    const stored = req.intendedStartMs?.[i];
+    if (stored !== undefined) {
+      intendedStartMs = stored; // schema 3 stores it
+    } else if (schedule !== undefined) {
       intendedStartMs = seq === 0
         ? firstIntendedStartMs(schedule.start, worker, schedule.concurrency, schedule.rampMs)
         : (endOf.get(`${worker}:${seq - 1}`) ?? startMs);
@@ -66,7 +71,9 @@ export function resummarizeRun(runDir: string, errorFlagThreshold?: number): str
     const req = store.readRequests(cell.cellId);
     requests.set(cell.cellId, req);
     const records = expandRequests(req, { start: cell.start, concurrency: cell.concurrency, rampMs: manifest.options.rampMs });
-    const load = summarize(records, cell.concurrency, cell.requestsPerWorker, { lateSendThresholdMs: generatorDelayThresholdMs(cell.latencyMs) });
+    const load = summarize(records, cell.load.concurrency, cell.requestsPerWorker, { lateSendThresholdMs: generatorDelayThresholdMs(cell.latencyMs) });
+    const ol = cell.load.openLoop;
+    if (ol !== undefined) load.openLoop = summarizeOpenLoop(records, req.unsent?.seq.length ?? 0, ol);
     const flags = computeFlags({
       executor: cell.executor,
       latencyMs: cell.latencyMs,

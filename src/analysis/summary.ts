@@ -7,6 +7,7 @@
 import type { CellResult, CompactRequests, RunManifest, RunSummary, SummaryRow } from '../store/types.ts';
 import { SCHEMA_VERSION } from '../store/types.ts';
 import { throughputBoundRps } from '../theory/bounds.ts';
+import { openLoopThroughputBoundRps } from '../theory/open-loop.ts';
 import { aggregate as agg } from '../stats/aggregate.ts';
 import { percentiles, PERCENTILE_DEFINITION } from '../stats/percentiles.ts';
 
@@ -44,7 +45,7 @@ export function buildSummary(manifest: Pick<RunManifest, 'runId' | 'cellOrder'>,
   }
   const firstPlanned = new Map<string, number>();
   manifest.cellOrder.forEach((id, i) => {
-    const v = id.replace(/-c\d+-r\d+$/, '');
+    const v = id.replace(/-(c|rate)\d+-r\d+$/, '');
     if (!firstPlanned.has(v)) firstPlanned.set(v, i);
   });
   const rank = (v: string): number => firstPlanned.get(v) ?? Number.MAX_SAFE_INTEGER;
@@ -74,7 +75,8 @@ export function buildSummary(manifest: Pick<RunManifest, 'runId' | 'cellOrder'>,
       variant: first.variant,
       concurrency: first.concurrency,
       repeats: g.length,
-      boundRps: throughputBoundRps(first.executor, first.concurrency, first.latencyMs),
+      // an open-loop cell's level is its arrival rate λ: min(λ, N/L) (src/theory/open-loop.ts)
+      boundRps: first.load.openLoop !== undefined ? openLoopThroughputBoundRps(first.executor, first.concurrency, first.latencyMs) : throughputBoundRps(first.executor, first.concurrency, first.latencyMs),
       throughput: {
         wholeRunRps: agg(g.map((c) => c.load.wholeRunThroughputRps)),
         steadyStateRps: agg(g.map((c) => c.load.steadyStateThroughputRps)),

@@ -121,6 +121,9 @@ const TIMER: OptionMax = { value: NODE_TIMEOUT_MAX_MS, why: "Node's largest time
 /** A stated maximum of platform-pool threads (10,000 platform threads, each with its own stack). */
 export const MAX_POOL_THREADS = 10_000;
 
+/** The largest seed of the open loop's Poisson schedule (mulberry32 takes an unsigned 4-byte integer). */
+const MAX_SEED = 0xffff_ffff;
+
 /** Every option, in --help order. */
 export const OPTION_SPECS = [
   spec({
@@ -195,4 +198,27 @@ export const OPTION_SPECS = [
   intSpec('connectTimeoutMs', 'connect-timeout-ms', 'ms', `load generator connect timeout, ms (>= ${UNDICI_TIMER_RESOLUTION_MS}: undici's timer resolution; fires up to 0.5 s late)`, UNDICI_TIMER_RESOLUTION_MS, TIMER),
   intSpec('headersTimeoutMs', 'headers-timeout-ms', 'ms', `load generator headers timeout, ms (must exceed the worst queue wait; >= ${UNDICI_TIMER_RESOLUTION_MS}: undici's timer resolution; fires up to 0.5 s late)`, UNDICI_TIMER_RESOLUTION_MS, TIMER),
   intSpec('bodyTimeoutMs', 'body-timeout-ms', 'ms', `load generator body timeout, ms (>= ${UNDICI_TIMER_RESOLUTION_MS}: undici's timer resolution; fires up to 0.5 s late)`, UNDICI_TIMER_RESOLUTION_MS, TIMER),
+  spec({
+    key: 'durationS', flag: 'duration-s', arg: 's', description: 'open-loop scenarios: the arrival schedule of every cell, s (its levels are then arrival rates, req/s)',
+    max: { value: 86_400, why: 'a stated maximum: a day of arrivals per cell' },
+    parse: (r) => parseNumber('duration-s', r, 0.001, 86_400), show: (v) => (v === undefined ? '(closed loop)' : `${v}`),
+  }),
+  spec({
+    key: 'arrival', flag: 'arrival', arg: 'kind', description: 'open-loop scenarios: constant (every 1/λ) or poisson (exponential gaps, seeded by --arrival-seed)',
+    parse: (raw) => {
+      if (raw !== 'constant' && raw !== 'poisson') throw usage('arrival', `unknown arrival process '${raw}'`, 'use one of: constant, poisson');
+      return raw;
+    },
+    show: (v) => v ?? '(closed loop)',
+  }),
+  spec({
+    key: 'arrivalSeed', flag: 'arrival-seed', arg: 'n', description: 'open-loop scenarios, --arrival poisson: seed of the schedule (the same seed gives the same arrivals)',
+    max: { value: MAX_SEED, why: 'the generator takes an unsigned 4-byte seed' },
+    parse: (r) => parsePositiveInt('arrival-seed', r, 0, MAX_SEED, 'the generator takes an unsigned 4-byte seed'), show: (v) => (v === undefined ? '(closed loop)' : `${v}`),
+  }),
+  spec({
+    key: 'maxInFlight', flag: 'max-in-flight', arg: 'n', description: 'open-loop scenarios: most requests in flight at once (one connection each); a send beyond it is refused and counted, never queued',
+    max: { value: maxConcurrency, why: `each request in flight costs the SUT two file descriptors (inbound + upstream) under ulimit -n, less ${FD_RESERVE} for the JVM, and two ephemeral ports` },
+    parse: (r) => parsePositiveInt('max-in-flight', r, 1), show: (v) => (v === undefined ? '(closed loop)' : `${v}`),
+  }),
 ] as const satisfies readonly OptionSpec[];

@@ -3,6 +3,8 @@
  * theoretical duration of each, from the bounds in src/theory and each variant's executor. Pure.
  */
 import { cellMinDurationS, throughputBoundRps, waves } from '../theory/bounds.ts';
+import { openLoopCellDurationS, openLoopThroughputBoundRps } from '../theory/open-loop.ts';
+import { OPEN_LOOP_DEFAULTS } from '../load/driver.ts';
 import type { ResolvedOptions, VariantId } from '../store/types.ts';
 import type { ExecutorSpec, Scenario, Study, Variant } from '../study/types.ts';
 import { VtbenchError, EXIT } from '../core/errors.ts';
@@ -12,11 +14,14 @@ export interface PlannedCell {
   variant: VariantId;
   /** the variant's effective executor (bounds are computed from it) */
   executor: ExecutorSpec;
+  /** the level: closed-loop workers c, or for an open-loop scenario the arrival rate λ (req/s) */
   concurrency: number;
   repeat: number;
+  /** requests planned: c × n, or for the open loop the schedule's ⌈λ × durationS⌉ */
   requests: number;
+  /** closed loop: min(c, N)/L or c/L; open loop: min(λ, N/L) or λ */
   boundRps: number;
-  /** theoretical duration, s (max(n·L, c·n / bound)) */
+  /** theoretical duration, s (closed loop: max(n·L, c·n / bound); open loop: durationS + backlog drain + L) */
   theoreticalS: number;
 }
 
@@ -26,8 +31,11 @@ export interface PlannedBlock {
   /** the effective variant (overrides applied) the block's SUT JVM runs */
   variant: Variant;
   repeat: number;
-  /** warm-up: workers × requests per worker, and its theoretical duration */
-  warmup: { workers: number; requestsPerWorker: number; theoreticalS: number } | null;
+  /**
+   * warm-up: workers × requests per worker, and its theoretical duration; for an open-loop scenario
+   * `workers` is the arrival rate (req/s) sent for `durationS` (requestsPerWorker is then 1)
+   */
+  warmup: { workers: number; requestsPerWorker: number; theoreticalS: number; durationS?: number } | null;
   cells: PlannedCell[];
 }
 
@@ -35,7 +43,7 @@ export interface Plan {
   blocks: PlannedBlock[];
   cells: PlannedCell[];
   totalRequests: number;
-  /** Σ workers over levels */
+  /** Σ workers over levels (0 for an open-loop scenario: it has no workers) */
   workersPerRun: number;
   /** L: the scenario's service time per call, ms */
   latencyMs: number;
@@ -43,9 +51,22 @@ export interface Plan {
   theoreticalS: number;
 }
 
-/** Cell id: `${variant}-c${concurrency}-r${repeat}` (repeat counts from 1). */
-export function cellId(variant: VariantId, concurrency: number, repeat: number): string {
-  return `${variant}-c${concurrency}-r${repeat}`;
+/**
+ * Cell id: `${variant}-c${concurrency}-r${repeat}` (repeat counts from 1); for an open-loop scenario
+ * (`openLoop` true) `${variant}-rate${λ}-r${repeat}`, so the id says its level is a rate in req/s.
+ */
+export function cellId(variant: VariantId, concurrency: number, repeat: number, openLoop = false): string {
+  return openLoop ? `${variant}-rate${concurrency}-r${repeat}` : `${variant}-c${concurrency}-r${repeat}`;
+}
+
+/** Whether a run's scenario is loaded by the open-loop (arrival-rate) driver: its levels are then rates. */
+export function isOpenLoop(study: Pick<Study, 'id' | 'scenarios'>, o: Pick<ResolvedOptions, 'scenario'>): boolean {
+  return scenarioOf(study, o.scenario).driver === 'open-loop-http';
+}
+
+/** The open-loop schedule length of a run, s (the profile's, or the driver's default). */
+export function openLoopDurationS(o: Pick<ResolvedOptions, 'durationS'>): number {
+  return o.durationS ?? OPEN_LOOP_DEFAULTS.durationS;
 }
 
 /** Block id: `${variant}-r${repeat}` (one SUT JVM). */
@@ -90,9 +111,27 @@ export function warmupPlan(exec: ExecutorSpec, o: Pick<ResolvedOptions, 'warmupS
 export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenarios'>): Plan {
   const L = serviceTimeMs(study, o);
   const blocks: PlannedBlock[] = [];
+  const open = isOpenLoop(study, o);
+  const D = openLoopDurationS(o);
   for (let r = 1; r <= o.repeats; r++) {
     const order = r % 2 === 1 ? o.variantSpecs : [...o.variantSpecs].reverse();
     for (const v of order) {
+      if (open) {
+        const cells = o.levels.map((rate) => ({
+          cellId: cellId(v.id, rate, r, true),
+          variant: v.id,
+          executor: v.executor,
+          concurrency: rate,
+          repeat: r,
+          requests: Math.ceil(rate * D),
+          boundRps: openLoopThroughputBoundRps(v.executor, rate, L),
+          theoreticalS: openLoopCellDurationS(v.executor, rate, L, D),
+        }));
+        const rateW = Math.min(...o.levels);
+        const warmup = o.warmupS > 0 ? { workers: rateW, requestsPerWorker: 1, durationS: o.warmupS, theoreticalS: openLoopCellDurationS(v.executor, rateW, L, o.warmupS) } : null;
+        blocks.push({ blockId: blockId(v.id, r), variant: v, repeat: r, warmup, cells });
+        continue;
+      }
       const cells = o.levels.map((c) => ({
         cellId: cellId(v.id, c, r),
         variant: v.id,
@@ -111,7 +150,7 @@ export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenario
     blocks,
     cells,
     totalRequests: cells.reduce((s, c) => s + c.requests, 0),
-    workersPerRun: o.levels.reduce((s, c) => s + c, 0),
+    workersPerRun: open ? 0 : o.levels.reduce((s, c) => s + c, 0),
     latencyMs: L,
     theoreticalS: blocks.reduce((s, b) => s + (b.warmup?.theoreticalS ?? 0) + b.cells.reduce((t, c) => t + c.theoreticalS, 0), 0),
   };
@@ -135,6 +174,7 @@ export function formatExecutor(e: ExecutorSpec): string {
 
 /** The plan as text, printed before anything starts. */
 export function formatPlan(o: ResolvedOptions, plan: Plan, runDir: string): string {
+  if (plan.workersPerRun === 0 && plan.cells.length > 0 && plan.cells[0]!.cellId.includes('-rate')) return formatOpenLoopPlan(o, plan, runDir);
   const lines: string[] = [];
   lines.push(`vtbench plan — study ${o.study}, profile ${o.profile}, scenario ${o.scenario}`);
   lines.push(`  variants: ${o.variantSpecs.map((v) => `${v.id} (${formatExecutor(v.executor)})`).join('; ')}`);
@@ -145,6 +185,28 @@ export function formatPlan(o: ResolvedOptions, plan: Plan, runDir: string): stri
   const seen = new Set<string>();
   for (const c of plan.cells) {
     const key = `${c.variant}-c${c.concurrency}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    lines.push(`  ${key.padEnd(22)} ${String(c.requests).padStart(9)}   ${c.boundRps.toFixed(2).padStart(11)}   ${formatDuration(c.theoreticalS)}`);
+  }
+  lines.push(`  theoretical duration: ${formatDuration(plan.theoreticalS)} of load and warm-up (+ JVM starts${o.repeats > 1 ? `, × ${o.repeats} repeats included` : ''})`);
+  lines.push(`  output: ${runDir}`);
+  return lines.join('\n');
+}
+
+/** The plan of an open-loop run as text: rates, the schedule's length, and each cell's duration with its backlog drain. */
+function formatOpenLoopPlan(o: ResolvedOptions, plan: Plan, runDir: string): string {
+  const D = openLoopDurationS(o);
+  const lines: string[] = [];
+  lines.push(`vtbench plan — study ${o.study}, profile ${o.profile}, scenario ${o.scenario} (open loop: arrivals do not wait for answers)`);
+  lines.push(`  variants: ${o.variantSpecs.map((v) => `${v.id} (${formatExecutor(v.executor)})`).join('; ')}`);
+  lines.push(`  arrival rates ${o.levels.join(', ')} req/s; ${o.arrival ?? OPEN_LOOP_DEFAULTS.arrival} arrivals${(o.arrival ?? OPEN_LOOP_DEFAULTS.arrival) === 'poisson' ? ` (seed ${o.arrivalSeed ?? OPEN_LOOP_DEFAULTS.arrivalSeed})` : ''} for ${D} s per cell; at most ${(o.maxInFlight ?? OPEN_LOOP_DEFAULTS.maxInFlight).toLocaleString('en-US')} in flight; ${o.repeats} repeat(s)`);
+  lines.push(`  service time L ${plan.latencyMs} ms (mock latency ${o.latencyMs} ms); warm-up ${o.warmupS} s per JVM at ${Math.min(...o.levels)} req/s; SUT JVM flags: ${o.jvmFlags.join(' ') || '(none)'}`);
+  lines.push(`  requests scheduled: ${plan.totalRequests.toLocaleString('en-US')}`);
+  lines.push('  cell (per repeat)       scheduled   bound req/s   min. duration (schedule + backlog drain + L)');
+  const seen = new Set<string>();
+  for (const c of plan.cells) {
+    const key = `${c.variant}-rate${c.concurrency}`;
     if (seen.has(key)) continue;
     seen.add(key);
     lines.push(`  ${key.padEnd(22)} ${String(c.requests).padStart(9)}   ${c.boundRps.toFixed(2).padStart(11)}   ${formatDuration(c.theoreticalS)}`);

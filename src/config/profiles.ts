@@ -5,8 +5,10 @@
  */
 import { VtbenchError, EXIT } from '../core/errors.ts';
 import { OPTION_SPECS, maxValue, tooLarge, type OptionKey } from './options.ts';
-import { makePlan, formatDuration, scenarioOf } from './plan.ts';
-import { MAX_PLAN_DURATION_S, SUT_REQUEST_TIMEOUT_MS, maxCellRequests, maxRunRequests, readHostLimits, type HostLimits } from './limits.ts';
+import { makePlan, formatDuration, scenarioOf, isOpenLoop, openLoopDurationS } from './plan.ts';
+import { executorCapacityRps, queueAtEnd, openLoopCellDurationS } from '../theory/open-loop.ts';
+import { OPEN_LOOP_DEFAULTS } from '../load/driver.ts';
+import { MAX_PLAN_DURATION_S, SUT_REQUEST_TIMEOUT_MS, maxCellRequests, maxConcurrency, maxRunRequests, readHostLimits, type HostLimits } from './limits.ts';
 import type { ResolvedOptions } from '../store/types.ts';
 import type { Profile, Study, Variant } from '../study/types.ts';
 import { STUDIES } from '../studies/index.ts';
@@ -138,7 +140,8 @@ export function resolveOptions(study: Study, profileName: string, raw: Partial<R
   }
   if (out.rampMs === 0) out.rampMs = out.latencyMs;
   checkBounds(out, host, study);
-  checkFeasible(out, study);
+  if (isOpenLoop(study, out)) checkOpenLoopFeasible(out, study, host);
+  else checkFeasible(out, study);
   return deepFreeze(out);
 }
 
@@ -163,7 +166,9 @@ export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study):
   }
   const c = Math.max(...o.levels);
   const cellMax = maxCellRequests(host);
-  if (c * o.requestsPerWorker > cellMax) {
+  // open loop: a cell's requests are its schedule, λ × D (the level is a rate)
+  const perLevel = isOpenLoop(study, o) ? openLoopDurationS(o) : o.requestsPerWorker;
+  if (c * perLevel > cellMax) {
     throw new VtbenchError(
       `--requests-per-worker/--levels: the largest cell would hold ${c.toLocaleString('en-US')} × ${o.requestsPerWorker.toLocaleString('en-US')} requests; at most ${cellMax.toLocaleString('en-US')} fit this harness's heap (${Math.round(host.heapLimitBytes / 2 ** 20)} MiB, half of it for ≈512 B per request)`,
       `lower --requests-per-worker to ${Math.max(1, Math.floor(cellMax / c))} or less, or lower --levels`, EXIT.usage);
@@ -175,7 +180,7 @@ export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study):
       'fewer --levels, --repeats or --variants, or split the plan into several runs', EXIT.usage);
   }
   // totals by arithmetic first: makePlan itself allocates per cell
-  const totalRequests = o.levels.reduce((t, l) => t + l, 0) * o.requestsPerWorker * o.repeats * o.variants.length;
+  const totalRequests = o.levels.reduce((t, l) => t + l, 0) * perLevel * o.repeats * o.variants.length;
   const runMax = maxRunRequests(host);
   if (totalRequests > runMax) {
     throw new VtbenchError(
@@ -214,6 +219,49 @@ function checkFeasible(o: ResolvedOptions, study: Study): void {
     const worstMs = Math.ceil(c / threads) * L;
     if (worstMs >= limit) {
       throw new VtbenchError(`--latency-ms/--levels: variant ${v.id}'s worst E2E would be ≈${Math.round(worstMs / 1000)} s (⌈${c}/${threads}⌉ × ${L} ms), beyond the ${limit / 1000} s ${limitName}`, 'lower --latency-ms or --levels, or raise --pool-size', EXIT.usage);
+    }
+  }
+}
+
+/**
+ * Refuse open-loop plans that cannot measure what they claim, at the highest rate λ and the schedule
+ * length D (src/theory/open-loop.ts): per platform-pool variant, the backlog at the end of the
+ * schedule ((λ − N/L)·D) must fit its queue (beyond it AbortPolicy answers 503 and the queue's growth
+ * is cut off), the requests then in flight (backlog + N; λ·L for virtual threads) must fit under
+ * --max-in-flight (beyond it sends are refused and the queue stops growing at λ − N/L), and the last
+ * request's wait (drain time + L) must end before the client's headers timeout and the SUT's request
+ * timeout. --max-in-flight itself must fit the host's descriptors (maxConcurrency).
+ * @throws VtbenchError(EXIT.usage) naming the option to change and the value that fits
+ */
+function checkOpenLoopFeasible(o: ResolvedOptions, study: Study, host: HostLimits): void {
+  const rate = Math.max(...o.levels);
+  const D = openLoopDurationS(o);
+  const L = scenarioOf(study, o.scenario).serviceTimeMs(o);
+  const cap = o.maxInFlight ?? OPEN_LOOP_DEFAULTS.maxInFlight;
+  const fdMax = maxConcurrency(host);
+  if (cap > fdMax) {
+    throw new VtbenchError(`--max-in-flight: ${cap} requests in flight need ${2 * cap} SUT file descriptors; this host allows ${fdMax} (ulimit -n ${host.openFiles}, ephemeral ports ${host.ephemeralPorts})`, `give --max-in-flight ${fdMax} or less, or raise ulimit -n`, EXIT.usage);
+  }
+  const limit = Math.min(o.headersTimeoutMs, SUT_REQUEST_TIMEOUT_MS);
+  for (const v of o.variantSpecs) {
+    const backlog = Math.ceil(queueAtEnd(v.executor, rate, L, D));
+    const capacity = executorCapacityRps(v.executor, L);
+    const inFlight = capacity === null ? Math.ceil((rate * L) / 1000) : backlog + (v.executor.kind === 'platform-pool' ? v.executor.threads : 0);
+    if (v.executor.kind === 'platform-pool' && backlog > v.executor.queueCapacity) {
+      throw new VtbenchError(
+        `--queue-capacity/--duration-s/--levels: variant ${v.id}: at ${rate} req/s for ${D} s its queue reaches ≈${backlog.toLocaleString('en-US')} tasks ((λ − N/L) × D = (${rate} − ${capacity!.toFixed(2)}) × ${D}), beyond its capacity ${v.executor.queueCapacity.toLocaleString('en-US')}: AbortPolicy would cut the queue's growth`,
+        `give --queue-capacity ${backlog} or more, a shorter --duration-s, or lower --levels`, EXIT.usage);
+    }
+    if (inFlight > cap) {
+      throw new VtbenchError(
+        `--max-in-flight: variant ${v.id}: at ${rate} req/s for ${D} s ≈${inFlight.toLocaleString('en-US')} requests are in flight at the end of the schedule, above the cap ${cap.toLocaleString('en-US')}: later sends would be refused and the backlog cut`,
+        `give --max-in-flight ${Math.min(inFlight, fdMax)} or more${inFlight > fdMax ? ' (beyond this host\'s descriptors: shorten --duration-s or lower --levels)' : ''}`, EXIT.usage);
+    }
+    const worstMs = (openLoopCellDurationS(v.executor, rate, L, D) - D) * 1000;
+    if (worstMs >= limit) {
+      throw new VtbenchError(
+        `--duration-s/--levels: variant ${v.id}: the last request at ${rate} req/s would wait ≈${Math.round(worstMs / 1000)} s (backlog drain + L), beyond the ${limit / 1000} s ${limit === o.headersTimeoutMs ? 'client headers timeout (--headers-timeout-ms)' : 'SUT request timeout'}`,
+        'shorten --duration-s or lower --levels', EXIT.usage);
     }
   }
 }

@@ -1,10 +1,10 @@
 /**
  * Load drivers: how a cell's load is generated. A driver turns one cell's plan into raw records and
  * their summary (plan -> run -> raw records -> summary); the pipeline picks it by the scenario's
- * `driver` (src/study/types.ts DriverKind) and stores what it returns. Only the closed-loop HTTP
- * driver is built (src/load/run.ts); the others are typed slots whose registry entries throw a
- * clear VtbenchError until a later issue builds them:
- *   open-loop-http  arrival-rate load without coordinated omission (issue 17)
+ * `driver` (src/study/types.ts DriverKind) and stores what it returns. Built: closed-loop HTTP
+ * (src/load/run.ts) and open-loop HTTP (arrival rate without coordinated omission,
+ * src/load/open-loop.ts); the others are typed slots whose registry entries throw a clear
+ * VtbenchError until a later issue builds them:
  *   websocket       held connections with periodic pushes (issue 13)
  *   in-process      a timed job the SUT runs itself and reports on (issue 14)
  */
@@ -12,6 +12,7 @@ import type { DriverKind, Scenario } from '../study/types.ts';
 import type { ResolvedOptions } from '../store/types.ts';
 import { VtbenchError, EXIT } from '../core/errors.ts';
 import { runClosedLoop } from './run.ts';
+import { runOpenLoop } from './open-loop.ts';
 import type { LoadEvents, LoadResult } from './types.ts';
 
 /** One cell's (or one warm-up's) load, as the pipeline hands it to a driver. */
@@ -20,8 +21,10 @@ export interface DriverCellPlan {
   baseUrl: string;
   scenario: Scenario;
   options: Readonly<ResolvedOptions>;
-  /** closed-loop workers (c) */
+  /** the cell's level: closed-loop workers (c), or for the open loop the arrival rate λ (req/s) */
   concurrency: number;
+  /** open loop: the schedule's length, s; default `options.durationS` (the warm-up passes its own) */
+  durationS?: number;
   /** measured requests per worker (n) */
   requestsPerWorker: number;
   /** a send later than this after its intended time (ms) counts as late (flags.ts generatorDelayThresholdMs) */
@@ -63,17 +66,56 @@ export const closedLoopHttpDriver: Driver = {
   },
 };
 
-// ---- typed slots for later issues ----------------------------------------------------------------
+/** Defaults of the open-loop options a profile may leave out (ResolvedOptions' optional fields). */
+export const OPEN_LOOP_DEFAULTS = { durationS: 60, arrival: 'constant', arrivalSeed: 1, maxInFlight: 1000 } as const;
 
-/** What an open-loop (arrival-rate) cell will need: a rate instead of workers (issue 17). */
+/** What an open-loop (arrival-rate) cell runs with: the cell's level is λ. */
 export interface OpenLoopHttpPlan {
   /** requests started per second, independent of answers (no coordinated omission) */
   arrivalRatePerS: number;
   /** measured phase, s */
   durationS: number;
-  /** upper bound of requests in flight (connections), beyond which a send counts as dropped */
+  arrival: 'constant' | 'poisson';
+  seed: number;
+  /** upper bound of requests in flight (connections), beyond which a send is refused and counted */
   maxInFlight: number;
 }
+
+/** The open-loop parameters of a cell plan: λ = the level, the rest from the options (or their defaults). */
+export function openLoopPlanOf(p: Pick<DriverCellPlan, 'concurrency' | 'durationS' | 'options'>): OpenLoopHttpPlan {
+  const o = p.options;
+  return {
+    arrivalRatePerS: p.concurrency,
+    durationS: p.durationS ?? o.durationS ?? OPEN_LOOP_DEFAULTS.durationS,
+    arrival: o.arrival ?? OPEN_LOOP_DEFAULTS.arrival,
+    seed: o.arrivalSeed ?? OPEN_LOOP_DEFAULTS.arrivalSeed,
+    maxInFlight: o.maxInFlight ?? OPEN_LOOP_DEFAULTS.maxInFlight,
+  };
+}
+
+/** The open-loop HTTP driver: the scenario's request at λ = the cell's level for `durationS` (src/load/open-loop.ts). */
+export const openLoopHttpDriver: Driver = {
+  kind: 'open-loop-http',
+  run(p, events) {
+    const req = p.scenario.request(p.options);
+    const o = p.options;
+    const ol = openLoopPlanOf(p);
+    return runOpenLoop({
+      url: p.baseUrl,
+      path: req.path,
+      method: req.method,
+      ...(req.body !== undefined ? { body: req.body, headers: { 'content-type': 'application/json' } } : {}),
+      ...ol,
+      connectTimeoutMs: o.connectTimeoutMs,
+      headersTimeoutMs: o.headersTimeoutMs,
+      bodyTimeoutMs: o.bodyTimeoutMs,
+      lateSendThresholdMs: p.lateSendThresholdMs,
+      signal: p.signal,
+    }, events);
+  },
+};
+
+// ---- typed slots for later issues ----------------------------------------------------------------
 
 /** What a WebSocket cell will need: connections held open, one server push per interval (issue 13). */
 export interface WebSocketPlan {
@@ -96,29 +138,29 @@ export interface InProcessPlan {
 }
 
 /** Issues that build the drivers not built yet. */
-const NOT_BUILT: Readonly<Record<Exclude<DriverKind, 'closed-loop-http'>, string>> = {
-  'open-loop-http': 'issue 17 (open-loop load)',
+type NotBuiltKind = Exclude<DriverKind, 'closed-loop-http' | 'open-loop-http'>;
+const NOT_BUILT: Readonly<Record<NotBuiltKind, string>> = {
   websocket: 'issue 13 (held WebSocket connections)',
   'in-process': 'issue 14 (a timed job the SUT runs itself)',
 };
 
 /** The one error of a driver slot not built yet, naming the scenario that chose it and the issue that builds it. */
-function notBuiltError(kind: Exclude<DriverKind, 'closed-loop-http'>, scenarioId: string): VtbenchError {
+function notBuiltError(kind: NotBuiltKind, scenarioId: string): VtbenchError {
   return new VtbenchError(
     `--scenario: scenario ${scenarioId}: load driver '${kind}' is not built yet (see ${NOT_BUILT[kind]}; the slot is typed in src/load/driver.ts)`,
-    "choose with --scenario a scenario whose driver is 'closed-loop-http'",
+    "choose with --scenario a scenario whose driver is built ('closed-loop-http' or 'open-loop-http')",
     EXIT.usage,
   );
 }
 
-function notBuilt(kind: Exclude<DriverKind, 'closed-loop-http'>): Driver {
+function notBuilt(kind: NotBuiltKind): Driver {
   return { kind, run: (p) => Promise.reject(notBuiltError(kind, p.scenario.id)) };
 }
 
 /** Every driver kind, built or not. */
 export const DRIVERS: Readonly<Record<DriverKind, Driver>> = {
   'closed-loop-http': closedLoopHttpDriver,
-  'open-loop-http': notBuilt('open-loop-http'),
+  'open-loop-http': openLoopHttpDriver,
   websocket: notBuilt('websocket'),
   'in-process': notBuilt('in-process'),
 };
@@ -134,6 +176,6 @@ export function driverBuilt(kind: DriverKind): boolean {
  *   the options are resolved, so a run never starts with a driver that cannot run)
  */
 export function driverFor(scenario: Pick<Scenario, 'id' | 'driver'>): Driver {
-  if (!driverBuilt(scenario.driver)) throw notBuiltError(scenario.driver as Exclude<DriverKind, 'closed-loop-http'>, scenario.id);
+  if (!driverBuilt(scenario.driver)) throw notBuiltError(scenario.driver as NotBuiltKind, scenario.id);
   return DRIVERS[scenario.driver];
 }

@@ -28,6 +28,15 @@ export interface RequestRecord {
   serverTiming: Record<string, number>;
 }
 
+/** A scheduled open-loop request that was never sent. */
+export interface UnsentRecord {
+  /** index in the arrival schedule */
+  seq: number;
+  /** its arrival time, ms after t0 */
+  intendedStartMs: number;
+  reason: 'in-flight-cap';
+}
+
 /** Percentile summary of one sample; every field ms; absent sample -> the whole object is null. */
 export interface Percentiles {
   n: number;
@@ -74,6 +83,34 @@ export interface LoadSummary {
    * and in older runs; null when there are no records.
    */
   lateSends?: { thresholdMs: number; count: number; share: number } | null;
+  /** open-loop cells only (src/load/open-loop.ts): the arrival process and what became of it */
+  openLoop?: OpenLoopSummary;
+}
+
+/**
+ * What an open-loop (arrival-rate) cell offered and achieved. Latency is given twice: from the
+ * intended send time (`e2eFromIntendedMs`, free of coordinated omission: a stalled generator or a
+ * refused send does not hide the wait) and from the actual send (`LoadSummary.e2eMs`).
+ */
+export interface OpenLoopSummary {
+  arrival: 'constant' | 'poisson';
+  /** the Poisson schedule's seed; null for constant */
+  seed: number | null;
+  /** λ, req/s */
+  targetRatePerS: number;
+  /** the measured phase (the schedule's length), s */
+  durationS: number;
+  /** requests in the schedule = sent + unsent */
+  scheduled: number;
+  sent: number;
+  /** sent / durationS, req/s (the offered load that reached the wire) */
+  achievedRatePerS: number;
+  /** scheduled requests never sent, by reason (the in-flight cap refused them) */
+  unsent: { inFlightCap: number };
+  /** the cap on requests in flight (connections) */
+  maxInFlight: number;
+  /** successes: endMs − intendedStartMs, ms; null when none succeeded */
+  e2eFromIntendedMs: Percentiles | null;
 }
 
 // ---- added with the implementation (additive; nothing above changed) ----------------------------
@@ -113,6 +150,31 @@ export interface LoadOptions {
   lateSendThresholdMs?: number;
 }
 
+/** Options of one open-loop (arrival-rate) cell (src/load/open-loop.ts). */
+export interface OpenLoopOptions {
+  url: string;
+  path: string;
+  method: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
+  /** λ, requests scheduled per second */
+  arrivalRatePerS: number;
+  /** the schedule's length, s (requests are scheduled in [0, durationS)) */
+  durationS: number;
+  /** `constant`: request i at i/λ; `poisson`: exponential gaps with mean 1/λ from a seeded generator */
+  arrival: 'constant' | 'poisson';
+  /** seed of the Poisson schedule (ignored for constant) */
+  seed: number;
+  /** most requests in flight at once (undici Pool connections); a send beyond it is refused and counted */
+  maxInFlight: number;
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  /** a send later than this after its intended time (ms) counts in `summary.lateSends` */
+  lateSendThresholdMs?: number;
+  signal?: AbortSignal;
+}
+
 /** Subscribers of a run (all optional; called synchronously on the hot path — keep them cheap). */
 export interface LoadEvents {
   /** a measured request finished (success or error) */
@@ -137,6 +199,8 @@ export interface LoadResult {
   aborted: boolean;
   /** measured requests in completion order */
   records: RequestRecord[];
+  /** open loop: scheduled requests never sent (refused by the in-flight cap), in schedule order */
+  unsent?: UnsentRecord[];
   summary: LoadSummary;
   warmup: { count: number; errors: number };
   loadgen: LoadgenStats;

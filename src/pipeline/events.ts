@@ -12,7 +12,8 @@ export type RunEvent =
   | { type: 'plan'; runId: string; runDir: string; study: string; profile: string; scenario: string; variants: string[]; totalRequests: number; theoreticalS: number; remainingTheoreticalS: number; cells: number; resumedCells: number }
   | { type: 'info'; message: string }
   | { type: 'block-start'; blockId: string }
-  | { type: 'warmup'; blockId: string; workers: number; requestsPerWorker: number }
+  /** open loop: `workers` is the warm-up's arrival rate (req/s), sent for `durationS` */
+  | { type: 'warmup'; blockId: string; workers: number; requestsPerWorker: number; durationS?: number }
   | { type: 'cell-start'; cellId: string; requests: number; theoreticalS: number }
   | { type: 'progress'; cellId: string; done: number; total: number }
   | { type: 'cell-end'; cellId: string; summary: LoadSummary; boundRps: number; flags: CellFlag[]; durationMs: number }
@@ -61,7 +62,7 @@ export function textSubscriber(err: NodeJS.WriteStream, plan: Plan): Emit {
         line(`— JVM block ${e.blockId}`);
         break;
       case 'warmup':
-        line(`  warm-up: ${e.workers} workers × ${e.requestsPerWorker} request(s), not recorded`);
+        line(e.durationS !== undefined ? `  warm-up: ${e.workers} req/s for ${e.durationS} s (open loop), not recorded` : `  warm-up: ${e.workers} workers × ${e.requestsPerWorker} request(s), not recorded`);
         break;
       case 'cell-start':
         cellStart = Date.now();

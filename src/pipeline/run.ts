@@ -138,12 +138,12 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
       );
     }
     if (block.warmup) {
-      ctx.emit({ type: 'warmup', blockId: block.blockId, workers: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker });
+      ctx.emit({ type: 'warmup', blockId: block.blockId, workers: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker, ...(block.warmup.durationS !== undefined ? { durationS: block.warmup.durationS } : {}) });
       const abort = new AbortController();
       const watch = new LivenessWatch(() => watched, ctx.liveness).start(() => abort.abort());
       try {
         const { driver, scenario } = loadOf(ctx);
-        await driver.run({ ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, abort.signal)), concurrency: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker });
+        await driver.run({ ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, abort.signal)), concurrency: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker, ...(block.warmup.durationS !== undefined ? { durationS: block.warmup.durationS } : {}) });
       } finally {
         await watch.stop();
       }
@@ -383,7 +383,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     sutPid: sut.pid,
   };
   if (out.pinned?.flushed === false) ctx.emit({ type: 'info', message: `  ${cell.cellId}: the SUT answered its pinned counts before JFR confirmed delivery (5 s wait timed out); a late pin may be counted in the next cell` });
-  store.writeCell(out, compactRequests(result.records));
+  store.writeCell(out, compactRequests(result.records, result.unsent));
   clearFailedCell(store, ctx.manifest, cell.cellId);
   writeSummary(ctx);
   ctx.emit({ type: 'cell-end', cellId: cell.cellId, summary: result.summary, boundRps: cell.boundRps, flags, durationMs });

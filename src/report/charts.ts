@@ -17,6 +17,8 @@ export interface ChartLabels {
   inFlight: string; queueSize: string; platformThreads: string; heapMiB: string; rssMiB: string; cpuPct: string;
   /** subtitle when values ≤ 0 were left out of a log scale; `{{n}}` = how many */
   droppedLog: string;
+  /** the open-loop queue chart (only for runs with open-loop cells) */
+  openLoopQueue: string; queueTasks: string; arrivalRate: string; queueTheory: string;
 }
 
 const FONT = 'Helvetica, Arial, sans-serif';
@@ -167,6 +169,32 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
       color: { field: 'mode', type: 'nominal', title: t.mode, scale: { range: MODE_SCALE.range } },
     },
   } as TopLevelSpec });
+  // 6 open loop: the platform pool's executor queue over time at each arrival rate, with λ − N/L
+  const olPool = (model.openLoop ?? []).filter((c) => c.executor.kind === 'platform-pool' && c.repeat === 1);
+  if (olPool.length > 0) {
+    const pts: Record<string, unknown>[] = [];
+    for (const c of olPool) {
+      const rate = `${c.variant} λ=${c.targetRatePerS}`;
+      for (const [tS, q] of c.queueSeries) pts.push({ rate, series: t.measured, tS, queue: q });
+      // theory: 0 until L, then (λ − N/L)·(t − L) + (λ·L − N)⁺ during the schedule (a fluid D/D/N queue)
+      const Ls = model.latencyMs / 1000;
+      const N = c.executor.kind === 'platform-pool' ? c.executor.threads : 0;
+      const head = Math.max(0, c.targetRatePerS * Ls - N);
+      for (const tS of [0, Ls, c.durationS]) pts.push({ rate, series: t.queueTheory, tS, queue: r3(tS <= Ls ? Math.max(0, c.targetRatePerS * tS - N) : head + c.theorySlopePerS * (tS - Ls)) });
+    }
+    specs.push({ name: 'open-loop-queue', title: t.openLoopQueue, spec: {
+      $schema: SCHEMA, title: t.openLoopQueue, width: 520, height: 280, config: CONFIG,
+      data: { values: pts },
+      mark: { type: 'line' },
+      encoding: {
+        x: { field: 'tS', type: 'quantitative', title: t.timeS },
+        y: { field: 'queue', type: 'quantitative', title: t.queueTasks },
+        color: { field: 'rate', type: 'nominal', title: t.arrivalRate },
+        strokeDash: { field: 'series', type: 'nominal', title: t.series, sort: [t.measured, t.queueTheory], scale: { domain: [t.measured, t.queueTheory], range: [[1, 0], [6, 4]] } },
+        detail: { field: 'series' },
+      },
+    } as TopLevelSpec });
+  }
   return specs;
 }
 

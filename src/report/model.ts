@@ -8,6 +8,7 @@
  * one study (its comparability gate, how it measures a figure the engine does not know, its
  * conclusion rules and follow-ups) comes from the study's report hook (src/report/hook.ts).
  */
+import { openLoopModel, type OpenLoopCellModel } from './open-loop.ts';
 import type { Agg, CellFlag, CellResult, CompactRequests, RunManifest, SummaryRow, ThreadDumpSummary, VariantId } from '../store/types.ts';
 import type { SutInfo } from '../jvm/api.ts';
 import type { ExecutorSpec, Study, Variant } from '../study/types.ts';
@@ -335,6 +336,8 @@ export interface ReportModel {
     series: SeriesPoint[];
     distribution: { variant: VariantId; concurrency: number; pct: number; e2eMs: number }[];
   };
+  /** the run's open-loop (arrival-rate) cells (src/report/open-loop.ts); null when it has none */
+  openLoop: OpenLoopCellModel[] | null;
 }
 
 /** A model row by (variant, level), or null. */
@@ -588,7 +591,11 @@ export function buildModel(run: LoadedRun): ReportModel {
   }
   const count = cells.reduce((s, x) => s + x.load.count, 0);
   const ok = cells.reduce((s, x) => s + x.load.ok, 0);
-  const perRepeat = plannedRequestsPerRepeat(m.options.levels, m.options.requestsPerWorker);
+  // an open-loop run plans its schedules: Σ ⌈λ × durationS⌉ over the rates (src/config/plan.ts)
+  const openLoopRun = cells.some((x) => x.load.openLoop !== undefined);
+  const perRepeat = openLoopRun
+    ? m.options.levels.reduce((t, rate) => t + Math.ceil(rate * (m.options.durationS ?? cells.find((x) => x.load.openLoop)!.load.openLoop!.durationS)), 0)
+    : plannedRequestsPerRepeat(m.options.levels, m.options.requestsPerWorker);
   const totals = {
     plannedPerRepeatPerVariant: perRepeat,
     plannedTotal: perRepeat * m.options.repeats * m.options.variants.length,
@@ -714,6 +721,7 @@ export function buildModel(run: LoadedRun): ReportModel {
     flags,
     saturation,
     charts: { series, distribution },
+    openLoop: openLoopModel(cells, order),
   };
   base.published = evaluatePublished(base, hook, cells);
   if (variants.length < 2) base.gaps.push(`only one variant (${variants.join(', ')}) has results; comparisons between variants are omitted`);

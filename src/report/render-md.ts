@@ -41,7 +41,7 @@ export function phraser(t: Templates) {
 export function chartLabels(t: Templates): ChartLabels {
   const keys: (keyof ChartLabels)[] = ['throughput', 'e2e', 'phases', 'timeseries', 'distribution', 'concurrency', 'rps', 'latencyMs', 'ms', 'timeS', 'percentile', 'mode',
     'series', 'measured', 'bound', 'wavesBound', 'theoryP95', 'phase', 'queue', 'exec', 'overhead', 'metric', 'value',
-    'inFlight', 'queueSize', 'platformThreads', 'heapMiB', 'rssMiB', 'cpuPct', 'droppedLog'];
+    'inFlight', 'queueSize', 'platformThreads', 'heapMiB', 'rssMiB', 'cpuPct', 'droppedLog', 'openLoopQueue', 'queueTasks', 'arrivalRate', 'queueTheory'];
   const out = {} as ChartLabels;
   for (const k of keys) {
     const v = t.phrases[`chart.${k}`];
@@ -184,8 +184,16 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   // ------------------------------------------------------------ method
   const warmup = model.warmups === null || model.warmups.length === 0
     ? P('method.noWarmup')
+    // open loop: the warm-up is the lowest arrival rate for warmupS (src/config/plan.ts), not workers
+    : model.openLoop !== null ? P('openLoop.warmup', { warmupS: num(o.warmupS, 0), rate: int(Math.min(...o.levels)) })
     : P('method.warmup', { warmupS: int(o.warmupS), list: raw(model.warmups.map((w) => s('method.warmupMode', { variant: raw(variantName(w.variant)), workers: int(w.workers), k: int(w.requestsPerWorker), s: num(w.theoreticalS, 1) })).join(s('reason.sep'))) });
-  const method = P('method', {
+  const method = model.openLoop !== null
+    ? P('openLoop.method', {
+      warmup, repeatsText: P(o.repeats === 1 ? 'method.repeats.one' : 'method.repeats.many', { repeats: int(o.repeats), variants: model.variants.map(variantName).join(', ') }),
+      durationS: num(model.openLoop[0]!.durationS, 0), arrival: esc(o.arrival ?? 'constant'), maxInFlight: int(model.openLoop[0]!.maxInFlight),
+      scheduled: int(model.totals.plannedTotal), cells: int(model.totals.plannedCells),
+    })
+    : P('method', {
     warmup, repeatsText: P(o.repeats === 1 ? 'method.repeats.one' : 'method.repeats.many', { repeats: int(o.repeats), variants: model.variants.map(variantName).join(', ') }),
     n: int(o.requestsPerWorker), repeats: int(o.repeats),
     levelsSum: o.levels.join(' + '), workers: int(o.levels.reduce((a, b) => a + b, 0)), perRepeat: int(model.totals.plannedPerRepeatPerVariant),
@@ -371,11 +379,48 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   return join(summaryParts);
   };
 
+  /** the open-loop section (src/report/open-loop.ts); '' when the run has no open-loop cells */
+  const openLoop = (): string | Raw => {
+    const cells = model.openLoop;
+    if (cells === null) return '';
+    const first = cells[0]!;
+    const p3 = (x: { p50: number; p95: number; p99: number } | null) => (x ? `${ms(x.p50)} / ${ms(x.p95)} / ${ms(x.p99)}` : '—');
+    const rowsOl = cells.map((c) => [
+      raw(`${variantName(c.variant)} λ = ${num(c.targetRatePerS, 0)}${c.repeat > 1 ? ` (r${c.repeat})` : ''}`),
+      rps(c.targetRatePerS),
+      rps(c.achievedRatePerS),
+      `${int(c.sent)} / ${int(c.scheduled)}`,
+      int(c.refused),
+      c.late === null ? '—' : int(c.late),
+      int(c.errors),
+      p3(c.e2eFromIntendedMs),
+      p3(c.e2eFromSendMs),
+      c.fit.slopePerS === null ? '—' : `${num(c.fit.slopePerS, 2)}${c.fit.r2 === null ? '' : ` (r² ${num(c.fit.r2, 3)})`}`,
+      c.executor.kind === 'platform-pool' ? num(c.theorySlopePerS, 2) : '0',
+      c.slopeRatio === null ? '—' : num(c.slopeRatio, 3),
+    ]);
+    const tbl = table([s('h.ol.cell'), s('h.ol.target'), s('h.ol.achieved'), s('h.ol.sent'), s('h.ol.refused'), s('h.ol.late', { ms: int(first.lateThresholdMs ?? 0) }), s('h.ol.errors'), s('h.ol.fromIntended'), s('h.ol.fromSend'), s('h.ol.slope'), s('h.ol.theory'), s('h.ol.ratio')],
+      rowsOl, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
+    const fig = value('fig:open-loop-queue');
+    return raw([
+      s('openLoop.heading'),
+      s('openLoop.intro', { durationS: num(first.durationS, 0), arrival: first.cellId.length > 0 ? esc(model.manifest.options.arrival ?? 'constant') : '', maxInFlight: int(first.maxInFlight) }),
+      tbl.md,
+      s('openLoop.fitNote', { samplerIntervalMs: int(o.samplerIntervalMs) }),
+      ...(fig !== undefined ? [fig instanceof Raw ? fig.md : esc(fig)] : []),
+      s('openLoop.closedLoopNote'),
+    ].join('\n\n'));
+  };
+
   /** the generic placeholders; a function is rendered only when the template uses it and the study does not fill it */
   const generic: Record<string, string | Raw | (() => string | Raw)> = {
     summary,
     title: s('title', { runId: model.runId }),
-    fixtureNote: model.isFixture ? P('fixtureNote') : raw(s('runNote', { runId: model.runId, status: statusText(m.status) })),
+    fixtureNote: raw([
+      model.isFixture ? P('fixtureNote').md : s('runNote', { runId: model.runId, status: statusText(m.status) }),
+      // an open-loop run: its levels are arrival rates, which the closed-loop sections read as workers
+      ...(model.openLoop !== null ? [s('openLoop.banner')] : []),
+    ].join('\n\n')),
     flagsAndGaps: raw(fg.join('\n\n')),
     boundsTable,
     environment,
@@ -392,6 +437,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     threadDumps,
     pinning: raw(pinParts.join('\n\n')),
     resources: raw(resParts.join('\n\n')),
+    openLoop,
     ...figVals,
   };
   const value = (name: string): string | Raw | undefined => { const g = generic[name]; return typeof g === 'function' ? g() : g; };

@@ -13,7 +13,7 @@ import { allProblems, cellFileNames, checkCell } from './check.ts';
 import { parseChecked } from './schema.ts';
 import { VtbenchError, EXIT } from '../core/errors.ts';
 import type { SutSample } from '../jvm/api.ts';
-import type { RequestRecord } from '../load/types.ts';
+import type { RequestRecord, UnsentRecord } from '../load/types.ts';
 
 export class RunStore {
   constructor(public readonly dir: string) {}
@@ -203,12 +203,17 @@ function gzipText(s: string): Buffer { return gzipSync(Buffer.from(s, 'utf8'), {
 
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 
-/** Per-request records -> columns, ms rounded to 3 decimals (µs). */
-export function compactRequests(records: readonly RequestRecord[]): CompactRequests {
-  const out: CompactRequests = { worker: [], seq: [], startMs: [], e2eMs: [], status: [], error: [], queueMs: [], execMs: [] };
+/** Per-request records (and an open loop's unsent ones) -> columns, ms rounded to 3 decimals (µs). */
+export function compactRequests(records: readonly RequestRecord[], unsent?: readonly UnsentRecord[]): CompactRequests {
+  const intended: number[] = [];
+  const out: CompactRequests = { worker: [], seq: [], intendedStartMs: intended, startMs: [], e2eMs: [], status: [], error: [], queueMs: [], execMs: [] };
+  if (unsent !== undefined) {
+    out.unsent = { seq: unsent.map((u) => u.seq), intendedStartMs: unsent.map((u) => r3(u.intendedStartMs)), reason: unsent.map((u) => u.reason) };
+  }
   for (const r of records) {
     out.worker.push(r.worker);
     out.seq.push(r.seq);
+    intended.push(r3(r.intendedStartMs));
     out.startMs.push(r3(r.startMs));
     out.e2eMs.push(r3(r.e2eMs));
     out.status.push(r.status ?? 0);

@@ -89,13 +89,18 @@ export function parseChecked<T>(name: SchemaName, label: string, bytes: Buffer, 
 }
 
 /**
- * What a schema cannot say about per-request columns: every column has the same length.
+ * What a schema cannot say about per-request columns: every column has the same length; so do the
+ * columns of an open loop's `unsent` requests (an object of its own columns, CompactRequests.unsent).
  * @returns problems, each naming the file and the column (empty = consistent)
  */
-export function requestColumnProblems(label: string, req: Record<string, readonly unknown[]>): string[] {
-  const cols = Object.entries(req);
-  const n = cols[0]?.[1].length ?? 0;
-  return cols.filter(([, v]) => v.length !== n).map(([k, v]) => `${label}: /${k} has ${v.length} entries, /${cols[0]![0]} has ${n}`);
+export function requestColumnProblems(label: string, req: Record<string, unknown>): string[] {
+  const { unsent, ...columns } = req;
+  const check = (prefix: string, obj: Record<string, unknown>): string[] => {
+    const cols = Object.entries(obj).filter((x): x is [string, readonly unknown[]] => Array.isArray(x[1]));
+    const n = cols[0]?.[1].length ?? 0;
+    return cols.filter(([, v]) => v.length !== n).map(([k, v]) => `${label}: ${prefix}/${k} has ${v.length} entries, ${prefix}/${cols[0]![0]} has ${n}`);
+  };
+  return [...check('', columns), ...(unsent !== null && typeof unsent === 'object' ? check('/unsent', unsent as Record<string, unknown>) : [])];
 }
 
 function firstLine(e: unknown): string {

@@ -1,7 +1,11 @@
 /**
- * The on-disk run format (`runs/<runId>/`), schema version 2. The report stage reads only these.
+ * The on-disk run format (`runs/<runId>/`), schema version 3. The report stage reads only these.
  * Version 1 (study 000 before the study engine: `mode` fixed|virtual instead of `variant`, one pool
- * size for the run) is read through src/study/migrate.ts.
+ * size for the run) is read through src/study/migrate.ts and study 000's reader; version 2 (before
+ * open-loop load: no intended start time per request) through the engine's reader (migrate.ts V2_READER).
+ * Version 3 adds: `CompactRequests.intendedStartMs` (every request's intended send time),
+ * `CompactRequests.unsent` (scheduled requests never sent), `LoadSummary.openLoop`, and the open-loop
+ * options (`durationS`, `arrival`, `arrivalSeed`, `maxInFlight`).
  *
  * runs/<runId>/
  *   manifest.json                     RunManifest
@@ -20,7 +24,7 @@ import type { SutSample, SutInfo } from '../jvm/api.ts';
 import type { MockStats } from '../../mock/src/types.ts';
 import type { ExecutorSpec, Variant } from '../study/types.ts';
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** A variant id of the run's study (src/study/types.ts Variant.id). */
 export type VariantId = string;
@@ -66,6 +70,18 @@ export interface ResolvedOptions {
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
   connectTimeoutMs: number;
+  /**
+   * open-loop scenarios (driver `open-loop-http`): the measured phase of every cell, s; the cell's
+   * level is then its arrival rate λ (req/s), not a worker count. Absent in closed-loop runs and in
+   * runs before schema version 3.
+   */
+  durationS?: number;
+  /** open loop: `constant` (every 1/λ s) or `poisson` (exponential gaps, seeded by `arrivalSeed`) */
+  arrival?: 'constant' | 'poisson';
+  /** open loop, `poisson`: seed of the arrival schedule (the same seed gives the same schedule) */
+  arrivalSeed?: number;
+  /** open loop: most requests in flight at once (one connection each); a send beyond it is refused and counted */
+  maxInFlight?: number;
 }
 
 export interface HostInfo {
@@ -177,10 +193,21 @@ export interface CellFile extends Omit<CellResult, 'samples'> {
   samplesCount: number;
 }
 
+/** Why a scheduled open-loop request was never sent: the in-flight cap (`maxInFlight`) was reached. */
+export type UnsentReason = 'in-flight-cap';
+
 /** Per-request data in columns (same index = same request); ms rounded to 3 decimals. */
 export interface CompactRequests {
+  /** closed loop: the worker; open loop: 0 (one arrival process) */
   worker: number[];
+  /** closed loop: index within the worker; open loop: index in the arrival schedule */
   seq: number[];
+  /**
+   * when the request was meant to be sent, ms after t0 (closed loop: its worker's start slot, then
+   * its previous answer; open loop: its arrival time). Absent in runs before schema version 3.
+   */
+  intendedStartMs?: number[];
+  /** when it was actually handed to the HTTP client, ms after t0 */
   startMs: number[];
   e2eMs: number[];
   /** 0 when no response */
@@ -190,6 +217,11 @@ export interface CompactRequests {
   /** null when the server sent no Server-Timing */
   queueMs: (number | null)[];
   execMs: (number | null)[];
+  /**
+   * open loop: the scheduled requests that were never sent (same index = same request), with their
+   * intended send time and why; sent + unsent = scheduled. Absent for closed-loop cells.
+   */
+  unsent?: { seq: number[]; intendedStartMs: number[]; reason: UnsentReason[] };
 }
 
 export interface ThreadDumpSummary {

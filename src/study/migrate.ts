@@ -19,16 +19,68 @@ export function studyOf(raw: unknown): string | undefined {
 }
 
 /**
+ * The engine's reader of schema version 2 (any study): version 3 only added fields that are optional
+ * in the schema (the requests' `intendedStartMs` column and `unsent`, `LoadSummary.openLoop`, the
+ * open-loop options), so a v2 file is a v3 file with its version raised; nothing is invented (a v2
+ * run's intended start times stay absent: a closed loop's are rebuilt by src/analysis/resummarize.ts
+ * from its schedule where needed).
+ */
+export const V2_READER: LegacyReader = {
+  version: 2,
+  forRunsWithoutStudy: false,
+  manifest: (raw) => ({ ...raw, schemaVersion: 3 }),
+  cell: (raw) => ({ ...raw, schemaVersion: 3 }),
+  summary: (raw) => ({ ...raw, schemaVersion: 3 }),
+  threadDump: (raw) => raw,
+};
+
+/** Readers of older formats that the engine owns (every study's runs): by version. */
+export const ENGINE_READERS: readonly LegacyReader[] = [V2_READER];
+
+/**
+ * `first` followed by the engine's readers from the version it writes up to SCHEMA_VERSION (e.g.
+ * study 000's v1 reader writes v2, then V2_READER makes it v3). The result keeps `first.version`
+ * (the version of the files on disk).
+ */
+function chained(first: LegacyReader): LegacyReader {
+  const rest: LegacyReader[] = [];
+  for (let v = first.version + 1; v < SCHEMA_VERSION; v++) {
+    const r = ENGINE_READERS.find((x) => x.version === v);
+    if (r) rest.push(r);
+  }
+  if (rest.length === 0) return first;
+  return {
+    version: first.version,
+    base: first,
+    ...(first.forRunsWithoutStudy !== undefined ? { forRunsWithoutStudy: first.forRunsWithoutStudy } : {}),
+    manifest(raw) {
+      return rest.reduce<unknown>((m, r) => r.manifest(m as Record<string, unknown>), first.manifest(raw));
+    },
+    cell(raw, manifest) {
+      return rest.reduce<unknown>((c, r) => r.cell(c as Record<string, unknown>, manifest), first.cell(raw, manifest));
+    },
+    summary(raw, manifest) {
+      return rest.reduce<unknown>((c, r) => r.summary(c as Record<string, unknown>, manifest), first.summary(raw, manifest));
+    },
+    threadDump(raw, manifest) {
+      return rest.reduce<unknown>((c, r) => r.threadDump(c as Record<string, unknown>, manifest), first.threadDump(raw, manifest));
+    },
+  };
+}
+
+/**
  * The reader for a version older than SCHEMA_VERSION, or null for the current one. Chosen by
- * (study, version): a run that names a study (`study`) is read only by that study's readers; a run
- * that names none (undefined) only by readers marked `forRunsWithoutStudy`.
+ * (study, version): a run that names a study (`study`) is read only by that study's readers (then the
+ * engine's, ENGINE_READERS, for versions every study wrote); a run that names none (undefined) only by
+ * readers marked `forRunsWithoutStudy`. A study's reader that writes an older version than the current
+ * is followed by the engine's readers up to it (chained).
  * @throws VtbenchError(EXIT.runData) for a version no eligible reader reads (newer, unknown, or a
  *   study this vtbench does not define or that has no reader for it)
  */
 export function legacyReaderFor(version: unknown, studies: readonly Study[], study?: string): LegacyReader | null {
   if (version === SCHEMA_VERSION) return null;
   const eligible = study !== undefined
-    ? studies.filter((s) => s.id === study).flatMap((s) => s.legacyReaders ?? [])
+    ? [...studies.filter((s) => s.id === study).flatMap((s) => s.legacyReaders ?? []), ...(studies.some((s) => s.id === study) ? ENGINE_READERS : [])]
     : studies.flatMap((s) => (s.legacyReaders ?? []).filter((x) => x.forRunsWithoutStudy === true));
   const r = eligible.find((x) => x.version === version);
   if (!r) {
@@ -41,7 +93,7 @@ export function legacyReaderFor(version: unknown, studies: readonly Study[], stu
       'report it with the vtbench version that wrote it (manifest.json: tool.version), or re-run the benchmark',
       EXIT.runData);
   }
-  return r;
+  return chained(r);
 }
 
 /** A run's manifest in the current schema, with the reader for the rest of its files (null = current). */

@@ -37,9 +37,10 @@ export interface Variant {
 }
 
 /**
- * Load drivers. Only `closed-loop-http` is built; the others are typed slots for later issues:
- * `open-loop-http` (arrival rate, issue: open-loop load), `websocket` (held connections, study 002
- * scenario 5), `in-process` (a timed job the SUT runs itself and reports on, study 004).
+ * Load drivers. Built: `closed-loop-http` (c workers, n requests each) and `open-loop-http`
+ * (arrivals at a rate: the scenario's levels are then arrival rates in req/s, src/load/open-loop.ts);
+ * the others are typed slots for later issues: `websocket` (held connections, study 002 scenario 5),
+ * `in-process` (a timed job the SUT runs itself and reports on, study 004).
  */
 export type DriverKind = 'closed-loop-http' | 'open-loop-http' | 'websocket' | 'in-process';
 
@@ -58,7 +59,7 @@ export interface Scenario {
   id: string;
   label: string;
   driver: DriverKind;
-  /** the request of every worker under these options (closed-loop-http) */
+  /** the request of every worker (closed-loop-http) or every arrival (open-loop-http) under these options */
   request(o: ResolvedOptions): ScenarioRequest;
   /**
    * L: how long one call holds an executor thread by construction, ms (the mock's fixed latency,
@@ -145,6 +146,11 @@ export interface LegacyReader {
    * written before studies existed). A run that names a study is read only by that study's readers.
    */
   forRunsWithoutStudy?: boolean;
+  /**
+   * set on a reader built by src/study/migrate.ts that runs `base` (a study's reader of an older
+   * version) and then the engine's readers up to the current version; absent on a study's own readers
+   */
+  base?: LegacyReader;
   manifest(raw: Record<string, unknown>): unknown;
   /** a cell file (CellFile or CellResult form); `manifest` is the already upgraded manifest */
   cell(raw: Record<string, unknown>, manifest: import('../store/types.ts').RunManifest): unknown;

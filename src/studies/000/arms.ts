@@ -13,12 +13,25 @@ export const VARIANTS: readonly Variant[] = [
 /** The prompt of every request (its text does not change the mock's latency). */
 export const PROMPT_BODY = JSON.stringify({ prompt: 'Explain in one sentence why blocking I/O holds a platform thread.' });
 
-/** The one scenario: `POST /api/benchmark/llm` -> Spring AI ChatClient -> mock LLM (L = the mock's latency). */
+/**
+ * The scenarios: `POST /api/benchmark/llm` -> Spring AI ChatClient -> mock LLM (L = the mock's
+ * latency), loaded closed-loop as in the source study (§5), or open-loop at arrival rates (issue 17:
+ * what the closed loop hides — above N/L the fixed pool's queue grows without bound).
+ */
 export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'llm-chat',
     label: 'blocking Spring AI chat call to the mock LLM',
     driver: 'closed-loop-http',
+    request: () => ({ method: 'POST', path: '/api/benchmark/llm', body: PROMPT_BODY }),
+    serviceTimeMs: (o) => o.latencyMs,
+    usesMock: true,
+    sutScenario: 'llm',
+  },
+  {
+    id: 'llm-chat-open',
+    label: 'blocking Spring AI chat call to the mock LLM, arrivals at a rate (open loop)',
+    driver: 'open-loop-http',
     request: () => ({ method: 'POST', path: '/api/benchmark/llm', body: PROMPT_BODY }),
     serviceTimeMs: (o) => o.latencyMs,
     usesMock: true,

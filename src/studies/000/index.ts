@@ -56,6 +56,22 @@ export const PROFILES: readonly Profile[] = [
     values: { ...BASE, levels: [10, 100, 300], requestsPerWorker: 8, repeats: 1, warmupS: 5, start: 'ramp' },
   },
   {
+    name: 'open-loop',
+    // Rates below (15, 20) and above (25, 100, 300) the fixed pool's 32 / 1.5 s = 21.33 req/s. 30 s
+    // per cell: at 300 req/s the fixed pool's backlog reaches (300 − 21.33) × 30 ≈ 8,360 tasks (its
+    // queue holds 10,000) and drains in ≈ 392 s, under the 600 s client and SUT timeouts. Heap 4 GiB:
+    // every queued arrival holds its request in the SUT; with seed-000's 512 MiB the SUT ran out of
+    // heap at 300 req/s (≈ 5,000 queued, 2026-12-01) and used all 511 MiB at 100 req/s (2,360 queued);
+    // with 4 GiB, 300 req/s peaked at 1,947 MiB used with 8,360 queued.
+    description: 'open loop (issue 17): arrival rates 15, 20, 25, 100, 300 req/s for 30 s each, constant arrivals, fixed-32 vs virtual, SUT heap 4 GiB; the fixed pool\'s queue growth above 21.33 req/s vs λ − N/L (~15 min)',
+    values: { ...BASE, scenario: 'llm-chat-open', levels: [15, 20, 25, 100, 300], requestsPerWorker: 1, repeats: 1, warmupS: 10, durationS: 30, arrival: 'constant', arrivalSeed: 1, maxInFlight: 9000, jvmFlags: ['-Xms4g', '-Xmx4g', '-XX:+UseG1GC'] },
+  },
+  {
+    name: 'open-loop-quick',
+    description: 'a short open-loop tour (~5 min): arrival rates 15, 25, 50 req/s for 20 s each, fixed-32 vs virtual',
+    values: { ...BASE, scenario: 'llm-chat-open', levels: [15, 25, 50], requestsPerWorker: 1, repeats: 1, warmupS: 5, durationS: 20, arrival: 'constant', arrivalSeed: 1, maxInFlight: 2000 },
+  },
+  {
     name: 'smoke',
     description: 'CI check of the whole pipeline (<1 min of load): levels 4,32, pool 8, 200 ms mock',
     values: { ...BASE, levels: [4, 32], requestsPerWorker: 3, repeats: 1, warmupS: 1, latencyMs: 200, poolSize: 8, start: 'together' },
