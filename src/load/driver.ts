@@ -1,17 +1,18 @@
 /**
  * Load drivers: how a cell's load is generated. A driver turns one cell's plan into raw records and
  * their summary (plan -> run -> raw records -> summary); the pipeline picks it by the scenario's
- * `driver` (src/study/types.ts DriverKind) and stores what it returns. Only the closed-loop HTTP
- * driver is built (src/load/run.ts); the others are typed slots whose registry entries throw a
+ * `driver` (src/study/types.ts DriverKind) and stores what it returns. Built: the closed-loop HTTP
+ * driver (src/load/run.ts) and the in-process driver (a timed job the SUT runs itself and reports
+ * on, src/load/in-process.ts, issue 14); the others are typed slots whose registry entries throw a
  * clear VtbenchError until a later issue builds them:
  *   open-loop-http  arrival-rate load without coordinated omission (issue 17)
  *   websocket       held connections with periodic pushes (issue 13)
- *   in-process      a timed job the SUT runs itself and reports on (issue 14)
  */
 import type { DriverKind, Scenario } from '../study/types.ts';
 import type { ResolvedOptions } from '../store/types.ts';
 import { VtbenchError, EXIT } from '../core/errors.ts';
 import { runClosedLoop } from './run.ts';
+import { runInProcessJob } from './in-process.ts';
 import type { LoadEvents, LoadResult } from './types.ts';
 
 /** One cell's (or one warm-up's) load, as the pipeline hands it to a driver. */
@@ -63,6 +64,22 @@ export const closedLoopHttpDriver: Driver = {
   },
 };
 
+/**
+ * The in-process driver: one SUT job per cell (`Scenario.job`, src/load/in-process.ts). The plan's
+ * concurrency and requests per worker are not sent: the job's tasks come from `Scenario.job(options)`.
+ * @throws VtbenchError(EXIT.usage) when the scenario has no `job`
+ */
+export const inProcessDriver: Driver = {
+  kind: 'in-process',
+  run(p) {
+    const job = p.scenario.job?.(p.options);
+    if (!job) {
+      return Promise.reject(new VtbenchError(`--scenario: scenario ${p.scenario.id} uses the in-process driver but defines no job`, 'give the scenario a job(o) (src/study/types.ts Scenario.job)', EXIT.usage));
+    }
+    return runInProcessJob(p.baseUrl, job, p.signal);
+  },
+};
+
 // ---- typed slots for later issues ----------------------------------------------------------------
 
 /** What an open-loop (arrival-rate) cell will need: a rate instead of workers (issue 17). */
@@ -85,33 +102,22 @@ export interface WebSocketPlan {
   pushIntervalMs: number;
 }
 
-/** What an in-process cell will need: a timed job the SUT runs itself and reports on (issue 14). */
-export interface InProcessPlan {
-  /** the SUT's job id (a scenario bean) */
-  job: string;
-  /** tasks the job submits */
-  tasks: number;
-  /** job parameters passed as query parameters */
-  params: Readonly<Record<string, string | number>>;
-}
-
 /** Issues that build the drivers not built yet. */
-const NOT_BUILT: Readonly<Record<Exclude<DriverKind, 'closed-loop-http'>, string>> = {
+const NOT_BUILT: Readonly<Partial<Record<DriverKind, string>>> = {
   'open-loop-http': 'issue 17 (open-loop load)',
   websocket: 'issue 13 (held WebSocket connections)',
-  'in-process': 'issue 14 (a timed job the SUT runs itself)',
 };
 
 /** The one error of a driver slot not built yet, naming the scenario that chose it and the issue that builds it. */
-function notBuiltError(kind: Exclude<DriverKind, 'closed-loop-http'>, scenarioId: string): VtbenchError {
+function notBuiltError(kind: DriverKind, scenarioId: string): VtbenchError {
   return new VtbenchError(
-    `--scenario: scenario ${scenarioId}: load driver '${kind}' is not built yet (see ${NOT_BUILT[kind]}; the slot is typed in src/load/driver.ts)`,
-    "choose with --scenario a scenario whose driver is 'closed-loop-http'",
+    `--scenario: scenario ${scenarioId}: load driver '${kind}' is not built yet (see ${NOT_BUILT[kind] ?? 'src/load/driver.ts'}; the slot is typed in src/load/driver.ts)`,
+    `choose with --scenario a scenario whose driver is one of: ${(Object.keys(DRIVERS) as DriverKind[]).filter(driverBuilt).join(', ')}`,
     EXIT.usage,
   );
 }
 
-function notBuilt(kind: Exclude<DriverKind, 'closed-loop-http'>): Driver {
+function notBuilt(kind: DriverKind): Driver {
   return { kind, run: (p) => Promise.reject(notBuiltError(kind, p.scenario.id)) };
 }
 
@@ -120,7 +126,7 @@ export const DRIVERS: Readonly<Record<DriverKind, Driver>> = {
   'closed-loop-http': closedLoopHttpDriver,
   'open-loop-http': notBuilt('open-loop-http'),
   websocket: notBuilt('websocket'),
-  'in-process': notBuilt('in-process'),
+  'in-process': inProcessDriver,
 };
 
 /** Whether a driver kind can run today. */
@@ -134,6 +140,6 @@ export function driverBuilt(kind: DriverKind): boolean {
  *   the options are resolved, so a run never starts with a driver that cannot run)
  */
 export function driverFor(scenario: Pick<Scenario, 'id' | 'driver'>): Driver {
-  if (!driverBuilt(scenario.driver)) throw notBuiltError(scenario.driver as Exclude<DriverKind, 'closed-loop-http'>, scenario.id);
+  if (!driverBuilt(scenario.driver)) throw notBuiltError(scenario.driver, scenario.id);
   return DRIVERS[scenario.driver];
 }

@@ -335,6 +335,11 @@ export interface ReportModel {
     series: SeriesPoint[];
     distribution: { variant: VariantId; concurrency: number; pct: number; e2eMs: number }[];
   };
+  /**
+   * the run's cells as loaded (valid ones only), for a study hook's own analysis of what the
+   * generic rows do not carry (e.g. an in-process cell's `job`, study 004)
+   */
+  cells: readonly CellResult[];
 }
 
 /** A model row by (variant, level), or null. */
@@ -714,6 +719,7 @@ export function buildModel(run: LoadedRun): ReportModel {
     flags,
     saturation,
     charts: { series, distribution },
+    cells,
   };
   base.published = evaluatePublished(base, hook, cells);
   if (variants.length < 2) base.gaps.push(`only one variant (${variants.join(', ')}) has results; comparisons between variants are omitted`);
