@@ -8,7 +8,7 @@
  *   open-loop-http  arrival-rate load without coordinated omission (issue 17)
  *   websocket       held connections with periodic pushes (issue 13)
  */
-import type { DriverKind, Scenario } from '../study/types.ts';
+import type { DriverKind, Scenario, Variant } from '../study/types.ts';
 import type { ResolvedOptions } from '../store/types.ts';
 import { VtbenchError, EXIT } from '../core/errors.ts';
 import { runClosedLoop } from './run.ts';
@@ -21,6 +21,8 @@ export interface DriverCellPlan {
   baseUrl: string;
   scenario: Scenario;
   options: Readonly<ResolvedOptions>;
+  /** the block's effective variant (the in-process driver's job deadline depends on it); absent in older callers */
+  variant?: Variant;
   /** closed-loop workers (c) */
   concurrency: number;
   /** measured requests per worker (n) */
@@ -72,9 +74,10 @@ export const closedLoopHttpDriver: Driver = {
 export const inProcessDriver: Driver = {
   kind: 'in-process',
   run(p) {
-    const job = p.scenario.job?.(p.options);
-    if (!job) {
-      return Promise.reject(new VtbenchError(`--scenario: scenario ${p.scenario.id} uses the in-process driver but defines no job`, 'give the scenario a job(o) (src/study/types.ts Scenario.job)', EXIT.usage));
+    const variant = p.variant;
+    const job = variant ? p.scenario.job?.(p.options, variant) : undefined;
+    if (!job || !variant) {
+      return Promise.reject(new VtbenchError(`--scenario: scenario ${p.scenario.id} uses the in-process driver but ${variant ? 'defines no job' : 'the cell names no variant'}`, 'give the scenario a job(o, variant) (src/study/types.ts Scenario.job); the pipeline passes the variant', EXIT.usage));
     }
     return runInProcessJob(p.baseUrl, job, p.signal);
   },

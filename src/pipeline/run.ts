@@ -143,7 +143,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
       const watch = new LivenessWatch(() => watched, ctx.liveness).start(() => abort.abort());
       try {
         const { driver, scenario } = loadOf(ctx);
-        await driver.run({ ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, abort.signal)), concurrency: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker });
+        await driver.run({ ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, abort.signal)), variant: block.variant, concurrency: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker });
       } finally {
         await watch.stop();
       }
@@ -326,7 +326,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   try {
     const { driver, scenario } = loadOf(ctx);
     result = await driver.run(
-      { ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, cellAbort.signal)), concurrency: cell.concurrency, requestsPerWorker: o.requestsPerWorker },
+      { ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, cellAbort.signal)), variant, concurrency: cell.concurrency, requestsPerWorker: o.requestsPerWorker },
       { progress: (done, total) => ctx.emit({ type: 'progress', cellId: cell.cellId, done, total }) },
     );
   } finally {

@@ -86,11 +86,12 @@ export interface Scenario {
    */
   sutScenario?: string;
   /**
-   * `in-process` scenarios only: the SUT job the driver starts once per cell (src/load/in-process.ts).
+   * `in-process` scenarios only: the SUT job the driver starts once per cell of `variant` (the
+   * block's effective variant; its deadline may depend on it) (src/load/in-process.ts).
    * In such a cell the level is the number of jobs at once (1), `requestsPerWorker` is the tasks the
    * job submits (T) and `serviceTimeMs` the blocking time of one task (S).
    */
-  job?(o: ResolvedOptions): InProcessJob;
+  job?(o: ResolvedOptions, variant: Variant): InProcessJob;
   /**
    * The cell's minimum duration by theory, s, when the generic closed-loop one
    * (src/theory/bounds.ts cellMinDurationS) does not describe the scenario (an in-process job).
