@@ -95,9 +95,9 @@ const BASE: ProfileValues = {
 
 /**
  * Experiment 2: 500 clients (the study's JMeter threads) × 20 = 10,000 requests, started over 1 s
- * (JMeter's default ramp-up; the study states none), a 5 s warm-up per JVM.
+ * (JMeter's default ramp-up; the study states none), a 2 s warm-up per JVM (the study states none).
  */
-const HTTP: ProfileValues = { ...BASE, scenario: 'servlet-sleep', levels: [500], requestsPerWorker: 20, warmupS: 5, start: 'ramp', rampMs: 1000 };
+const HTTP: ProfileValues = { ...BASE, scenario: 'servlet-sleep', levels: [500], requestsPerWorker: 20, warmupS: 2, start: 'ramp', rampMs: 1000 };
 
 /** All profiles, default first. */
 export const PROFILES_004: readonly Profile[] = [

@@ -254,6 +254,10 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
       [s('h.variant'), s('h.throughput'), s('h.threadBound'), s('h.cpuPerReq'), s('h.cpuBound'), s('h.limit')],
       rows.map((r) => [variantName(r.variant), aggText(r.throughputRps, (x) => rps(x)), rps(r.threadBoundRps), r.cpuMsPerRequest === null ? '—' : `${num(r.cpuMsPerRequest, 3)} ms`, rps(r.cpuBoundRps), s(`limit.${r.limit}`)]),
       ['l', 'r', 'r', 'r', 'r', 'l']);
+    const cpuLimited = rows.filter((r) => r.limit === 'cpu');
+    if (cpuLimited.length > 0) {
+      out['httpBounds'] = raw(`${(out['httpBounds'] as Raw).md}\n\n${s('limit.cpuNote', { variants: cpuLimited.map((r) => variantName(r.variant)).join(', '), cores: int(model.manifest.host.cores) })}`);
+    }
     out['httpClaims'] = table([s('h.claim'), s('h.measured'), s('h.verdict')],
       model.conclusions.map((c) => [s(`claim.${c.id}`), ms(c.evidence['measuredMs'] as number | null), verdictSym(ctx, c.verdict)]), ['l', 'r', 'l']);
   }
