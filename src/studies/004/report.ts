@@ -221,7 +221,9 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
       [s('h.variant'), s('h.tasks'), s('h.makespan'), s('h.theory'), s('h.vsTheory'), s('h.submit'), s('h.submitRate'), s('h.firstStart')],
       rows.map((r) => [variantName(r.variant), int(r.tasks), aggMs(r.makespanMs),
         r.theoryWithSubmitMs === null ? s('theory.pool', { n: int(asyncThreads(model.variantSpecs.get(r.variant)!.executor)), waves: int(Math.ceil(r.tasks / (asyncThreads(model.variantSpecs.get(r.variant)!.executor) ?? 1))), sleep: int(r.sleepMs), t: ms(r.theoryMs) }) : s('theory.vt', { sleep: int(r.sleepMs), submit: ms(r.submitMs.median), t: ms(r.theoryWithSubmitMs) }),
-        r.theoryWithSubmitMs === null ? pct(r.vsTheory === null ? null : r.vsTheory * 100) : pct(r.makespanMs.median === null ? null : (r.makespanMs.median / r.theoryWithSubmitMs - 1) * 100),
+        r.theoryWithSubmitMs === null
+          ? raw(`${pct(r.vsTheory === null ? null : r.vsTheory * 100)} (${ctx.verdict(model.conclusions.find((c) => c.id === `${r.variant}.makespanVsTheory`)?.verdict ?? 'not tested here').md} ±${int(MAKESPAN_THEORY_TOL * 100)} %)`)
+          : pct(r.makespanMs.median === null ? null : (r.makespanMs.median / r.theoryWithSubmitMs - 1) * 100),
         aggMs(r.submitMs), aggText(r.submitRatePerS, (x) => (x === null ? '—' : `${int(x)}/s`)), aggMs(r.firstStartMs)]),
       ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'r']);
     out['asyncEvidence'] = rows.length === 0 ? s('none') : table(
