@@ -63,10 +63,13 @@ public class BootExecutorsInfo {
         return async;
     }
 
-    /** Read once after the web server started (the probe task runs once), then cached. */
-    public Info read() {
+    /**
+     * Read once, on the first call (the harness's first {@code /bench/info}, after Tomcat started and
+     * before any job), then cached: a later probe task would queue behind a running burst on the pool.
+     */
+    public synchronized Info read() {
         Info i = cached;
-        if (i == null || i.tomcatExecutorClass() == null) {
+        if (i == null) {
             i = readNow();
             cached = i;
         }
