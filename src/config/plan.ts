@@ -110,6 +110,7 @@ export function warmupPlan(exec: ExecutorSpec, o: Pick<ResolvedOptions, 'warmupS
  */
 export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenarios'>): Plan {
   const L = serviceTimeMs(study, o);
+  const scenario = scenarioOf(study, o.scenario);
   const blocks: PlannedBlock[] = [];
   const open = isOpenLoop(study, o);
   const D = openLoopDurationS(o);
@@ -140,7 +141,7 @@ export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenario
         repeat: r,
         requests: c * o.requestsPerWorker,
         boundRps: throughputBoundRps(v.executor, c, L),
-        theoreticalS: cellMinDurationS(v.executor, c, L, o.requestsPerWorker) + (o.start === 'ramp' ? o.rampMs / 1000 : 0),
+        theoreticalS: (scenario.cellTheoreticalS ? scenario.cellTheoreticalS(v.executor, o) : cellMinDurationS(v.executor, c, L, o.requestsPerWorker)) + (o.start === 'ramp' ? o.rampMs / 1000 : 0),
       }));
       blocks.push({ blockId: blockId(v.id, r), variant: v, repeat: r, warmup: warmupPlan(v.executor, o, L), cells });
     }
@@ -169,6 +170,7 @@ export function formatDuration(s: number): string {
 
 /** An executor in words: `platform pool 8 threads, queue 10000` / `virtual thread per task`. */
 export function formatExecutor(e: ExecutorSpec): string {
+  if (e.kind === 'spring-boot-auto') return `Spring Boot's own executors (${e.virtualThreads ? 'virtual threads' : `@Async pool ${e.asyncCoreThreads ?? '?'}, Tomcat ${e.tomcatMaxThreads ?? '?'} threads`})`;
   return e.kind === 'platform-pool' ? `platform pool ${e.threads} threads, queue ${e.queueCapacity}` : 'virtual thread per task';
 }
 

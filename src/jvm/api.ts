@@ -135,4 +135,30 @@ export interface SutInfo {
   pinnedThresholdMs: number;
   /** `server.address` the SUT listens on; null = every interface. Absent in runs before it was recorded. */
   serverAddress?: string | null;
+  /**
+   * Spring Boot's own executors as the SUT read them back from its live beans and the running Tomcat
+   * (sut/…/BootExecutorsInfo.java; study 004). Absent in runs before it was recorded.
+   */
+  boot?: BootExecutorsInfo | null;
+}
+
+/**
+ * What Boot's executors actually are in a SUT JVM. `async*`: the `applicationTaskExecutor` bean
+ * (pool sizes for a ThreadPoolTaskExecutor, the concurrency limit, −1 = none, for a
+ * SimpleAsyncTaskExecutor; null where the class has no such setting) and the thread a probe task ran
+ * on. `tomcat*`: the connector's executor; `tomcatMaxThreads` null when Tomcat reads −1 (virtual
+ * threads), never a configured value that is not in effect.
+ */
+export interface BootExecutorsInfo {
+  asyncExecutorClass: string;
+  asyncCorePoolSize: number | null;
+  asyncMaxPoolSize: number | null;
+  asyncQueueCapacity: number | null;
+  asyncConcurrencyLimit: number | null;
+  asyncProbeThreadName: string;
+  asyncProbeVirtual: boolean;
+  springThreadsVirtual: boolean;
+  tomcatExecutorClass: string | null;
+  tomcatVirtualThreads: boolean | null;
+  tomcatMaxThreads: number | null;
 }

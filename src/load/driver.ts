@@ -2,17 +2,18 @@
  * Load drivers: how a cell's load is generated. A driver turns one cell's plan into raw records and
  * their summary (plan -> run -> raw records -> summary); the pipeline picks it by the scenario's
  * `driver` (src/study/types.ts DriverKind) and stores what it returns. Built: closed-loop HTTP
- * (src/load/run.ts) and open-loop HTTP (arrival rate without coordinated omission,
- * src/load/open-loop.ts); the others are typed slots whose registry entries throw a clear
+ * (src/load/run.ts), open-loop HTTP (arrival rate without coordinated omission,
+ * src/load/open-loop.ts) and in-process (a timed job the SUT runs itself and reports on,
+ * src/load/in-process.ts); the others are typed slots whose registry entries throw a clear
  * VtbenchError until a later issue builds them:
  *   websocket       held connections with periodic pushes (issue 13)
- *   in-process      a timed job the SUT runs itself and reports on (issue 14)
  */
-import type { DriverKind, Scenario } from '../study/types.ts';
+import type { DriverKind, Scenario, Variant } from '../study/types.ts';
 import type { ResolvedOptions } from '../store/types.ts';
 import { VtbenchError, EXIT } from '../core/errors.ts';
 import { runClosedLoop } from './run.ts';
 import { runOpenLoop } from './open-loop.ts';
+import { runInProcessJob } from './in-process.ts';
 import type { LoadEvents, LoadResult } from './types.ts';
 
 /** One cell's (or one warm-up's) load, as the pipeline hands it to a driver. */
@@ -21,6 +22,8 @@ export interface DriverCellPlan {
   baseUrl: string;
   scenario: Scenario;
   options: Readonly<ResolvedOptions>;
+  /** the block's effective variant (the in-process driver's job deadline depends on it); absent in older callers */
+  variant?: Variant;
   /** the cell's level: closed-loop workers (c), or for the open loop the arrival rate λ (req/s) */
   concurrency: number;
   /** open loop: the schedule's length, s; default `options.durationS` (the warm-up passes its own) */
@@ -68,6 +71,23 @@ export const closedLoopHttpDriver: Driver = {
 
 /** Defaults of the open-loop options a profile may leave out (ResolvedOptions' optional fields). */
 export const OPEN_LOOP_DEFAULTS = { durationS: 60, arrival: 'constant', arrivalSeed: 1, maxInFlight: 1000 } as const;
+
+/**
+ * The in-process driver: one SUT job per cell (`Scenario.job`, src/load/in-process.ts). The plan's
+ * concurrency and requests per worker are not sent: the job's tasks come from `Scenario.job(options)`.
+ * @throws VtbenchError(EXIT.usage) when the scenario has no `job`
+ */
+export const inProcessDriver: Driver = {
+  kind: 'in-process',
+  run(p) {
+    const variant = p.variant;
+    const job = variant ? p.scenario.job?.(p.options, variant) : undefined;
+    if (!job || !variant) {
+      return Promise.reject(new VtbenchError(`--scenario: scenario ${p.scenario.id} uses the in-process driver but ${variant ? 'defines no job' : 'the cell names no variant'}`, 'give the scenario a job(o, variant) (src/study/types.ts Scenario.job); the pipeline passes the variant', EXIT.usage));
+    }
+    return runInProcessJob(p.baseUrl, job, p.signal);
+  },
+};
 
 /** What an open-loop (arrival-rate) cell runs with: the cell's level is λ. */
 export interface OpenLoopHttpPlan {
@@ -117,6 +137,8 @@ export const openLoopHttpDriver: Driver = {
 
 // ---- typed slots for later issues ----------------------------------------------------------------
 
+// ---- typed slots for later issues ----------------------------------------------------------------
+
 /** What a WebSocket cell will need: connections held open, one server push per interval (issue 13). */
 export interface WebSocketPlan {
   /** connections held at once */
@@ -127,33 +149,21 @@ export interface WebSocketPlan {
   pushIntervalMs: number;
 }
 
-/** What an in-process cell will need: a timed job the SUT runs itself and reports on (issue 14). */
-export interface InProcessPlan {
-  /** the SUT's job id (a scenario bean) */
-  job: string;
-  /** tasks the job submits */
-  tasks: number;
-  /** job parameters passed as query parameters */
-  params: Readonly<Record<string, string | number>>;
-}
-
 /** Issues that build the drivers not built yet. */
-type NotBuiltKind = Exclude<DriverKind, 'closed-loop-http' | 'open-loop-http'>;
-const NOT_BUILT: Readonly<Record<NotBuiltKind, string>> = {
+const NOT_BUILT: Readonly<Partial<Record<DriverKind, string>>> = {
   websocket: 'issue 13 (held WebSocket connections)',
-  'in-process': 'issue 14 (a timed job the SUT runs itself)',
 };
 
 /** The one error of a driver slot not built yet, naming the scenario that chose it and the issue that builds it. */
-function notBuiltError(kind: NotBuiltKind, scenarioId: string): VtbenchError {
+function notBuiltError(kind: DriverKind, scenarioId: string): VtbenchError {
   return new VtbenchError(
-    `--scenario: scenario ${scenarioId}: load driver '${kind}' is not built yet (see ${NOT_BUILT[kind]}; the slot is typed in src/load/driver.ts)`,
-    "choose with --scenario a scenario whose driver is built ('closed-loop-http' or 'open-loop-http')",
+    `--scenario: scenario ${scenarioId}: load driver '${kind}' is not built yet (see ${NOT_BUILT[kind] ?? 'src/load/driver.ts'}; the slot is typed in src/load/driver.ts)`,
+    `choose with --scenario a scenario whose driver is one of: ${(Object.keys(DRIVERS) as DriverKind[]).filter(driverBuilt).join(', ')}`,
     EXIT.usage,
   );
 }
 
-function notBuilt(kind: NotBuiltKind): Driver {
+function notBuilt(kind: DriverKind): Driver {
   return { kind, run: (p) => Promise.reject(notBuiltError(kind, p.scenario.id)) };
 }
 
@@ -162,7 +172,7 @@ export const DRIVERS: Readonly<Record<DriverKind, Driver>> = {
   'closed-loop-http': closedLoopHttpDriver,
   'open-loop-http': openLoopHttpDriver,
   websocket: notBuilt('websocket'),
-  'in-process': notBuilt('in-process'),
+  'in-process': inProcessDriver,
 };
 
 /** Whether a driver kind can run today. */
@@ -176,6 +186,6 @@ export function driverBuilt(kind: DriverKind): boolean {
  *   the options are resolved, so a run never starts with a driver that cannot run)
  */
 export function driverFor(scenario: Pick<Scenario, 'id' | 'driver'>): Driver {
-  if (!driverBuilt(scenario.driver)) throw notBuiltError(scenario.driver as NotBuiltKind, scenario.id);
+  if (!driverBuilt(scenario.driver)) throw notBuiltError(scenario.driver, scenario.id);
   return DRIVERS[scenario.driver];
 }

@@ -4,6 +4,7 @@ export { parseServerTiming, parseServerTimingEntries, parseHtmlFloat } from './s
 export type { ServerTimingEntry } from './server-timing.ts';
 export { classifyError, classifyStatus } from './errors.ts';
 export type * from './types.ts';
-export { DRIVERS, driverFor, driverBuilt, closedLoopHttpDriver, openLoopHttpDriver, openLoopPlanOf } from './driver.ts';
+export { DRIVERS, driverFor, driverBuilt, closedLoopHttpDriver, openLoopHttpDriver, openLoopPlanOf, inProcessDriver } from './driver.ts';
 export { runOpenLoop, arrivalSchedule } from './open-loop.ts';
-export type { Driver, DriverCellPlan, OpenLoopHttpPlan, WebSocketPlan, InProcessPlan } from './driver.ts';
+export type { Driver, DriverCellPlan, OpenLoopHttpPlan, WebSocketPlan } from './driver.ts';
+export type { InProcessJob } from '../study/types.ts';

@@ -204,4 +204,6 @@ export interface LoadResult {
   summary: LoadSummary;
   warmup: { count: number; errors: number };
   loadgen: LoadgenStats;
+  /** in-process driver only: the job's own measurements (src/load/in-process.ts); stored as CellResult.job */
+  job?: import('../store/types.ts').InProcessJobResult;
 }

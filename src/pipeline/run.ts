@@ -143,7 +143,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
       const watch = new LivenessWatch(() => watched, ctx.liveness).start(() => abort.abort());
       try {
         const { driver, scenario } = loadOf(ctx);
-        await driver.run({ ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, abort.signal)), concurrency: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker, ...(block.warmup.durationS !== undefined ? { durationS: block.warmup.durationS } : {}) });
+        await driver.run({ ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, abort.signal)), variant: block.variant, concurrency: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker, ...(block.warmup.durationS !== undefined ? { durationS: block.warmup.durationS } : {}) });
       } finally {
         await watch.stop();
       }
@@ -182,10 +182,28 @@ export function sutMismatches(variant: Variant, scenario: Scenario, info: SutInf
   const out = want
     .filter(([k, v]) => got[k] !== v)
     .map(([k, v]) => `variant ${variant.id}: executor.${k} is ${JSON.stringify(got[k] ?? null)}, expected ${JSON.stringify(v)}`);
+  if (e.kind === 'spring-boot-auto') out.push(...bootMismatches(variant.id, e, info.boot ?? null));
   if (scenario.sutScenario !== undefined && !(info.scenarios ?? []).includes(scenario.sutScenario)) {
     out.push(`scenario ${scenario.id}: the SUT serves scenarios ${JSON.stringify(info.scenarios ?? [])}, expected one to be '${scenario.sutScenario}'`);
   }
   return out;
+}
+
+/**
+ * What differs between a `spring-boot-auto` variant and Boot's executors as the SUT read them back
+ * (`/bench/info` `boot`): the async probe's thread kind, the pool's core size, Tomcat's thread kind
+ * and its maxThreads in effect. A SUT that did not get `spring.threads.virtual.enabled` (or the
+ * Tomcat size) shows here. Pure.
+ */
+export function bootMismatches(variantId: string, e: Extract<Variant['executor'], { kind: 'spring-boot-auto' }>, boot: SutInfo['boot'] | null): string[] {
+  if (!boot) return [`variant ${variantId}: the SUT reported no boot executors (/bench/info boot), expected them read back`];
+  const want: [string, unknown, unknown][] = [
+    ['asyncProbeVirtual', boot.asyncProbeVirtual, e.virtualThreads],
+    ['asyncCorePoolSize', boot.asyncCorePoolSize, e.asyncCoreThreads],
+    ['tomcatVirtualThreads', boot.tomcatVirtualThreads, e.virtualThreads],
+    ['tomcatMaxThreads', boot.tomcatMaxThreads, e.tomcatMaxThreads],
+  ];
+  return want.filter(([, g, w]) => g !== w).map(([k, g, w]) => `variant ${variantId}: boot.${k} is ${JSON.stringify(g ?? null)}, expected ${JSON.stringify(w)}`);
 }
 
 /** The children a block's cells depend on, for the liveness checks. */
@@ -308,7 +326,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   try {
     const { driver, scenario } = loadOf(ctx);
     result = await driver.run(
-      { ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, cellAbort.signal)), concurrency: cell.concurrency, requestsPerWorker: o.requestsPerWorker },
+      { ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, cellAbort.signal)), variant, concurrency: cell.concurrency, requestsPerWorker: o.requestsPerWorker },
       { progress: (done, total) => ctx.emit({ type: 'progress', cellId: cell.cellId, done, total }) },
     );
   } finally {
@@ -381,6 +399,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     flags,
     threadDump,
     sutPid: sut.pid,
+    ...(result.job !== undefined ? { job: result.job } : {}),
   };
   if (out.pinned?.flushed === false) ctx.emit({ type: 'info', message: `  ${cell.cellId}: the SUT answered its pinned counts before JFR confirmed delivery (5 s wait timed out); a late pin may be counted in the next cell` });
   store.writeCell(out, compactRequests(result.records, result.unsent));

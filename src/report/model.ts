@@ -338,6 +338,11 @@ export interface ReportModel {
   };
   /** the run's open-loop (arrival-rate) cells (src/report/open-loop.ts); null when it has none */
   openLoop: OpenLoopCellModel[] | null;
+  /**
+   * the run's cells as loaded (valid ones only), for a study hook's own analysis of what the
+   * generic rows do not carry (e.g. an in-process cell's `job`, study 004)
+   */
+  cells: readonly CellResult[];
 }
 
 /** A model row by (variant, level), or null. */
@@ -722,6 +727,7 @@ export function buildModel(run: LoadedRun): ReportModel {
     saturation,
     charts: { series, distribution },
     openLoop: openLoopModel(cells, order),
+    cells,
   };
   base.published = evaluatePublished(base, hook, cells);
   if (variants.length < 2) base.gaps.push(`only one variant (${variants.join(', ')}) has results; comparisons between variants are omitted`);

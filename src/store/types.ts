@@ -181,6 +181,54 @@ export interface CellResult {
   loadgen: { eventLoopLagP99Ms: number | null; eventLoopLagMaxMs: number | null; cpuPct: number | null; hostCpuPct: number | null };
   flags: CellFlag[];
   threadDump: ThreadDumpSummary | null;
+  /**
+   * in-process cells only (scenario driver `in-process`, src/load/in-process.ts): what the SUT's job
+   * measured inside its JVM, as it answered. Absent in every other cell and in runs before it.
+   */
+  job?: InProcessJobResult;
+}
+
+/**
+ * The answer of the SUT's `POST /bench/job/async-burst` (sut/…/AsyncBurstJob.java), study 004's
+ * `@Async` burst: T calls of an `@Async` method sleeping S ms on Boot's `applicationTaskExecutor`.
+ * Times are ms from the first submit (System.nanoTime in the SUT). `peakPoolThreads`/`peakQueue` are
+ * null for an executor without a pool (SimpleAsyncTaskExecutor); `peakQueue` is sampled every
+ * `queuePollIntervalMs` (a lower bound). A job stored here ended in time (`timedOut` false,
+ * `completed` = `tasks`): any other answer is a failed cell, never stored as a result.
+ */
+export interface InProcessJobResult {
+  job: string;
+  tasks: number;
+  sleepMs: number;
+  timeoutMs: number;
+  completed: number;
+  timedOut: boolean;
+  /** the bean the tasks were submitted to, by name, and its class */
+  executorBean: string;
+  executorClass: string;
+  /** first submit → the loop's last submit returned, ms */
+  submitMs: number;
+  /** first submit → last task's end, ms */
+  makespanMs: number | null;
+  /** first submit → first task's start, ms */
+  firstStartMs: number | null;
+  /** tasks / submit time, per s */
+  submitRatePerS: number;
+  peakPoolThreads: number | null;
+  peakQueue: number | null;
+  queuePollIntervalMs: number;
+  /** tasks running at once, counted by the tasks (exact) */
+  peakRunningTasks: number;
+  /** the JVM's peak live platform threads during the job */
+  peakPlatformThreads: number;
+  /** tasks that ran on a virtual / platform thread (Thread.isVirtual()) */
+  virtualTasks: number;
+  platformTasks: number;
+  distinctPlatformThreads: number;
+  /** tasks per thread-name prefix (trailing digits stripped), e.g. {"task-": 100000} */
+  tasksByThreadNamePrefix: Record<string, number>;
+  rssBeforeBytes: number | null;
+  rssAfterBytes: number | null;
 }
 
 /** The samples file of a cell. */

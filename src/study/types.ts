@@ -14,13 +14,24 @@ import type { StudyReportHook } from '../report/hook.ts';
  * - `platform-pool`: a ThreadPoolExecutor, core = max = `threads`, bounded queue of
  *   `queueCapacity`, AbortPolicy (a full queue answers 503).
  * - `virtual-per-task`: one new virtual thread per task, no queue.
+ * - `spring-boot-auto`: no benchmark executor of the harness's (the SUT's `/api/scenario/*` answer
+ *   503): the variant runs on Spring Boot's own auto-configured executors, `@Async` on the
+ *   `applicationTaskExecutor` bean and requests on Tomcat's threads, switched by
+ *   `spring.threads.virtual.enabled` (study 004). The other fields are what the variant expects to
+ *   be in effect; the pipeline checks them against what the SUT reads back from its live beans
+ *   (`/bench/info` `boot`, src/pipeline/run.ts sutMismatches):
+ *   `virtualThreads` both run on virtual threads; `asyncCoreThreads` the ThreadPoolTaskExecutor's core
+ *   size (Boot's default 8), null on virtual threads; `tomcatMaxThreads` Tomcat's worker threads in
+ *   effect, null on virtual threads (Tomcat's own getter reads −1 there). The HTTP bounds of
+ *   src/theory/bounds.ts use `tomcatMaxThreads` (a request holds a Tomcat thread throughout).
  */
 export type ExecutorSpec =
   | { kind: 'platform-pool'; threads: number; queueCapacity: number }
-  | { kind: 'virtual-per-task' };
+  | { kind: 'virtual-per-task' }
+  | { kind: 'spring-boot-auto'; virtualThreads: boolean; asyncCoreThreads: number | null; tomcatMaxThreads: number | null };
 
 /** The executor kinds the SUT knows (one place on the harness side). */
-export const EXECUTOR_KINDS: readonly ExecutorSpec['kind'][] = ['platform-pool', 'virtual-per-task'];
+export const EXECUTOR_KINDS: readonly ExecutorSpec['kind'][] = ['platform-pool', 'virtual-per-task', 'spring-boot-auto'];
 
 /**
  * One arm of a comparison. `id` appears in cell ids (`<id>-c<level>-r<repeat>`), file names and
@@ -37,10 +48,10 @@ export interface Variant {
 }
 
 /**
- * Load drivers. Built: `closed-loop-http` (c workers, n requests each) and `open-loop-http`
- * (arrivals at a rate: the scenario's levels are then arrival rates in req/s, src/load/open-loop.ts);
- * the others are typed slots for later issues: `websocket` (held connections, study 002 scenario 5),
- * `in-process` (a timed job the SUT runs itself and reports on, study 004).
+ * Load drivers. Built: `closed-loop-http` (c workers, n requests each), `open-loop-http`
+ * (arrivals at a rate: the scenario's levels are then arrival rates in req/s, src/load/open-loop.ts)
+ * and `in-process` (a timed job the SUT runs itself and reports on, study 004: src/load/in-process.ts);
+ * `websocket` (held connections, study 002 scenario 5) is a typed slot for a later issue.
  */
 export type DriverKind = 'closed-loop-http' | 'open-loop-http' | 'websocket' | 'in-process';
 
@@ -74,6 +85,31 @@ export interface Scenario {
    * absent: not checked
    */
   sutScenario?: string;
+  /**
+   * `in-process` scenarios only: the SUT job the driver starts once per cell of `variant` (the
+   * block's effective variant; its deadline may depend on it) (src/load/in-process.ts).
+   * In such a cell the level is the number of jobs at once (1), `requestsPerWorker` is the tasks the
+   * job submits (T) and `serviceTimeMs` the blocking time of one task (S).
+   */
+  job?(o: ResolvedOptions, variant: Variant): InProcessJob;
+  /**
+   * The cell's minimum duration by theory, s, when the generic closed-loop one
+   * (src/theory/bounds.ts cellMinDurationS) does not describe the scenario (an in-process job).
+   * The plan uses it for the cell's planned time and the mid-cell thread dump.
+   */
+  cellTheoreticalS?(exec: ExecutorSpec, o: ResolvedOptions): number;
+}
+
+/** A job the SUT runs itself (`POST <path>?tasks=…&sleepMs=…&timeoutMs=…`), see src/load/in-process.ts. */
+export interface InProcessJob {
+  /** the SUT's job route, e.g. `/bench/job/async-burst` */
+  path: string;
+  /** tasks the job submits (T) */
+  tasks: number;
+  /** how long each task blocks, ms (S) */
+  sleepMs: number;
+  /** the job's own deadline, ms (theory × 2 + a margin); a job past it is a failed cell */
+  timeoutMs: number;
 }
 
 /** Profile values: every option a run resolves, except the names of the study and the profile. */

@@ -10,9 +10,21 @@
 
 import type { ExecutorSpec } from '../study/types.ts';
 
-/** Threads that can run calls at once: min(c, N) for a platform pool of N, c for one thread per task. */
+/**
+ * The thread limit N a request meets, or null when there is none (one thread per task): the pool's
+ * threads for `platform-pool`; for `spring-boot-auto` Tomcat's worker threads (a request holds one
+ * throughout; null on virtual threads).
+ */
+export function threadLimit(exec: ExecutorSpec): number | null {
+  if (exec.kind === 'platform-pool') return exec.threads;
+  if (exec.kind === 'spring-boot-auto') return exec.tomcatMaxThreads;
+  return null;
+}
+
+/** Threads that can run calls at once: min(c, N) for a thread limit N (threadLimit), c for one thread per task. */
 export function servers(exec: ExecutorSpec, concurrency: number): number {
-  return exec.kind === 'platform-pool' ? Math.min(concurrency, exec.threads) : concurrency;
+  const n = threadLimit(exec);
+  return n === null ? concurrency : Math.min(concurrency, n);
 }
 
 /**
@@ -30,7 +42,8 @@ export function throughputBoundRps(exec: ExecutorSpec, concurrency: number, late
  * Number of lock-step waves for c workers on N threads: ceil(c / N) (1 with one thread per task).
  */
 export function waves(exec: ExecutorSpec, concurrency: number): number {
-  return exec.kind === 'platform-pool' ? Math.ceil(concurrency / exec.threads) : 1;
+  const n = threadLimit(exec);
+  return n === null ? 1 : Math.ceil(concurrency / n);
 }
 
 /**
@@ -48,8 +61,9 @@ export function queueWaitP95WavesMs(exec: ExecutorSpec, concurrency: number, lat
  * thread per task.
  */
 export function queueWaitMeanSpreadMs(exec: ExecutorSpec, concurrency: number, latencyMs: number): number {
-  if (exec.kind !== 'platform-pool') return 0;
-  return Math.max(0, (concurrency / exec.threads - 1) * latencyMs);
+  const n = threadLimit(exec);
+  if (n === null) return 0;
+  return Math.max(0, (concurrency / n - 1) * latencyMs);
 }
 
 /**

@@ -57,16 +57,25 @@ public class BenchEndpoints {
             List<String> jvmFlags, int availableProcessors, ExecutorInfo executor, List<String> scenarios,
             Integer vtSchedulerParallelism,
             TomcatInfo tomcat, OkhttpInfo okhttp, String mockBaseUrl, long samplerIntervalMs, long pinnedThresholdMs,
-            String serverAddress) {
+            String serverAddress, BootExecutorsInfo.Info boot) {
+
+        /** This info with Boot's executors as read now (study 004's variants are checked against it). */
+        SutInfo withBoot(BootExecutorsInfo.Info b) {
+            return new SutInfo(jdkVendor, jdkVersion, springBootVersion, springAiVersion, jvmFlags, availableProcessors,
+                    executor, scenarios, vtSchedulerParallelism, tomcat, okhttp, mockBaseUrl, samplerIntervalMs,
+                    pinnedThresholdMs, serverAddress, b);
+        }
     }
 
     private final Sampler sampler;
     private final PinnedEventCounter pinned;
     private final SutInfo info;
+    private final BootExecutorsInfo boot;
 
     public BenchEndpoints(Sampler sampler, PinnedEventCounter pinned, MeasuringExecutor executor,
-            ScenarioRegistry scenarios, BenchProperties props, Environment env) {
+            ScenarioRegistry scenarios, BenchProperties props, Environment env, BootExecutorsInfo boot) {
         this.sampler = sampler;
+        this.boot = boot;
         this.pinned = pinned;
         VirtualThreadSchedulerMXBean vt = Sampler.vtSchedulerBean();
         this.info = new SutInfo(
@@ -95,7 +104,8 @@ public class BenchEndpoints {
                 sampler.intervalMs(),
                 pinned.thresholdMs(),
                 // null = every interface (Spring's default when server.address is unset)
-                env.getProperty("server.address"));
+                env.getProperty("server.address"),
+                null);
     }
 
     private static long millis(Environment env, String key, long fallback) {
@@ -127,7 +137,8 @@ public class BenchEndpoints {
 
     @GetMapping("/bench/info")
     public SutInfo info() {
-        return info;
+        // Boot's executors are read back on the first request, once Tomcat runs (see BootExecutorsInfo)
+        return info.withBoot(boot.read());
     }
 
     @GetMapping("/bench/samples")

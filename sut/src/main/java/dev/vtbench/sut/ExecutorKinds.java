@@ -14,7 +14,9 @@ public final class ExecutorKinds {
 
     private static final List<ExecutorKind> KINDS = List.of(
             new PlatformPoolKind("pool-"),
-            new VirtualPerTaskKind("vt-"));
+            new VirtualPerTaskKind("vt-"),
+            // Boot names the applicationTaskExecutor's threads task-N (spring.task.execution.thread-name-prefix)
+            new SpringBootAutoKind("task-"));
 
     /** The kind used when {@code bench.executor.kind} is not set. */
     public static final String DEFAULT_KIND = VirtualPerTaskKind.NAME;

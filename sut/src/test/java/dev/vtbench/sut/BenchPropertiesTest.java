@@ -82,9 +82,9 @@ class BenchPropertiesTest {
     void unknownExecutorKindIsRefusedNamingTheKindPropertyAndListingTheRegisteredKinds() {
         InvalidBenchPropertyException bad = refused(Map.of("bench.executor.kind", "forkjoin"));
         assertEquals("bench.executor.kind", bad.property());
-        assertEquals("bench.executor.kind=forkjoin is invalid: expected one of platform-pool|virtual-per-task",
+        assertEquals("bench.executor.kind=forkjoin is invalid: expected one of platform-pool|virtual-per-task|spring-boot-auto",
                 bad.getMessage());
-        assertEquals(List.of("platform-pool", "virtual-per-task"), ExecutorKinds.names());
+        assertEquals(List.of("platform-pool", "virtual-per-task", "spring-boot-auto"), ExecutorKinds.names());
     }
 
     @Test
@@ -142,7 +142,7 @@ class BenchPropertiesTest {
         InvalidBenchPropertyException bad = assertThrows(InvalidBenchPropertyException.class,
                 () -> BenchProperties.refuseRemoved(new MockEnvironment().withProperty("bench.executor", "fixed")));
         assertEquals("bench.executor", bad.property());
-        assertTrue(bad.getMessage().contains("bench.executor.kind=platform-pool|virtual-per-task"), bad.getMessage());
+        assertTrue(bad.getMessage().contains("bench.executor.kind=platform-pool|virtual-per-task|spring-boot-auto"), bad.getMessage());
         BenchProperties.refuseRemoved(new MockEnvironment().withProperty("bench.executor.kind", "platform-pool"));
     }
 

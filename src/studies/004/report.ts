@@ -1,0 +1,273 @@
+/**
+ * Study 004's part of its report (Study.report, src/report/hook.ts): experiment 1 from the
+ * in-process cells' job answers (CellResult.job: makespan, submit time, peaks, thread kinds, RSS),
+ * experiment 2 from the closed-loop rows (min, P50, P90, P95, P99, max; thread and CPU bounds, and
+ * which limited), Boot's executors as the SUT read them back (manifest `sut.<block>.boot`), and the
+ * study's statements ("above 150 ms", "below 100 ms") judged as the bounds they are. Values across
+ * repeats are the median of the per-repeat values (min–max and n beside them), never an average.
+ */
+import type { PublishedRow } from '../../study/types.ts';
+import type { CellResult, InProcessJobResult } from '../../store/types.ts';
+import type { BaseModel, ConclusionRow, FigureCheck, StudyReportHook, Verdict } from '../../report/hook.ts';
+import type { ReportModel } from '../../report/model.ts';
+import type { RenderContext } from '../../report/render-md.ts';
+import { Raw, aggText, code, int, mib, ms, num, pct, raw, rps, table } from '../../report/format.ts';
+import { aggregate } from '../../stats/aggregate.ts';
+import type { Agg } from '../../store/types.ts';
+import { asyncMakespanTheoryMs, asyncThreads, httpBounds, httpQueueWaitMeanMs } from './theory.ts';
+
+/** the study's published scenarios */
+const ASYNC = 'async-burst';
+const HTTP = 'servlet-sleep';
+/** the acceptance band of a makespan against its theory (issue 14: ±5 %) */
+export const MAKESPAN_THEORY_TOL = 0.05;
+
+/** The in-process cells of one variant, by repeat. */
+function jobsOf(cells: readonly CellResult[], variant: string): InProcessJobResult[] {
+  return cells.filter((c) => c.variant === variant && c.job !== undefined).sort((a, b) => a.repeat - b.repeat).map((c) => c.job as InProcessJobResult);
+}
+
+const aggOf = (xs: readonly (number | null)[]): Agg => aggregate(xs);
+
+/** Experiment 1 of one variant: medians over repeats, theory, and the thread kinds seen. */
+export interface AsyncRow {
+  variant: string;
+  tasks: number;
+  sleepMs: number;
+  makespanMs: Agg;
+  submitMs: Agg;
+  submitRatePerS: Agg;
+  firstStartMs: Agg;
+  /** ⌈T/N⌉ × S, or S with one virtual thread per task (no submission time) */
+  theoryMs: number;
+  /** virtual: S + the median submit time (the tasks cannot end before the last one was submitted) */
+  theoryWithSubmitMs: number | null;
+  /** makespan median / theory − 1 */
+  vsTheory: number | null;
+  peakPoolThreads: Agg;
+  peakQueue: Agg;
+  peakRunningTasks: Agg;
+  peakPlatformThreads: Agg;
+  virtualTasks: number;
+  platformTasks: number;
+  prefixes: string[];
+  executorClass: string;
+  rssBeforeBytes: Agg;
+  rssAfterBytes: Agg;
+}
+
+/** Experiment 1 per variant (pure). */
+export function asyncRows(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSpecs'>): AsyncRow[] {
+  return model.variants.flatMap((v) => {
+    const js = jobsOf(model.cells, v);
+    const exec = model.variantSpecs.get(v)?.executor;
+    if (js.length === 0 || !exec) return [];
+    const j0 = js[0] as InProcessJobResult;
+    const makespanMs = aggOf(js.map((j) => j.makespanMs));
+    const submitMs = aggOf(js.map((j) => j.submitMs));
+    const theoryMs = asyncMakespanTheoryMs(exec, j0.tasks, j0.sleepMs);
+    const perTask = asyncThreads(exec) === null;
+    return [{
+      variant: v, tasks: j0.tasks, sleepMs: j0.sleepMs, makespanMs, submitMs,
+      submitRatePerS: aggOf(js.map((j) => j.submitRatePerS)), firstStartMs: aggOf(js.map((j) => j.firstStartMs)),
+      theoryMs, theoryWithSubmitMs: perTask && submitMs.median !== null ? theoryMs + submitMs.median : null,
+      vsTheory: makespanMs.median === null ? null : makespanMs.median / theoryMs - 1,
+      peakPoolThreads: aggOf(js.map((j) => j.peakPoolThreads)), peakQueue: aggOf(js.map((j) => j.peakQueue)),
+      peakRunningTasks: aggOf(js.map((j) => j.peakRunningTasks)), peakPlatformThreads: aggOf(js.map((j) => j.peakPlatformThreads)),
+      virtualTasks: js.reduce((s, j) => s + j.virtualTasks, 0), platformTasks: js.reduce((s, j) => s + j.platformTasks, 0),
+      prefixes: [...new Set(js.flatMap((j) => Object.keys(j.tasksByThreadNamePrefix)))].sort(),
+      executorClass: j0.executorClass,
+      rssBeforeBytes: aggOf(js.map((j) => j.rssBeforeBytes)), rssAfterBytes: aggOf(js.map((j) => j.rssAfterBytes)),
+    }];
+  });
+}
+
+/** Experiment 2 of one variant at its level: latency percentiles (medians over repeats) and bounds. */
+export interface HttpRow {
+  variant: string;
+  clients: number;
+  minMs: Agg; p50Ms: Agg; p90Ms: Agg; p95Ms: Agg; p99Ms: Agg; maxMs: Agg;
+  throughputRps: Agg;
+  /** SUT CPU + load generator CPU per successful request, ms (service demand); null when unknown */
+  cpuMsPerRequest: number | null;
+  threadBoundRps: number;
+  cpuBoundRps: number | null;
+  limit: 'threads' | 'cpu';
+  /** mean E2E by theory in a steady closed loop: L + (c/N − 1) × L */
+  theoryMeanE2eMs: number;
+  meanE2eMs: Agg;
+}
+
+/** CPU per successful request of one cell, ms: SUT process CPU (first→last sample) + generator CPU. Null when unknown. */
+export function cellCpuMsPerRequest(c: CellResult): number | null {
+  const s = c.samples.filter((x) => x.processCpuTimeNs !== null);
+  const first = s[0]?.processCpuTimeNs;
+  const last = s[s.length - 1]?.processCpuTimeNs;
+  if (first == null || last == null || c.load.ok === 0) return null;
+  const genMs = c.loadgen.cpuPct === null ? 0 : (c.loadgen.cpuPct / 100) * c.durationMs;
+  return ((last - first) / 1e6 + genMs) / c.load.ok;
+}
+
+/** Experiment 2 per variant (pure). `cores`: the host's. */
+export function httpRows(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSpecs' | 'latencyMs'>, cores: number): HttpRow[] {
+  return model.variants.flatMap((v) => {
+    const cs = model.cells.filter((c) => c.variant === v && c.scenario === HTTP && c.load.e2eMs !== null).sort((a, b) => a.repeat - b.repeat);
+    const exec = model.variantSpecs.get(v)?.executor;
+    if (cs.length === 0 || !exec) return [];
+    const c = cs[0]!.concurrency;
+    const L = cs[0]!.latencyMs;
+    const p = (f: (x: NonNullable<CellResult['load']['e2eMs']>) => number) => aggOf(cs.map((x) => (x.load.e2eMs ? f(x.load.e2eMs) : null)));
+    const cpu = aggOf(cs.map(cellCpuMsPerRequest)).median;
+    const b = httpBounds(exec, c, L, cores, cpu);
+    return [{
+      variant: v, clients: c,
+      minMs: p((e) => e.min), p50Ms: p((e) => e.p50), p90Ms: p((e) => e.p90), p95Ms: p((e) => e.p95), p99Ms: p((e) => e.p99), maxMs: p((e) => e.max),
+      meanE2eMs: p((e) => e.mean),
+      throughputRps: aggOf(cs.map((x) => x.load.wholeRunThroughputRps)),
+      cpuMsPerRequest: cpu, threadBoundRps: b.threadBoundRps, cpuBoundRps: b.cpuBoundRps, limit: b.limit,
+      theoryMeanE2eMs: L + httpQueueWaitMeanMs(exec, c, L),
+    }];
+  });
+}
+
+/** A statement of the study ("above", "below", "about") against the run's median, as a verdict. */
+function claimVerdict(measured: number | null, bound: number, kind: 'above' | 'below'): Verdict {
+  if (measured === null) return 'not tested here';
+  return (kind === 'above' ? measured > bound : measured < bound) ? 'reproduced' : 'not reproduced';
+}
+
+/** The study's statements of experiment 2 that are bounds, and experiment 1's check against theory. */
+function conclusions(model: BaseModel): ConclusionRow[] {
+  const out: ConclusionRow[] = [];
+  const scenario = model.manifest.options.scenario;
+  if (scenario === ASYNC) {
+    for (const r of asyncRows(model)) {
+      const within = r.vsTheory === null ? null : Math.abs(r.vsTheory) <= MAKESPAN_THEORY_TOL;
+      out.push({
+        id: `${r.variant}.makespanVsTheory`, kind: 'proven',
+        verdict: r.theoryWithSubmitMs !== null || within === null ? 'not tested here' : within ? 'reproduced' : 'not reproduced',
+        evidence: { variant: r.variant, measuredMs: r.makespanMs.median, theoryMs: r.theoryMs, vsTheory: r.vsTheory },
+      });
+    }
+  }
+  if (scenario === HTTP) {
+    const rows = httpRows(model, model.manifest.host.cores);
+    const pl = rows.find((r) => r.variant === 'platform');
+    const vt = rows.find((r) => r.variant === 'virtual');
+    const claims: [string, number | null, number, 'above' | 'below'][] = [
+      ['platform.p50Above150', pl?.p50Ms.median ?? null, 150, 'above'],
+      ['platform.p90Above150', pl?.p90Ms.median ?? null, 150, 'above'],
+      ['platform.p95Above150', pl?.p95Ms.median ?? null, 150, 'above'],
+      ['platform.p99Above150', pl?.p99Ms.median ?? null, 150, 'above'],
+      ['virtual.maxBelow100', vt?.maxMs.median ?? null, 100, 'below'],
+    ];
+    for (const [id, m, bound, kind] of claims) out.push({ id, kind: 'proven', verdict: claimVerdict(m, bound, kind), evidence: { measuredMs: m, boundMs: bound, kind } });
+  }
+  return out;
+}
+
+/** How the 004 figures are measured: makespan (ms) from the jobs' answers; min E2E from the row's cells. */
+function figure(row: PublishedRow, model: BaseModel): FigureCheck {
+  if (row.metric === 'asyncMakespanMs') {
+    const r = asyncRows(model).find((x) => x.variant === row.variant);
+    const theoryS = r ? r.theoryMs / 1000 : null;
+    return {
+      measured: () => r?.makespanMs.median ?? null,
+      always: r && theoryS !== null ? [{ key: 'theory004', v: { theory: num(theoryS, 1), tasks: int(r.tasks), sleep: int(r.sleepMs) } }] : [],
+      ...(r && r.tasks !== 100_000 ? { ownGate: [{ key: 'tasks004', v: { tasks: int(r.tasks) } }] } : {}),
+    };
+  }
+  if (row.metric === 'e2eMinMs') {
+    const r = httpRows(model, model.manifest.host.cores).find((x) => x.variant === row.variant);
+    return { measured: () => r?.minMs.median ?? null, tolerance: { rel: row.tolerance ?? 0, abs: 5 } };
+  }
+  return {};
+}
+
+const aggMs = (a: Agg) => aggText(a, (x) => ms(x));
+const aggInt = (a: Agg) => aggText(a, (x) => int(x));
+const verdictSym = (ctx: RenderContext, v: Verdict): Raw => ctx.verdict(v);
+
+/** The study's own placeholders (pure: model + phrases → Markdown). */
+function sections(model: ReportModel, ctx: RenderContext): Record<string, string | Raw> {
+  const { s, variantName } = ctx;
+  const scenario = model.manifest.options.scenario;
+  const out: Record<string, string | Raw> = {};
+
+  // Boot's executors as read back from each SUT JVM
+  const bootRows = Object.entries(model.manifest.sut).sort(([a], [b]) => (a < b ? -1 : 1)).map(([block, info]) => {
+    const b = info.boot;
+    if (!b) return [block, '—', '—', '—', '—', '—'];
+    const async = b.asyncCorePoolSize !== null ? s('boot.pool', { core: int(b.asyncCorePoolSize), queue: b.asyncQueueCapacity === 2147483647 ? s('boot.unbounded') : int(b.asyncQueueCapacity) }) : s('boot.limit', { limit: b.asyncConcurrencyLimit === -1 || b.asyncConcurrencyLimit === null ? s('boot.unbounded') : int(b.asyncConcurrencyLimit) });
+    return [block, code(b.asyncExecutorClass.replace(/^.*\./, '')), async, `${code(b.asyncProbeThreadName).md} (${b.asyncProbeVirtual ? s('kind.virtual') : s('kind.platform')})`,
+      b.tomcatExecutorClass ? code(b.tomcatExecutorClass.replace(/^.*\./, '')) : '—',
+      b.tomcatMaxThreads === null ? s('boot.tomcatVirtual') : int(b.tomcatMaxThreads)];
+  });
+  out['bootTable'] = table([s('h.block'), s('h.asyncExecutor'), s('h.asyncLimits'), s('h.probe'), s('h.tomcatExecutor'), s('h.tomcatMaxThreads')], bootRows.map((r) => r.map((x) => (x instanceof Raw ? x : raw(String(x))))));
+
+  // The engine's environment table prints Tomcat's maxThreads of the first JVM from its properties;
+  // on virtual threads that value is not in effect (Tomcat reads −1), so the row points to §1's
+  // per-JVM table read back from the running Tomcat instead.
+  const env = ctx.generic('environment');
+  if (env !== undefined) {
+    const md = env instanceof Raw ? env.md : env;
+    out['environment'] = raw(md.replace(/^(\| Tomcat \| )maxThreads [^,|]+, /m, `$1${s('env.tomcatThreads')}; `));
+  }
+
+  // experiment 1
+  if (scenario === ASYNC) {
+    const rows = asyncRows(model);
+    out['asyncTable'] = rows.length === 0 ? s('none') : table(
+      [s('h.variant'), s('h.tasks'), s('h.makespan'), s('h.theory'), s('h.vsTheory'), s('h.submit'), s('h.submitRate'), s('h.firstStart')],
+      rows.map((r) => [variantName(r.variant), int(r.tasks), aggMs(r.makespanMs),
+        r.theoryWithSubmitMs === null ? s('theory.pool', { n: int(asyncThreads(model.variantSpecs.get(r.variant)!.executor)), waves: int(Math.ceil(r.tasks / (asyncThreads(model.variantSpecs.get(r.variant)!.executor) ?? 1))), sleep: int(r.sleepMs), t: ms(r.theoryMs) }) : s('theory.vt', { sleep: int(r.sleepMs), submit: ms(r.submitMs.median), t: ms(r.theoryWithSubmitMs) }),
+        r.theoryWithSubmitMs === null
+          ? raw(`${pct(r.vsTheory === null ? null : r.vsTheory * 100)} (${ctx.verdict(model.conclusions.find((c) => c.id === `${r.variant}.makespanVsTheory`)?.verdict ?? 'not tested here').md} ±${int(MAKESPAN_THEORY_TOL * 100)} %)`)
+          : pct(r.makespanMs.median === null ? null : (r.makespanMs.median / r.theoryWithSubmitMs - 1) * 100),
+        aggMs(r.submitMs), aggText(r.submitRatePerS, (x) => (x === null ? '—' : `${int(x)}/s`)), aggMs(r.firstStartMs)]),
+      ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'r']);
+    out['asyncEvidence'] = rows.length === 0 ? s('none') : table(
+      [s('h.variant'), s('h.executorClass'), s('h.peakPool'), s('h.peakQueue'), s('h.peakRunning'), s('h.peakPlatform'), s('h.kinds'), s('h.rss')],
+      rows.map((r) => [variantName(r.variant), code(r.executorClass.replace(/^.*\./, '')), aggInt(r.peakPoolThreads), aggInt(r.peakQueue), aggInt(r.peakRunningTasks), aggInt(r.peakPlatformThreads),
+        s('kinds', { virtual: int(r.virtualTasks), platform: int(r.platformTasks), prefixes: r.prefixes.join(', ') }),
+        `${aggText(r.rssBeforeBytes, (x) => mib(x))} → ${aggText(r.rssAfterBytes, (x) => mib(x))}`]),
+      ['l', 'l', 'r', 'r', 'r', 'r', 'l', 'l']);
+    const vt = rows.find((r) => r.variant === 'virtual');
+    out['asyncBreakdown'] = vt && vt.makespanMs.median !== null && vt.submitMs.median !== null
+      ? s('async.breakdown', { makespan: ms(vt.makespanMs.median), submit: ms(vt.submitMs.median), rest: ms(vt.makespanMs.median - vt.submitMs.median), sleep: int(vt.sleepMs), rate: int(vt.submitRatePerS.median) })
+      : s('async.noVirtual');
+    out['httpTable'] = s('other.http', { profile: 'seed-004-http' });
+    out['httpBounds'] = '';
+    out['httpClaims'] = '';
+  } else {
+    out['asyncTable'] = s('other.async', { profile: 'seed-004' });
+    out['asyncEvidence'] = '';
+    out['asyncBreakdown'] = '';
+  }
+
+  // experiment 2
+  if (scenario === HTTP) {
+    const rows = httpRows(model, model.manifest.host.cores);
+    out['httpTable'] = rows.length === 0 ? s('none') : table(
+      [s('h.variant'), 'c', 'min', 'P50', 'P90', 'P95', 'P99', 'max', s('h.meanE2e')],
+      rows.map((r) => [variantName(r.variant), int(r.clients), aggMs(r.minMs), aggMs(r.p50Ms), aggMs(r.p90Ms), aggMs(r.p95Ms), aggMs(r.p99Ms), aggMs(r.maxMs), `${aggMs(r.meanE2eMs)} (${s('h.theory')} ${ms(r.theoryMeanE2eMs)})`]),
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
+    out['httpBounds'] = rows.length === 0 ? '' : table(
+      [s('h.variant'), s('h.throughput'), s('h.threadBound'), s('h.cpuPerReq'), s('h.cpuBound'), s('h.limit')],
+      rows.map((r) => [variantName(r.variant), aggText(r.throughputRps, (x) => rps(x)), rps(r.threadBoundRps), r.cpuMsPerRequest === null ? '—' : `${num(r.cpuMsPerRequest, 3)} ms`, rps(r.cpuBoundRps), s(`limit.${r.limit}`)]),
+      ['l', 'r', 'r', 'r', 'r', 'l']);
+    const cpuLimited = rows.filter((r) => r.limit === 'cpu');
+    if (cpuLimited.length > 0) {
+      out['httpBounds'] = raw(`${(out['httpBounds'] as Raw).md}\n\n${s('limit.cpuNote', { variants: cpuLimited.map((r) => variantName(r.variant)).join(', '), cores: int(model.manifest.host.cores) })}`);
+    }
+    out['httpClaims'] = table([s('h.claim'), s('h.measured'), s('h.verdict')],
+      model.conclusions.map((c) => [s(`claim.${c.id}`), ms(c.evidence['measuredMs'] as number | null), verdictSym(ctx, c.verdict)]), ['l', 'r', 'l']);
+  }
+  return out;
+}
+
+export const REPORT_004: StudyReportHook = {
+  figure: (row, model) => figure(row, model),
+  analyse: (model) => ({ conclusions: conclusions(model), followUps: [] }),
+  sections,
+};
