@@ -90,6 +90,7 @@ async function main(): Promise<void> {
         e2eP50Ms: s.e2eMs?.p50 ?? null,
         e2eP99Ms: s.e2eMs?.p99 ?? null,
         cpuUsPerRequest: s.ok > 0 ? (cpu.user + cpu.system) / s.ok : null,
+        cpuSystemUsPerRequest: s.ok > 0 ? cpu.system / s.ok : null,
         cpuPct: res.loadgen.cpuPct,
       };
     };
@@ -106,6 +107,7 @@ async function main(): Promise<void> {
         e2eP50Ms: ac.latency.p50,
         e2eP99Ms: ac.latency.p99,
         cpuUsPerRequest: ac['2xx'] > 0 ? (cpu.user + cpu.system) / ac['2xx'] : null,
+        cpuSystemUsPerRequest: ac['2xx'] > 0 ? cpu.system / ac['2xx'] : null,
         cpuPct: ac.duration > 0 ? ((cpu.user + cpu.system) / 1e4 / ac.duration) : null,
       };
     };
