@@ -8,7 +8,9 @@
  * after the other, after a short unrecorded warm-up of the mock. Our generator is count-based, so
  * it runs with a huge n and is stopped by an AbortSignal after --duration-s (cut requests dropped).
  * Rounds alternate who goes first; ratioVsAutocannon = median over rounds of our completed req/s /
- * autocannon's 2xx per second (target >= 1.0). The machine is shared: read the range too.
+ * autocannon's 2xx per second (target >= 1.0); cpuRatioVsAutocannon = median over rounds of our CPU
+ * per completed request / autocannon's CPU per 2xx (this process's user + system CPU while each
+ * generator ran; target <= 1.0, issue 20). The machine is shared: read the ranges too.
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -88,6 +90,7 @@ async function main(): Promise<void> {
         e2eP50Ms: s.e2eMs?.p50 ?? null,
         e2eP99Ms: s.e2eMs?.p99 ?? null,
         cpuUsPerRequest: s.ok > 0 ? (cpu.user + cpu.system) / s.ok : null,
+        cpuSystemUsPerRequest: s.ok > 0 ? cpu.system / s.ok : null,
         cpuPct: res.loadgen.cpuPct,
       };
     };
@@ -104,11 +107,12 @@ async function main(): Promise<void> {
         e2eP50Ms: ac.latency.p50,
         e2eP99Ms: ac.latency.p99,
         cpuUsPerRequest: ac['2xx'] > 0 ? (cpu.user + cpu.system) / ac['2xx'] : null,
+        cpuSystemUsPerRequest: ac['2xx'] > 0 ? cpu.system / ac['2xx'] : null,
         cpuPct: ac.duration > 0 ? ((cpu.user + cpu.system) / 1e4 / ac.duration) : null,
       };
     };
     type Side = Awaited<ReturnType<typeof oursOnce>>;
-    const rounds: { round: number; order: string; ours: Side; autocannon: Side; ratioVsAutocannon: number | null }[] = [];
+    const rounds: { round: number; order: string; ours: Side; autocannon: Side; ratioVsAutocannon: number | null; cpuRatioVsAutocannon: number | null }[] = [];
     for (let round = 1; round <= roundsN; round++) {
       // alternate who goes first, so a drifting machine does not favour one side
       const oursFirst = round % 2 === 1;
@@ -123,11 +127,14 @@ async function main(): Promise<void> {
         ours = await oursOnce();
       }
       const ratio = ours.throughputRps !== null && ac.throughputRps !== null && ac.throughputRps > 0 ? ours.throughputRps / ac.throughputRps : null;
-      rounds.push({ round, order: oursFirst ? 'vtbench,autocannon' : 'autocannon,vtbench', ours, autocannon: ac, ratioVsAutocannon: ratio });
+      const cpuRatio = ours.cpuUsPerRequest !== null && ac.cpuUsPerRequest !== null && ac.cpuUsPerRequest > 0 ? ours.cpuUsPerRequest / ac.cpuUsPerRequest : null;
+      rounds.push({ round, order: oursFirst ? 'vtbench,autocannon' : 'autocannon,vtbench', ours, autocannon: ac, ratioVsAutocannon: ratio, cpuRatioVsAutocannon: cpuRatio });
     }
     const ratios = rounds.map((r) => r.ratioVsAutocannon).filter((x): x is number => x !== null).sort((a, b) => a - b);
+    const cpuRatios = rounds.map((r) => r.cpuRatioVsAutocannon).filter((x): x is number => x !== null).sort((a, b) => a - b);
     const median = (xs: number[]) => (xs.length === 0 ? null : xs.length % 2 === 1 ? (xs[(xs.length - 1) / 2] as number) : ((xs[xs.length / 2 - 1] as number) + (xs[xs.length / 2] as number)) / 2);
     const ratio = median(ratios);
+    const cpuRatio = median(cpuRatios);
     const result = {
       bench: 'capacity',
       concurrency: c,
@@ -140,6 +147,12 @@ async function main(): Promise<void> {
       ratioMax: ratios[ratios.length - 1] ?? null,
       target: 1.0,
       verdict: ratio === null ? 'FAIL' : ratio >= 1.0 ? 'PASS' : 'FAIL',
+      cpuRatioVsAutocannon: cpuRatio,
+      cpuRatioDefinition: `median over ${roundsN} rounds of (vtbench CPU µs per completed request) / (autocannon CPU µs per 2xx), both measured as this process's CPU while that generator ran`,
+      cpuRatioMin: cpuRatios[0] ?? null,
+      cpuRatioMax: cpuRatios[cpuRatios.length - 1] ?? null,
+      cpuTarget: 1.0,
+      cpuVerdict: cpuRatio === null ? 'FAIL' : cpuRatio <= 1.0 ? 'PASS' : 'FAIL',
     };
     if (json) {
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -147,16 +160,18 @@ async function main(): Promise<void> {
       const rows: (string | number | null)[][] = [];
       for (const r of rounds) {
         for (const [name, side] of [['vtbench (undici)', r.ours], ['autocannon 8.0.0', r.autocannon]] as const) {
-          rows.push([r.round, name, side.throughputRps, side.ok, side.errors, side.durationS, side.e2eP50Ms, side.e2eP99Ms, side.cpuUsPerRequest, name.startsWith('vtbench') ? r.ratioVsAutocannon : null]);
+          const ours = name.startsWith('vtbench');
+          rows.push([r.round, name, side.throughputRps, side.ok, side.errors, side.durationS, side.e2eP50Ms, side.e2eP99Ms, side.cpuUsPerRequest, ours ? r.ratioVsAutocannon : null, ours ? r.cpuRatioVsAutocannon : null]);
         }
       }
-      process.stdout.write(`${table(['round', 'generator', 'throughputRps', 'ok', 'errors', 'durationS', 'e2eP50Ms', 'e2eP99Ms', 'cpuUsPerReq', 'ratio'], rows)}\n`);
+      process.stdout.write(`${table(['round', 'generator', 'throughputRps', 'ok', 'errors', 'durationS', 'e2eP50Ms', 'e2eP99Ms', 'cpuUsPerReq', 'ratio', 'cpuRatio'], rows)}\n`);
       process.stdout.write(
         `\nratioVsAutocannon = ${ratio?.toFixed(3) ?? '—'} (median of ${roundsN}; range ${result.ratioMin?.toFixed(3)}..${result.ratioMax?.toFixed(3)}; target >= 1.0): ${result.verdict}\n` +
+          `cpuRatioVsAutocannon = ${cpuRatio?.toFixed(3) ?? '—'} (CPU per request, median of ${roundsN}; range ${result.cpuRatioMin?.toFixed(3)}..${result.cpuRatioMax?.toFixed(3)}; target <= 1.0): ${result.cpuVerdict}\n` +
           `c = ${c}, ${durationS} s each, mock latency 0 in a child process, both generators in this process. cpuUsPerReq = this process's CPU per completed request.\n`,
       );
     }
-    if (result.verdict === 'FAIL') process.exitCode = 1;
+    if (result.verdict === 'FAIL' || result.cpuVerdict === 'FAIL') process.exitCode = 1;
   } finally {
     await mock.stop();
   }

@@ -1,23 +1,34 @@
 /**
- * `npm run bench:mock [-- --json] [--n 10000] [--latency-ms 1500]`
+ * `npm run bench:mock [-- --json] [--n 10000] [--latency-ms 1000] [--ramp-ms 900] [--rounds 2]`
  *
- * Starts the mock LLM in a child process (as in production), opens N persistent connections to it
+ * Two servers, in the same run, each in its own child process, one after the other (the order
+ * alternates between rounds): the mock LLM, and a reference — the plainest fastify route that
+ * answers the same bytes (the mock's own answer, read once) after the same delay with a per-request
+ * timer (bench/lib/plain-fastify.ts). For each it reports the CPU the server process used per
+ * answered request in the held round (/proc/<pid>/stat, 10 ms ticks), and the ratio mock /
+ * reference (median over rounds; target <= 1.2).
+ *
+ * Against each server it opens N persistent connections
  * (one undici Client each), warms the chat path up, then sends N delayed chat requests at once so
  * all N are held together, and reports:
  *   - lateness (mock-measured: response written − arrival − latency) P50/P99/max, from /stats
  *   - client E2E − latency P50/P99/max (undici, this process)
  *   - mock RSS (peak VmRSS sampled every 100 ms, and VmHWM) from /proc/<pid>/status
  *   - whether P99 lateness <= 5 ms (the target)
- *   - CPU used by the mock and by this client in the held round, and the host's load average, so a
- *     busy host (load above the core count) is flagged rather than blamed on the mock
- * The N requests are spread over --ramp-ms (default 1000 < latency, so all N are held at once;
- * peak in flight proves it); --ramp-ms 0 sends them all at once.
- * Diagnostics: BENCH_NODE_ARGS="--trace-gc" adds node flags to the mock child; BENCH_CHILD_STDOUT=1
+ *   - CPU used by the server and by this client in the held round, the server's CPU share of one
+ *     core (its utilisation: when it nears 1, answers queue behind each other and lateness grows,
+ *     whatever the code), and the host's load average, so a busy host (load above the core count)
+ *     is flagged rather than blamed on the mock
+ * The N requests are spread over --ramp-ms (default 900 < latency, so all N are held at once;
+ * peak in flight proves it; the mock's peak in flight is reported); --ramp-ms 0 sends them all at once.
+ * Diagnostics: BENCH_NODE_ARGS="--trace-gc" adds node flags to both server children
+ * (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`); BENCH_CHILD_STDOUT=1
  * copies its stdout to stderr.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +37,8 @@ import { Client } from 'undici';
 import type { MockStats } from '../mock/src/types.ts';
 
 const TARGET_P99_LATENESS_MS = 5;
+/** mock CPU per answered request over the plain fastify reference's, in one run (issue 20) */
+const TARGET_CPU_RATIO = 1.2;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 interface Options {
@@ -34,34 +47,57 @@ interface Options {
   warmup: number;
   /** the N requests are sent spread evenly over this many ms (0 = all at once); < latency, so all N are held together */
   rampMs: number;
+  rounds: number;
   json: boolean;
 }
 
-export interface MockBenchResult {
-  schemaVersion: 1;
-  concurrency: number;
-  latencyMs: number;
-  rampMs: number;
+type Percentiles = { n: number; p50: number; p99: number; max: number };
+
+/** One held round against one server. */
+export interface HeldRound {
+  server: 'mock' | 'reference';
   ok: number;
   failed: number;
   emptyBodies: number;
-  peakInFlight: number;
-  connectionsOpened: number;
-  latenessMs: { n: number; p50: number; p99: number; max: number } | null;
-  clientOverheadMs: { n: number; p50: number; p99: number; max: number } | null;
-  mockRssPeakBytes: number | null;
-  mockRssHwmBytes: number | null;
+  /** bytes of the first answer's body (both servers must send the same) */
+  bodyBytes: number | null;
+  clientOverheadMs: Percentiles | null;
+  rssPeakBytes: number | null;
+  rssHwmBytes: number | null;
   heldWallMs: number;
-  /** CPU (user + system) the mock used during the held round, ms; its budget is the wall time × 1 core */
-  mockCpuMs: number | null;
+  /** CPU (user + system) the server process used during the held round, ms (10 ms ticks); null without /proc */
+  serverCpuMs: number | null;
+  /** serverCpuMs × 1000 / ok: CPU µs per answered request (the held round includes receiving it) */
+  serverCpuUsPerAnswer: number | null;
+  /** serverCpuMs / heldWallMs: the server's utilisation of its one core */
+  serverCpuShare: number | null;
   /** CPU this (client) process used during the held round, ms */
   clientCpuMs: number;
-  cores: number;
-  /** 1-minute load average before and after the held round: above `cores`, other processes competed for the CPU */
   loadAvg1Before: number | null;
   loadAvg1After: number | null;
+  /** mock only (from its /stats): answers written − arrival − latency */
+  latenessMs: Percentiles | null;
+  peakInFlight: number | null;
+  connectionsOpened: number | null;
+}
+
+export interface MockBenchResult {
+  schemaVersion: 2;
+  concurrency: number;
+  latencyMs: number;
+  rampMs: number;
+  cores: number;
+  rounds: { round: number; order: string; mock: HeldRound; reference: HeldRound; cpuRatio: number | null }[];
+  /** median over rounds of mock CPU per answer / reference CPU per answer; target <= 1.2 */
+  cpuRatio: number | null;
+  cpuRatioMin: number | null;
+  cpuRatioMax: number | null;
+  targetCpuRatio: number;
+  /** median over rounds of the mock's own P99 lateness, ms */
+  latenessP99Ms: number | null;
   targetP99LatenessMs: number;
-  targetMet: boolean;
+  targetP99Met: boolean;
+  targetCpuRatioMet: boolean;
   percentileDefinition: string;
 }
 
@@ -74,15 +110,16 @@ function parseOptions(argv: string[]): Options {
       args: argv,
       options: {
         n: { type: 'string', default: '10000' },
-        'latency-ms': { type: 'string', default: '1500' },
+        'latency-ms': { type: 'string', default: '1000' },
         warmup: { type: 'string', default: '2000' },
-        'ramp-ms': { type: 'string', default: '1000' },
+        'ramp-ms': { type: 'string', default: '900' },
+        rounds: { type: 'string', default: '2' },
         json: { type: 'boolean', default: false },
       },
       strict: true,
     }));
   } catch (err) {
-    throw new BenchError(`${(err as Error).message.split('\n')[0]} (fix: options are --n <count> --latency-ms <ms> --ramp-ms <ms> --warmup <count> --json)`);
+    throw new BenchError(`${(err as Error).message.split('\n')[0]} (fix: options are --n <count> --latency-ms <ms> --ramp-ms <ms> --warmup <count> --rounds <count> --json)`);
   }
   const int = (flag: string, raw: string, min: number) => {
     const v = Number(raw);
@@ -94,6 +131,7 @@ function parseOptions(argv: string[]): Options {
     latencyMs: int('latency-ms', values['latency-ms'], 0),
     warmup: int('warmup', values.warmup, 0),
     rampMs: int('ramp-ms', values['ramp-ms'], 0),
+    rounds: int('rounds', values.rounds, 1),
     json: values.json,
   };
   if (o.rampMs >= o.latencyMs && o.rampMs > 0) {
@@ -138,14 +176,15 @@ function loadAvg1(): number | null {
   }
 }
 
-async function startMockChild(latencyMs: number): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), '--import', 'tsx', 'mock/src/cli.ts', '--port', '0', '--latency-ms', String(latencyMs)], {
+/** Starts `script` (run with tsx) and waits for its `listening on <url>` line. */
+async function startChild(script: string, args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), '--import', 'tsx', script, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new BenchError('the mock did not print its start line within 20 s')), 20_000);
+    const timer = setTimeout(() => reject(new BenchError(`${script} did not print its start line within 20 s`)), 20_000);
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       if (process.env.BENCH_CHILD_STDOUT) process.stderr.write(d);
@@ -157,7 +196,7 @@ async function startMockChild(latencyMs: number): Promise<{ child: ChildProcess;
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new BenchError(`the mock exited with code ${code} before listening`));
+      reject(new BenchError(`${script} exited with code ${code} before listening`));
     });
   });
   return { child, url };
@@ -165,47 +204,64 @@ async function startMockChild(latencyMs: number): Promise<{ child: ChildProcess;
 
 const CHAT_BODY = JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Hello from bench:mock' }] });
 
-async function chat(client: Client): Promise<{ status: number; bodyBytes: number }> {
+async function chat(client: Client): Promise<{ status: number; body: string }> {
   const res = await client.request({
     method: 'POST',
     path: '/v1/chat/completions',
     headers: { 'content-type': 'application/json' },
     body: CHAT_BODY,
   });
-  const text = await res.body.text();
-  return { status: res.statusCode, bodyBytes: text.length };
+  return { status: res.statusCode, body: await res.body.text() };
 }
 
-function summary(values: number[]) {
+function summary(values: number[]): Percentiles | null {
   if (values.length === 0) return null;
   const s = [...values].sort((a, b) => a - b);
   return { n: s.length, p50: quantileSorted(s, 0.5), p99: quantileSorted(s, 0.99), max: s[s.length - 1] ?? 0 };
 }
 
-export async function runMockBench(o: Options, progress: (line: string) => void): Promise<MockBenchResult> {
-  const limit = fdLimit();
-  const need = o.n + 256;
-  if (limit < need) {
-    throw new BenchError(`the open-files limit is ${limit}, below the ${need} needed for --n ${o.n} (fix: raise it with \`ulimit -n ${need}\` in this shell, or lower --n)`);
+function median(xs: number[]): number | null {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+/** The mock's answer to the bench's chat body, fetched once from a short-latency mock: the reference answers these bytes. */
+async function mockAnswerBytes(): Promise<string> {
+  const { child, url } = await startChild('mock/src/cli.ts', ['--port', '0', '--latency-ms', '0']);
+  const c = new Client(url);
+  try {
+    const r = await chat(c);
+    if (r.status !== 200) throw new BenchError(`the mock answered the bench's chat body with ${r.status}`);
+    return r.body;
+  } finally {
+    await c.destroy();
+    child.kill('SIGTERM');
+    if (child.exitCode === null) await once(child, 'exit');
   }
-  const { child, url } = await startMockChild(o.latencyMs);
+}
+
+/** Opens N connections to `url`, warms up, then holds N chat requests (ramped) and measures the server process `pid`. */
+async function heldRound(server: HeldRound['server'], child: ChildProcess, url: string, o: Options, progress: (line: string) => void): Promise<HeldRound> {
   const pid = child.pid!;
   const clients: Client[] = [];
+  const isMock = server === 'mock';
   try {
     const timeouts = { connectTimeout: 60_000, headersTimeout: o.latencyMs + 120_000, bodyTimeout: o.latencyMs + 120_000, keepAliveTimeout: 600_000, pipelining: 1 };
     for (let i = 0; i < o.n; i++) clients.push(new Client(url, timeouts));
 
-    progress(`opening ${o.n} connections to ${url} (mock pid ${pid}) ...`);
+    progress(`${server}: opening ${o.n} connections to ${url} (pid ${pid}) ...`);
     for (let i = 0; i < o.n; i += 1000) {
       await Promise.all(clients.slice(i, i + 1000).map(async (c) => (await c.request({ method: 'GET', path: '/health' })).body.text()));
     }
     if (o.warmup > 0) {
-      progress(`warm-up: ${Math.min(o.warmup, o.n)} chat requests ...`);
+      progress(`${server}: warm-up: ${Math.min(o.warmup, o.n)} chat requests ...`);
       await Promise.all(clients.slice(0, Math.min(o.warmup, o.n)).map((c) => chat(c)));
     }
-    await (await clients[0]!.request({ method: 'POST', path: '/stats/reset' })).body.text();
+    if (isMock) await (await clients[0]!.request({ method: 'POST', path: '/stats/reset' })).body.text();
 
-    progress(`holding ${o.n} chat requests of ${o.latencyMs} ms ...`);
+    progress(`${server}: holding ${o.n} chat requests of ${o.latencyMs} ms ...`);
     let rssPeak = 0;
     const sampler = setInterval(() => {
       const m = procMemory(pid);
@@ -215,6 +271,7 @@ export async function runMockBench(o: Options, progress: (line: string) => void)
     let ok = 0;
     let failed = 0;
     let empty = 0;
+    let bodyBytes: number | null = null;
     const loadBefore = loadAvg1();
     const cpuBefore = procCpuMs(pid);
     const clientCpuBefore = process.cpuUsage();
@@ -231,7 +288,8 @@ export async function runMockBench(o: Options, progress: (line: string) => void)
           const e2eMs = Number(process.hrtime.bigint() - start) / 1e6;
           if (r.status === 200) ok++;
           else failed++;
-          if (r.bodyBytes === 0) empty++;
+          if (r.body.length === 0) empty++;
+          bodyBytes ??= Buffer.byteLength(r.body);
           overheads.push(e2eMs - o.latencyMs);
         } catch {
           failed++;
@@ -246,32 +304,29 @@ export async function runMockBench(o: Options, progress: (line: string) => void)
     const mem = procMemory(pid);
     if (mem && mem.rss > rssPeak) rssPeak = mem.rss;
 
-    const statsRes = await clients[0]!.request({ method: 'GET', path: '/stats' });
-    const stats = (await statsRes.body.json()) as MockStats;
-    const lateness = stats.latenessMs ? { n: stats.latenessMs.n, p50: stats.latenessMs.p50, p99: stats.latenessMs.p99, max: stats.latenessMs.max } : null;
+    let stats: MockStats | null = null;
+    if (isMock) stats = (await (await clients[0]!.request({ method: 'GET', path: '/stats' })).body.json()) as MockStats;
+    const l = stats?.latenessMs ?? null;
+    const serverCpuMs = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
     return {
-      schemaVersion: 1,
-      concurrency: o.n,
-      latencyMs: o.latencyMs,
-      rampMs: o.rampMs,
+      server,
       ok,
       failed,
       emptyBodies: empty,
-      peakInFlight: stats.peakInFlight,
-      connectionsOpened: stats.connectionsOpened,
-      latenessMs: lateness,
+      bodyBytes,
       clientOverheadMs: summary(overheads),
-      mockRssPeakBytes: rssPeak > 0 ? rssPeak : null,
-      mockRssHwmBytes: mem ? mem.hwm : null,
+      rssPeakBytes: rssPeak > 0 ? rssPeak : null,
+      rssHwmBytes: mem ? mem.hwm : null,
       heldWallMs,
-      mockCpuMs: cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null,
+      serverCpuMs,
+      serverCpuUsPerAnswer: serverCpuMs !== null && ok > 0 ? (serverCpuMs * 1000) / ok : null,
+      serverCpuShare: serverCpuMs !== null && heldWallMs > 0 ? serverCpuMs / heldWallMs : null,
       clientCpuMs: (clientCpu.user + clientCpu.system) / 1000,
-      cores: availableParallelism(),
       loadAvg1Before: loadBefore,
       loadAvg1After: loadAfter,
-      targetP99LatenessMs: TARGET_P99_LATENESS_MS,
-      targetMet: lateness !== null && lateness.p99 <= TARGET_P99_LATENESS_MS && failed === 0 && empty === 0,
-      percentileDefinition: 'linear interpolation (R type 7, simple-statistics quantileSorted)',
+      latenessMs: l ? { n: l.n, p50: l.p50, p99: l.p99, max: l.max } : null,
+      peakInFlight: stats?.peakInFlight ?? null,
+      connectionsOpened: stats?.connectionsOpened ?? null,
     };
   } finally {
     await Promise.allSettled(clients.map((c) => c.destroy()));
@@ -280,29 +335,100 @@ export async function runMockBench(o: Options, progress: (line: string) => void)
   }
 }
 
-/** True when the host's load average exceeded its cores around the held round (lateness then says more about the host). */
-export function busy(r: MockBenchResult): boolean {
-  return Math.max(r.loadAvg1Before ?? 0, r.loadAvg1After ?? 0) > r.cores;
+/** Runs `o.rounds` rounds of (mock, reference), alternating who goes first. */
+export async function runMockBench(o: Options, progress: (line: string) => void): Promise<MockBenchResult> {
+  const limit = fdLimit();
+  const need = o.n + 256;
+  if (limit < need) {
+    throw new BenchError(`the open-files limit is ${limit}, below the ${need} needed for --n ${o.n} (fix: raise it with \`ulimit -n ${need}\` in this shell, or lower --n)`);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'bench-mock-'));
+  try {
+    const bodyFile = join(dir, 'answer.json');
+    writeFileSync(bodyFile, await mockAnswerBytes());
+    const runMock = async () => {
+      const { child, url } = await startChild('mock/src/cli.ts', ['--port', '0', '--latency-ms', String(o.latencyMs)]);
+      return heldRound('mock', child, url, o, progress);
+    };
+    const runReference = async () => {
+      const { child, url } = await startChild('bench/lib/plain-fastify.ts', ['--latency-ms', String(o.latencyMs), '--body-file', bodyFile]);
+      return heldRound('reference', child, url, o, progress);
+    };
+    const rounds: MockBenchResult['rounds'] = [];
+    for (let round = 1; round <= o.rounds; round++) {
+      const mockFirst = round % 2 === 1;
+      let mock: HeldRound;
+      let reference: HeldRound;
+      if (mockFirst) {
+        mock = await runMock();
+        reference = await runReference();
+      } else {
+        reference = await runReference();
+        mock = await runMock();
+      }
+      const a = mock.serverCpuUsPerAnswer;
+      const b = reference.serverCpuUsPerAnswer;
+      rounds.push({ round, order: mockFirst ? 'mock,reference' : 'reference,mock', mock, reference, cpuRatio: a !== null && b !== null && b > 0 ? a / b : null });
+    }
+    const ratios = rounds.map((r) => r.cpuRatio).filter((x): x is number => x !== null);
+    const cpuRatio = median(ratios);
+    const latenessP99Ms = median(rounds.map((r) => r.mock.latenessMs?.p99).filter((x): x is number => x !== undefined));
+    const clean = rounds.every((r) => r.mock.failed === 0 && r.mock.emptyBodies === 0 && r.mock.ok === o.n);
+    return {
+      schemaVersion: 2,
+      concurrency: o.n,
+      latencyMs: o.latencyMs,
+      rampMs: o.rampMs,
+      cores: availableParallelism(),
+      rounds,
+      cpuRatio,
+      cpuRatioMin: ratios.length > 0 ? Math.min(...ratios) : null,
+      cpuRatioMax: ratios.length > 0 ? Math.max(...ratios) : null,
+      targetCpuRatio: TARGET_CPU_RATIO,
+      latenessP99Ms,
+      targetP99LatenessMs: TARGET_P99_LATENESS_MS,
+      targetP99Met: clean && latenessP99Ms !== null && latenessP99Ms <= TARGET_P99_LATENESS_MS,
+      targetCpuRatioMet: clean && cpuRatio !== null && cpuRatio <= TARGET_CPU_RATIO,
+      percentileDefinition: 'linear interpolation (R type 7, simple-statistics quantileSorted)',
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** True when the host's load average exceeded its cores around a held round (lateness then says more about the host). */
+export function busy(r: HeldRound, cores: number): boolean {
+  return Math.max(r.loadAvg1Before ?? 0, r.loadAvg1After ?? 0) > cores;
 }
 
 /** The default table (a string; the caller prints it). */
 export function renderTable(r: MockBenchResult): string {
   const f = (x: number | undefined | null, d = 2) => (x === undefined || x === null ? 'n/a' : x.toFixed(d));
   const mb = (b: number | null) => (b === null ? 'n/a' : `${(b / 1048576).toFixed(1)} MiB`);
-  const rows: [string, string][] = [
-    ['held concurrently (mock peak in flight)', `${r.peakInFlight} of ${r.concurrency}`],
-    ['answers ok / failed / empty bodies', `${r.ok} / ${r.failed} / ${r.emptyBodies}`],
-    ['mock lateness P50 / P99 / max (ms)', `${f(r.latenessMs?.p50)} / ${f(r.latenessMs?.p99)} / ${f(r.latenessMs?.max)}`],
-    ['client E2E − latency P50 / P99 / max (ms)', `${f(r.clientOverheadMs?.p50)} / ${f(r.clientOverheadMs?.p99)} / ${f(r.clientOverheadMs?.max)}`],
-    ['mock RSS peak sampled / VmHWM', `${mb(r.mockRssPeakBytes)} / ${mb(r.mockRssHwmBytes)}`],
-    ['wall time of the held round (ms)', f(r.heldWallMs, 0)],
-    ['CPU in the held round: mock / client (ms)', `${f(r.mockCpuMs, 0)} / ${f(r.clientCpuMs, 0)}`],
-    [`host load average (1 min) before / after, ${r.cores} cores`, `${f(r.loadAvg1Before)} / ${f(r.loadAvg1After)}${busy(r) ? '  ← host busy: other processes competed for the CPU' : ''}`],
-    [`target: P99 lateness ≤ ${r.targetP99LatenessMs} ms`, r.targetMet ? 'met' : 'NOT met'],
-  ];
-  const w = Math.max(...rows.map(([k]) => k.length));
-  const head = `bench:mock — ${r.concurrency} concurrent requests sent over ${r.rampMs} ms, latency ${r.latencyMs} ms (percentiles: ${r.percentileDefinition})`;
-  return [head, ...rows.map(([k, v]) => `  ${k.padEnd(w)}  ${v}`)].join('\n');
+  const lines = [`bench:mock — ${r.concurrency} concurrent requests sent over ${r.rampMs} ms, latency ${r.latencyMs} ms, ${r.rounds.length} round(s) (percentiles: ${r.percentileDefinition})`];
+  for (const round of r.rounds) {
+    lines.push(`round ${round.round} (${round.order}): CPU per answer mock / reference = ${f(round.cpuRatio, 3)}`);
+    for (const h of [round.mock, round.reference]) {
+      const rows: [string, string][] = [
+        ['held concurrently (mock peak in flight)', h.peakInFlight === null ? 'n/a (reference keeps no stats)' : `${h.peakInFlight} of ${r.concurrency}`],
+        ['answers ok / failed / empty bodies (body bytes)', `${h.ok} / ${h.failed} / ${h.emptyBodies} (${h.bodyBytes ?? 'n/a'})`],
+        ['lateness P50 / P99 / max (ms, server-measured)', h.latenessMs ? `${f(h.latenessMs.p50)} / ${f(h.latenessMs.p99)} / ${f(h.latenessMs.max)}` : 'n/a'],
+        ['client E2E − latency P50 / P99 / max (ms)', `${f(h.clientOverheadMs?.p50)} / ${f(h.clientOverheadMs?.p99)} / ${f(h.clientOverheadMs?.max)}`],
+        ['server CPU per answer (µs) / share of one core', `${f(h.serverCpuUsPerAnswer, 1)} / ${f(h.serverCpuShare, 3)}`],
+        ['CPU in the held round: server / client (ms)', `${f(h.serverCpuMs, 0)} / ${f(h.clientCpuMs, 0)}`],
+        ['server RSS peak sampled / VmHWM', `${mb(h.rssPeakBytes)} / ${mb(h.rssHwmBytes)}`],
+        ['wall time of the held round (ms)', f(h.heldWallMs, 0)],
+        [`host load average (1 min) before / after, ${r.cores} cores`, `${f(h.loadAvg1Before)} / ${f(h.loadAvg1After)}${busy(h, r.cores) ? '  ← host busy: other processes competed for the CPU' : ''}`],
+      ];
+      const w = Math.max(...rows.map(([k]) => k.length));
+      lines.push(`  ${h.server}`, ...rows.map(([k, v]) => `    ${k.padEnd(w)}  ${v}`));
+    }
+  }
+  lines.push(
+    `CPU per answer, mock / plain fastify reference: ${f(r.cpuRatio, 3)} (median; range ${f(r.cpuRatioMin, 3)}..${f(r.cpuRatioMax, 3)}; target ≤ ${r.targetCpuRatio}): ${r.targetCpuRatioMet ? 'met' : 'NOT met'}`,
+    `mock P99 lateness: ${f(r.latenessP99Ms)} ms (median; target ≤ ${r.targetP99LatenessMs} ms): ${r.targetP99Met ? 'met' : 'NOT met'}`,
+  );
+  return lines.join('\n');
 }
 
 async function main() {

@@ -39,6 +39,38 @@ export function completionBody(id: string, created: number, model: string, plan:
   };
 }
 
+/**
+ * A non-stream answer serialised once per (model, plan): only `id` and `created` change from one
+ * answer to the next, so the rest of the JSON text is kept and the answer is three concatenations.
+ * `completionJson(id, created, prepared)` is exactly `JSON.stringify(completionBody(id, created,
+ * model, plan))` (same keys, same order; a unit test checks it), and `tailBytes` is the UTF-8 length
+ * of the kept part, so the Content-Length costs no re-encoding.
+ */
+export interface PreparedCompletion {
+  /** `"model":…}` — everything after `"created":<n>,`, closing brace included */
+  tail: string;
+  tailBytes: number;
+}
+
+export function prepareCompletion(model: string, plan: CompletionPlan): PreparedCompletion {
+  const { id: _id, object: _object, created: _created, ...rest } = completionBody('', 0, model, plan);
+  const tail = JSON.stringify(rest).slice(1);
+  return { tail, tailBytes: Buffer.byteLength(tail) };
+}
+
+const COMPLETION_HEAD = '{"id":"';
+const COMPLETION_MID = '","object":"chat.completion","created":';
+
+/** The JSON text of a non-stream answer; `id` must need no JSON escaping (the mock's ids are `chatcmpl-mock` + hex). */
+export function completionJson(id: string, created: number, p: PreparedCompletion): string {
+  return `${COMPLETION_HEAD}${id}${COMPLETION_MID}${created},${p.tail}`;
+}
+
+/** UTF-8 bytes of `completionJson(id, created, p)` for an ASCII `id` and an integer `created`. */
+export function completionJsonBytes(id: string, created: number, p: PreparedCompletion): number {
+  return COMPLETION_HEAD.length + id.length + COMPLETION_MID.length + String(created).length + 1 + p.tailBytes;
+}
+
 /** SSE events of a stream, each `data: <json>\n\n`, grouped by when they are written. */
 export interface StreamEvents {
   /** the role chunk (`delta: {role: "assistant", content: ""}`), written with the first token */

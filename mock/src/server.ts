@@ -2,10 +2,14 @@
  * The OpenAI-compatible mock LLM: fastify app (`createMockServer`) and a listener (`startMock`).
  *
  * Timing: a chat request's arrival is stamped (hrtime) in its onRequest hook; a non-stream answer is
- * returned by the async handler after a plain per-request setTimeout of the drawn latency, and its
- * lateness (response written − arrival − drawn latency) is measured at the response's 'finish'.
- * Node timers tick in whole ms, so a timer can fire up to 1 ms before the hrtime target: the
- * handler then waits the remainder, so an answer is never early.
+ * parked in a timing wheel (`DueQueue`: one Node timer per millisecond bucket, not one per request)
+ * and written when arrival + drawn latency has passed, never earlier; its lateness (response
+ * written − arrival − drawn latency) is measured at the response's 'finish'.
+ *
+ * Hot path (issue 20): the handler is synchronous (no promise per request), hijacks the reply at
+ * once, and writes the answer on the raw response with a body prepared once per (model, messages,
+ * token limit) — byte for byte what fastify's `reply.send` of `completionBody(...)` writes, checked
+ * by test/mock-wire.test.ts. Errors and the other routes still go through fastify's reply.
  */
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -20,7 +24,8 @@ import {
 } from './config.ts';
 import { faultDecider } from './faults.ts';
 import { latencySampler } from './latency.ts';
-import { completionBody, errorBody, streamEvents, type StreamEvents } from './openai.ts';
+import { DueQueue, type DueItem } from './due-queue.ts';
+import { completionJson, completionJsonBytes, errorBody, prepareCompletion, streamEvents, type PreparedCompletion, type StreamEvents } from './openai.ts';
 import { substream } from './prng.ts';
 import { StatsRecorder } from './stats.ts';
 
@@ -111,8 +116,54 @@ function parseChat(body: unknown, defaultModel: string): ParsedChat | Invalid {
   };
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const elapsedMs = (fromNs: bigint) => Number(process.hrtime.bigint() - fromNs) / 1e6;
+const nsToMs = (ns: bigint) => Number(ns) / 1e6;
+
+/** The raw response of a chat request, with the mock's per-request state (set in the same order on every response). */
+type ChatResponse = FastifyReply['raw'] & { vtArrivalNs: bigint; vtHeld: boolean; vtLatencyMs: number };
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** A non-stream answer waiting in the timing wheel; written with fastify's header names and order. */
+class HeldAnswer implements DueItem {
+  constructor(
+    readonly dueMs: number,
+    private readonly res: ChatResponse,
+    private readonly id: string,
+    private readonly body: PreparedCompletion,
+    private readonly onFinish: (this: ChatResponse) => void,
+  ) {}
+
+  run(): void {
+    const res = this.res;
+    if (res.destroyed) return; // the client gave up; nothing to send
+    const created = Math.floor(Date.now() / 1000);
+    res.on('finish', this.onFinish);
+    res.writeHead(200, { 'content-type': JSON_CONTENT_TYPE, 'content-length': completionJsonBytes(this.id, created, this.body) });
+    res.end(completionJson(this.id, created, this.body));
+  }
+}
+
+/**
+ * Prepared answers by (token limit, model, messages): the same request always gets the same
+ * content, so its JSON is built once. Bounded: cleared when it reaches `MAX` entries.
+ */
+class PreparedCache {
+  private static readonly MAX = 4096;
+  private readonly map = new Map<string, PreparedCompletion>();
+  constructor(private readonly completionTokens: number) {}
+
+  get(model: string, messages: ChatMessage[], maxTokens: number | undefined): PreparedCompletion {
+    const key = `${maxTokens ?? ''}\u0000${JSON.stringify([model, messages])}`;
+    let p = this.map.get(key);
+    if (p === undefined) {
+      if (this.map.size >= PreparedCache.MAX) this.map.clear();
+      p = prepareCompletion(model, planCompletion(model, messages, this.completionTokens, maxTokens));
+      this.map.set(key, p);
+    }
+    return p;
+  }
+}
 
 /** Builds the app (not listening). Invalid config throws a VtbenchError naming the option. */
 export async function createMockServer(config: Partial<MockConfig> = {}): Promise<FastifyInstance> {
@@ -164,95 +215,103 @@ export async function createMockServer(config: Partial<MockConfig> = {}): Promis
     data: [{ id: cfg.model, object: 'model', created: Math.floor(stats.startedEpochMs / 1000), owned_by: 'vtbench' }],
   }));
 
+  // Accounting and the lateness sample use one shared listener each (state on the response), not a
+  // closure per request.
+  function onChatClose(this: ChatResponse): void {
+    stats.leave();
+    if (this.vtHeld) held--;
+    if (this.writableFinished) stats.served++;
+  }
+  function onChatFinish(this: ChatResponse): void {
+    stats.recordLatenessMs(elapsedMs(this.vtArrivalNs) - this.vtLatencyMs);
+  }
+
   const onChatRequest = (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    req.mockArrivalNs = process.hrtime.bigint();
+    const res = reply.raw as ChatResponse;
+    const arrival = process.hrtime.bigint();
+    req.mockArrivalNs = arrival;
+    res.vtArrivalNs = arrival;
+    res.vtHeld = false;
+    res.vtLatencyMs = 0;
     stats.enter();
-    const res = reply.raw;
     // one listener per request for all accounting: fires after the answer, a reset, or the client leaving
-    res.once('close', () => {
-      stats.leave();
-      if (req.mockHeld) held--;
-      if (res.writableFinished) stats.served++;
-    });
+    res.on('close', onChatClose);
     done();
   };
 
   const rejectWith = (reply: FastifyReply, status: 429 | 500 | 503, message: string, type: string, code: string) => {
     reply.code(status);
     if (status === 429) reply.header('retry-after', String(cfg.retryAfterS));
-    return errorBody(message, type, null, code);
+    return reply.send(errorBody(message, type, null, code));
   };
 
-  app.post(CHAT_PATH, { onRequest: onChatRequest }, async (req, reply) => {
+  const due = new DueQueue();
+  const prepared = new PreparedCache(cfg.completionTokens);
+
+  // A synchronous handler: every held request is hijacked at once (fastify's request and reply
+  // objects are then garbage while it waits), parked in the timing wheel, and answered there with
+  // the same bytes fastify would send (a test compares them).
+  app.post(CHAT_PATH, { onRequest: onChatRequest }, (req, reply) => {
     const arrival = req.mockArrivalNs;
     const parsed = parseChat(req.body, cfg.model);
     if ('param' in parsed) {
-      reply.code(400);
-      return errorBody(parsed.message, 'invalid_request_error', parsed.param, null);
+      reply.code(400).send(errorBody(parsed.message, 'invalid_request_error', parsed.param, null));
+      return;
     }
     if (cfg.maxConcurrent > 0 && held >= cfg.maxConcurrent) {
       stats.faults.overCapacity++;
-      return rejectWith(reply, 429, `Capacity of ${cfg.maxConcurrent} concurrent requests reached (mock quota).`, 'requests', 'rate_limit_exceeded');
+      rejectWith(reply, 429, `Capacity of ${cfg.maxConcurrent} concurrent requests reached (mock quota).`, 'requests', 'rate_limit_exceeded');
+      return;
     }
     const fault = nextFault();
     const latencyMs = nextLatencyMs();
     if (fault === 'error') {
       const s = cfg.errorStatus;
       stats.faults[`error${s}`]++;
-      if (s === 429) return rejectWith(reply, 429, 'Rate limit reached (injected fault).', 'requests', 'rate_limit_exceeded');
-      if (s === 503) return rejectWith(reply, 503, 'The server is overloaded (injected fault).', 'server_error', 'overloaded');
-      return rejectWith(reply, 500, 'The server had an error (injected fault).', 'server_error', 'server_error');
+      if (s === 429) rejectWith(reply, 429, 'Rate limit reached (injected fault).', 'requests', 'rate_limit_exceeded');
+      else if (s === 503) rejectWith(reply, 503, 'The server is overloaded (injected fault).', 'server_error', 'overloaded');
+      else rejectWith(reply, 500, 'The server had an error (injected fault).', 'server_error', 'server_error');
+      return;
     }
 
     held++;
     req.mockHeld = true;
-    const res = reply.raw;
+    const res = reply.raw as ChatResponse;
+    res.vtHeld = true;
+    reply.hijack(); // from here the answer (or its absence) is written on the raw response
 
     if (fault === 'hang') {
-      stats.faults.hang++;
-      reply.hijack(); // never answered; the socket's close (client gives up, or server close) ends it
-      return reply;
+      stats.faults.hang++; // never answered; the socket's close (client gives up, or server close) ends it
+      return;
     }
 
-    // Wait until `latencyMs` after arrival; a whole-ms timer may fire up to 1 ms early, so top up.
-    const waitUntil = async (targetMs: number) => {
-      let left = targetMs - elapsedMs(arrival);
-      while (left > 0) {
-        await sleep(Math.ceil(left));
-        left = targetMs - elapsedMs(arrival);
-      }
-    };
-
+    const dueMs = nsToMs(arrival) + latencyMs;
     if (fault === 'reset') {
       stats.faults.reset++;
-      reply.hijack();
-      await waitUntil(latencyMs);
       const socket = req.raw.socket;
-      if (!socket.destroyed) socket.resetAndDestroy();
-      return reply;
+      due.add({
+        dueMs,
+        run: () => {
+          if (!socket.destroyed) socket.resetAndDestroy();
+        },
+      });
+      return;
     }
 
     const id = `chatcmpl-mock${(seq++).toString(16).padStart(12, '0')}`;
 
     if (parsed.stream) {
       const plan = planCompletion(parsed.model, parsed.messages, cfg.completionTokens, parsed.maxTokens);
-      reply.hijack();
       const created = Math.floor(Date.now() / 1000);
       streamAnswer(req, res, arrival, latencyMs, cfg.interTokenMs, streamEvents(id, created, parsed.model, plan, parsed.includeUsage));
-      return reply;
+      return;
     }
 
-    await waitUntil(latencyMs);
-    if (res.destroyed) {
-      reply.hijack(); // the client gave up; nothing to send
-      return reply;
-    }
-    res.once('finish', () => {
-      stats.recordLatenessMs(elapsedMs(arrival) - latencyMs);
-    });
-    // Planned only now, so nothing of it stays alive (and is copied by the GC) while the request is held.
-    const plan = planCompletion(parsed.model, parsed.messages, cfg.completionTokens, parsed.maxTokens);
-    return completionBody(id, Math.floor(Date.now() / 1000), parsed.model, plan);
+    // Prepared now (cached per model, messages and token limit, so a held request keeps only a
+    // reference to a shared string), written when due.
+    const body = prepared.get(parsed.model, parsed.messages, parsed.maxTokens);
+    res.vtLatencyMs = latencyMs;
+    due.add(new HeldAnswer(dueMs, res, id, body, onChatFinish));
   });
 
   /**

@@ -11,9 +11,11 @@
  *
  * Hot path: one reusable dispatch handler per worker (undici's native handler callbacks, no
  * response stream objects); the request body is encoded once; the response body is read and
- * discarded chunk by chunk; only `Server-Timing` is decoded from the raw headers.
+ * discarded chunk by chunk; only `Server-Timing` is decoded from the raw headers; in the measured
+ * phase each worker is a callback loop (no promise or outcome object per request) and times are
+ * read with `performance.now()` (no BigInt per read).
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'undici';
 import type { Dispatcher } from 'undici';
@@ -34,12 +36,23 @@ interface Outcome {
   serverTiming: string | string[] | null;
 }
 
-/** One worker's connection and its reusable dispatch handler (one request in flight at a time). */
+/** What a worker's measured loop does with each outcome (set for the measured phase, null in the warm-up). */
+interface OutcomeSink {
+  outcome(status: number | null, errorClass: ErrorClass | null, serverTiming: string | string[] | null): void;
+}
+
+/**
+ * One worker's connection and its reusable dispatch handler (one request in flight at a time).
+ * Two ways to send: `send` returns a promise of the outcome (warm-up); `dispatchTo` hands the
+ * outcome to a sink with no promise or outcome object per request (the measured phase).
+ */
 class WorkerConnection implements Dispatcher.DispatchHandler {
   readonly client: Client;
   private status = 0;
   private timing: string | string[] | null = null;
   private settle: ((o: Outcome) => void) | null = null;
+  private sink: OutcomeSink | null = null;
+  private inFlight = false;
 
   constructor(origin: string, o: LoadOptions) {
     this.client = new Client(origin, {
@@ -53,27 +66,40 @@ class WorkerConnection implements Dispatcher.DispatchHandler {
   }
 
   send(opts: Dispatcher.DispatchOptions): Promise<Outcome> {
-    this.status = 0;
-    this.timing = null;
     return new Promise<Outcome>((resolve) => {
       this.settle = resolve;
-      try {
-        this.client.dispatch(opts, this);
-      } catch (err) {
-        this.finish(err);
-      }
+      this.dispatchTo(opts, null);
     });
   }
 
+  /** Sends one request; its outcome goes to `sink` (or to the pending `send` promise when null). */
+  dispatchTo(opts: Dispatcher.DispatchOptions, sink: OutcomeSink | null): void {
+    this.status = 0;
+    this.timing = null;
+    this.sink = sink;
+    this.inFlight = true;
+    try {
+      this.client.dispatch(opts, this);
+    } catch (err) {
+      this.finish(err);
+    }
+  }
+
   private finish(err: unknown): void {
+    if (!this.inFlight) return; // settled already (an error after completion)
+    this.inFlight = false;
+    const status = err === null ? this.status : this.status === 0 ? null : this.status;
+    const errorClass = err === null ? classifyStatus(this.status) : classifyError(err);
+    const sink = this.sink;
+    if (sink !== null) {
+      this.sink = null;
+      sink.outcome(status, errorClass, this.timing);
+      return;
+    }
     const settle = this.settle;
     if (settle === null) return;
     this.settle = null;
-    if (err === null) {
-      settle({ status: this.status, errorClass: classifyStatus(this.status), serverTiming: this.timing });
-    } else {
-      settle({ status: this.status === 0 ? null : this.status, errorClass: classifyError(err), serverTiming: this.timing });
-    }
+    settle({ status, errorClass, serverTiming: this.timing });
   }
 
   // undici's native (v6-style) handler callbacks: no wrapper objects, raw headers as Buffers.
@@ -98,6 +124,75 @@ class WorkerConnection implements Dispatcher.DispatchHandler {
   }
   onError(err: Error): void {
     this.finish(err);
+  }
+}
+
+/** What the measured loops share: the clock (ms after t0), the request, the record sink, the stop flag. */
+interface MeasuredRun {
+  now(): number;
+  readonly opts: Dispatcher.DispatchOptions;
+  readonly n: number;
+  aborted(): boolean;
+  /** a finished measured request (in worker order of completion) */
+  record(r: RequestRecord): void;
+}
+
+/**
+ * A worker's measured phase: n requests back to back on its connection. Each outcome becomes a
+ * record at once (end = when undici completed the response), and the next request is sent from a
+ * microtask, intended for that end (closed loop) — the same moment an awaiting loop would send it,
+ * without a promise per request.
+ */
+class WorkerLoop implements OutcomeSink {
+  private seq = 0;
+  private startMs = 0;
+  private readonly next = () => this.sendNext();
+
+  constructor(
+    private readonly w: WorkerConnection,
+    private readonly index: number,
+    private intended: number,
+    private readonly run: MeasuredRun,
+    private readonly done: () => void,
+    private readonly fail: (err: unknown) => void,
+  ) {}
+
+  /** Sends the next request, or ends the loop when n were sent or the run was aborted. */
+  sendNext(): void {
+    if (this.seq >= this.run.n || this.run.aborted()) {
+      this.done();
+      return;
+    }
+    this.startMs = this.run.now();
+    this.w.dispatchTo(this.run.opts, this);
+  }
+
+  outcome(status: number | null, errorClass: ErrorClass | null, serverTiming: string | string[] | null): void {
+    const endMs = this.run.now();
+    if (this.run.aborted()) {
+      this.done(); // the request was cut by the abort: not a measurement
+      return;
+    }
+    const startMs = this.startMs;
+    try {
+      this.run.record({
+        worker: this.index,
+        seq: this.seq,
+        intendedStartMs: this.intended,
+        startMs,
+        endMs,
+        e2eMs: endMs - startMs,
+        status,
+        errorClass,
+        serverTiming: parseServerTiming(serverTiming),
+      });
+    } catch (err) {
+      this.fail(err); // a throwing subscriber ends this worker and rejects the run, as an awaiting loop would
+      return;
+    }
+    this.seq++;
+    this.intended = endMs;
+    queueMicrotask(this.next);
   }
 }
 
@@ -150,7 +245,6 @@ export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {
 
   const warmup = { count: 0, errors: 0 };
   const records: RequestRecord[] = [];
-  let t0 = 0n;
   let t0EpochMs = Date.now();
   let loadgen: LoadgenStats = { eventLoopLagP99Ms: null, eventLoopLagMaxMs: null, cpuPct: null };
   try {
@@ -174,46 +268,35 @@ export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {
     const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
     lag.enable();
     const cpu0 = process.cpuUsage();
-    t0 = process.hrtime.bigint();
+    // one clock for every time of the run: performance.now() (monotonic, fractional ms, no BigInt per read)
+    const t0Ms = performance.now();
     t0EpochMs = Date.now();
-    const ms = (t: bigint) => Number(t - t0) / 1e6;
+    const ms = () => performance.now() - t0Ms;
 
     // (3) measured phase
     let done = 0;
-    const runWorker = async (index: number): Promise<void> => {
-      const w = workers[index] as WorkerConnection;
-      let intended = firstIntendedStartMs(options.start, index, c, options.rampMs);
-      if (intended > 0) await sleepUntil(intended, ms, signal);
-      for (let seq = 0; seq < n && !aborted; seq++) {
-        const start = process.hrtime.bigint();
-        const out = await w.send(dispatchOpts);
-        const end = process.hrtime.bigint();
-        if (aborted) break; // the request was cut by the abort: not a measurement
-        const startMs = ms(start);
-        const endMs = ms(end);
-        const record: RequestRecord = {
-          worker: index,
-          seq,
-          intendedStartMs: intended,
-          startMs,
-          endMs,
-          e2eMs: Number(end - start) / 1e6,
-          status: out.status,
-          errorClass: out.errorClass,
-          serverTiming: parseServerTiming(out.serverTiming),
-        };
+    const run: MeasuredRun = {
+      now: ms,
+      opts: dispatchOpts,
+      n,
+      aborted: () => aborted,
+      record(record) {
         records.push(record);
         done++;
         if (onRequest !== undefined) onRequest(record);
         if (onProgress !== undefined) onProgress(done, total);
-        intended = endMs;
-      }
+      },
+    };
+    const runWorker = async (index: number): Promise<void> => {
+      const intended = firstIntendedStartMs(options.start, index, c, options.rampMs);
+      if (intended > 0) await sleepUntil(intended, ms, signal);
+      await new Promise<void>((resolve, reject) => new WorkerLoop(workers[index] as WorkerConnection, index, intended, run, resolve, reject).sendNext());
     };
     const running: Promise<void>[] = [];
     for (let i = 0; i < c; i++) running.push(runWorker(i));
     await Promise.all(running);
 
-    const wallMs = ms(process.hrtime.bigint());
+    const wallMs = ms();
     const cpu = process.cpuUsage(cpu0);
     lag.disable();
     loadgen = {
@@ -235,10 +318,10 @@ export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {
 
 class AbortRun extends Error {}
 
-/** Wait until `targetMs` after t0 (never earlier); returns early when `signal` aborts. */
-async function sleepUntil(targetMs: number, ms: (t: bigint) => number, signal: AbortSignal | undefined): Promise<void> {
+/** Wait until `targetMs` after t0 (never earlier; `ms()` reads ms after t0); returns early when `signal` aborts. */
+async function sleepUntil(targetMs: number, ms: () => number, signal: AbortSignal | undefined): Promise<void> {
   for (;;) {
-    const remaining = targetMs - ms(process.hrtime.bigint());
+    const remaining = targetMs - ms();
     if (remaining <= 0 || signal?.aborted) return;
     try {
       if (remaining >= 1) await sleep(Math.floor(remaining), undefined, { signal });

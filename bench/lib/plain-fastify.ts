@@ -1,0 +1,44 @@
+/**
+ * The reference of `bench:mock`: the plainest fastify server that does the mock's work — a
+ * `POST /v1/chat/completions` route that waits the same delay with an ordinary per-request timer
+ * and answers the same bytes (read from --body-file, content-type `application/json;
+ * charset=utf-8`), plus `GET /health`. No hooks, no logging, no validation, no statistics: what a
+ * user would write instead of the mock. Same fastify version and server timeouts as the mock.
+ *
+ *   node --import tsx bench/lib/plain-fastify.ts --latency-ms 1000 --body-file /tmp/body.json
+ *
+ * Prints `plain-fastify listening on http://127.0.0.1:<port>` when ready; stops on SIGTERM.
+ */
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import Fastify from 'fastify';
+
+const { values } = parseArgs({
+  options: { 'latency-ms': { type: 'string' }, 'body-file': { type: 'string' }, port: { type: 'string', default: '0' } },
+  strict: true,
+});
+const latencyMs = Number(values['latency-ms']);
+if (!Number.isFinite(latencyMs) || latencyMs < 0 || values['body-file'] === undefined) {
+  process.stderr.write('plain-fastify: give --latency-ms <ms> >= 0 and --body-file <path>\n');
+  process.exit(2);
+}
+const body = readFileSync(values['body-file'], 'utf8');
+
+// the mock's server settings (mock/src/server.ts createMockServer), logging off as in benchmarks
+const app = Fastify({ logger: false, keepAliveTimeout: 650_000, requestTimeout: 0, connectionTimeout: 0, maxRequestsPerSocket: 0, forceCloseConnections: true });
+app.get('/health', async () => ({ status: 'ok' }));
+app.post('/v1/chat/completions', async (_req, reply) => {
+  await sleep(latencyMs);
+  reply.type('application/json; charset=utf-8');
+  return body;
+});
+await app.listen({ port: Number(values.port), host: '127.0.0.1', backlog: 65535 });
+const addr = app.server.address();
+process.stdout.write(`plain-fastify listening on http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0} pid=${process.pid}\n`);
+process.once('SIGTERM', () => {
+  app.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+});
