@@ -38,7 +38,9 @@ export function jsonSubscriber(out: NodeJS.WritableStream): Emit {
 
 /**
  * Human progress on stderr: one bar per cell (requests done / total), elapsed, and an ETA for the
- * whole run from the plan's theoretical durations of the cells still to run.
+ * whole run from the plan's theoretical durations of the cells still to run. Elapsed time and ETA
+ * are also refreshed once a second without progress events (an in-process job reports only at its
+ * end, a held open-loop backlog may answer nothing for a while); the timer is unref'd.
  */
 export function textSubscriber(err: NodeJS.WriteStream, plan: Plan): Emit {
   const theory = new Map(plan.cells.map((c) => [c.cellId, c.theoreticalS]));
@@ -49,6 +51,19 @@ export function textSubscriber(err: NodeJS.WriteStream, plan: Plan): Emit {
   const t0 = Date.now();
   const isTty = Boolean(err.isTTY);
   const line = (s: string) => err.write(s + '\n');
+  let done = 0;
+  let ticker: NodeJS.Timeout | null = null;
+  const refresh = () => {
+    const elapsedS = (Date.now() - cellStart) / 1000;
+    const cellLeft = Math.max(0, cellTheory - elapsedS);
+    bar?.update(done, { elapsed: formatDuration(elapsedS), runEta: formatDuration(remainingS - cellTheory + cellLeft) });
+  };
+  const stopBar = () => {
+    if (ticker) clearInterval(ticker);
+    ticker = null;
+    bar?.stop();
+    bar = null;
+  };
   return (e) => {
     switch (e.type) {
       case 'plan':
@@ -79,17 +94,17 @@ export function textSubscriber(err: NodeJS.WriteStream, plan: Plan): Emit {
           },
           cliProgress.Presets.shades_classic,
         );
+        done = 0;
         bar.start(e.requests, 0, { elapsed: '0 s', runEta: formatDuration(remainingS) });
+        ticker = setInterval(refresh, 1000);
+        ticker.unref();
         break;
-      case 'progress': {
-        const elapsedS = (Date.now() - cellStart) / 1000;
-        const cellLeft = Math.max(0, cellTheory - elapsedS);
-        bar?.update(e.done, { elapsed: formatDuration(elapsedS), runEta: formatDuration(remainingS - cellTheory + cellLeft) });
+      case 'progress':
+        done = e.done;
+        refresh();
         break;
-      }
       case 'cell-end': {
-        bar?.stop();
-        bar = null;
+        stopBar();
         remainingS -= theory.get(e.cellId) ?? 0;
         const s = e.summary;
         const x = s.wholeRunThroughputRps;
@@ -100,12 +115,11 @@ export function textSubscriber(err: NodeJS.WriteStream, plan: Plan): Emit {
         break;
       }
       case 'cell-failed':
-        bar?.stop();
-        bar = null;
+        stopBar();
         line(`    FAILED, not recorded as a measurement: ${e.cause}`);
         break;
       case 'run-end':
-        bar?.stop();
+        stopBar();
         line(`run ${e.status} after ${formatDuration((Date.now() - t0) / 1000)}: ${e.runDir}`);
         break;
     }
