@@ -33,3 +33,14 @@ test('a cell without progress events still shows its elapsed time growing, and t
   await sleep(1200);
   assert.equal(text().length, after, 'nothing is drawn after the cell ended');
 });
+
+test('an in-process cell ends with its job line (makespan against theory), not a throughput line', () => {
+  const { stream, text } = fakeTty();
+  const plan = { cells: [{ cellId: 'platform-c1-r1', theoreticalS: 625 }] } as unknown as Plan;
+  const emit = textSubscriber(stream, plan);
+  emit({ type: 'cell-start', cellId: 'platform-c1-r1', requests: 100000, theoreticalS: 625 });
+  const summary = { count: 1, ok: 1, wholeRunThroughputRps: 0.0016, steadyStateThroughputRps: null, e2eMs: { p95: 628180 } } as never;
+  emit({ type: 'cell-end', cellId: 'platform-c1-r1', summary, boundRps: 20, flags: [], durationMs: 628_200, job: { completed: 100000, tasks: 100000, makespanMs: 628_180, submitMs: 41.5, theoreticalS: 625 } });
+  assert.match(text(), /job: 100000\/100000 tasks, makespan 628\.18 s \(theory 625\.00 s\), submitting 0\.04 s/);
+  assert.doesNotMatch(text(), /whole-run/);
+});

@@ -16,7 +16,8 @@ export type RunEvent =
   | { type: 'warmup'; blockId: string; workers: number; requestsPerWorker: number; durationS?: number }
   | { type: 'cell-start'; cellId: string; requests: number; theoreticalS: number }
   | { type: 'progress'; cellId: string; done: number; total: number }
-  | { type: 'cell-end'; cellId: string; summary: LoadSummary; boundRps: number; flags: CellFlag[]; durationMs: number }
+  /** `job`: an in-process cell's own figures (its load summary then counts one request, the job call) */
+  | { type: 'cell-end'; cellId: string; summary: LoadSummary; boundRps: number; flags: CellFlag[]; durationMs: number; job?: { completed: number; tasks: number; makespanMs: number | null; submitMs: number; theoreticalS: number } }
   /** the cell was not written: a component died during it, or its result was unusable */
   | { type: 'cell-failed'; cellId: string; cause: string }
   | { type: 'run-end'; status: 'complete' | 'interrupted' | 'failed'; runDir: string; elapsedS: number };
@@ -106,12 +107,18 @@ export function textSubscriber(err: NodeJS.WriteStream, plan: Plan): Emit {
       case 'cell-end': {
         stopBar();
         remainingS -= theory.get(e.cellId) ?? 0;
+        const flagText = e.flags.length ? `; flags: ${e.flags.map((f) => f.code).join(', ')}` : '';
+        if (e.job) {
+          const j = e.job;
+          line(`    job: ${j.completed}/${j.tasks} tasks, makespan ${j.makespanMs === null ? '–' : `${(j.makespanMs / 1000).toFixed(2)} s`} (theory ${j.theoreticalS.toFixed(2)} s), submitting ${(j.submitMs / 1000).toFixed(2)} s${flagText}`);
+          break;
+        }
         const s = e.summary;
         const x = s.wholeRunThroughputRps;
         const p95 = s.e2eMs?.p95;
         const errs = s.count - s.ok;
         const pct = (v: number | null) => (v === null ? '–' : `${v.toFixed(2)} req/s = ${((100 * v) / e.boundRps).toFixed(1)} %`);
-        line(`    whole-run ${pct(x)}, steady-state ${pct(s.steadyStateThroughputRps)} of bound ${e.boundRps.toFixed(2)}; E2E P95 ${p95 === undefined ? '–' : p95.toFixed(0)} ms; errors ${errs}${e.flags.length ? `; flags: ${e.flags.map((f) => f.code).join(', ')}` : ''}`);
+        line(`    whole-run ${pct(x)}, steady-state ${pct(s.steadyStateThroughputRps)} of bound ${e.boundRps.toFixed(2)}; E2E P95 ${p95 === undefined ? '–' : p95.toFixed(0)} ms; errors ${errs}${flagText}`);
         break;
       }
       case 'cell-failed':

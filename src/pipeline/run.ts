@@ -405,7 +405,8 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   store.writeCell(out, compactRequests(result.records, result.unsent));
   clearFailedCell(store, ctx.manifest, cell.cellId);
   writeSummary(ctx);
-  ctx.emit({ type: 'cell-end', cellId: cell.cellId, summary: result.summary, boundRps: cell.boundRps, flags, durationMs });
+  const job = result.job ? { completed: result.job.completed, tasks: result.job.tasks, makespanMs: result.job.makespanMs, submitMs: result.job.submitMs, theoreticalS: cell.theoreticalS } : undefined;
+  ctx.emit({ type: 'cell-end', cellId: cell.cellId, summary: result.summary, boundRps: cell.boundRps, flags, durationMs, ...(job ? { job } : {}) });
   return out;
 }
 
