@@ -98,6 +98,17 @@ export interface Scenario {
    * The plan uses it for the cell's planned time and the mid-cell thread dump.
    */
   cellTheoreticalS?(exec: ExecutorSpec, o: ResolvedOptions): number;
+  /**
+   * true: every cell gets its own fresh SUT JVM (a block per cell, id `<variant>-c<level>-r<repeat>`),
+   * so one level's heap, JIT and GC history never carry into the next (study 003's sweep, where a
+   * level may run the JVM out of memory). Default: one JVM per (variant, repeat).
+   */
+  freshJvmPerCell?: boolean;
+  /**
+   * false: no thread dump at the highest level (a dump of 500,000 virtual threads is hundreds of MB
+   * and stalls the level it measures). Default: dumped.
+   */
+  threadDump?: boolean;
 }
 
 /** A job the SUT runs itself (`POST <path>?tasks=…&sleepMs=…&timeoutMs=…`), see src/load/in-process.ts. */
@@ -110,6 +121,15 @@ export interface InProcessJob {
   sleepMs: number;
   /** the job's own deadline, ms (theory × 2 + a margin); a job past it is a failed cell */
   timeoutMs: number;
+  /**
+   * what the job answers: `async-burst` (default; study 004, src/store/types.ts InProcessJobResult,
+   * stored as CellResult.job) or `vt-sweep` (study 003, VtSweepResult, stored as CellResult.sweep
+   * whatever its `outcome`: a level that ran out of memory or hit a host limit is stored as that
+   * level's outcome, and the run goes on to the next level)
+   */
+  answer?: 'async-burst' | 'vt-sweep';
+  /** the query parameters sent instead of `tasks`/`sleepMs`/`timeoutMs` (a `vt-sweep` job: op, threads, durationMs…) */
+  params?: Readonly<Record<string, string | number>>;
 }
 
 /** Profile values: every option a run resolves, except the names of the study and the profile. */
