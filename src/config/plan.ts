@@ -142,7 +142,7 @@ export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenario
         repeat: r,
         requests: c * o.requestsPerWorker,
         boundRps: throughputBoundRps(v.executor, c, L),
-        theoreticalS: (scenario.cellTheoreticalS ? scenario.cellTheoreticalS(v.executor, o) : cellMinDurationS(v.executor, c, L, o.requestsPerWorker)) + (o.start === 'ramp' ? o.rampMs / 1000 : 0),
+        theoreticalS: (scenario.cellTheoreticalS ? scenario.cellTheoreticalS(v.executor, o, c) : cellMinDurationS(v.executor, c, L, o.requestsPerWorker)) + (o.start === 'ramp' ? o.rampMs / 1000 : 0),
       }));
       if (scenario.freshJvmPerCell) {
         // one JVM per cell: the block is the cell (Scenario.freshJvmPerCell)

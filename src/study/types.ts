@@ -87,17 +87,18 @@ export interface Scenario {
   sutScenario?: string;
   /**
    * `in-process` scenarios only: the SUT job the driver starts once per cell of `variant` (the
-   * block's effective variant; its deadline may depend on it) (src/load/in-process.ts).
+   * block's effective variant; its deadline may depend on it) at the cell's `level`
+   * (src/load/in-process.ts; study 003's sweep reads the level as its thread count).
    * In such a cell the level is the number of jobs at once (1), `requestsPerWorker` is the tasks the
    * job submits (T) and `serviceTimeMs` the blocking time of one task (S).
    */
-  job?(o: ResolvedOptions, variant: Variant): InProcessJob;
+  job?(o: ResolvedOptions, variant: Variant, level: number): InProcessJob;
   /**
    * The cell's minimum duration by theory, s, when the generic closed-loop one
    * (src/theory/bounds.ts cellMinDurationS) does not describe the scenario (an in-process job).
    * The plan uses it for the cell's planned time and the mid-cell thread dump.
    */
-  cellTheoreticalS?(exec: ExecutorSpec, o: ResolvedOptions): number;
+  cellTheoreticalS?(exec: ExecutorSpec, o: ResolvedOptions, level: number): number;
   /**
    * true: every cell gets its own fresh SUT JVM (a block per cell, id `<variant>-c<level>-r<repeat>`),
    * so one level's heap, JIT and GC history never carry into the next (study 003's sweep, where a
