@@ -145,7 +145,7 @@ public final class VtSweep {
     /** Ports in /proc/sys/net/ipv4/ip_local_port_range (hi − lo + 1); null where unreadable. */
     static Integer ephemeralPorts() {
         try {
-            String[] p = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+");
+            String[] p = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim().split("\\s+");
             return Integer.parseInt(p[1]) - Integer.parseInt(p[0]) + 1;
         } catch (IOException | RuntimeException e) {
             return null;
