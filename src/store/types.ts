@@ -212,7 +212,9 @@ export interface VtSweepSample {
  * `outcome`: `ok` (a measurement), `oom` (OutOfMemoryError while starting threads), `start-failed`,
  * `host-limit` (the socket op needs 2 fds + 1 ephemeral port per thread; `hostLimitThreads` says how
  * many this host allows; no thread was started), `timeout`, `op-errors`. Only `ok` levels are
- * measurements. Latency: 1 % log histogram, nearest rank; overshoot = latency − L; `jitterPct` = SD
+ * measurements. `throughputOpsPerS` = `completedOps` / `windowMs` (barrier release → last thread
+ * ended; no operation starts after `durationMs`); `opsInWindow` = operations that ended within
+ * `durationMs`. Latency: 1 % log histogram, nearest rank; overshoot = latency − L; `jitterPct` = SD
  * of the latency / L × 100; `gcPauseSharePct` = stop-the-world GC time (GarbageCollectorMXBeans
  * whose name has neither "Concurrent" nor "Cycles") / window × 100; per-thread memory = (peak
  * sampled − before) / threads started.

@@ -130,7 +130,7 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
   const k = knees(curvePoints(levels));
   const kneeText = (n: number | null): string => (n === null ? s('knee.none') : int(n));
   out['kneeStudy'] = raw([
-    s('knee.studyRule', { p99JumpPct: String(STUDY_RULE_003.p99JumpPct), p99AbsMs: String(STUDY_RULE_003.p99AbsMs), jitterJumpPct: String(STUDY_RULE_003.jitterJumpPct), jitterAbsPct: String(STUDY_RULE_003.jitterAbsPct), knee: kneeText(k.study.kneeThreads) }),
+    s('knee.studyRule', { L: String(levels[0]?.sleepMs ?? '?'), p99JumpPct: String(STUDY_RULE_003.p99JumpPct), p99AbsMs: String(STUDY_RULE_003.p99AbsMs), jitterJumpPct: String(STUDY_RULE_003.jitterJumpPct), jitterAbsPct: String(STUDY_RULE_003.jitterAbsPct), knee: kneeText(k.study.kneeThreads) }),
     '',
     k.study.steps.length === 0 ? s('sweep.none') : table([s('h.step'), s('h.p99Jump'), s('h.p99Abs'), s('h.jitterJump'), s('h.jitterAbs'), s('h.fires')],
       k.study.steps.map((x) => [`${int(x.from)} → ${int(x.to)}`, yn(x.p99Jump), yn(x.p99Abs), yn(x.jitterJump), yn(x.jitterAbs), yn(x.fires)]), ['l', 'l', 'l', 'l', 'l', 'l']).md,

@@ -38,8 +38,10 @@ import jdk.management.VirtualThreadSchedulerMXBean;
  * outcome {@code host-limit} and the limit, without starting a thread.</li>
  * </ul>
  *
- * <p>Measured over the window (barrier release → every thread ended): completed operations per
- * second (operations that ended within D, divided by D), latency mean/P50/P99/max/SD from a 1 %
+ * <p>Measured over the window (barrier release → every thread ended; a thread starts no operation
+ * after D, so the window is D plus at most one operation): completed operations per second (every
+ * completed operation / the window; counting only operations that ended within D would drop the one
+ * each thread has in flight at D, 1 of D/L for a sleep that never overshoots), latency mean/P50/P99/max/SD from a 1 %
  * log histogram ({@link LatencyHistogram}), the start rate (N / time to start N threads), GC time
  * from the {@link GarbageCollectorMXBean}s (the pause share counts only collectors whose name does
  * not contain "Concurrent" or "Cycles": G1's "Young"/"Old" and ZGC/Shenandoah "Pauses" beans are
@@ -419,7 +421,7 @@ public final class VtSweep {
             return new Result("vt-sweep", p.op().wireName(), n, p.durationMs(), p.sleepMs(), p.timeoutMs(), outcome,
                     reason, started, startMs, startMs > 0 && started > 0 ? started / (startMs / 1000.0) : null,
                     windowMs, h.count(), opsInWindow,
-                    ok && p.durationMs() > 0 ? opsInWindow / (p.durationMs() / 1000.0) : null, h.meanMs(), p50, p99,
+                    ok && windowMs > 0 ? h.count() / (windowMs / 1000.0) : null, h.meanMs(), p50, p99,
                     max, sd, p50 == null ? null : p50 - L, p99 == null ? null : p99 - L,
                     max == null ? null : max - L, sd == null || L <= 0 ? null : sd / L * 100.0, opErrors, firstError,
                     gcPause, windowMs > 0 ? gcPause / windowMs * 100.0 : null, gcStartPhase, byName, countByName,
