@@ -126,7 +126,7 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
     levels.map((l) => [int(l.threads), aggText(l.gcPauseSharePct, (x) => pct(x, 2)), aggText(l.heapPerThreadBytes, kib), aggText(l.rssPerThreadBytes, kib)]),
     ['r', 'r', 'r', 'r']);
   const failed = levels.filter((l) => !l.ok);
-  out['failedLevels'] = failed.length === 0 ? s('sweep.noFailed') : raw(failed.map((l) => `- ${int(l.threads)}: ${l.outcomes.join(', ')} — ${l.reasons.map((r) => r.replace(/[\r\n]+/g, ' ')).join('; ')}`).join('\n'));
+  out['failedLevels'] = failed.length === 0 ? s('sweep.noFailed') : raw(failed.map((l) => `- ${int(l.threads)}: ${l.outcomes.join(', ')} — ${[...new Set(l.reasons)].map((r) => r.replace(/[\r\n]+/g, ' ')).join('; ')}`).join('\n'));
   const k = knees(curvePoints(levels));
   const kneeText = (n: number | null): string => (n === null ? s('knee.none') : int(n));
   out['kneeStudy'] = raw([
