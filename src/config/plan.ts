@@ -1,5 +1,6 @@
 /**
- * The plan of a run: blocks (one SUT JVM per variant and repeat), cells, request totals and the
+ * The plan of a run: blocks (one SUT JVM per variant and repeat, or per cell for a scenario with
+ * `freshJvmPerCell`), cells, request totals and the
  * theoretical duration of each, from the bounds in src/theory and each variant's executor. Pure.
  */
 import { cellMinDurationS, throughputBoundRps, waves } from '../theory/bounds.ts';
@@ -141,8 +142,13 @@ export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenario
         repeat: r,
         requests: c * o.requestsPerWorker,
         boundRps: throughputBoundRps(v.executor, c, L),
-        theoreticalS: (scenario.cellTheoreticalS ? scenario.cellTheoreticalS(v.executor, o) : cellMinDurationS(v.executor, c, L, o.requestsPerWorker)) + (o.start === 'ramp' ? o.rampMs / 1000 : 0),
+        theoreticalS: (scenario.cellTheoreticalS ? scenario.cellTheoreticalS(v.executor, o, c) : cellMinDurationS(v.executor, c, L, o.requestsPerWorker)) + (o.start === 'ramp' ? o.rampMs / 1000 : 0),
       }));
+      if (scenario.freshJvmPerCell) {
+        // one JVM per cell: the block is the cell (Scenario.freshJvmPerCell)
+        for (const c of cells) blocks.push({ blockId: `${v.id}-c${c.concurrency}-r${r}`, variant: v, repeat: r, warmup: warmupPlan(v.executor, { ...o, levels: [c.concurrency] }, L), cells: [c] });
+        continue;
+      }
       blocks.push({ blockId: blockId(v.id, r), variant: v, repeat: r, warmup: warmupPlan(v.executor, o, L), cells });
     }
   }

@@ -156,8 +156,11 @@ export const MAX_CELLS = 10_000;
  * @throws VtbenchError(EXIT.usage) naming the flag, the maximum and its reason
  */
 export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study): void {
+  const inProcess = scenarioOf(study, o.scenario).driver === 'in-process';
   for (const s of OPTION_SPECS) {
     if (!s.max) continue;
+    // an in-process level is no HTTP worker (no descriptors of the harness's): the SUT's job checks its own limits (study 003)
+    if (inProcess && s.key === 'levels') continue;
     const max = maxValue(s.max, host);
     const v = o[s.key] as unknown;
     for (const x of Array.isArray(v) ? v : [v]) {

@@ -81,7 +81,7 @@ export const inProcessDriver: Driver = {
   kind: 'in-process',
   run(p) {
     const variant = p.variant;
-    const job = variant ? p.scenario.job?.(p.options, variant) : undefined;
+    const job = variant ? p.scenario.job?.(p.options, variant, p.concurrency) : undefined;
     if (!job || !variant) {
       return Promise.reject(new VtbenchError(`--scenario: scenario ${p.scenario.id} uses the in-process driver but ${variant ? 'defines no job' : 'the cell names no variant'}`, 'give the scenario a job(o, variant) (src/study/types.ts Scenario.job); the pipeline passes the variant', EXIT.usage));
     }

@@ -206,4 +206,6 @@ export interface LoadResult {
   loadgen: LoadgenStats;
   /** in-process driver only: the job's own measurements (src/load/in-process.ts); stored as CellResult.job */
   job?: import('../store/types.ts').InProcessJobResult;
+  /** in-process driver, a `vt-sweep` job (study 003): the level's answer, whatever its outcome; stored as CellResult.sweep */
+  sweep?: import('../store/types.ts').VtSweepResult;
 }

@@ -154,7 +154,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
       if (ctx.signal.aborted) return;
       const before = await checkNow(watched, ctx.liveness);
       if (before) throw diedError(ctx, before, `before cell ${cell.cellId}`, null);
-      const result = await runCell(ctx, cell, block.variant, sut, mock, cell.concurrency === maxLevel, watched);
+      const result = await runCell(ctx, cell, block.variant, sut, mock, cell.concurrency === maxLevel && loadOf(ctx).scenario.threadDump !== false, watched);
       if (result === null) return; // aborted
     }
   } finally {
@@ -400,6 +400,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     threadDump,
     sutPid: sut.pid,
     ...(result.job !== undefined ? { job: result.job } : {}),
+    ...(result.sweep !== undefined ? { sweep: result.sweep } : {}),
   };
   if (out.pinned?.flushed === false) ctx.emit({ type: 'info', message: `  ${cell.cellId}: the SUT answered its pinned counts before JFR confirmed delivery (5 s wait timed out); a late pin may be counted in the next cell` });
   store.writeCell(out, compactRequests(result.records, result.unsent));

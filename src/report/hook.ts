@@ -68,6 +68,12 @@ export interface StudyReportHook {
    * placeholder of the same name). Pure: model + phrases in, Markdown out.
    */
   sections?(model: ReportModel, ctx: RenderContext): Record<string, string | Raw>;
+  /**
+   * the study's own charts (vega-lite specs), appended to the engine's; each fills `{{fig:<name>}}`
+   * and is written to `figures/<name>.svg`. `t` are the report's chart labels (its language).
+   * Pure.
+   */
+  charts?(model: ReportModel, t: import('./charts.ts').ChartLabels): import('./charts.ts').ChartSpec[];
 }
 
 /** The model before the study's analysis (what `gate`, `figure` and `analyse` see). */

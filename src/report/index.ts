@@ -74,7 +74,8 @@ export interface BuiltReport {
 /** Pure apart from chart rendering: loaded run + templates → every output file as a string. */
 export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltReport> {
   const model = buildModel(run);
-  const specs = chartSpecs(model, chartLabels(t));
+  const labels = chartLabels(t);
+  const specs = [...chartSpecs(model, labels), ...(model.study.report?.charts?.(model, labels) ?? [])];
   const svgs = new Map<string, string>();
   for (const s of specs) svgs.set(s.name, await renderSvg(s.spec));
   const md = renderMarkdown(model, t, specs.map((s) => ({ name: s.name, title: s.title })));

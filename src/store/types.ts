@@ -186,6 +186,84 @@ export interface CellResult {
    * measured inside its JVM, as it answered. Absent in every other cell and in runs before it.
    */
   job?: InProcessJobResult;
+  /**
+   * study 003's sweep cells only (an in-process job answering `vt-sweep`): the level as the SUT's
+   * `POST /bench/job/vt-sweep` answered it, whatever its `outcome` (an out-of-memory or a host limit
+   * is the level's outcome, stored so, never read as a measurement). Absent in every other cell.
+   */
+  sweep?: VtSweepResult;
+}
+
+/** One scheduler/memory sample of a sweep level, `tMs` after the start barrier released. */
+export interface VtSweepSample {
+  tMs: number;
+  /** VirtualThreadSchedulerMXBean (null where the bean is unavailable) */
+  parallelism: number | null;
+  poolSize: number | null;
+  mountedVirtualThreads: number | null;
+  queuedVirtualThreads: number | null;
+  heapUsedBytes: number;
+  rssBytes: number | null;
+}
+
+/**
+ * The answer of the SUT's `POST /bench/job/vt-sweep` (sut/…/sweep/VtSweep.java): one level of study
+ * 003's sweep, N virtual threads looping for `durationMs` over a blocking op of `sleepMs` (L).
+ * `outcome`: `ok` (a measurement), `oom` (OutOfMemoryError while starting threads), `start-failed`,
+ * `host-limit` (the socket op needs 2 fds + 1 ephemeral port per thread; `hostLimitThreads` says how
+ * many this host allows; no thread was started), `timeout`, `op-errors`. Only `ok` levels are
+ * measurements. `throughputOpsPerS` = `completedOps` / `windowMs` (barrier release → last thread
+ * ended; no operation starts after `durationMs`); `opsInWindow` = operations that ended within
+ * `durationMs`. Latency: 1 % log histogram, nearest rank; overshoot = latency − L; `jitterPct` = SD
+ * of the latency / L × 100; `gcPauseSharePct` = stop-the-world GC time (GarbageCollectorMXBeans
+ * whose name has neither "Concurrent" nor "Cycles") / window × 100; per-thread memory = (peak
+ * sampled − before) / threads started.
+ */
+export interface VtSweepResult {
+  job: string;
+  op: string;
+  threads: number;
+  durationMs: number;
+  sleepMs: number;
+  timeoutMs: number;
+  outcome: 'ok' | 'oom' | 'start-failed' | 'host-limit' | 'timeout' | 'op-errors';
+  reason: string | null;
+  startedThreads: number;
+  startMs: number;
+  startRatePerS: number | null;
+  windowMs: number;
+  completedOps: number;
+  opsInWindow: number;
+  throughputOpsPerS: number | null;
+  latencyMeanMs: number | null;
+  latencyP50Ms: number | null;
+  latencyP99Ms: number | null;
+  latencyMaxMs: number | null;
+  latencySdMs: number | null;
+  overshootP50Ms: number | null;
+  overshootP99Ms: number | null;
+  overshootMaxMs: number | null;
+  jitterPct: number | null;
+  opErrors: number;
+  firstOpError: string | null;
+  gcPauseMs: number;
+  gcPauseSharePct: number | null;
+  gcStartPhaseMs: number;
+  gcTimeByCollectorMs: Record<string, number>;
+  gcCountByCollector: Record<string, number>;
+  heapUsedBeforeBytes: number;
+  heapUsedPeakBytes: number | null;
+  rssBeforeBytes: number | null;
+  rssPeakBytes: number | null;
+  heapPerThreadBytes: number | null;
+  rssPerThreadBytes: number | null;
+  availableProcessors: number;
+  maxFileDescriptors: number | null;
+  openFileDescriptorsBefore: number | null;
+  ephemeralPorts: number | null;
+  hostLimitThreads: number | null;
+  sampleIntervalMs: number;
+  samples: VtSweepSample[];
 }
 
 /**

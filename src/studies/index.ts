@@ -6,9 +6,10 @@ import { VtbenchError, EXIT } from '../core/errors.ts';
 import type { Study } from '../study/types.ts';
 import { STUDY_000 } from './000/index.ts';
 import { STUDY_004 } from './004/index.ts';
+import { STUDY_003 } from './003/index.ts';
 
 /** All studies, the default first. */
-export const STUDIES: readonly Study[] = [STUDY_000, STUDY_004];
+export const STUDIES: readonly Study[] = [STUDY_000, STUDY_004, STUDY_003];
 
 /** The study `npx zx run.mjs` runs without --study. */
 export const DEFAULT_STUDY: string = STUDIES[0]!.id;

@@ -87,17 +87,29 @@ export interface Scenario {
   sutScenario?: string;
   /**
    * `in-process` scenarios only: the SUT job the driver starts once per cell of `variant` (the
-   * block's effective variant; its deadline may depend on it) (src/load/in-process.ts).
+   * block's effective variant; its deadline may depend on it) at the cell's `level`
+   * (src/load/in-process.ts; study 003's sweep reads the level as its thread count).
    * In such a cell the level is the number of jobs at once (1), `requestsPerWorker` is the tasks the
    * job submits (T) and `serviceTimeMs` the blocking time of one task (S).
    */
-  job?(o: ResolvedOptions, variant: Variant): InProcessJob;
+  job?(o: ResolvedOptions, variant: Variant, level: number): InProcessJob;
   /**
    * The cell's minimum duration by theory, s, when the generic closed-loop one
    * (src/theory/bounds.ts cellMinDurationS) does not describe the scenario (an in-process job).
    * The plan uses it for the cell's planned time and the mid-cell thread dump.
    */
-  cellTheoreticalS?(exec: ExecutorSpec, o: ResolvedOptions): number;
+  cellTheoreticalS?(exec: ExecutorSpec, o: ResolvedOptions, level: number): number;
+  /**
+   * true: every cell gets its own fresh SUT JVM (a block per cell, id `<variant>-c<level>-r<repeat>`),
+   * so one level's heap, JIT and GC history never carry into the next (study 003's sweep, where a
+   * level may run the JVM out of memory). Default: one JVM per (variant, repeat).
+   */
+  freshJvmPerCell?: boolean;
+  /**
+   * false: no thread dump at the highest level (a dump of 500,000 virtual threads is hundreds of MB
+   * and stalls the level it measures). Default: dumped.
+   */
+  threadDump?: boolean;
 }
 
 /** A job the SUT runs itself (`POST <path>?tasks=…&sleepMs=…&timeoutMs=…`), see src/load/in-process.ts. */
@@ -110,6 +122,15 @@ export interface InProcessJob {
   sleepMs: number;
   /** the job's own deadline, ms (theory × 2 + a margin); a job past it is a failed cell */
   timeoutMs: number;
+  /**
+   * what the job answers: `async-burst` (default; study 004, src/store/types.ts InProcessJobResult,
+   * stored as CellResult.job) or `vt-sweep` (study 003, VtSweepResult, stored as CellResult.sweep
+   * whatever its `outcome`: a level that ran out of memory or hit a host limit is stored as that
+   * level's outcome, and the run goes on to the next level)
+   */
+  answer?: 'async-burst' | 'vt-sweep';
+  /** the query parameters sent instead of `tasks`/`sleepMs`/`timeoutMs` (a `vt-sweep` job: op, threads, durationMs…) */
+  params?: Readonly<Record<string, string | number>>;
 }
 
 /** Profile values: every option a run resolves, except the names of the study and the profile. */
