@@ -96,7 +96,8 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
   for (const r of model.rows) {
     if (r.e2eP95Ms.median !== null) e2e.push({ mode: r.variant, concurrency: r.concurrency, series: 'P95', ms: r3(r.e2eP95Ms.median) });
     if (r.e2eP99Ms.median !== null) e2e.push({ mode: r.variant, concurrency: r.concurrency, series: 'P99', ms: r3(r.e2eP99Ms.median) });
-    e2e.push({ mode: r.variant, concurrency: r.concurrency, series: t.theoryP95, ms: r3(r.theoryE2eP95Ms) });
+    // no closed-loop waves theory for an open-loop row (its level is an arrival rate)
+    if (r.theoryE2eP95Ms !== null) e2e.push({ mode: r.variant, concurrency: r.concurrency, series: t.theoryP95, ms: r3(r.theoryE2eP95Ms) });
   }
   const e2eLog = forLogScale(e2e, 'ms');
   specs.push({ name: 'e2e-latency', title: t.e2e, spec: {
