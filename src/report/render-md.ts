@@ -254,7 +254,12 @@ export function renderMarkdown(model: ReportModel, t0: Templates, figures: reado
   const comparisons = model.pairs.length
     ? raw(model.pairs.flatMap((p) => p.levels.map((lv) => `${s('cmp.heading', { baseline: raw(variantName(p.baseline)), candidate: raw(variantName(p.candidate)), c: int(lv.concurrency) })}\n\n${cmpTable(lv).md}`)).join('\n\n'))
     : P('results.noComparison');
-  const allLevels = table([s('h.mode'), s('h.concurrency'), s('h.throughput'), s('h.steady'), s('h.e2eP50'), s('h.e2eP95'), s('h.e2eP99'), s('h.queueP95'), s('h.execP95'), s('h.errors')],
+  // open loop: no steady-state column (it is a per-worker closed-loop rate; an open-loop cell has no workers)
+  const allLevels = openLoopRun
+    ? table([s('h.mode'), s('h.concurrency'), s('h.throughput'), s('h.e2eP50'), s('h.e2eP95'), s('h.e2eP99'), s('h.queueP95'), s('h.execP95'), s('h.errors')],
+      model.rows.map((r) => [raw(variantName(r.variant)), int(r.concurrency), aggText(r.wholeRunRps, rps), aggText(r.e2eP50Ms, ms), aggText(r.e2eP95Ms, ms), aggText(r.e2eP99Ms, ms), aggText(r.queueP95Ms, ms), aggText(r.execP95Ms, ms), aggText(r.errorCount, int)]),
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'])
+    : table([s('h.mode'), s('h.concurrency'), s('h.throughput'), s('h.steady'), s('h.e2eP50'), s('h.e2eP95'), s('h.e2eP99'), s('h.queueP95'), s('h.execP95'), s('h.errors')],
     model.rows.map((r) => [raw(variantName(r.variant)), int(r.concurrency), aggText(r.wholeRunRps, rps), aggText(r.steadyRps, rps), aggText(r.e2eP50Ms, ms), aggText(r.e2eP95Ms, ms), aggText(r.e2eP99Ms, ms), aggText(r.queueP95Ms, ms), aggText(r.execP95Ms, ms), aggText(r.errorCount, int)]),
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
 
