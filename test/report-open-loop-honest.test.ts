@@ -111,6 +111,10 @@ test('the rendered open-loop report (en, zh): rate headline, no reproduced close
     assert.equal(e2e.encoding.x.title, t.phrases['chart.concurrency@openLoop']);
     const thr = r.specs.find((s) => s.name === 'throughput')!.spec as unknown as { data: { values: { series: string }[] } };
     assert.ok(!thr.data.values.some((v) => v.series === labels['chart.wavesBound']), lang);
+    // nor do their legends name a closed-loop series
+    const svg = (name: string) => r.files.find((f) => f.path === `figures/${name}.svg`)!.content;
+    assert.ok(!svg('throughput').includes(labels['chart.wavesBound']!), `${lang}: waves bound in the legend`);
+    assert.ok(!svg('e2e-latency').includes(labels['chart.theoryP95']!), `${lang}: P95 theory in the legend`);
   }
 });
 
