@@ -397,19 +397,20 @@ function cellResources(c: CellResult) {
 }
 
 /**
- * Whether cells were loaded at an arrival rate (open loop): their load summary carries the
- * open-loop block the `open-loop-http` driver writes (src/load/open-loop.ts). Cells of one row share
- * a scenario, so one such cell decides.
+ * Whether cells were loaded at an arrival rate (open loop): their scenario's driver in `study` is
+ * `open-loop-http`, or (a scenario the study no longer defines) their load summary carries the
+ * open-loop block that driver writes (src/load/open-loop.ts). Cells of one row share a scenario, so
+ * one such cell decides.
  */
-export function isOpenLoopCells(cells: readonly CellResult[]): boolean {
-  return cells.some((x) => x.load.openLoop !== undefined);
+export function isOpenLoopCells(cells: readonly CellResult[], study: Pick<Study, 'scenarios'>): boolean {
+  return cells.some((x) => study.scenarios.find((sc) => sc.id === x.scenario)?.driver === 'open-loop-http' || x.load.openLoop !== undefined);
 }
 
-function buildRow(sr: SummaryRow, exec: ExecutorSpec, L: number, cells: CellResult[], m: RunManifest, requests: ReadonlyMap<string, CompactRequests>): RowModel {
+function buildRow(sr: SummaryRow, exec: ExecutorSpec, L: number, cells: CellResult[], m: RunManifest, requests: ReadonlyMap<string, CompactRequests>, study: Pick<Study, 'scenarios'>): RowModel {
   const { requestsPerWorker: n, start } = m.options;
   const c = sr.concurrency;
   // an open-loop row: its level is an arrival rate, so no closed-loop theory is computed for it
-  const ol = isOpenLoopCells(cells);
+  const ol = isOpenLoopCells(cells, study);
   const wb = !ol && start === 'together' ? wavesWholeRunRps(exec, c, L, n) : null;
   const pooled = sr.pooled;
   const means = pooled.e2eMs && pooled.queueMs && pooled.execMs
@@ -608,7 +609,7 @@ export function buildModel(run: LoadedRun): ReportModel {
   const rows = summary.rows
     .slice()
     .sort((a, b) => order.indexOf(a.variant) - order.indexOf(b.variant) || a.concurrency - b.concurrency)
-    .map((sr) => { const cs = cellsOf(sr.variant, sr.concurrency); return buildRow(sr, execOf(sr.variant, cs), cs[0]?.latencyMs ?? L, cs, m, run.requests); });
+    .map((sr) => { const cs = cellsOf(sr.variant, sr.concurrency); return buildRow(sr, execOf(sr.variant, cs), cs[0]?.latencyMs ?? L, cs, m, run.requests, study); });
   const levels = [...new Set(rows.map((r) => r.concurrency))].sort((a, b) => a - b);
   const variants = order.filter((v) => rows.some((r) => r.variant === v));
   const pairs: PairComparison[] = [];
