@@ -70,6 +70,8 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
   const levels = model.levels.filter((c) => c > 0);
   const xConc = { field: 'concurrency', type: 'quantitative' as const, title: t.concurrency, scale: { type: 'log' as const, nice: false, domain: [Math.min(...levels) * 0.8, Math.max(...levels) * 1.25] }, axis: { values: levels, format: 'd', grid: false } };
   const specs: ChartSpec[] = [];
+  /** the levels are arrival rates (RowModel.openLoop): no closed-loop theory series */
+  const olRun = model.rows.some((r) => r.openLoop);
 
   // 1 throughput vs concurrency, with the bounds per variant (the data field is named `mode`)
   const thr: Record<string, unknown>[] = [];
@@ -86,7 +88,8 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
       x: xConc,
       y: { field: 'rps', type: 'quantitative', title: t.rps },
       color: { field: 'mode', type: 'nominal', title: t.mode, scale: MODE_SCALE },
-      strokeDash: { field: 'series', type: 'nominal', title: t.series, sort: [t.measured, t.bound, t.wavesBound], scale: { domain: [t.measured, t.bound, t.wavesBound], range: [[1, 0], [6, 4], [2, 2]] } },
+      // an open-loop run draws no closed-loop waves bound, so its legend does not name one
+      strokeDash: { field: 'series', type: 'nominal', title: t.series, sort: [t.measured, t.bound, ...(olRun ? [] : [t.wavesBound])], scale: { domain: [t.measured, t.bound, ...(olRun ? [] : [t.wavesBound])], range: [[1, 0], [6, 4], ...(olRun ? [] : [[2, 2]])] } },
       detail: { field: 'series' },
     },
   } as TopLevelSpec });
@@ -96,7 +99,8 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
   for (const r of model.rows) {
     if (r.e2eP95Ms.median !== null) e2e.push({ mode: r.variant, concurrency: r.concurrency, series: 'P95', ms: r3(r.e2eP95Ms.median) });
     if (r.e2eP99Ms.median !== null) e2e.push({ mode: r.variant, concurrency: r.concurrency, series: 'P99', ms: r3(r.e2eP99Ms.median) });
-    e2e.push({ mode: r.variant, concurrency: r.concurrency, series: t.theoryP95, ms: r3(r.theoryE2eP95Ms) });
+    // no closed-loop waves theory for an open-loop row (its level is an arrival rate)
+    if (r.theoryE2eP95Ms !== null) e2e.push({ mode: r.variant, concurrency: r.concurrency, series: t.theoryP95, ms: r3(r.theoryE2eP95Ms) });
   }
   const e2eLog = forLogScale(e2e, 'ms');
   specs.push({ name: 'e2e-latency', title: t.e2e, spec: {
@@ -107,7 +111,8 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
       x: xConc,
       y: { field: 'ms', type: 'quantitative', title: t.latencyMs, scale: { type: 'log' } },
       color: { field: 'mode', type: 'nominal', title: t.mode, scale: MODE_SCALE },
-      strokeDash: { field: 'series', type: 'nominal', title: t.series, scale: { domain: ['P95', 'P99', t.theoryP95], range: [[1, 0], [4, 2], [1, 3]] } },
+      // an open-loop run draws no closed-loop P95 theory, so its legend does not name one
+      strokeDash: { field: 'series', type: 'nominal', title: t.series, scale: { domain: ['P95', 'P99', ...(olRun ? [] : [t.theoryP95])], range: [[1, 0], [4, 2], ...(olRun ? [] : [[1, 3]])] } },
       detail: { field: 'series' },
     },
   } as TopLevelSpec });

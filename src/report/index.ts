@@ -11,7 +11,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { loadRun, type LoadedRun } from './load.ts';
 import { buildModel, type ReportModel } from './model.ts';
 import { chartSpecs, renderSvg } from './charts.ts';
-import { chartLabels, renderMarkdown, type Templates } from './render-md.ts';
+import { chartLabels, renderMarkdown, templatesForRun, type Templates } from './render-md.ts';
 import { escapeHtml, htmlPage, markdown, renderHtml } from './render-html.ts';
 import { esc, int, ms, raw, rps, table } from './format.ts';
 import { writeAll, writeAtomic, type OutFile } from './write.ts';
@@ -74,7 +74,8 @@ export interface BuiltReport {
 /** Pure apart from chart rendering: loaded run + templates → every output file as a string. */
 export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltReport> {
   const model = buildModel(run);
-  const labels = chartLabels(t);
+  // chart axis titles and names in the run's load model (rate wording for an open-loop run)
+  const labels = chartLabels(templatesForRun(t, model));
   const specs = [...chartSpecs(model, labels), ...(model.study.report?.charts?.(model, labels) ?? [])];
   const svgs = new Map<string, string>();
   for (const s of specs) svgs.set(s.name, await renderSvg(s.spec));

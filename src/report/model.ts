@@ -9,6 +9,7 @@
  * conclusion rules and follow-ups) comes from the study's report hook (src/report/hook.ts).
  */
 import { openLoopModel, type OpenLoopCellModel } from './open-loop.ts';
+import { queueGrowthPerS } from '../theory/open-loop.ts';
 import type { Agg, CellFlag, CellResult, CompactRequests, RunManifest, SummaryRow, ThreadDumpSummary, VariantId } from '../store/types.ts';
 import type { SutInfo } from '../jvm/api.ts';
 import type { ExecutorSpec, Study, Variant } from '../study/types.ts';
@@ -58,10 +59,23 @@ export interface RowModel {
   executor: ExecutorSpec;
   concurrency: number;
   repeats: number;
+  /**
+   * the cell's throughput bound, req/s: closed loop min(c, N)/L or c/L; open loop (the level is an
+   * arrival rate λ) min(λ, N/L) or λ (src/theory/open-loop.ts), as src/analysis/summary.ts computed it
+   */
   boundRps: number;
-  /** lock-step waves bound for this plan's n and start (null for ramp start) */
+  /**
+   * true when the level is an arrival rate λ in req/s (the cells' scenario is driven by
+   * `open-loop-http`): the closed-loop theory below (waves, queue-wait theory with c, Little's law
+   * with c) is then null, never computed
+   */
+  openLoop: boolean;
+  /** open loop only: the executor queue's growth max(0, λ − N/L), tasks/s (0 for virtual threads); null in closed loop */
+  queueGrowthPerS: number | null;
+  /** lock-step waves bound for this plan's n and start (null for ramp start, and for an open-loop row) */
   wavesWholeRunRps: number | null;
-  waves: number;
+  /** ⌈c/N⌉ (1 for virtual threads); null for an open-loop row */
+  waves: number | null;
   wholeRunRps: Agg;
   steadyRps: Agg;
   pctOfBound: number | null;
@@ -72,9 +86,10 @@ export interface RowModel {
   queueP95Ms: Agg;
   execP95Ms: Agg;
   execP99Ms: Agg;
-  theoryQueueP95Ms: number;
-  theoryQueueMeanMs: number;
-  theoryE2eP95Ms: number;
+  /** closed-loop queue-wait theory (lock-step waves, spread arrivals), ms; null for an open-loop row */
+  theoryQueueP95Ms: number | null;
+  theoryQueueMeanMs: number | null;
+  theoryE2eP95Ms: number | null;
   errorCount: Agg;
   errorRate: Agg;
   /** pooled means over all successful requests of all repeats; overhead = e2e - queue - exec */
@@ -381,10 +396,22 @@ function cellResources(c: CellResult) {
   };
 }
 
-function buildRow(sr: SummaryRow, exec: ExecutorSpec, L: number, cells: CellResult[], m: RunManifest, requests: ReadonlyMap<string, CompactRequests>): RowModel {
+/**
+ * Whether cells were loaded at an arrival rate (open loop): their scenario's driver in `study` is
+ * `open-loop-http`, or (a scenario the study no longer defines) their load summary carries the
+ * open-loop block that driver writes (src/load/open-loop.ts). Cells of one row share a scenario, so
+ * one such cell decides.
+ */
+export function isOpenLoopCells(cells: readonly CellResult[], study: Pick<Study, 'scenarios'>): boolean {
+  return cells.some((x) => study.scenarios.find((sc) => sc.id === x.scenario)?.driver === 'open-loop-http' || x.load.openLoop !== undefined);
+}
+
+function buildRow(sr: SummaryRow, exec: ExecutorSpec, L: number, cells: CellResult[], m: RunManifest, requests: ReadonlyMap<string, CompactRequests>, study: Pick<Study, 'scenarios'>): RowModel {
   const { requestsPerWorker: n, start } = m.options;
   const c = sr.concurrency;
-  const wb = start === 'together' ? wavesWholeRunRps(exec, c, L, n) : null;
+  // an open-loop row: its level is an arrival rate, so no closed-loop theory is computed for it
+  const ol = isOpenLoopCells(cells, study);
+  const wb = !ol && start === 'together' ? wavesWholeRunRps(exec, c, L, n) : null;
   const pooled = sr.pooled;
   const means = pooled.e2eMs && pooled.queueMs && pooled.execMs
     ? { e2eMs: pooled.e2eMs.mean, queueMs: pooled.queueMs.mean, execMs: pooled.execMs.mean, overheadMs: pooled.e2eMs.mean - pooled.queueMs.mean - pooled.execMs.mean, n: pooled.e2eMs.n }
@@ -392,7 +419,7 @@ function buildRow(sr: SummaryRow, exec: ExecutorSpec, L: number, cells: CellResu
   const steady = sr.throughput.steadyStateRps.median;
   const whole = sr.throughput.wholeRunRps.median;
   const measured = whole ?? steady;
-  const predicted = littleThroughputRps(c, means?.e2eMs ?? null);
+  const predicted = ol ? null : littleThroughputRps(c, means?.e2eMs ?? null);
   const res = cells.map(cellResources);
   const qAgg = (k: keyof ReturnType<typeof cellResources>) => agg(res.map((r) => r[k]));
   return {
@@ -401,8 +428,10 @@ function buildRow(sr: SummaryRow, exec: ExecutorSpec, L: number, cells: CellResu
     concurrency: c,
     repeats: sr.repeats,
     boundRps: sr.boundRps,
+    openLoop: ol,
+    queueGrowthPerS: ol ? queueGrowthPerS(exec, c, L) : null,
     wavesWholeRunRps: wb,
-    waves: waves(exec, c),
+    waves: ol ? null : waves(exec, c),
     wholeRunRps: sr.throughput.wholeRunRps,
     steadyRps: sr.throughput.steadyStateRps,
     pctOfBound: whole === null ? null : (whole / sr.boundRps) * 100,
@@ -413,9 +442,9 @@ function buildRow(sr: SummaryRow, exec: ExecutorSpec, L: number, cells: CellResu
     queueP95Ms: sr.queueMs.p95,
     execP95Ms: sr.execMs.p95,
     execP99Ms: sr.execMs.p99,
-    theoryQueueP95Ms: queueWaitP95WavesMs(exec, c, L),
-    theoryQueueMeanMs: queueWaitMeanSpreadMs(exec, c, L),
-    theoryE2eP95Ms: queueWaitP95WavesMs(exec, c, L) + L,
+    theoryQueueP95Ms: ol ? null : queueWaitP95WavesMs(exec, c, L),
+    theoryQueueMeanMs: ol ? null : queueWaitMeanSpreadMs(exec, c, L),
+    theoryE2eP95Ms: ol ? null : queueWaitP95WavesMs(exec, c, L) + L,
     errorCount: sr.errors.count,
     errorRate: sr.errors.rate,
     means,
@@ -580,7 +609,7 @@ export function buildModel(run: LoadedRun): ReportModel {
   const rows = summary.rows
     .slice()
     .sort((a, b) => order.indexOf(a.variant) - order.indexOf(b.variant) || a.concurrency - b.concurrency)
-    .map((sr) => { const cs = cellsOf(sr.variant, sr.concurrency); return buildRow(sr, execOf(sr.variant, cs), cs[0]?.latencyMs ?? L, cs, m, run.requests); });
+    .map((sr) => { const cs = cellsOf(sr.variant, sr.concurrency); return buildRow(sr, execOf(sr.variant, cs), cs[0]?.latencyMs ?? L, cs, m, run.requests, study); });
   const levels = [...new Set(rows.map((r) => r.concurrency))].sort((a, b) => a - b);
   const variants = order.filter((v) => rows.some((r) => r.variant === v));
   const pairs: PairComparison[] = [];

@@ -24,6 +24,27 @@ export const CHANGE_FLOOR_MS = 10;
 
 export interface FigureRef { name: string; title: string }
 
+/** suffix of a phrase key that replaces the key's phrase in a run whose levels are arrival rates */
+export const OPEN_LOOP_SUFFIX = '@openLoop';
+
+/** Whether a run's levels are arrival rates λ (its rows come from `open-loop-http` cells, RowModel.openLoop). */
+export function isOpenLoopRun(model: Pick<ReportModel, 'rows' | 'openLoop'>): boolean {
+  return model.openLoop !== null || model.rows.some((r) => r.openLoop);
+}
+
+/**
+ * The templates for this run's load model: in an open-loop run (isOpenLoopRun) every phrase
+ * `<key>@openLoop` (engine or study phrase file) replaces `<key>`, so that a level is called an
+ * arrival rate λ and no closed-loop wording or theory is printed; a closed-loop run gets `t`
+ * unchanged (the same object). Pure.
+ */
+export function templatesForRun(t: Templates, model: Pick<ReportModel, 'rows' | 'openLoop'>): Templates {
+  if (!isOpenLoopRun(model)) return t;
+  const phrases = { ...t.phrases };
+  for (const [k, v] of Object.entries(t.phrases)) if (k.endsWith(OPEN_LOOP_SUFFIX)) phrases[k.slice(0, -OPEN_LOOP_SUFFIX.length)] = v;
+  return { ...t, phrases };
+}
+
 /** Phrase lookup and fill; a missing phrase is a programming error. */
 export function phraser(t: Templates) {
   return (key: string, values: Record<string, string | Raw> = {}): Raw => {
@@ -90,7 +111,10 @@ export interface RenderContext {
  * @throws Error when the template names a placeholder nobody fills, or a phrase it needs is missing
  *   from `t.phrases` (engine and study phrases; template bugs, caught by the golden tests)
  */
-export function renderMarkdown(model: ReportModel, t: Templates, figures: readonly FigureRef[]): string {
+export function renderMarkdown(model: ReportModel, t0: Templates, figures: readonly FigureRef[]): string {
+  // an open-loop run: rate wording (phrases `<key>@openLoop`); the published figures keep their own (closed-loop) level header
+  const t = templatesForRun(t0, model);
+  const openLoopRun = t !== t0;
   const P = phraser(t);
   const s = (key: string, v: Record<string, string | Raw> = {}) => P(key, v).md;
   const variantName = (id: VariantId): string => (t.phrases[`variant.${id}`] !== undefined ? s(`variant.${id}`) : esc(model.variantSpecs.get(id)?.label ?? id));
@@ -143,7 +167,11 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
       boundsRows.push([raw(variantName(v)), int(c), rps(r.boundRps), int(r.waves), msT(r.theoryQueueP95Ms), msT(r.theoryQueueMeanMs), r.wavesWholeRunRps === null ? '—' : rps(r.wavesWholeRunRps)]);
     }
   }
-  const boundsTable = table([s('h.mode'), s('h.concurrency'), s('h.bound'), s('h.waves'), s('h.theoryQueueP95'), s('h.theoryQueueMean'), s('h.wavesBound', { n: int(o.requestsPerWorker) })], boundsRows, ['l', 'r', 'r', 'r', 'r', 'r', 'r']);
+  // open loop: the bounds of arrivals at λ (src/theory/open-loop.ts): served min(λ, N/L) or λ, queue growth max(0, λ − N/L)
+  const boundsTable = openLoopRun
+    ? table([s('h.mode'), s('h.concurrency'), s('h.bound'), s('h.ol.theory')],
+      model.levels.flatMap((c) => model.variants.flatMap((v) => { const r = rowOf(model, v, c); return r ? [[raw(variantName(v)), int(c), rps(r.boundRps), num(r.queueGrowthPerS, 2)]] : []; })), ['l', 'r', 'r', 'r'])
+    : table([s('h.mode'), s('h.concurrency'), s('h.bound'), s('h.waves'), s('h.theoryQueueP95'), s('h.theoryQueueMean'), s('h.wavesBound', { n: int(o.requestsPerWorker) })], boundsRows, ['l', 'r', 'r', 'r', 'r', 'r', 'r']);
 
   // ------------------------------------------------------------ environment
   const sut = model.sutInfo;
@@ -226,7 +254,12 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   const comparisons = model.pairs.length
     ? raw(model.pairs.flatMap((p) => p.levels.map((lv) => `${s('cmp.heading', { baseline: raw(variantName(p.baseline)), candidate: raw(variantName(p.candidate)), c: int(lv.concurrency) })}\n\n${cmpTable(lv).md}`)).join('\n\n'))
     : P('results.noComparison');
-  const allLevels = table([s('h.mode'), s('h.concurrency'), s('h.throughput'), s('h.steady'), s('h.e2eP50'), s('h.e2eP95'), s('h.e2eP99'), s('h.queueP95'), s('h.execP95'), s('h.errors')],
+  // open loop: no steady-state column (it is a per-worker closed-loop rate; an open-loop cell has no workers)
+  const allLevels = openLoopRun
+    ? table([s('h.mode'), s('h.concurrency'), s('h.throughput'), s('h.e2eP50'), s('h.e2eP95'), s('h.e2eP99'), s('h.queueP95'), s('h.execP95'), s('h.errors')],
+      model.rows.map((r) => [raw(variantName(r.variant)), int(r.concurrency), aggText(r.wholeRunRps, rps), aggText(r.e2eP50Ms, ms), aggText(r.e2eP95Ms, ms), aggText(r.e2eP99Ms, ms), aggText(r.queueP95Ms, ms), aggText(r.execP95Ms, ms), aggText(r.errorCount, int)]),
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'])
+    : table([s('h.mode'), s('h.concurrency'), s('h.throughput'), s('h.steady'), s('h.e2eP50'), s('h.e2eP95'), s('h.e2eP99'), s('h.queueP95'), s('h.execP95'), s('h.errors')],
     model.rows.map((r) => [raw(variantName(r.variant)), int(r.concurrency), aggText(r.wholeRunRps, rps), aggText(r.steadyRps, rps), aggText(r.e2eP50Ms, ms), aggText(r.e2eP95Ms, ms), aggText(r.e2eP99Ms, ms), aggText(r.queueP95Ms, ms), aggText(r.execP95Ms, ms), aggText(r.errorCount, int)]),
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
 
@@ -259,7 +292,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
   const figName = (p: PublishedVerdict) => P(`fig.${p.metric}`);
   const variantCell = (p: PublishedVerdict): string | Raw => (p.variant === null ? '—' : raw(variantName(p.variant)));
   const pubParts: string[] = [s('published.intro', { n: int(counted.length), rep: int(counts.reproduced), notRep: int(counts['not reproduced']), notTested: int(counts['not tested here']) }), table(
-    [s('h.figure'), s('h.mode'), s('h.concurrency'), s('h.published'), s('h.measured'), s('h.diff'), s('h.tolerance'), s('h.verdict'), s('h.reason')],
+    [s('h.figure'), s('h.mode'), phraser(t0)('h.concurrency').md, s('h.published'), s('h.measured'), s('h.diff'), s('h.tolerance'), s('h.verdict'), s('h.reason')],
     counted.map((p) => [figName(p), variantCell(p), p.concurrency === null ? '—' : int(p.concurrency),
       unitFmt(p.unit, p.published), unitFmt(p.unit, p.measured),
       diffText(p),
@@ -267,7 +300,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
     ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'l']).md];
   if (identities.length) {
     pubParts.push(s('published.identities', { n: int(identities.length) }));
-    pubParts.push(table([s('h.figure'), s('h.mode'), s('h.concurrency'), s('h.published'), s('h.measured'), s('h.check'), s('h.why')],
+    pubParts.push(table([s('h.figure'), s('h.mode'), phraser(t0)('h.concurrency').md, s('h.published'), s('h.measured'), s('h.check'), s('h.why')],
       identities.map((p) => [figName(p), variantCell(p), p.concurrency === null ? '—' : int(p.concurrency),
         unitFmt(p.unit, p.published), unitFmt(p.unit, p.measured),
         p.verdict === 'reproduced' ? P('identity.holds') : p.verdict === 'not reproduced' ? P('identity.fails') : raw(`${verdict(p.verdict).md}${p.reasons.length ? ` (${p.reasons.map((q) => reasonText(q).md).join(s('reason.sep'))})` : ''}`),
@@ -278,7 +311,11 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
 
   // ------------------------------------------------------------ analysis
   const edgeNote = () => s('edge.note', { n: int(o.requestsPerWorker), frac: pct(model.rampFraction * 100) });
-  const boundTable = table([s('h.mode'), s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.pctOfBound'), s('h.wavesBound', { n: int(o.requestsPerWorker) }), s('h.pctOfWaves'), s('h.steady')],
+  // open loop: no waves bound and no per-worker steady state (there are no workers)
+  const boundTable = openLoopRun
+    ? table([s('h.mode'), s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.pctOfBound')],
+      model.rows.map((r) => [raw(variantName(r.variant)), int(r.concurrency), rps(r.wholeRunRps.median), rps(r.boundRps), pct(r.pctOfBound)]), ['l', 'r', 'r', 'r', 'r'])
+    : table([s('h.mode'), s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.pctOfBound'), s('h.wavesBound', { n: int(o.requestsPerWorker) }), s('h.pctOfWaves'), s('h.steady')],
     model.rows.map((r) => [raw(variantName(r.variant)), int(r.concurrency), rps(r.wholeRunRps.median), rps(r.boundRps), pct(r.pctOfBound), r.wavesWholeRunRps === null ? '—' : rps(r.wavesWholeRunRps), pct(r.pctOfWavesBound), rps(r.steadyRps.median)]),
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
   const decomposition = raw(`${table([s('h.mode'), s('h.concurrency'), s('h.meanE2e'), s('h.meanQueue'), s('h.meanExec'), s('h.overhead'), s('h.queueShare'), s('h.n')],
@@ -286,7 +323,8 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
       ? [raw(variantName(r.variant)), int(r.concurrency), ms(r.means.e2eMs), ms(r.means.queueMs), ms(r.means.execMs), ms(r.means.overheadMs), pct((r.means.queueMs / r.means.e2eMs) * 100), int(r.means.n)]
       : [raw(variantName(r.variant)), int(r.concurrency), '—', '—', '—', '—', '—', '—']),
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']).md}\n\n${s('decomp.note')}`);
-  const little = raw(`${table([s('h.mode'), s('h.concurrency'), s('h.meanE2e'), s('h.littleRps'), s('h.measuredRps'), s('h.ratio')],
+  // open loop: Little's law with c workers does not apply (phrase little.note@openLoop says where L = λW is checked)
+  const little = openLoopRun ? P('little.note') : raw(`${table([s('h.mode'), s('h.concurrency'), s('h.meanE2e'), s('h.littleRps'), s('h.measuredRps'), s('h.ratio')],
     model.rows.map((r) => [raw(variantName(r.variant)), int(r.concurrency), ms(r.means?.e2eMs), rps(r.little?.predictedRps), r.little ? `${rps(r.little.measuredRps)} (${s(`def.${r.little.measuredDefinition}`)})` : '—', r.little ? pct(r.little.ratio * 100) : '—']),
     ['l', 'r', 'r', 'r', 'r', 'r']).md}\n\n${s('little.note')}`);
 
@@ -302,7 +340,7 @@ export function renderMarkdown(model: ReportModel, t: Templates, figures: readon
       : raw('');
     tdParts.push(s(`td.${d.executor.kind}`, {
       threads: int(d.dump.threadCount), t: num(d.dump.takenAtMs / 1000, 2), inPool: int(d.dump.inSocketRead.poolThreads), inVirtual: int(d.dump.inSocketRead.virtual), other: int(d.dump.inSocketRead.other),
-      N: int(pool), active: int(d.peakExecutorActive), queue: int(d.peakQueue), cMinusN: pool === null ? '—' : int(Math.max(0, d.concurrency - pool)), vthreads: int(d.benchmarkThreads), c: int(d.concurrency),
+      N: int(pool), active: int(d.peakExecutorActive), queue: int(d.peakQueue), cMinusN: pool === null || openLoopRun ? '—' : int(Math.max(0, d.concurrency - pool)), vthreads: int(d.benchmarkThreads), c: int(d.concurrency),
       prefix: code(d.benchmarkPrefix), others,
     }));
     const frame = (f: string) => (f === '(no stack)' ? s('td.noStack') : f);

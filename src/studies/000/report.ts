@@ -12,7 +12,7 @@ import type { LevelComparison, Reason, ReportModel, RowModel } from '../../repor
 import { LAT_TOL, primaryPair, rowOf, rssDeltaMiB, sameJdkVersion } from '../../report/model.ts';
 import type { RenderContext } from '../../report/render-md.ts';
 import { Raw, aggText, code, esc, int, ms, num, pct, raw, rps, signed, table } from '../../report/format.ts';
-import { maxOf } from '../../report/stats.ts';
+import { maxOf, medianOf } from '../../report/stats.ts';
 import { setupFact } from './published.ts';
 
 /** the study's two arms (src/studies/000/index.ts VARIANTS) */
@@ -122,7 +122,29 @@ function figure(p: PublishedRow, model: BaseModel, runCells: readonly CellResult
 
 // ---------------------------------------------------------------- conclusions (§15) and follow-ups (§17)
 
+/**
+ * The §15 claims that do not depend on how load is applied, so an open-loop run (levels are
+ * arrival rates λ) may test them: `execEqual` (execution P95 is the task's own start → finish time
+ * from `Server-Timing`, which excludes the queue and so does not depend on the load model),
+ * `noPinning` (JFR pinned events per virtual-thread request, counted per cell whatever the arrivals)
+ * and `needLimits` (a pool of N threads lets at most N calls reach the upstream at once, virtual
+ * threads pass every request on; both hold for arrivals at a rate as for workers). Every other
+ * claim of the study is about c closed-loop workers (queues beyond the pool size c > N, throughput
+ * and E2E at c workers) and is "not tested here" in an open-loop run.
+ */
+const LOAD_MODEL_INDEPENDENT: ReadonlySet<string> = new Set(['execEqual', 'noPinning', 'needLimits']);
+
+/** True when the run's rows are open-loop cells (RowModel.openLoop: levels are arrival rates). */
+const openLoopRun = (model: Pick<BaseModel, 'rows' | 'openLoop'>): boolean => model.openLoop !== null || model.rows.some((r) => r.openLoop);
+
 function conclusions(model: BaseModel): ConclusionRow[] {
+  const rows = closedLoopConclusions(model);
+  if (!openLoopRun(model)) return rows;
+  // an open-loop run: a closed-loop claim is not tested by arrivals at a rate; no closed-loop theory in its evidence
+  return rows.map((r) => (r.kind !== 'proven' || LOAD_MODEL_INDEPENDENT.has(r.id) ? r : { ...r, verdict: 'not tested here', evidence: { loadModel: 'open-loop' } }));
+}
+
+function closedLoopConclusions(model: BaseModel): ConclusionRow[] {
   const N = poolSize(model);
   const fixedAbove = model.rows.filter((r) => r.variant === FIXED && r.concurrency > N);
   const topFixed = fixedAbove[fixedAbove.length - 1] ?? null;
@@ -232,8 +254,25 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
     repeatsText: P(o.repeats === 1 ? 'summary.repeats.one' : 'summary.repeats.many', { n: int(o.repeats) }),
     count: int(model.totals.count), ok: int(model.totals.ok), failed: int(model.totals.failed),
   })];
+  const ol = openLoopRun(model);
+  /**
+   * The open-loop headline at rate λ = cmp.concurrency: achieved arrival rate, completions against
+   * min(λ, N/L) / λ, E2E P95 from the intended send (no coordinated omission) and the pool's queue
+   * slope against λ − N/L (src/report/open-loop.ts); each the median over the repeats.
+   */
+  const olHeadline = (cmp: LevelComparison): Raw => {
+    const at = (v: string) => (model.openLoop ?? []).filter((x) => x.variant === v && x.targetRatePerS === cmp.concurrency);
+    const med = (v: string, f: (x: NonNullable<ReportModel['openLoop']>[number]) => number | null) => medianOf(at(v).map(f));
+    return P('summary.openLoop', {
+      c: int(cmp.concurrency), fxAch: rps(med(FIXED, (x) => x.achievedRatePerS)), vtAch: rps(med(VIRTUAL, (x) => x.achievedRatePerS)),
+      fx: rps(cmp.baseline.wholeRunRps.median), fxB: rps(cmp.baseline.boundRps), vt: rps(cmp.candidate.wholeRunRps.median), vtB: rps(cmp.candidate.boundRps),
+      fxP95: ms(med(FIXED, (x) => x.e2eFromIntendedMs?.p95 ?? null)), vtP95: ms(med(VIRTUAL, (x) => x.e2eFromIntendedMs?.p95 ?? null)),
+      slope: num(med(FIXED, (x) => x.fit.slopePerS), 2), theory: num(med(FIXED, (x) => x.theorySlopePerS), 2),
+    });
+  };
   const headline = (cmp: LevelComparison | null): Raw => {
     if (!cmp || !cmp.throughput) return P('summary.noComparison');
+    if (ol) return olHeadline(cmp);
     const v = {
       c: int(cmp.concurrency), fx: rps(cmp.baseline.wholeRunRps.median), vt: rps(cmp.candidate.wholeRunRps.median),
       ratio: num(cmp.throughputRatio, 2), fxP95: ms(cmp.baseline.e2eP95Ms.median), vtP95: ms(cmp.candidate.e2eP95Ms.median),
@@ -241,7 +280,8 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
     return P(`summary.throughput.${cmp.throughput}`, v);
   };
   summaryParts.push(headline(h));
-  if (h && h.throughput) {
+  // steady state is a per-worker rate: an open-loop run has no workers
+  if (h && h.throughput && !ol) {
     const pctOf = (x: number | null, b: number) => (x === null ? '—' : num((x / b) * 100, 1));
     summaryParts.push(P('summary.steady', {
       rampNote: o.start === 'ramp' ? P('summary.rampNote', { frac: num(model.rampFraction * 100, 1) }) : '',
@@ -271,20 +311,31 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
   let lowest: Raw;
   if (lo0 && lo0 !== h && lo0.throughput) {
     const lo = lo0;
-    const key = lo.concurrency <= N ? `lowest.belowPool.${lo.throughput}` : `lowest.abovePool.${lo.throughput}`;
-    lowest = raw(`${cmpTable(lo).md}\n\n${s(key, { c: int(lo.concurrency), N: int(N), fx: rps(lo.baseline.wholeRunRps.median), vt: rps(lo.candidate.wholeRunRps.median), fxP95: ms(lo.baseline.e2eP95Ms.median), vtP95: ms(lo.candidate.e2eP95Ms.median), diffPct: signed(((lo.throughputRatio ?? 1) - 1) * 100, 1) })}`);
+    // below the pool: c ≤ N workers, or in open loop λ ≤ N/L (the pool's capacity, lo.baseline.boundRps < λ above it)
+    const below = ol ? lo.baseline.boundRps >= lo.concurrency : lo.concurrency <= N;
+    const key = below ? `lowest.belowPool.${lo.throughput}` : `lowest.abovePool.${lo.throughput}`;
+    lowest = raw(`${cmpTable(lo).md}\n\n${s(key, { c: int(lo.concurrency), N: int(N), cap: num(N / (L / 1000), 2), fx: rps(lo.baseline.wholeRunRps.median), vt: rps(lo.candidate.wholeRunRps.median), fxP95: ms(lo.baseline.e2eP95Ms.median), vtP95: ms(lo.candidate.e2eP95Ms.median), diffPct: signed(((lo.throughputRatio ?? 1) - 1) * 100, 1) })}`);
   } else lowest = P('results.noComparison');
 
   const fixedRows = model.rows.filter((r) => r.variant === FIXED);
-  const queueTrend = fixedRows.length
+  // open loop: the pool's queue theory is its growth λ − N/L, and the published (closed-loop, c workers) figures are not set beside a rate
+  const queueTrend = fixedRows.length && ol
+    ? raw(`${table([s('h.concurrency'), s('h.queueP95'), s('h.ol.theory'), s('h.execP95')], fixedRows.map((r) => [
+        int(r.concurrency), aggText(r.queueP95Ms, ms), num(r.queueGrowthPerS, 2), aggText(r.execP95Ms, ms),
+      ]), ['r', 'r', 'r', 'r']).md}\n\n${s('queueTrend.note', { N: int(N), L: int(L), cap: num(N / (L / 1000), 2) })}`)
+    : fixedRows.length
     ? raw(`${table([s('h.concurrency'), s('h.queueP95'), s('h.theoryQueueP95'), s('h.pctOfTheory'), s('h.execP95'), s('h.published')], fixedRows.map((r) => [
         int(r.concurrency), aggText(r.queueP95Ms, ms), msT(r.theoryQueueP95Ms),
-        r.queueP95Ms.median !== null && r.theoryQueueP95Ms > 0 ? pct((r.queueP95Ms.median / r.theoryQueueP95Ms) * 100) : '—',
+        r.queueP95Ms.median !== null && r.theoryQueueP95Ms !== null && r.theoryQueueP95Ms > 0 ? pct((r.queueP95Ms.median / r.theoryQueueP95Ms) * 100) : '—',
         aggText(r.execP95Ms, ms), ms(pubOf(`${FIXED}.queueWaitP95Ms.${r.concurrency}`)?.published ?? null),
       ]), ['r', 'r', 'r', 'r', 'r', 'r']).md}\n\n${s('queueTrend.note', { N: int(N), L: int(L) })}`)
     : P('results.noMode', { variant: raw(name(FIXED)) });
   const vtRows = model.rows.filter((r) => r.variant === VIRTUAL);
-  const vtTrend = vtRows.length
+  const vtTrend = vtRows.length && ol
+    ? raw(`${table([s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.pctOfBound')], vtRows.map((r) => [
+        int(r.concurrency), aggText(r.wholeRunRps, rps), rps(r.boundRps), pct(r.pctOfBound),
+      ]), ['r', 'r', 'r', 'r']).md}\n\n${ctx.edgeNote()}`)
+    : vtRows.length
     ? raw(`${table([s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.pctOfBound'), s('h.wavesBound', { n: int(o.requestsPerWorker) }), s('h.pctOfWaves'), s('h.published')], vtRows.map((r) => [
         int(r.concurrency), aggText(r.wholeRunRps, rps), rps(r.boundRps), pct(r.pctOfBound), r.wavesWholeRunRps === null ? '—' : rps(r.wavesWholeRunRps), pct(r.pctOfWavesBound),
         rps(pubOf(`${VIRTUAL}.throughputRps.${r.concurrency}`)?.published ?? null),
@@ -292,7 +343,8 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
     : P('results.noMode', { variant: raw(name(VIRTUAL)) });
 
   // ------------------------------------------------------------ analysis
-  const above = fixedRows.filter((r) => r.concurrency > N && r.wholeRunRps.median !== null);
+  // above the pool: c > N workers, or in open loop λ > N/L
+  const above = fixedRows.filter((r) => (ol ? r.concurrency > r.boundRps : r.concurrency > N) && r.wholeRunRps.median !== null);
   let boundSentence: Raw;
   if (above.length) {
     const vals = above.map((r) => r.wholeRunRps.median as number);
@@ -375,6 +427,7 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
       if (/MiB$/.test(k) || k === 'published') return `${num(v, 1)} MiB`;
       return int(v);
     };
+    if (e['loadModel'] === 'open-loop') return P('concl.openLoop');
     const src = e['upstreamSource'];
     const key = typeof src === 'string' && ctx.t.phrases[`concl.${c.id}.ev.${src}`] !== undefined ? `concl.${c.id}.ev.${src}` : `concl.${c.id}.ev`;
     if (ctx.t.phrases[key] === undefined || Object.values(e).every((v) => v === null) || Object.keys(e).length === 0) return raw('—');
