@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 import type { Profile, ProfileValues, Study } from '../../study/types.ts';
 import { DEFAULT_BIND_ADDRESS } from '../../jvm/bind.ts';
 import { V1_READER } from './v1.ts';
-import { SCENARIOS, VARIANTS } from './arms.ts';
+import { POOL_SWEEP_VARIANTS, SCENARIOS, VARIANTS } from './arms.ts';
 
-export { PROMPT_BODY, SCENARIOS, VARIANTS } from './arms.ts';
+export { POOL_SWEEP_VARIANTS, PROMPT_BODY, SCENARIOS, VARIANTS } from './arms.ts';
 import { PUBLISHED_000 } from './published.ts';
 import { REPORT_000 } from './report.ts';
 
@@ -39,6 +39,57 @@ const BASE: ProfileValues = {
   headersTimeoutMs: 600_000,
   bodyTimeoutMs: 600_000,
 };
+
+/**
+ * The §17 mock latencies of the latency sweep (ms): the study's 1,500 ms and the four it proposes.
+ * One run has one mock latency (the mock starts once per run), so the sweep is one profile per
+ * latency, `latency-<L>`; every cell's bounds use its run's L.
+ */
+export const SWEEP_LATENCIES_MS: readonly number[] = [100, 500, 1500, 3000, 10000];
+
+/**
+ * Requests per worker of a latency-sweep profile: about 4 s of work per worker at L ≤ 1.5 s (so
+ * short latencies still give cells long enough to measure), fewer at 3 s and 10 s (so the fixed
+ * pool's waves fit the ≤ 8 min quick size); at least 2, so a ramp start leaves a steady window.
+ */
+export function latencySweepRequestsPerWorker(latencyMs: number): number {
+  return Math.max(2, Math.min(40, Math.round(6000 / latencyMs)));
+}
+
+/**
+ * Study 000's §17 follow-ups as profiles (issue 16). Each has a quick size (≤ 8 min with JVM starts
+ * on the 2-core reference host); `npx zx run.mjs list` prints each one's theoretical duration.
+ * - `pool-sweep`, `pool-sweep-quick`: fixed pools of 32, 100, 500 vs virtual threads at 1.5 s.
+ * - `latency-<L>`: fixed-32 vs virtual at mock latency L (quick size; levels 10, 50, 100).
+ * - `jdk21`: 50/200/500 on a JDK 21; on a host without one it stops with "not tested here".
+ */
+function FOLLOW_UP_PROFILES(): Profile[] {
+  const poolSweep: ProfileValues = { ...BASE, variants: [...POOL_SWEEP_VARIANTS] };
+  return [
+    {
+      name: 'pool-sweep',
+      description: '§17 pool sizes: fixed-32, fixed-100, fixed-500 vs virtual at levels 10..500, 40 req/worker, 3 repeats, 1500 ms mock (the fixed-32 cells dominate: ≥ 2 h 28 min)',
+      values: poolSweep,
+    },
+    {
+      // 500 × 4 / 32 = 62.5 waves of 1.5 s (94.5 s) is the longest cell; fixed-500 and virtual run each level in ~6 s
+      name: 'pool-sweep-quick',
+      description: '§17 pool sizes, quick (~6 min): fixed-32, fixed-100, fixed-500 vs virtual at levels 50, 200, 500, 4 req/worker, 1 repeat, ramp start',
+      values: { ...poolSweep, levels: [50, 200, 500], requestsPerWorker: 4, repeats: 1, warmupS: 5, start: 'ramp' },
+    },
+    ...SWEEP_LATENCIES_MS.map((L): Profile => ({
+      name: `latency-${L}`,
+      description: `§17 mock latency ${L} ms, quick: fixed-32 vs virtual at levels 10, 50, 100, ${latencySweepRequestsPerWorker(L)} req/worker, 1 repeat, ramp start`,
+      values: { ...BASE, latencyMs: L, levels: [10, 50, 100], requestsPerWorker: latencySweepRequestsPerWorker(L), repeats: 1, warmupS: 5, start: 'ramp' },
+    })),
+    {
+      name: 'jdk21',
+      description: '§17 JDK 21 rerun: fixed-32 vs virtual at levels 50, 200, 500, 8 req/worker, 1 repeat, on a JDK 21 only (none here: the run says "not tested here")',
+      values: { ...BASE, levels: [50, 200, 500], requestsPerWorker: 8, repeats: 1, warmupS: 5, start: 'ramp' },
+      requiresJdkMajor: 21,
+    },
+  ];
+}
 
 /** All profiles, default first. */
 export const PROFILES: readonly Profile[] = [
@@ -71,6 +122,7 @@ export const PROFILES: readonly Profile[] = [
     description: 'a short open-loop tour (~5 min): arrival rates 15, 25, 50 req/s for 20 s each, fixed-32 vs virtual',
     values: { ...BASE, scenario: 'llm-chat-open', levels: [15, 25, 50], requestsPerWorker: 1, repeats: 1, warmupS: 5, durationS: 20, arrival: 'constant', arrivalSeed: 1, maxInFlight: 2000 },
   },
+  ...FOLLOW_UP_PROFILES(),
   {
     name: 'smoke',
     description: 'CI check of the whole pipeline (<1 min of load): levels 4,32, pool 8, 200 ms mock',
