@@ -208,6 +208,64 @@ export const FOLLOW_UPS: readonly FollowUp[] = [
   { id: 'cpuBound', command: null },
 ];
 
+// ---------------------------------------------------------------- §17 follow-up runs (issue 16)
+
+/**
+ * Which §17 follow-up a profile runs (src/studies/000/index.ts FOLLOW_UP_PROFILES), or null for the
+ * §5 profiles: `pool-sweep` (pool sizes), `latency` (one mock latency of the sweep).
+ */
+export function followUpKind(profile: string): 'pool-sweep' | 'latency' | null {
+  if (profile === 'pool-sweep' || profile === 'pool-sweep-quick') return 'pool-sweep';
+  if (/^latency-\d+$/.test(profile)) return 'latency';
+  return null;
+}
+
+/**
+ * measured ÷ bound of one cell row, %: whole-run throughput ÷ (min(c, N)/L or c/L), and E2E P95 ÷ its
+ * theory (L + the lock-step queue wait (⌈c/N⌉ − 1) × L; L for virtual threads). Null when not computable.
+ */
+export function followUpRatios(r: Pick<RowModel, 'wholeRunRps' | 'boundRps' | 'e2eP95Ms' | 'theoryE2eP95Ms'>): { throughputPct: number | null; e2eP95Pct: number | null } {
+  const x = r.wholeRunRps.median;
+  const p95 = r.e2eP95Ms.median;
+  return {
+    throughputPct: x !== null && r.boundRps > 0 ? (x / r.boundRps) * 100 : null,
+    e2eP95Pct: p95 !== null && r.theoryE2eP95Ms > 0 ? (p95 / r.theoryE2eP95Ms) * 100 : null,
+  };
+}
+
+/**
+ * The section a follow-up run adds under §17: what changed against §5, and per cell the measured
+ * throughput and E2E P95 against the bounds (the formulas hold for every L and N, so the ratio is
+ * the finding). Empty for the §5 profiles, so their reports stay as they were.
+ */
+function followUpRun(model: ReportModel, ctx: RenderContext): string {
+  const kind = followUpKind(model.manifest.options.profile);
+  if (kind === null) return '';
+  const { s } = ctx;
+  const L = model.latencyMs;
+  const threadsOf = (r: RowModel) => (r.executor.kind === 'platform-pool' ? int(r.executor.threads) : '—');
+  const rows = model.rows.map((r) => ({ r, q: followUpRatios(r) }));
+  const poolSizes = [...new Set(model.variantSpecs.values())].flatMap((v) => (v.executor.kind === 'platform-pool' ? [v.executor.threads] : [])).sort((a, b) => a - b);
+  const tp = rows.map((x) => x.q.throughputPct).filter((x): x is number => x !== null);
+  const tbl = table(
+    [s('h.variant'), s('h.fu.threads'), s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.fu.throughputRatio'), s('h.e2eP95'), s('h.fu.theoryE2eP95'), s('h.fu.e2eRatio')],
+    rows.map(({ r, q }) => [esc(ctx.variantName(r.variant)), threadsOf(r), int(r.concurrency), aggText(r.wholeRunRps, rps), rps(r.boundRps), pct(q.throughputPct), aggText(r.e2eP95Ms, ms), ms(r.theoryE2eP95Ms), pct(q.e2eP95Pct)]),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+  );
+  const range = tp.length ? s('fu.run.range', { lo: num(Math.min(...tp), 1), hi: num(Math.max(...tp), 1), n: int(tp.length) }) : s('fu.run.noCells');
+  // per platform pool above its size: the cap N/L it reached
+  const capped = model.rows.filter((r) => r.executor.kind === 'platform-pool' && r.concurrency > r.executor.threads && r.wholeRunRps.median !== null);
+  const caps = capped.map((r) => s('fu.run.cap', { variant: esc(ctx.variantName(r.variant)), c: int(r.concurrency), N: int(r.executor.kind === 'platform-pool' ? r.executor.threads : 0), x: rps(r.wholeRunRps.median), bound: rps(r.boundRps) }));
+  return [
+    s('fu.run.heading'),
+    s(kind === 'pool-sweep' ? 'fu.run.pool' : 'fu.run.latency', { L: int(L), profile: esc(model.manifest.options.profile), sizes: poolSizes.map(int).join(', ') || '—' }),
+    tbl.md,
+    range,
+    ...(caps.length ? [caps.join(' ')] : []),
+    s('fu.run.charts'),
+  ].join('\n\n');
+}
+
 // ---------------------------------------------------------------- the study's own template sections
 
 function sections(model: ReportModel, ctx: RenderContext): Record<string, string | Raw> {
@@ -396,7 +454,9 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
   ].join('\n\n'));
 
   const finalData = h && h.throughput ? raw(`${s('final.inThisRun')}${sentenceSep}${headline(h).md}`) : P('summary.noComparison');
-  const followUps = table([s('h.followUp'), s('h.command')], model.followUps.map((f) => [P(`fu.${f.id}`), f.command === null ? P('fu.notRunnable') : code(f.command)]));
+  const followUpTable = table([s('h.followUp'), s('h.command')], model.followUps.map((f) => [P(`fu.${f.id}`), f.command === null ? P('fu.notRunnable') : code(f.command)]));
+  const thisRun = followUpRun(model, ctx);
+  const followUps = thisRun === '' ? followUpTable : raw(`${followUpTable.md}\n\n${thisRun}`);
 
   return {
     summary: join(summaryParts),

@@ -1,0 +1,113 @@
+/**
+ * Study 000's §17 follow-ups as profiles (issue 16): the profiles exist and fit the quick size, the
+ * jdk21 profile stops with "not tested here" on a host without a JDK 21, and a follow-up run's
+ * report shows every cell's measured ÷ bound (the real fixture run, routed as a follow-up profile
+ * in memory; its numbers are the fixture's own).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { STUDY_000, SWEEP_LATENCIES_MS, latencySweepRequestsPerWorker } from '../src/studies/000/index.ts';
+import { followUpKind, followUpRatios } from '../src/studies/000/report.ts';
+import { makePlan } from '../src/config/plan.ts';
+import { resolveOptions } from '../src/config/profiles.ts';
+import { findJdkOfMajor, requireProfileJdk } from '../src/jvm/jdk.ts';
+import { EXIT, VtbenchError } from '../src/core/errors.ts';
+import { loadRun, type LoadedRun } from '../src/report/load.ts';
+import { buildReport, loadTemplates } from '../src/report/index.ts';
+import { buildModel } from '../src/report/model.ts';
+import { FIXTURE_DIR } from './fixtures/report-helpers.ts';
+
+/** the quick size of a follow-up (issue 16): ≤ 8 min, of which we budget 2 min for JVM starts and the build */
+const QUICK_LOAD_S = 6 * 60;
+
+test('every §17 follow-up is a profile of study 000 and its quick size plans ≤ 6 min of load', () => {
+  const names = STUDY_000.profiles.map((p) => p.name);
+  const quick = ['pool-sweep-quick', ...SWEEP_LATENCIES_MS.map((L) => `latency-${L}`), 'jdk21'];
+  for (const n of [...quick, 'pool-sweep']) assert.ok(names.includes(n), n);
+  for (const n of quick) {
+    const plan = makePlan(resolveOptions(STUDY_000, n, {}), STUDY_000);
+    assert.ok(plan.theoreticalS <= QUICK_LOAD_S, `${n}: ${plan.theoreticalS} s`);
+  }
+  const pool = resolveOptions(STUDY_000, 'pool-sweep-quick', {});
+  assert.deepEqual([...pool.variants], ['fixed', 'fixed-100', 'fixed-500', 'virtual']);
+  assert.deepEqual(pool.variantSpecs.map((v) => (v.executor.kind === 'platform-pool' ? v.executor.threads : null)), [32, 100, 500, null]);
+  for (const L of SWEEP_LATENCIES_MS) assert.equal(resolveOptions(STUDY_000, `latency-${L}`, {}).latencyMs, L);
+  // the §5 profiles keep their two arms
+  assert.deepEqual([...resolveOptions(STUDY_000, 'seed-000', {}).variants], ['fixed', 'virtual']);
+});
+
+test('latency-sweep requests per worker: ≈ 6 s of calls per worker, between 2 and 40', () => {
+  assert.deepEqual(SWEEP_LATENCIES_MS.map(latencySweepRequestsPerWorker), [40, 12, 4, 2, 2]);
+});
+
+test('followUpKind routes the follow-up profiles only', () => {
+  assert.equal(followUpKind('pool-sweep'), 'pool-sweep');
+  assert.equal(followUpKind('pool-sweep-quick'), 'pool-sweep');
+  assert.equal(followUpKind('latency-3000'), 'latency');
+  for (const p of ['seed-000', 'quick', 'smoke', 'open-loop', 'latency-', 'jdk21']) assert.equal(followUpKind(p), null, p);
+});
+
+test('followUpRatios: hand-checked values, null when not computable', () => {
+  const agg = (median: number | null) => ({ median, min: median, max: median, n: median === null ? 0 : 1, values: median === null ? [] : [median] });
+  // fixed 32 at c = 100, L = 1.5 s: bound 21.33 req/s, measured 21.26 → 99.67 %; P95 theory 4 × 1.5 s = 6 s, measured 5.915 s → 98.58 %
+  const r = followUpRatios({ wholeRunRps: agg(21.26), boundRps: 32 / 1.5, e2eP95Ms: agg(5915.1), theoryE2eP95Ms: 6000 });
+  assert.ok(Math.abs((r.throughputPct as number) - 99.65625) < 1e-9);
+  assert.ok(Math.abs((r.e2eP95Pct as number) - 98.585) < 1e-9);
+  assert.deepEqual(followUpRatios({ wholeRunRps: agg(null), boundRps: 10, e2eP95Ms: agg(null), theoryE2eP95Ms: 0 }), { throughputPct: null, e2eP95Pct: null });
+});
+
+const asProfile = (run: LoadedRun, profile: string): LoadedRun => ({ ...run, manifest: { ...run.manifest, options: { ...run.manifest.options, profile } } });
+
+test('a pool-sweep run\'s §17 shows each cell against its own bound; a §5 run\'s does not', async () => {
+  const run = await loadRun(FIXTURE_DIR);
+  const templates = await loadTemplates('en');
+  const md = async (r: LoadedRun) => ((await buildReport(r, templates)).files.find((f) => f.path === 'report.md') as { content: string }).content;
+  const plain = await md(run);
+  assert.doesNotMatch(plain, /This run's follow-up/);
+  const swept = asProfile(run, 'pool-sweep-quick');
+  const out = await md(swept);
+  const section = out.slice(out.indexOf("### This run's follow-up"));
+  assert.match(section, /the size N of the fixed pool/);
+  const model = buildModel(swept);
+  assert.ok(model.rows.length > 0);
+  for (const r of model.rows) {
+    // the row of (variant, c) carries the ratio computed here from the row's own figures
+    const pctText = `${((r.wholeRunRps.median as number) / r.boundRps * 100).toFixed(1)} %`;
+    const line = section.split('\n').find((l) => l.includes(`| ${r.concurrency} |`) && l.includes(pctText));
+    assert.ok(line, `no row for ${r.variant} c=${r.concurrency} with ${pctText}`);
+  }
+  // the fixture's fixed pool has 8 threads: above it, the cap sentence names N/L
+  assert.match(section, /at c = 32 > N = 8: .* against its cap N\/L = /);
+  const zh = ((await buildReport(swept, await loadTemplates('zh'))).files.find((f) => f.path === 'report.md') as { content: string }).content;
+  assert.match(zh, /### 本次运行的后续实验/);
+});
+
+test('jdk21: on a host without a JDK 21 the profile stops with one line, exit 3; a JDK 21 is found by its release file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-jdk21-'));
+  try {
+    const mk = (name: string, version: string) => {
+      mkdirSync(join(dir, name, 'bin'), { recursive: true });
+      writeFileSync(join(dir, name, 'release'), `JAVA_VERSION="${version}"\n`);
+      writeFileSync(join(dir, name, 'bin', 'java'), '');
+    };
+    mk('jdk-17', '17.0.9');
+    mk('jdk-25', '25.0.3');
+    const search = { env: {}, roots: [dir] };
+    const jdk21 = STUDY_000.profiles.find((p) => p.name === 'jdk21');
+    assert.ok(jdk21);
+    assert.equal(findJdkOfMajor(21, search), null);
+    assert.throws(() => requireProfileJdk(jdk21, search), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.prerequisite
+      && e.message === 'not tested here: no JDK 21 on this host' && e.hint === '');
+    // the other profiles need no particular JDK
+    requireProfileJdk(STUDY_000.profiles[0] as (typeof STUDY_000.profiles)[number], search);
+    mk('jdk-21', '21.0.5');
+    assert.equal(findJdkOfMajor(21, search)?.version, '21.0.5');
+    // found, but this version builds the SUT for release 25 only: still not tested, and it says why
+    assert.throws(() => requireProfileJdk(jdk21, search), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.prerequisite && /JDK 21\.0\.5 found .* compiled for release 25/.test(e.message));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
