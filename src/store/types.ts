@@ -266,6 +266,12 @@ export interface CompactRequests {
   queueMs: (number | null)[];
   execMs: (number | null)[];
   /**
+   * the SUT's `Server-Timing` `permit` entry: ms the call waited for a bulkhead permit
+   * (`bench.bulkhead.permits` > 0, part of execMs); null for a request without one. Present only in
+   * cells where at least one request carried it (study 000's bulkhead follow-up, issue 16).
+   */
+  permitMs?: (number | null)[];
+  /**
    * open loop: the scheduled requests that were never sent (same index = same request), with their
    * intended send time and why; sent + unsent = scheduled. Absent for closed-loop cells.
    */

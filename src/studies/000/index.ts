@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 import type { Profile, ProfileValues, Study } from '../../study/types.ts';
 import { DEFAULT_BIND_ADDRESS } from '../../jvm/bind.ts';
 import { V1_READER } from './v1.ts';
-import { POOL_SWEEP_VARIANTS, SCENARIOS, VARIANTS } from './arms.ts';
+import { BULKHEAD_VARIANTS, POOL_SWEEP_VARIANTS, SCENARIOS, VARIANTS } from './arms.ts';
 
-export { POOL_SWEEP_VARIANTS, PROMPT_BODY, SCENARIOS, VARIANTS } from './arms.ts';
+export { BULKHEAD_PERMITS, BULKHEAD_VARIANTS, POOL_SWEEP_VARIANTS, PROMPT_BODY, SCENARIOS, VARIANTS } from './arms.ts';
 import { PUBLISHED_000 } from './published.ts';
 import { REPORT_000 } from './report.ts';
 
@@ -61,6 +61,7 @@ export function latencySweepRequestsPerWorker(latencyMs: number): number {
  * on the 2-core reference host); `npx zx run.mjs list` prints each one's theoretical duration.
  * - `pool-sweep`, `pool-sweep-quick`: fixed pools of 32, 100, 500 vs virtual threads at 1.5 s.
  * - `latency-<L>`: fixed-32 vs virtual at mock latency L (quick size; levels 10, 50, 100).
+ * - `bulkhead`, `bulkhead-quick`: fixed-32, virtual, and virtual behind a Semaphore(32) (§13).
  * - `jdk21`: 50/200/500 on a JDK 21; on a host without one it stops with "not tested here".
  */
 function FOLLOW_UP_PROFILES(): Profile[] {
@@ -82,6 +83,17 @@ function FOLLOW_UP_PROFILES(): Profile[] {
       description: `§17 mock latency ${L} ms, quick: fixed-32 vs virtual at levels 10, 50, 100, ${latencySweepRequestsPerWorker(L)} req/worker, 1 repeat, ramp start`,
       values: { ...BASE, latencyMs: L, levels: [10, 50, 100], requestsPerWorker: latencySweepRequestsPerWorker(L), repeats: 1, warmupS: 5, start: 'ramp' },
     })),
+    {
+      name: 'bulkhead',
+      description: '§13/§17 bulkhead: fixed-32, virtual, and virtual threads behind a Semaphore(32) in front of the LLM call, levels 10..500, 40 req/worker, 3 repeats, 1500 ms mock',
+      values: { ...BASE, variants: [...BULKHEAD_VARIANTS] },
+    },
+    {
+      // fixed-32 and the bulkhead both take 500 × 4 / 32 = 62.5 waves of 1.5 s (94.5 s) at c = 500
+      name: 'bulkhead-quick',
+      description: '§13/§17 bulkhead, quick (~6 min): fixed-32, virtual, virtual + Semaphore(32) at levels 50, 200, 500, 4 req/worker, 1 repeat, ramp start',
+      values: { ...BASE, variants: [...BULKHEAD_VARIANTS], levels: [50, 200, 500], requestsPerWorker: 4, repeats: 1, warmupS: 5, start: 'ramp' },
+    },
     {
       name: 'jdk21',
       description: '§17 JDK 21 rerun: fixed-32 vs virtual at levels 50, 200, 500, 8 req/worker, 1 repeat, on a JDK 21 only (none here: the run says "not tested here")',

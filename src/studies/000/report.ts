@@ -5,8 +5,10 @@
  * the §17 follow-ups, and the sections of templates/000/ that speak of "the fixed pool" and
  * "virtual threads" (summary, hypothesis, §8.2–8.5, §9.1–9.2, §13–17).
  */
-import type { PublishedRow } from '../../study/types.ts';
-import type { CellResult } from '../../store/types.ts';
+import type { PublishedRow, Variant } from '../../study/types.ts';
+import type { CellResult, CompactRequests } from '../../store/types.ts';
+import { percentiles } from '../../stats/percentiles.ts';
+import { aggregate } from '../../stats/aggregate.ts';
 import type { BaseModel, ConclusionRow, FigureCheck, FollowUp, StudyReportHook } from '../../report/hook.ts';
 import type { LevelComparison, Reason, ReportModel, RowModel } from '../../report/model.ts';
 import { LAT_TOL, primaryPair, rowOf, rssDeltaMiB, sameJdkVersion } from '../../report/model.ts';
@@ -214,8 +216,9 @@ export const FOLLOW_UPS: readonly FollowUp[] = [
  * Which §17 follow-up a profile runs (src/studies/000/index.ts FOLLOW_UP_PROFILES), or null for the
  * §5 profiles: `pool-sweep` (pool sizes), `latency` (one mock latency of the sweep).
  */
-export function followUpKind(profile: string): 'pool-sweep' | 'latency' | null {
+export function followUpKind(profile: string): 'pool-sweep' | 'latency' | 'bulkhead' | null {
   if (profile === 'pool-sweep' || profile === 'pool-sweep-quick') return 'pool-sweep';
+  if (profile === 'bulkhead' || profile === 'bulkhead-quick') return 'bulkhead';
   if (/^latency-\d+$/.test(profile)) return 'latency';
   return null;
 }
@@ -233,6 +236,55 @@ export function followUpRatios(r: Pick<RowModel, 'wholeRunRps' | 'boundRps' | 'e
   };
 }
 
+/** K of a variant behind a bulkhead (`bench.bulkhead.permits` among its SUT properties), or null. */
+export function bulkheadPermits(v: Pick<Variant, 'sutProperties'> | undefined): number | null {
+  const k = Number(v?.sutProperties?.['bench.bulkhead.permits'] ?? NaN);
+  return Number.isInteger(k) && k > 0 ? k : null;
+}
+
+/**
+ * P95 of the permit wait (Server-Timing `permit`, ms) over one cell's successful requests, or null
+ * when the cell has no permit column (no bulkhead, or a run before it existed).
+ */
+export function permitP95Ms(req: CompactRequests | undefined): number | null {
+  if (!req?.permitMs) return null;
+  const xs: number[] = [];
+  for (let i = 0; i < req.permitMs.length; i++) {
+    const p = req.permitMs[i];
+    if (p !== null && p !== undefined && req.error[i] === '') xs.push(p);
+  }
+  return percentiles(xs)?.p95 ?? null;
+}
+
+/**
+ * The bulkhead section: per level, fixed-32, virtual and virtual behind Semaphore(K) against their
+ * bounds (the bulkhead's is min(c, K)/L: K calls in the upstream at once), where each one's wait
+ * happened (executor queue P95, permit P95) and the mock's peak in flight against K.
+ */
+function bulkheadRun(model: ReportModel, ctx: RenderContext): string[] {
+  const { s } = ctx;
+  const L = model.latencyMs;
+  const bulk = [...model.variantSpecs.values()].find((v) => bulkheadPermits(v) !== null);
+  const K = bulkheadPermits(bulk);
+  if (!bulk || K === null) return [s('fu.bh.none')];
+  const permitAgg = (r: RowModel) => aggregate(model.cells.filter((c) => c.variant === r.variant && c.concurrency === r.concurrency).map((c) => permitP95Ms(model.requests.get(c.cellId))));
+  const boundOf = (r: RowModel) => (r.variant === bulk.id ? Math.min(r.concurrency, K) / (L / 1000) : r.boundRps);
+  const rows = [...model.rows].sort((a, b) => a.concurrency - b.concurrency);
+  const tbl = table(
+    [s('h.variant'), s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.fu.throughputRatio'), s('h.queueP95'), s('h.fu.permitP95'), s('h.fu.mockPeak')],
+    rows.map((r) => {
+      const b = boundOf(r);
+      return [esc(ctx.variantName(r.variant)), int(r.concurrency), aggText(r.wholeRunRps, rps), rps(b), pct(r.wholeRunRps.median === null ? null : (r.wholeRunRps.median / b) * 100),
+        aggText(r.queueP95Ms, ms), r.variant === bulk.id ? aggText(permitAgg(r), ms) : '—', r.upstream.source === 'mock' ? aggText(r.upstream.peak, int) : '—'];
+    }),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+  );
+  const bRows = rows.filter((r) => r.variant === bulk.id);
+  const peaks = bRows.map((r) => (r.upstream.source === 'mock' ? r.upstream.peak.max : null)).filter((x): x is number => x !== null);
+  const peakLine = peaks.length === 0 ? s('fu.bh.peak.none') : s(Math.max(...peaks) <= K ? 'fu.bh.peak.holds' : 'fu.bh.peak.exceeds', { K: int(K), peak: int(Math.max(...peaks)), n: int(peaks.length) });
+  return [s('fu.bh.intro', { K: int(K), L: int(L), bound: rps(K / (L / 1000)) }), tbl.md, peakLine];
+}
+
 /**
  * The section a follow-up run adds under §17: what changed against §5, and per cell the measured
  * throughput and E2E P95 against the bounds (the formulas hold for every L and N, so the ratio is
@@ -242,6 +294,7 @@ function followUpRun(model: ReportModel, ctx: RenderContext): string {
   const kind = followUpKind(model.manifest.options.profile);
   if (kind === null) return '';
   const { s } = ctx;
+  if (kind === 'bulkhead') return [s('fu.run.heading'), ...bulkheadRun(model, ctx)].join('\n\n');
   const L = model.latencyMs;
   const threadsOf = (r: RowModel) => (r.executor.kind === 'platform-pool' ? int(r.executor.threads) : '—');
   const rows = model.rows.map((r) => ({ r, q: followUpRatios(r) }));
