@@ -111,3 +111,38 @@ test('jdk21: on a host without a JDK 21 the profile stops with one line, exit 3;
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// ---------------------------------------------------------------- bulkhead (§13/§17)
+
+import { compactRequests } from '../src/store/run-store.ts';
+import { bulkheadPermits, permitP95Ms } from '../src/studies/000/report.ts';
+import { validate } from '../src/store/schema.ts';
+import type { RequestRecord } from '../src/load/types.ts';
+
+const rec = (seq: number, serverTiming: Record<string, number>, errorClass: RequestRecord['errorClass'] = null): RequestRecord =>
+  ({ worker: 0, seq, intendedStartMs: seq, startMs: seq, endMs: seq + 1, e2eMs: 1, status: errorClass === null ? 200 : 502, errorClass, serverTiming });
+
+test('requests files: a permitMs column only when the SUT sent Server-Timing permit; null for a request without it', () => {
+  const plain = compactRequests([rec(0, { queue: 0.1, exec: 500 }), rec(1, { queue: 0.2, exec: 501 })]);
+  assert.equal('permitMs' in plain, false);
+  const bh = compactRequests([rec(0, { queue: 0.1, exec: 500, permit: 0.0004 }), rec(1, { queue: 0.2, exec: 1001, permit: 500.1234 }), rec(2, {}, 'http')]);
+  assert.deepEqual(bh.permitMs, [0, 500.123, null]);
+  assert.equal(bh.permitMs?.length, bh.e2eMs.length);
+  assert.deepEqual(validate('CompactRequests', bh), []);
+  assert.deepEqual(validate('CompactRequests', plain), []);
+});
+
+test('bulkheadPermits reads K from the variant\'s SUT properties; the study\'s virtual-bulkhead variant has K = 32', () => {
+  assert.equal(bulkheadPermits(STUDY_000.variants.find((v) => v.id === 'virtual-bulkhead')), 32);
+  assert.equal(bulkheadPermits(STUDY_000.variants.find((v) => v.id === 'virtual')), null);
+  assert.equal(bulkheadPermits({ sutProperties: { 'bench.bulkhead.permits': '0' } }), null);
+  assert.equal(bulkheadPermits(undefined), null);
+});
+
+test('permitP95Ms: P95 (R type 7) over successful requests\' permit waits; null without the column', () => {
+  // 0, 100, 200, 300, 400 ms: P95 = 380 ms by linear interpolation (h = 0.95 × 4 = 3.8); the failed request's 9,999 ms is left out
+  const req = compactRequests([0, 100, 200, 300, 400].map((p, i) => rec(i, { queue: 0, exec: 500 + p, permit: p })).concat([rec(5, { permit: 9999 }, 'http')]));
+  assert.equal(permitP95Ms(req), 380);
+  assert.equal(permitP95Ms(compactRequests([rec(0, { queue: 0, exec: 1 })])), null);
+  assert.equal(permitP95Ms(undefined), null);
+});
