@@ -25,8 +25,8 @@ const QUICK_LOAD_S = 6 * 60;
 
 test('every §17 follow-up is a profile of study 000 and its quick size plans ≤ 6 min of load', () => {
   const names = STUDY_000.profiles.map((p) => p.name);
-  const quick = ['pool-sweep-quick', ...SWEEP_LATENCIES_MS.map((L) => `latency-${L}`), 'jdk21'];
-  for (const n of [...quick, 'pool-sweep']) assert.ok(names.includes(n), n);
+  const quick = ['pool-sweep-quick', ...SWEEP_LATENCIES_MS.map((L) => `latency-${L}`), 'bulkhead-quick', 'jdk21'];
+  for (const n of [...quick, 'pool-sweep', 'bulkhead', 'followups']) assert.ok(names.includes(n), n);
   for (const n of quick) {
     const plan = makePlan(resolveOptions(STUDY_000, n, {}), STUDY_000);
     assert.ok(plan.theoreticalS <= QUICK_LOAD_S, `${n}: ${plan.theoreticalS} s`);
@@ -47,6 +47,8 @@ test('followUpKind routes the follow-up profiles only', () => {
   assert.equal(followUpKind('pool-sweep'), 'pool-sweep');
   assert.equal(followUpKind('pool-sweep-quick'), 'pool-sweep');
   assert.equal(followUpKind('latency-3000'), 'latency');
+  assert.equal(followUpKind('bulkhead-quick'), 'bulkhead');
+  assert.equal(followUpKind('followups'), 'followups');
   for (const p of ['seed-000', 'quick', 'smoke', 'open-loop', 'latency-', 'jdk21']) assert.equal(followUpKind(p), null, p);
 });
 

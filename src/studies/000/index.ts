@@ -62,6 +62,7 @@ export function latencySweepRequestsPerWorker(latencyMs: number): number {
  * - `pool-sweep`, `pool-sweep-quick`: fixed pools of 32, 100, 500 vs virtual threads at 1.5 s.
  * - `latency-<L>`: fixed-32 vs virtual at mock latency L (quick size; levels 10, 50, 100).
  * - `bulkhead`, `bulkhead-quick`: fixed-32, virtual, and virtual behind a Semaphore(32) (§13).
+ * - `followups`: the pool sizes and the bulkhead in one run (one mock latency per run).
  * - `jdk21`: 50/200/500 on a JDK 21; on a host without one it stops with "not tested here".
  */
 function FOLLOW_UP_PROFILES(): Profile[] {
@@ -93,6 +94,13 @@ function FOLLOW_UP_PROFILES(): Profile[] {
       name: 'bulkhead-quick',
       description: '§13/§17 bulkhead, quick (~6 min): fixed-32, virtual, virtual + Semaphore(32) at levels 50, 200, 500, 4 req/worker, 1 repeat, ramp start',
       values: { ...BASE, variants: [...BULKHEAD_VARIANTS], levels: [50, 200, 500], requestsPerWorker: 4, repeats: 1, warmupS: 5, start: 'ramp' },
+    },
+    {
+      // one run, one mock latency: the pool sizes and the bulkhead share L = 1.5 s; the latency sweep
+      // is its own runs (latency-<L>). Longest cells: fixed-32 and the bulkhead at c = 500 (94.5 s each).
+      name: 'followups',
+      description: '§17 combined, quick (~9 min; the planned duration below counts the semaphore variant at c/L, it runs at min(c, 32)/L): fixed-32, fixed-100, fixed-500, virtual, virtual + Semaphore(32) at levels 50, 200, 500, 4 req/worker, 1 repeat, ramp start (the latency sweep is the latency-<L> profiles)',
+      values: { ...BASE, variants: [...new Set([...POOL_SWEEP_VARIANTS, ...BULKHEAD_VARIANTS])], levels: [50, 200, 500], requestsPerWorker: 4, repeats: 1, warmupS: 5, start: 'ramp' },
     },
     {
       name: 'jdk21',

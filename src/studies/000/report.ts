@@ -216,7 +216,8 @@ export const FOLLOW_UPS: readonly FollowUp[] = [
  * Which §17 follow-up a profile runs (src/studies/000/index.ts FOLLOW_UP_PROFILES), or null for the
  * §5 profiles: `pool-sweep` (pool sizes), `latency` (one mock latency of the sweep).
  */
-export function followUpKind(profile: string): 'pool-sweep' | 'latency' | 'bulkhead' | null {
+export function followUpKind(profile: string): 'pool-sweep' | 'latency' | 'bulkhead' | 'followups' | null {
+  if (profile === 'followups') return 'followups';
   if (profile === 'pool-sweep' || profile === 'pool-sweep-quick') return 'pool-sweep';
   if (profile === 'bulkhead' || profile === 'bulkhead-quick') return 'bulkhead';
   if (/^latency-\d+$/.test(profile)) return 'latency';
@@ -295,6 +296,19 @@ function followUpRun(model: ReportModel, ctx: RenderContext): string {
   if (kind === null) return '';
   const { s } = ctx;
   if (kind === 'bulkhead') return [s('fu.run.heading'), ...bulkheadRun(model, ctx)].join('\n\n');
+  if (kind === 'followups') {
+    // the pool sizes over the executor variants, then the bulkhead beside its two arms
+    const bulk = new Set([...model.variantSpecs.values()].filter((v) => bulkheadPermits(v) !== null).map((v) => v.id));
+    const pools: ReportModel = { ...model, rows: model.rows.filter((r) => !bulk.has(r.variant)) };
+    const arms: ReportModel = { ...model, rows: model.rows.filter((r) => r.variant === FIXED || r.variant === VIRTUAL || bulk.has(r.variant)) };
+    return [s('fu.run.followups'), sweepRun(pools, ctx, 'pool-sweep', s('fu.run.poolHeading')), s('fu.run.bulkheadHeading'), ...bulkheadRun(arms, ctx), s('fu.run.latencyElsewhere')].join('\n\n');
+  }
+  return sweepRun(model, ctx, kind, s('fu.run.heading'));
+}
+
+/** The pool-size or latency follow-up: every cell's throughput and E2E P95 against their bounds. */
+function sweepRun(model: ReportModel, ctx: RenderContext, kind: 'pool-sweep' | 'latency', heading: string): string {
+  const { s } = ctx;
   const L = model.latencyMs;
   const threadsOf = (r: RowModel) => (r.executor.kind === 'platform-pool' ? int(r.executor.threads) : '—');
   const rows = model.rows.map((r) => ({ r, q: followUpRatios(r) }));
@@ -310,7 +324,7 @@ function followUpRun(model: ReportModel, ctx: RenderContext): string {
   const capped = model.rows.filter((r) => r.executor.kind === 'platform-pool' && r.concurrency > r.executor.threads && r.wholeRunRps.median !== null);
   const caps = capped.map((r) => s('fu.run.cap', { variant: esc(ctx.variantName(r.variant)), c: int(r.concurrency), N: int(r.executor.kind === 'platform-pool' ? r.executor.threads : 0), x: rps(r.wholeRunRps.median), bound: rps(r.boundRps) }));
   return [
-    s('fu.run.heading'),
+    heading,
     s(kind === 'pool-sweep' ? 'fu.run.pool' : 'fu.run.latency', { L: int(L), profile: esc(model.manifest.options.profile), sizes: poolSizes.map(int).join(', ') || '—' }),
     tbl.md,
     range,
