@@ -148,3 +148,36 @@ test('permitP95Ms: P95 (R type 7) over successful requests\' permit waits; null 
   assert.equal(permitP95Ms(compactRequests([rec(0, { queue: 0, exec: 1 })])), null);
   assert.equal(permitP95Ms(undefined), null);
 });
+
+/** a real bulkhead-quick run (levels 40, 100; 3 req/worker; mock 500 ms) on this 2-core host, 2026-12-01, while other work ran */
+const BULKHEAD_RUN = join(FIXTURE_DIR, '..', 'bulkhead-run');
+
+test('a real bulkhead run: the SUT sent permit waits for the semaphore variant only, the mock never held more than K, and §17 shows them', async () => {
+  const run = await loadRun(BULKHEAD_RUN);
+  assert.deepEqual(run.gaps, []);
+  const K = bulkheadPermits(run.manifest.options.variantSpecs.find((v) => v.id === 'virtual-bulkhead'));
+  assert.equal(K, 32);
+  for (const c of run.cells) {
+    const req = run.requests.get(c.cellId);
+    assert.ok(req, c.cellId);
+    if (c.variant === 'virtual-bulkhead') {
+      assert.ok(req.permitMs && req.permitMs.every((p) => p !== null), `${c.cellId}: every request carried a permit wait`);
+      assert.ok((c.mock.after?.peakInFlight ?? Infinity) <= 32, `${c.cellId}: mock peak ${c.mock.after?.peakInFlight}`);
+    } else {
+      assert.equal(req.permitMs, undefined, `${c.cellId}: no bulkhead, no permit column`);
+    }
+  }
+  const md = ((await buildReport(run, await loadTemplates('en'))).files.find((f) => f.path === 'report.md') as { content: string }).content;
+  const section = md.slice(md.indexOf("### This run's follow-up"));
+  assert.match(section, /fair semaphore of K = 32 permits/);
+  for (const c of run.cells.filter((x) => x.variant === 'virtual-bulkhead')) {
+    const p95 = permitP95Ms(run.requests.get(c.cellId)) as number;
+    const line = section.split('\n').find((l) => l.startsWith('| Virtual threads + semaphore |') && l.includes(`| ${c.concurrency} |`));
+    assert.ok(line, `row c=${c.concurrency}`);
+    // the bound is min(c, K)/L = 32 / 0.5 s = 64 req/s at both levels; the permit P95 is the cell's own
+    assert.match(line, /\| 64\.00 req\/s \|/);
+    const shown = line.split('|').map((x) => x.trim())[7] as string;
+    assert.equal(Number(shown.replace(/[^0-9.]/g, '')).toFixed(0), p95.toFixed(0), `${line} vs ${p95}`);
+  }
+  assert.match(section, /stayed at or below K = 32 in all 2 cells/);
+});
