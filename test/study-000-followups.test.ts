@@ -181,3 +181,28 @@ test('a real bulkhead run: the SUT sent permit waits for the semaphore variant o
   }
   assert.match(section, /stayed at or below K = 32 in all 2 cells/);
 });
+
+// ---------------------------------------------------------------- faults and retries (§17)
+
+import { mockFaultArgs } from '../src/pipeline/mock-process.ts';
+import { mockCalls } from '../src/studies/000/report.ts';
+import { MOCK_OPTIONS } from '../mock/src/config.ts';
+
+test('faults: the profile drives the mock\'s fault flags (flags the mock declares) and runs virtual threads without and with retries', () => {
+  const o = resolveOptions(STUDY_000, 'faults', {});
+  assert.deepEqual(o.mockFaults, { errorRate: 0.1, errorStatus: 500, resetRate: 0.05, seed: 42 });
+  const args = mockFaultArgs(o.mockFaults);
+  assert.deepEqual(args, ['--error-rate', '0.1', '--error-status', '500', '--reset-rate', '0.05', '--seed', '42']);
+  const flags = new Set(Object.values(MOCK_OPTIONS).map((x) => x.flag));
+  for (const a of args.filter((x) => x.startsWith('--'))) assert.ok(flags.has(a), `the mock declares ${a}`);
+  assert.deepEqual(mockFaultArgs(undefined), []);
+  assert.equal(resolveOptions(STUDY_000, 'seed-000', {}).mockFaults, undefined);
+  assert.deepEqual(o.variantSpecs.map((v) => v.sutProperties?.['spring.ai.openai.max-retries'] ?? null), [null, '2']);
+});
+
+test('mockCalls: answered + reset + hung calls of a cell\'s own mock statistics; null for cumulative (legacy) statistics', () => {
+  const after = { served: 90, inFlight: 0, peakInFlight: 10, connectionsOpened: 10, latenessMs: null, faults: { error500: 9, reset: 6, hang: 1 }, config: {}, startedEpochMs: 0 };
+  assert.equal(mockCalls({ mock: { before: null, after, scope: 'cell' } }), 97);
+  assert.equal(mockCalls({ mock: { before: null, after } }), null);
+  assert.equal(mockCalls({ mock: { before: null, after: null, scope: 'cell' } }), null);
+});

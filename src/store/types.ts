@@ -82,6 +82,23 @@ export interface ResolvedOptions {
   arrivalSeed?: number;
   /** open loop: most requests in flight at once (one connection each); a send beyond it is refused and counted */
   maxInFlight?: number;
+  /**
+   * faults the mock injects (its flags `--error-rate`, `--error-status`, `--reset-rate`, `--seed`;
+   * mock/src/config.ts), set by a profile (study 000's `faults`); absent: none. Each rate is a
+   * probability 0..1 per call.
+   */
+  mockFaults?: MockFaults;
+}
+
+/** The mock's injected faults of a run (ResolvedOptions.mockFaults). */
+export interface MockFaults {
+  /** probability of an error answer with `errorStatus`, at once */
+  errorRate: number;
+  errorStatus: 429 | 500 | 503;
+  /** probability of a TCP reset after the drawn latency */
+  resetRate: number;
+  /** seed of the mock's fault draws (the same seed gives the same sequence of faults) */
+  seed: number;
 }
 
 export interface HostInfo {

@@ -22,7 +22,12 @@ export const VARIANTS: readonly Variant[] = [
   { id: 'fixed-500', label: 'fixed pool of 500', executor: { kind: 'platform-pool', threads: 500, queueCapacity: 10000 }, threadNamePrefix: 'llm-fixed500-' },
   // §13/§17: virtual threads behind a fair Semaphore(K) in front of the LLM call (sut/…/LlmBulkhead.java)
   { id: 'virtual-bulkhead', label: `virtual threads behind a semaphore of ${BULKHEAD_PERMITS}`, executor: { kind: 'virtual-per-task' }, threadNamePrefix: 'llm-vtb-', sutProperties: { 'bench.bulkhead.permits': String(BULKHEAD_PERMITS) } },
+  // §17 faults: the same virtual arm with Spring AI's retries on (the study runs with 0, so retries never distort latency)
+  { id: 'virtual-retry', label: 'virtual threads, 2 retries', executor: { kind: 'virtual-per-task' }, threadNamePrefix: 'llm-vtr-', sutProperties: { 'spring.ai.openai.max-retries': '2' } },
 ];
+
+/** the faults follow-up's variants: virtual threads without and with retries */
+export const FAULT_VARIANTS: readonly string[] = ['virtual', 'virtual-retry'];
 
 /** the bulkhead follow-up's variants: the two arms, then virtual threads behind the semaphore */
 export const BULKHEAD_VARIANTS: readonly string[] = ['fixed', 'virtual', 'virtual-bulkhead'];

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { Profile, ProfileValues, Study } from '../../study/types.ts';
 import { DEFAULT_BIND_ADDRESS } from '../../jvm/bind.ts';
 import { V1_READER } from './v1.ts';
-import { BULKHEAD_VARIANTS, POOL_SWEEP_VARIANTS, SCENARIOS, VARIANTS } from './arms.ts';
+import { BULKHEAD_VARIANTS, FAULT_VARIANTS, POOL_SWEEP_VARIANTS, SCENARIOS, VARIANTS } from './arms.ts';
 
 export { BULKHEAD_PERMITS, BULKHEAD_VARIANTS, POOL_SWEEP_VARIANTS, PROMPT_BODY, SCENARIOS, VARIANTS } from './arms.ts';
 import { PUBLISHED_000 } from './published.ts';
@@ -62,6 +62,7 @@ export function latencySweepRequestsPerWorker(latencyMs: number): number {
  * - `pool-sweep`, `pool-sweep-quick`: fixed pools of 32, 100, 500 vs virtual threads at 1.5 s.
  * - `latency-<L>`: fixed-32 vs virtual at mock latency L (quick size; levels 10, 50, 100).
  * - `bulkhead`, `bulkhead-quick`: fixed-32, virtual, and virtual behind a Semaphore(32) (§13).
+ * - `faults`: the mock injects 500s and resets; virtual threads without and with Spring AI retries.
  * - `followups`: the pool sizes and the bulkhead in one run (one mock latency per run).
  * - `jdk21`: 50/200/500 on a JDK 21; on a host without one it stops with "not tested here".
  */
@@ -94,6 +95,13 @@ function FOLLOW_UP_PROFILES(): Profile[] {
       name: 'bulkhead-quick',
       description: '§13/§17 bulkhead, quick (~6 min): fixed-32, virtual, virtual + Semaphore(32) at levels 50, 200, 500, 4 req/worker, 1 repeat, ramp start',
       values: { ...BASE, variants: [...BULKHEAD_VARIANTS], levels: [50, 200, 500], requestsPerWorker: 4, repeats: 1, warmupS: 5, start: 'ramp' },
+    },
+    {
+      // 10 % of calls answered 500 at once, 5 % reset after L; no hangs: without a client timeout on every
+      // variant a hung call would hold its worker for the 600 s timeouts
+      name: 'faults',
+      description: '§17 faults, quick (~3 min): the mock answers 10 % of calls with 500 and resets 5 %; virtual threads without and with 2 Spring AI retries, levels 10, 50, 100, 8 req/worker, mock 500 ms, 1 repeat',
+      values: { ...BASE, variants: [...FAULT_VARIANTS], latencyMs: 500, levels: [10, 50, 100], requestsPerWorker: 8, repeats: 1, warmupS: 5, start: 'ramp', mockFaults: { errorRate: 0.1, errorStatus: 500, resetRate: 0.05, seed: 42 } },
     },
     {
       // one run, one mock latency: the pool sizes and the bulkhead share L = 1.5 s; the latency sweep

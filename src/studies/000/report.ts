@@ -216,8 +216,9 @@ export const FOLLOW_UPS: readonly FollowUp[] = [
  * Which §17 follow-up a profile runs (src/studies/000/index.ts FOLLOW_UP_PROFILES), or null for the
  * §5 profiles: `pool-sweep` (pool sizes), `latency` (one mock latency of the sweep).
  */
-export function followUpKind(profile: string): 'pool-sweep' | 'latency' | 'bulkhead' | 'followups' | null {
+export function followUpKind(profile: string): 'pool-sweep' | 'latency' | 'bulkhead' | 'faults' | 'followups' | null {
   if (profile === 'followups') return 'followups';
+  if (profile === 'faults') return 'faults';
   if (profile === 'pool-sweep' || profile === 'pool-sweep-quick') return 'pool-sweep';
   if (profile === 'bulkhead' || profile === 'bulkhead-quick') return 'bulkhead';
   if (/^latency-\d+$/.test(profile)) return 'latency';
@@ -287,6 +288,42 @@ function bulkheadRun(model: ReportModel, ctx: RenderContext): string[] {
 }
 
 /**
+ * Calls that reached the mock in one cell: answered (`served`: successes and injected error answers)
+ * plus the calls it reset or held without an answer (mock/src/server.ts); null without per-cell mock
+ * statistics.
+ */
+export function mockCalls(c: Pick<CellResult, 'mock'>): number | null {
+  const a = c.mock.after;
+  if (!a || c.mock.scope !== 'cell') return null;
+  return a.served + (a.faults['reset'] ?? 0) + (a.faults['hang'] ?? 0);
+}
+
+/**
+ * The faults section: per cell, client-side requests and their errors by class, the error rate, the
+ * throughput against the bound c/L, and retry amplification = calls that reached the mock ÷ requests
+ * the clients sent (1 without retries; above 1, each retry is one more upstream call).
+ */
+function faultsRun(model: ReportModel, ctx: RenderContext): string[] {
+  const { s } = ctx;
+  const f = model.manifest.options.mockFaults;
+  if (!f) return [s('fu.faults.none')];
+  const cells = [...model.cells].sort((a, b) => a.variant.localeCompare(b.variant) || a.concurrency - b.concurrency);
+  const tbl = table(
+    [s('h.variant'), s('h.concurrency'), s('h.fu.sent'), s('h.fu.errorsByClass'), s('h.fu.errorRate'), s('h.throughput'), s('h.bound'), s('h.fu.throughputRatio'), s('h.fu.mockCalls'), s('h.fu.amplification')],
+    cells.map((c) => {
+      const byClass = Object.entries(c.load.errors).filter(([, n]) => n > 0).map(([k, n]) => `${esc(k)} ${int(n)}`).join(', ') || '0';
+      const up = mockCalls(c);
+      const bound = c.concurrency / (c.latencyMs / 1000);
+      const x = c.load.wholeRunThroughputRps;
+      return [esc(ctx.variantName(c.variant)), int(c.concurrency), int(c.load.count), byClass, pct(c.load.count > 0 ? ((c.load.count - c.load.ok) / c.load.count) * 100 : null),
+        rps(x), rps(bound), pct(x === null ? null : (x / bound) * 100), up === null ? '—' : int(up), up === null || c.load.count === 0 ? '—' : num(up / c.load.count, 3)];
+    }),
+    ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'r'],
+  );
+  return [s('fu.faults.intro', { error: pct(f.errorRate * 100, 0), status: int(f.errorStatus), reset: pct(f.resetRate * 100, 0), seed: int(f.seed), L: int(model.latencyMs) }), tbl.md, s('fu.faults.note')];
+}
+
+/**
  * The section a follow-up run adds under §17: what changed against §5, and per cell the measured
  * throughput and E2E P95 against the bounds (the formulas hold for every L and N, so the ratio is
  * the finding). Empty for the §5 profiles, so their reports stay as they were.
@@ -296,6 +333,7 @@ function followUpRun(model: ReportModel, ctx: RenderContext): string {
   if (kind === null) return '';
   const { s } = ctx;
   if (kind === 'bulkhead') return [s('fu.run.heading'), ...bulkheadRun(model, ctx)].join('\n\n');
+  if (kind === 'faults') return [s('fu.run.heading'), ...faultsRun(model, ctx)].join('\n\n');
   if (kind === 'followups') {
     // the pool sizes over the executor variants, then the bulkhead beside its two arms
     const bulk = new Set([...model.variantSpecs.values()].filter((v) => bulkheadPermits(v) !== null).map((v) => v.id));
