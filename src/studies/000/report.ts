@@ -194,17 +194,18 @@ function conclusions(model: BaseModel): ConclusionRow[] {
 
 /** §17: the follow-up experiments the study proposes, with the command that runs each (null = not runnable yet) */
 export const FOLLOW_UPS: readonly FollowUp[] = [
-  { id: 'jdk21', command: 'JAVA_HOME=/path/to/jdk-21 npx zx run.mjs --variants fixed,virtual --levels 50,200,500' },
-  { id: 'fixed100', command: 'npx zx run.mjs --pool-size 100' },
-  { id: 'fixed500', command: 'npx zx run.mjs --pool-size 500' },
+  // issue 16: the follow-ups this tool runs are profiles of this study (src/studies/000/index.ts FOLLOW_UP_PROFILES)
+  { id: 'jdk21', command: 'npx zx run.mjs --profile jdk21' },
+  { id: 'fixed100', command: 'npx zx run.mjs --profile pool-sweep' },
+  { id: 'fixed500', command: 'npx zx run.mjs --profile pool-sweep' },
   { id: 'realProvider', command: null },
-  { id: 'latency100', command: 'npx zx run.mjs --latency-ms 100' },
-  { id: 'latency500', command: 'npx zx run.mjs --latency-ms 500' },
-  { id: 'latency3000', command: 'npx zx run.mjs --latency-ms 3000' },
-  { id: 'latency10000', command: 'npx zx run.mjs --latency-ms 10000' },
+  { id: 'latency100', command: 'npx zx run.mjs --profile latency-100' },
+  { id: 'latency500', command: 'npx zx run.mjs --profile latency-500' },
+  { id: 'latency3000', command: 'npx zx run.mjs --profile latency-3000' },
+  { id: 'latency10000', command: 'npx zx run.mjs --profile latency-10000' },
   { id: 'connPool', command: null },
-  { id: 'bulkhead', command: null },
-  { id: 'faults', command: null },
+  { id: 'bulkhead', command: 'npx zx run.mjs --profile bulkhead' },
+  { id: 'faults', command: 'npx zx run.mjs --profile faults' },
   { id: 'resources', command: 'npx zx run.mjs --variants fixed,virtual --levels 50,200,500' },
   { id: 'pinningReal', command: 'npx zx run.mjs --pinned-threshold-ms 0' },
   { id: 'cpuBound', command: null },
