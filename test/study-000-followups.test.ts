@@ -206,3 +206,30 @@ test('mockCalls: answered + reset + hung calls of a cell\'s own mock statistics;
   assert.equal(mockCalls({ mock: { before: null, after } }), null);
   assert.equal(mockCalls({ mock: { before: null, after: null, scope: 'cell' } }), null);
 });
+
+/** a real faults run (levels 20, 60; 4 req/worker; mock 500 ms, 10 % 500s, 5 % resets) on this host, 2026-12-01 */
+const FAULTS_RUN = join(FIXTURE_DIR, '..', 'faults-run');
+
+test('a real faults run: without retries the clients see the injected 500s; with 2 retries none; §17 shows mock ÷ client from the cells\' own counts', async () => {
+  const run = await loadRun(FAULTS_RUN);
+  assert.deepEqual(run.gaps, []);
+  for (const c of run.cells) {
+    const after = c.mock.after;
+    assert.ok(after && c.mock.scope === 'cell', c.cellId);
+    // the SUT answers 502 for each upstream 500 it does not retry: client http errors = the mock's 500s
+    if (c.variant === 'virtual') assert.equal(c.load.errors.http, after.faults['error500'], c.cellId);
+    else assert.equal(c.load.count - c.load.ok, 0, `${c.cellId}: 2 retries absorbed every fault`);
+  }
+  const md = ((await buildReport(run, await loadTemplates('en'))).files.find((f) => f.path === 'report.md') as { content: string }).content;
+  const section = md.slice(md.indexOf("### This run's follow-up"));
+  for (const c of run.cells) {
+    const name = c.variant === 'virtual' ? 'Virtual threads' : 'Virtual threads + 2 retries';
+    const line = section.split('\n').find((l) => l.startsWith(`| ${name} | ${c.concurrency} |`));
+    assert.ok(line, c.cellId);
+    const up = mockCalls(c) as number;
+    assert.ok(line.includes(`| ${up} | ${(up / c.load.count).toFixed(3)} |`), `${line} vs ${up}/${c.load.count}`);
+  }
+  // retries multiply upstream load: the retry variant's ratio is above the no-retry variant's at each level
+  const ratio = (v: string, lvl: number) => { const c = run.cells.find((x) => x.variant === v && x.concurrency === lvl)!; return (mockCalls(c) as number) / c.load.count; };
+  for (const lvl of [20, 60]) assert.ok(ratio('virtual-retry', lvl) > ratio('virtual', lvl), `c=${lvl}`);
+});

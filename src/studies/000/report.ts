@@ -321,7 +321,13 @@ function faultsRun(model: ReportModel, ctx: RenderContext): string[] {
     }),
     ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'r'],
   );
-  return [s('fu.faults.intro', { error: pct(f.errorRate * 100, 0), status: int(f.errorStatus), reset: pct(f.resetRate * 100, 0), seed: int(f.seed), L: int(model.latencyMs) }), tbl.md, s('fu.faults.note')];
+  // calls the mock saw beyond what the clients sent, in a variant without Spring AI retries: a layer below retried them
+  const hidden = cells.filter((c) => {
+    const retries = Number(model.variantSpecs.get(c.variant)?.sutProperties?.['spring.ai.openai.max-retries'] ?? 0);
+    const up = mockCalls(c);
+    return retries === 0 && up !== null && up > c.load.count;
+  }).map((c) => s('fu.faults.hiddenRetry', { variant: esc(ctx.variantName(c.variant)), c: int(c.concurrency), up: int(mockCalls(c)), sent: int(c.load.count), resets: int(c.mock.after?.faults['reset'] ?? 0), clientResets: int(c.load.errors.reset) }));
+  return [s('fu.faults.intro', { error: pct(f.errorRate * 100, 0), status: int(f.errorStatus), reset: pct(f.resetRate * 100, 0), seed: int(f.seed), L: int(model.latencyMs) }), tbl.md, ...(hidden.length ? [hidden.join(' ') + ' ' + s('fu.faults.hiddenWhy')] : []), s('fu.faults.note')];
 }
 
 /**
