@@ -94,7 +94,8 @@ export interface ResolvedOptions {
 export interface MockFaults {
   /** probability of an error answer with `errorStatus`, at once */
   errorRate: number;
-  errorStatus: 429 | 500 | 503;
+  /** HTTP status of the error answers: one the mock accepts (mock/src/faults.ts ERROR_STATUSES; the mock refuses another at start) */
+  errorStatus: number;
   /** probability of a TCP reset after the drawn latency */
   resetRate: number;
   /** seed of the mock's fault draws (the same seed gives the same sequence of faults) */
