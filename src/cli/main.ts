@@ -18,6 +18,7 @@ import { maxValue } from '../config/options.ts';
 import { readHostLimits } from '../config/limits.ts';
 import { makePlan, formatPlan, formatDuration, formatExecutor, type Plan } from '../config/plan.ts';
 import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
+import { requireProfileJdk } from '../jvm/jdk.ts';
 import { VtbenchError, EXIT, exitCodeHelp, fsError } from '../core/errors.ts';
 import { RunStore, legacyRunError } from '../store/run-store.ts';
 import { resummarizeRun } from '../analysis/resummarize.ts';
@@ -361,7 +362,7 @@ export async function main(argv: string[], io: Io, deps: MainDeps): Promise<numb
     // --json: the error as one event line on stdout too, so a script reading stdout sees why it ended
     if (argv.includes('--json')) io.stdout.write(JSON.stringify({ type: 'error', message: (e as Error).message ?? String(e), hint: e instanceof VtbenchError ? e.hint : null, exitCode: code }) + '\n');
     if (e instanceof VtbenchError) {
-      io.stderr.write(`error: ${e.message}\n  hint: ${e.hint}\n`);
+      io.stderr.write(`error: ${e.message}\n${e.hint === '' ? '' : `  hint: ${e.hint}\n`}`); // an empty hint: the message says it all
       if (debug && e.stack) io.stderr.write(e.stack + '\n');
       return e.exitCode;
     }
@@ -494,6 +495,8 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   } else {
     study = typeof opts['study'] === 'string' ? getStudy(opts['study'], studies) : defaultStudyOf(studies);
     options = resolveOptions(study, typeof opts['profile'] === 'string' ? opts['profile'] : defaultProfile(study).name, raw);
+    // a profile that exists to test one JDK (study 000's jdk21) stops here, before anything starts, on a host without it
+    requireProfileJdk(study.profiles.find((p) => p.name === options.profile) ?? { name: options.profile });
     const runId = newRunId(study.id, options.profile);
     store = openStore(deps, join(runsDir, runId));
     manifest = {

@@ -140,3 +140,34 @@ export function requireSutJdk(jdk: Jdk): void {
     );
   }
 }
+
+/**
+ * The JDK of exactly `major` (JAVA_HOME first, then the roots, newest update first), or null when
+ * the host has none. Used by profiles that exist to test one JDK (Profile.requiresJdkMajor).
+ */
+export function findJdkOfMajor(major: number, search: JdkSearch = {}): Jdk | null {
+  const env = search.env ?? process.env;
+  const roots = search.roots ?? ['/usr/lib/jvm'];
+  const homes = [...(env['JAVA_HOME'] ? [env['JAVA_HOME']] : []), ...roots.flatMap(childDirs)];
+  const found = homes.map(inspectJdk).filter((r): r is Jdk => typeof r !== 'string' && r.major === major);
+  return found[0] ?? null;
+}
+
+/**
+ * Stops a run of a profile that needs one JDK major (Profile.requiresJdkMajor) before anything starts.
+ * @throws VtbenchError (exit {@link EXIT.prerequisite}) "not tested here: no JDK <major> on this host" when
+ *   none is found; when one is found but the SUT jar needs a newer release ({@link SUT_MIN_JDK}), says so
+ *   (the SUT is not built for release <major> in this version: issue 16)
+ */
+export function requireProfileJdk(profile: { name: string; requiresJdkMajor?: number }, search: JdkSearch = {}): void {
+  const major = profile.requiresJdkMajor;
+  if (major === undefined) return;
+  const jdk = findJdkOfMajor(major, search);
+  if (jdk === null) {
+    // one line and nothing else: the message is the whole answer (no hint line)
+    throw new VtbenchError(`not tested here: no JDK ${major} on this host`, '', EXIT.prerequisite);
+  }
+  if (major < SUT_MIN_JDK) {
+    throw new VtbenchError(`not tested here: JDK ${jdk.version} found at ${jdk.home}, but the SUT is compiled for release ${SUT_MIN_JDK}`, `profile ${profile.name} needs a SUT built for release ${major} that reads the JDK-24-only MXBeans reflectively; this version does not build it`, EXIT.prerequisite);
+  }
+}

@@ -358,6 +358,8 @@ export interface ReportModel {
    * generic rows do not carry (e.g. an in-process cell's `job`, study 004)
    */
   cells: readonly CellResult[];
+  /** the cells' per-request columns by cell id (as loaded), for a study hook's own per-request figures (study 000's bulkhead permit wait) */
+  requests: ReadonlyMap<string, CompactRequests>;
 }
 
 /** A model row by (variant, level), or null. */
@@ -757,6 +759,7 @@ export function buildModel(run: LoadedRun): ReportModel {
     charts: { series, distribution },
     openLoop: openLoopModel(cells, order),
     cells,
+    requests: run.requests,
   };
   base.published = evaluatePublished(base, hook, cells);
   if (variants.length < 2) base.gaps.push(`only one variant (${variants.join(', ')}) has results; comparisons between variants are omitted`);

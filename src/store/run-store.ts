@@ -223,5 +223,8 @@ export function compactRequests(records: readonly RequestRecord[], unsent?: read
     out.queueMs.push(q === undefined ? null : r3(q));
     out.execMs.push(e === undefined ? null : r3(e));
   }
+  // a bulkhead's permit wait: a column only when some request carried it (older cells stay as they were)
+  const permits = records.map((r) => { const p = r.serverTiming['permit']; return p === undefined ? null : r3(p); });
+  if (permits.some((p) => p !== null)) out.permitMs = permits;
   return out;
 }

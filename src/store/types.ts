@@ -82,6 +82,24 @@ export interface ResolvedOptions {
   arrivalSeed?: number;
   /** open loop: most requests in flight at once (one connection each); a send beyond it is refused and counted */
   maxInFlight?: number;
+  /**
+   * faults the mock injects (its flags `--error-rate`, `--error-status`, `--reset-rate`, `--seed`;
+   * mock/src/config.ts), set by a profile (study 000's `faults`); absent: none. Each rate is a
+   * probability 0..1 per call.
+   */
+  mockFaults?: MockFaults;
+}
+
+/** The mock's injected faults of a run (ResolvedOptions.mockFaults). */
+export interface MockFaults {
+  /** probability of an error answer with `errorStatus`, at once */
+  errorRate: number;
+  /** HTTP status of the error answers: one the mock accepts (mock/src/faults.ts ERROR_STATUSES; the mock refuses another at start) */
+  errorStatus: number;
+  /** probability of a TCP reset after the drawn latency */
+  resetRate: number;
+  /** seed of the mock's fault draws (the same seed gives the same sequence of faults) */
+  seed: number;
 }
 
 export interface HostInfo {
@@ -343,6 +361,12 @@ export interface CompactRequests {
   /** null when the server sent no Server-Timing */
   queueMs: (number | null)[];
   execMs: (number | null)[];
+  /**
+   * the SUT's `Server-Timing` `permit` entry: ms the call waited for a bulkhead permit
+   * (`bench.bulkhead.permits` > 0, part of execMs); null for a request without one. Present only in
+   * cells where at least one request carried it (study 000's bulkhead follow-up, issue 16).
+   */
+  permitMs?: (number | null)[];
   /**
    * open loop: the scheduled requests that were never sent (same index = same request), with their
    * intended send time and why; sent + unsent = scheduled. Absent for closed-loop cells.

@@ -140,6 +140,12 @@ export interface Profile {
   name: string;
   description: string;
   values: ProfileValues;
+  /**
+   * the JDK major version this profile exists to test (e.g. 21 for study 000's `jdk21` follow-up);
+   * absent: any JDK the SUT runs on. A run of the profile on a host without exactly this major
+   * stops before anything starts with "not tested here" (src/jvm/jdk.ts requireProfileJdk, exit 3).
+   */
+  requiresJdkMajor?: number;
 }
 
 /**

@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 import type { Profile, ProfileValues, Study } from '../../study/types.ts';
 import { DEFAULT_BIND_ADDRESS } from '../../jvm/bind.ts';
 import { V1_READER } from './v1.ts';
-import { SCENARIOS, VARIANTS } from './arms.ts';
+import { BULKHEAD_VARIANTS, FAULT_VARIANTS, POOL_SWEEP_VARIANTS, SCENARIOS, VARIANTS } from './arms.ts';
 
-export { PROMPT_BODY, SCENARIOS, VARIANTS } from './arms.ts';
+export { BULKHEAD_PERMITS, BULKHEAD_VARIANTS, POOL_SWEEP_VARIANTS, PROMPT_BODY, SCENARIOS, VARIANTS } from './arms.ts';
 import { PUBLISHED_000 } from './published.ts';
 import { REPORT_000 } from './report.ts';
 
@@ -39,6 +39,85 @@ const BASE: ProfileValues = {
   headersTimeoutMs: 600_000,
   bodyTimeoutMs: 600_000,
 };
+
+/**
+ * The §17 mock latencies of the latency sweep (ms): the study's 1,500 ms and the four it proposes.
+ * One run has one mock latency (the mock starts once per run), so the sweep is one profile per
+ * latency, `latency-<L>`; every cell's bounds use its run's L.
+ */
+export const SWEEP_LATENCIES_MS: readonly number[] = [100, 500, 1500, 3000, 10000];
+
+/**
+ * Requests per worker of a latency-sweep profile: about 4 s of work per worker at L ≤ 1.5 s (so
+ * short latencies still give cells long enough to measure), fewer at 3 s and 10 s (so the fixed
+ * pool's waves fit the ≤ 8 min quick size); at least 2, so a ramp start leaves a steady window.
+ */
+export function latencySweepRequestsPerWorker(latencyMs: number): number {
+  return Math.max(2, Math.min(40, Math.round(6000 / latencyMs)));
+}
+
+/**
+ * Study 000's §17 follow-ups as profiles (issue 16). Each has a quick size (≤ 8 min with JVM starts
+ * on the 2-core reference host); `npx zx run.mjs list` prints each one's theoretical duration.
+ * - `pool-sweep`, `pool-sweep-quick`: fixed pools of 32, 100, 500 vs virtual threads at 1.5 s.
+ * - `latency-<L>`: fixed-32 vs virtual at mock latency L (quick size; levels 10, 50, 100).
+ * - `bulkhead`, `bulkhead-quick`: fixed-32, virtual, and virtual behind a Semaphore(32) (§13).
+ * - `faults`: the mock injects 500s and resets; virtual threads without and with Spring AI retries.
+ * - `followups`: the pool sizes and the bulkhead in one run (one mock latency per run).
+ * - `jdk21`: 50/200/500 on a JDK 21; on a host without one it stops with "not tested here".
+ */
+function FOLLOW_UP_PROFILES(): Profile[] {
+  const poolSweep: ProfileValues = { ...BASE, variants: [...POOL_SWEEP_VARIANTS] };
+  return [
+    {
+      name: 'pool-sweep',
+      description: '§17 pool sizes: fixed-32, fixed-100, fixed-500 vs virtual at levels 10..500, 40 req/worker, 3 repeats, 1500 ms mock (the fixed-32 cells dominate: ≥ 2 h 28 min)',
+      values: poolSweep,
+    },
+    {
+      // 500 × 4 / 32 = 62.5 waves of 1.5 s (94.5 s) is the longest cell; fixed-500 and virtual run each level in ~6 s
+      name: 'pool-sweep-quick',
+      description: '§17 pool sizes, quick (~6 min): fixed-32, fixed-100, fixed-500 vs virtual at levels 50, 200, 500, 4 req/worker, 1 repeat, ramp start',
+      values: { ...poolSweep, levels: [50, 200, 500], requestsPerWorker: 4, repeats: 1, warmupS: 5, start: 'ramp' },
+    },
+    ...SWEEP_LATENCIES_MS.map((L): Profile => ({
+      name: `latency-${L}`,
+      description: `§17 mock latency ${L} ms, quick: fixed-32 vs virtual at levels 10, 50, 100, ${latencySweepRequestsPerWorker(L)} req/worker, 1 repeat, ramp start`,
+      values: { ...BASE, latencyMs: L, levels: [10, 50, 100], requestsPerWorker: latencySweepRequestsPerWorker(L), repeats: 1, warmupS: 5, start: 'ramp' },
+    })),
+    {
+      name: 'bulkhead',
+      description: '§13/§17 bulkhead: fixed-32, virtual, and virtual threads behind a Semaphore(32) in front of the LLM call, levels 10..500, 40 req/worker, 3 repeats, 1500 ms mock',
+      values: { ...BASE, variants: [...BULKHEAD_VARIANTS] },
+    },
+    {
+      // fixed-32 and the bulkhead both take 500 × 4 / 32 = 62.5 waves of 1.5 s (94.5 s) at c = 500
+      name: 'bulkhead-quick',
+      description: '§13/§17 bulkhead, quick (~6 min): fixed-32, virtual, virtual + Semaphore(32) at levels 50, 200, 500, 4 req/worker, 1 repeat, ramp start',
+      values: { ...BASE, variants: [...BULKHEAD_VARIANTS], levels: [50, 200, 500], requestsPerWorker: 4, repeats: 1, warmupS: 5, start: 'ramp' },
+    },
+    {
+      // 10 % of calls answered 500 at once, 5 % reset after L; no hangs: without a client timeout on every
+      // variant a hung call would hold its worker for the 600 s timeouts
+      name: 'faults',
+      description: '§17 faults, quick (~3 min): the mock answers 10 % of calls with 500 and resets 5 %; virtual threads without and with 2 Spring AI retries, levels 10, 50, 100, 8 req/worker, mock 500 ms, 1 repeat',
+      values: { ...BASE, variants: [...FAULT_VARIANTS], latencyMs: 500, levels: [10, 50, 100], requestsPerWorker: 8, repeats: 1, warmupS: 5, start: 'ramp', mockFaults: { errorRate: 0.1, errorStatus: 500, resetRate: 0.05, seed: 42 } },
+    },
+    {
+      // one run, one mock latency: the pool sizes and the bulkhead share L = 1.5 s; the latency sweep
+      // is its own runs (latency-<L>). Longest cells: fixed-32 and the bulkhead at c = 500 (94.5 s each).
+      name: 'followups',
+      description: '§17 combined, quick (~9 min; the planned duration below counts the semaphore variant at c/L, it runs at min(c, 32)/L): fixed-32, fixed-100, fixed-500, virtual, virtual + Semaphore(32) at levels 50, 200, 500, 4 req/worker, 1 repeat, ramp start (the latency sweep is the latency-<L> profiles)',
+      values: { ...BASE, variants: [...new Set([...POOL_SWEEP_VARIANTS, ...BULKHEAD_VARIANTS])], levels: [50, 200, 500], requestsPerWorker: 4, repeats: 1, warmupS: 5, start: 'ramp' },
+    },
+    {
+      name: 'jdk21',
+      description: '§17 JDK 21 rerun: fixed-32 vs virtual at levels 50, 200, 500, 8 req/worker, 1 repeat, on a JDK 21 only (none here: the run says "not tested here")',
+      values: { ...BASE, levels: [50, 200, 500], requestsPerWorker: 8, repeats: 1, warmupS: 5, start: 'ramp' },
+      requiresJdkMajor: 21,
+    },
+  ];
+}
 
 /** All profiles, default first. */
 export const PROFILES: readonly Profile[] = [
@@ -71,6 +150,7 @@ export const PROFILES: readonly Profile[] = [
     description: 'a short open-loop tour (~5 min): arrival rates 15, 25, 50 req/s for 20 s each, fixed-32 vs virtual',
     values: { ...BASE, scenario: 'llm-chat-open', levels: [15, 25, 50], requestsPerWorker: 1, repeats: 1, warmupS: 5, durationS: 20, arrival: 'constant', arrivalSeed: 1, maxInFlight: 2000 },
   },
+  ...FOLLOW_UP_PROFILES(),
   {
     name: 'smoke',
     description: 'CI check of the whole pipeline (<1 min of load): levels 4,32, pool 8, 200 ms mock',

@@ -5,8 +5,10 @@
  * the §17 follow-ups, and the sections of templates/000/ that speak of "the fixed pool" and
  * "virtual threads" (summary, hypothesis, §8.2–8.5, §9.1–9.2, §13–17).
  */
-import type { PublishedRow } from '../../study/types.ts';
-import type { CellResult } from '../../store/types.ts';
+import type { PublishedRow, Variant } from '../../study/types.ts';
+import type { CellResult, CompactRequests } from '../../store/types.ts';
+import { percentiles } from '../../stats/percentiles.ts';
+import { aggregate } from '../../stats/aggregate.ts';
 import type { BaseModel, ConclusionRow, FigureCheck, FollowUp, StudyReportHook } from '../../report/hook.ts';
 import type { LevelComparison, Reason, ReportModel, RowModel } from '../../report/model.ts';
 import { LAT_TOL, primaryPair, rowOf, rssDeltaMiB, sameJdkVersion } from '../../report/model.ts';
@@ -214,21 +216,190 @@ function closedLoopConclusions(model: BaseModel): ConclusionRow[] {
 
 /** §17: the follow-up experiments the study proposes, with the command that runs each (null = not runnable yet) */
 export const FOLLOW_UPS: readonly FollowUp[] = [
-  { id: 'jdk21', command: 'JAVA_HOME=/path/to/jdk-21 npx zx run.mjs --variants fixed,virtual --levels 50,200,500' },
-  { id: 'fixed100', command: 'npx zx run.mjs --pool-size 100' },
-  { id: 'fixed500', command: 'npx zx run.mjs --pool-size 500' },
+  // issue 16: the follow-ups this tool runs are profiles of this study (src/studies/000/index.ts FOLLOW_UP_PROFILES)
+  { id: 'jdk21', command: 'npx zx run.mjs --profile jdk21' },
+  { id: 'fixed100', command: 'npx zx run.mjs --profile pool-sweep' },
+  { id: 'fixed500', command: 'npx zx run.mjs --profile pool-sweep' },
   { id: 'realProvider', command: null },
-  { id: 'latency100', command: 'npx zx run.mjs --latency-ms 100' },
-  { id: 'latency500', command: 'npx zx run.mjs --latency-ms 500' },
-  { id: 'latency3000', command: 'npx zx run.mjs --latency-ms 3000' },
-  { id: 'latency10000', command: 'npx zx run.mjs --latency-ms 10000' },
+  { id: 'latency100', command: 'npx zx run.mjs --profile latency-100' },
+  { id: 'latency500', command: 'npx zx run.mjs --profile latency-500' },
+  { id: 'latency3000', command: 'npx zx run.mjs --profile latency-3000' },
+  { id: 'latency10000', command: 'npx zx run.mjs --profile latency-10000' },
   { id: 'connPool', command: null },
-  { id: 'bulkhead', command: null },
-  { id: 'faults', command: null },
+  { id: 'bulkhead', command: 'npx zx run.mjs --profile bulkhead' },
+  { id: 'faults', command: 'npx zx run.mjs --profile faults' },
   { id: 'resources', command: 'npx zx run.mjs --variants fixed,virtual --levels 50,200,500' },
   { id: 'pinningReal', command: 'npx zx run.mjs --pinned-threshold-ms 0' },
   { id: 'cpuBound', command: null },
 ];
+
+// ---------------------------------------------------------------- §17 follow-up runs (issue 16)
+
+/**
+ * Which §17 follow-up a profile runs (src/studies/000/index.ts FOLLOW_UP_PROFILES), or null for the
+ * §5 profiles: `pool-sweep` (pool sizes), `latency` (one mock latency of the sweep).
+ */
+export function followUpKind(profile: string): 'pool-sweep' | 'latency' | 'bulkhead' | 'faults' | 'followups' | null {
+  if (profile === 'followups') return 'followups';
+  if (profile === 'faults') return 'faults';
+  if (profile === 'pool-sweep' || profile === 'pool-sweep-quick') return 'pool-sweep';
+  if (profile === 'bulkhead' || profile === 'bulkhead-quick') return 'bulkhead';
+  if (/^latency-\d+$/.test(profile)) return 'latency';
+  return null;
+}
+
+/**
+ * measured ÷ bound of one cell row, %: whole-run throughput ÷ (min(c, N)/L or c/L), and E2E P95 ÷ its
+ * theory (L + the lock-step queue wait (⌈c/N⌉ − 1) × L; L for virtual threads). Null when not computable
+ * (no theory for an open-loop cell).
+ */
+export function followUpRatios(r: Pick<RowModel, 'wholeRunRps' | 'boundRps' | 'e2eP95Ms' | 'theoryE2eP95Ms'>): { throughputPct: number | null; e2eP95Pct: number | null } {
+  const x = r.wholeRunRps.median;
+  const p95 = r.e2eP95Ms.median;
+  return {
+    throughputPct: x !== null && r.boundRps > 0 ? (x / r.boundRps) * 100 : null,
+    e2eP95Pct: p95 !== null && r.theoryE2eP95Ms !== null && r.theoryE2eP95Ms > 0 ? (p95 / r.theoryE2eP95Ms) * 100 : null,
+  };
+}
+
+/** K of a variant behind a bulkhead (`bench.bulkhead.permits` among its SUT properties), or null. */
+export function bulkheadPermits(v: Pick<Variant, 'sutProperties'> | undefined): number | null {
+  const k = Number(v?.sutProperties?.['bench.bulkhead.permits'] ?? NaN);
+  return Number.isInteger(k) && k > 0 ? k : null;
+}
+
+/**
+ * P95 of the permit wait (Server-Timing `permit`, ms) over one cell's successful requests, or null
+ * when the cell has no permit column (no bulkhead, or a run before it existed).
+ */
+export function permitP95Ms(req: CompactRequests | undefined): number | null {
+  if (!req?.permitMs) return null;
+  const xs: number[] = [];
+  for (let i = 0; i < req.permitMs.length; i++) {
+    const p = req.permitMs[i];
+    if (p !== null && p !== undefined && req.error[i] === '') xs.push(p);
+  }
+  return percentiles(xs)?.p95 ?? null;
+}
+
+/**
+ * The bulkhead section: per level, fixed-32, virtual and virtual behind Semaphore(K) against their
+ * bounds (the bulkhead's is min(c, K)/L: K calls in the upstream at once), where each one's wait
+ * happened (executor queue P95, permit P95) and the mock's peak in flight against K.
+ */
+function bulkheadRun(model: ReportModel, ctx: RenderContext): string[] {
+  const { s } = ctx;
+  const L = model.latencyMs;
+  const bulk = [...model.variantSpecs.values()].find((v) => bulkheadPermits(v) !== null);
+  const K = bulkheadPermits(bulk);
+  if (!bulk || K === null) return [s('fu.bh.none')];
+  const permitAgg = (r: RowModel) => aggregate(model.cells.filter((c) => c.variant === r.variant && c.concurrency === r.concurrency).map((c) => permitP95Ms(model.requests.get(c.cellId))));
+  const boundOf = (r: RowModel) => (r.variant === bulk.id ? Math.min(r.concurrency, K) / (L / 1000) : r.boundRps);
+  const rows = [...model.rows].sort((a, b) => a.concurrency - b.concurrency);
+  const tbl = table(
+    [s('h.variant'), s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.fu.throughputRatio'), s('h.queueP95'), s('h.fu.permitP95'), s('h.fu.mockPeak')],
+    rows.map((r) => {
+      const b = boundOf(r);
+      return [esc(ctx.variantName(r.variant)), int(r.concurrency), aggText(r.wholeRunRps, rps), rps(b), pct(r.wholeRunRps.median === null ? null : (r.wholeRunRps.median / b) * 100),
+        aggText(r.queueP95Ms, ms), r.variant === bulk.id ? aggText(permitAgg(r), ms) : '—', r.upstream.source === 'mock' ? aggText(r.upstream.peak, int) : '—'];
+    }),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+  );
+  const bRows = rows.filter((r) => r.variant === bulk.id);
+  const peaks = bRows.map((r) => (r.upstream.source === 'mock' ? r.upstream.peak.max : null)).filter((x): x is number => x !== null);
+  const peakLine = peaks.length === 0 ? s('fu.bh.peak.none') : s(Math.max(...peaks) <= K ? 'fu.bh.peak.holds' : 'fu.bh.peak.exceeds', { K: int(K), peak: int(Math.max(...peaks)), n: int(peaks.length) });
+  return [s('fu.bh.intro', { K: int(K), L: int(L), bound: rps(K / (L / 1000)) }), tbl.md, peakLine];
+}
+
+/**
+ * Calls that reached the mock in one cell: answered (`served`: successes and injected error answers)
+ * plus the calls it reset or held without an answer (mock/src/server.ts); null without per-cell mock
+ * statistics.
+ */
+export function mockCalls(c: Pick<CellResult, 'mock'>): number | null {
+  const a = c.mock.after;
+  if (!a || c.mock.scope !== 'cell') return null;
+  return a.served + (a.faults['reset'] ?? 0) + (a.faults['hang'] ?? 0);
+}
+
+/**
+ * The faults section: per cell, client-side requests and their errors by class, the error rate, the
+ * throughput against the bound c/L, and retry amplification = calls that reached the mock ÷ requests
+ * the clients sent (1 without retries; above 1, each retry is one more upstream call).
+ */
+function faultsRun(model: ReportModel, ctx: RenderContext): string[] {
+  const { s } = ctx;
+  const f = model.manifest.options.mockFaults;
+  if (!f) return [s('fu.faults.none')];
+  const cells = [...model.cells].sort((a, b) => a.variant.localeCompare(b.variant) || a.concurrency - b.concurrency);
+  const tbl = table(
+    [s('h.variant'), s('h.concurrency'), s('h.fu.sent'), s('h.fu.errorsByClass'), s('h.fu.errorRate'), s('h.throughput'), s('h.bound'), s('h.fu.throughputRatio'), s('h.fu.mockCalls'), s('h.fu.amplification')],
+    cells.map((c) => {
+      const byClass = Object.entries(c.load.errors).filter(([, n]) => n > 0).map(([k, n]) => `${esc(k)} ${int(n)}`).join(', ') || '0';
+      const up = mockCalls(c);
+      const bound = c.concurrency / (c.latencyMs / 1000);
+      const x = c.load.wholeRunThroughputRps;
+      return [esc(ctx.variantName(c.variant)), int(c.concurrency), int(c.load.count), byClass, pct(c.load.count > 0 ? ((c.load.count - c.load.ok) / c.load.count) * 100 : null),
+        rps(x), rps(bound), pct(x === null ? null : (x / bound) * 100), up === null ? '—' : int(up), up === null || c.load.count === 0 ? '—' : num(up / c.load.count, 3)];
+    }),
+    ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'r'],
+  );
+  // calls the mock saw beyond what the clients sent, in a variant without Spring AI retries: a layer below retried them
+  const hidden = cells.filter((c) => {
+    const retries = Number(model.variantSpecs.get(c.variant)?.sutProperties?.['spring.ai.openai.max-retries'] ?? 0);
+    const up = mockCalls(c);
+    return retries === 0 && up !== null && up > c.load.count;
+  }).map((c) => s('fu.faults.hiddenRetry', { variant: esc(ctx.variantName(c.variant)), c: int(c.concurrency), up: int(mockCalls(c)), sent: int(c.load.count), resets: int(c.mock.after?.faults['reset'] ?? 0), clientResets: int(c.load.errors.reset) }));
+  return [s('fu.faults.intro', { error: pct(f.errorRate * 100, 0), status: int(f.errorStatus), reset: pct(f.resetRate * 100, 0), seed: int(f.seed), L: int(model.latencyMs) }), tbl.md, ...(hidden.length ? [hidden.join(' ') + ' ' + s('fu.faults.hiddenWhy')] : []), s('fu.faults.note')];
+}
+
+/**
+ * The section a follow-up run adds under §17: what changed against §5, and per cell the measured
+ * throughput and E2E P95 against the bounds (the formulas hold for every L and N, so the ratio is
+ * the finding). Empty for the §5 profiles, so their reports stay as they were.
+ */
+function followUpRun(model: ReportModel, ctx: RenderContext): string {
+  const kind = followUpKind(model.manifest.options.profile);
+  if (kind === null) return '';
+  const { s } = ctx;
+  if (kind === 'bulkhead') return [s('fu.run.heading'), ...bulkheadRun(model, ctx)].join('\n\n');
+  if (kind === 'faults') return [s('fu.run.heading'), ...faultsRun(model, ctx)].join('\n\n');
+  if (kind === 'followups') {
+    // the pool sizes over the executor variants, then the bulkhead beside its two arms
+    const bulk = new Set([...model.variantSpecs.values()].filter((v) => bulkheadPermits(v) !== null).map((v) => v.id));
+    const pools: ReportModel = { ...model, rows: model.rows.filter((r) => !bulk.has(r.variant)) };
+    const arms: ReportModel = { ...model, rows: model.rows.filter((r) => r.variant === FIXED || r.variant === VIRTUAL || bulk.has(r.variant)) };
+    return [s('fu.run.followups'), sweepRun(pools, ctx, 'pool-sweep', s('fu.run.poolHeading')), s('fu.run.bulkheadHeading'), ...bulkheadRun(arms, ctx), s('fu.run.latencyElsewhere')].join('\n\n');
+  }
+  return sweepRun(model, ctx, kind, s('fu.run.heading'));
+}
+
+/** The pool-size or latency follow-up: every cell's throughput and E2E P95 against their bounds. */
+function sweepRun(model: ReportModel, ctx: RenderContext, kind: 'pool-sweep' | 'latency', heading: string): string {
+  const { s } = ctx;
+  const L = model.latencyMs;
+  const threadsOf = (r: RowModel) => (r.executor.kind === 'platform-pool' ? int(r.executor.threads) : '—');
+  const rows = model.rows.map((r) => ({ r, q: followUpRatios(r) }));
+  const poolSizes = [...new Set(model.variantSpecs.values())].flatMap((v) => (v.executor.kind === 'platform-pool' ? [v.executor.threads] : [])).sort((a, b) => a - b);
+  const tp = rows.map((x) => x.q.throughputPct).filter((x): x is number => x !== null);
+  const tbl = table(
+    [s('h.variant'), s('h.fu.threads'), s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.fu.throughputRatio'), s('h.e2eP95'), s('h.fu.theoryE2eP95'), s('h.fu.e2eRatio')],
+    rows.map(({ r, q }) => [esc(ctx.variantName(r.variant)), threadsOf(r), int(r.concurrency), aggText(r.wholeRunRps, rps), rps(r.boundRps), pct(q.throughputPct), aggText(r.e2eP95Ms, ms), ms(r.theoryE2eP95Ms), pct(q.e2eP95Pct)]),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+  );
+  const range = tp.length ? s('fu.run.range', { lo: num(Math.min(...tp), 1), hi: num(Math.max(...tp), 1), n: int(tp.length) }) : s('fu.run.noCells');
+  // per platform pool above its size: the cap N/L it reached
+  const capped = model.rows.filter((r) => r.executor.kind === 'platform-pool' && r.concurrency > r.executor.threads && r.wholeRunRps.median !== null);
+  const caps = capped.map((r) => s('fu.run.cap', { variant: esc(ctx.variantName(r.variant)), c: int(r.concurrency), N: int(r.executor.kind === 'platform-pool' ? r.executor.threads : 0), x: rps(r.wholeRunRps.median), bound: rps(r.boundRps) }));
+  return [
+    heading,
+    s(kind === 'pool-sweep' ? 'fu.run.pool' : 'fu.run.latency', { L: int(L), profile: esc(model.manifest.options.profile), sizes: poolSizes.map(int).join(', ') || '—' }),
+    tbl.md,
+    range,
+    ...(caps.length ? [caps.join(' ')] : []),
+    s('fu.run.charts'),
+  ].join('\n\n');
+}
 
 // ---------------------------------------------------------------- the study's own template sections
 
@@ -449,7 +620,9 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
   ].join('\n\n'));
 
   const finalData = h && h.throughput ? raw(`${s('final.inThisRun')}${sentenceSep}${headline(h).md}`) : P('summary.noComparison');
-  const followUps = table([s('h.followUp'), s('h.command')], model.followUps.map((f) => [P(`fu.${f.id}`), f.command === null ? P('fu.notRunnable') : code(f.command)]));
+  const followUpTable = table([s('h.followUp'), s('h.command')], model.followUps.map((f) => [P(`fu.${f.id}`), f.command === null ? P('fu.notRunnable') : code(f.command)]));
+  const thisRun = followUpRun(model, ctx);
+  const followUps = thisRun === '' ? followUpTable : raw(`${followUpTable.md}\n\n${thisRun}`);
 
   return {
     summary: join(summaryParts),

@@ -22,7 +22,8 @@ public record BenchProperties(
         @DefaultValue("none") String pinning,
         @DefaultValue Sampler sampler,
         @DefaultValue Pinned pinned,
-        @DefaultValue Okhttp okhttp) {
+        @DefaultValue Okhttp okhttp,
+        @DefaultValue Bulkhead bulkhead) {
 
     public BenchProperties {
         if (variant == null || variant.isBlank()) {
@@ -109,6 +110,20 @@ public record BenchProperties(
             }
             if (keepAlive.isNegative() || keepAlive.isZero()) {
                 throw new InvalidBenchPropertyException("bench.okhttp.keep-alive", keepAlive, "must be > 0");
+            }
+        }
+    }
+
+    /**
+     * {@code bench.bulkhead.permits}: a fair {@link java.util.concurrent.Semaphore} of this many permits in
+     * front of the LLM call ({@link LlmBulkhead}); 0 = none (the default). Study 000's §13/§17 bulkhead:
+     * with K permits at most K calls reach the upstream at once, so throughput caps at K / L whatever the
+     * executor, and the wait moves from the executor's queue to the permit ({@code Server-Timing: permit}).
+     */
+    public record Bulkhead(@DefaultValue("0") int permits) {
+        public Bulkhead {
+            if (permits < 0) {
+                throw new InvalidBenchPropertyException("bench.bulkhead.permits", permits, "must be >= 0 (0 = no bulkhead)");
             }
         }
     }

@@ -75,22 +75,23 @@ public class BenchmarkController {
     /** @throws MeasuringExecutor.Rejected at once when the executor refuses the call (503) */
     private CompletableFuture<ResponseEntity<?>> run(Scenario scenario, ScenarioRequest request,
             Function<MeasuringExecutor.Timed<Object>, Object> okBody) {
-        return executor.submit(() -> scenario.call(request)).handle((timed, failure) -> {
+        RequestPhases phases = new RequestPhases();
+        return executor.submit(() -> phases.run(() -> scenario.call(request))).handle((timed, failure) -> {
             if (failure == null) {
                 return ResponseEntity.ok()
-                        .header("Server-Timing", ServerTiming.header(timed.queueNanos(), timed.execNanos()))
+                        .header("Server-Timing", ServerTiming.header(timed.queueNanos(), timed.execNanos(), phases.permitNanos()))
                         .body(okBody.apply(timed));
             }
-            return errorResponse(failure);
+            return errorResponse(failure, phases);
         });
     }
 
     /** 400 bad parameter, 502 upstream failure, 500 anything else; with Server-Timing when the call was timed. */
-    private static ResponseEntity<?> errorResponse(Throwable failure) {
+    private static ResponseEntity<?> errorResponse(Throwable failure, RequestPhases phases) {
         Throwable f = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         String serverTiming = null;
         if (f instanceof MeasuringExecutor.TimedFailure tf) {
-            serverTiming = ServerTiming.header(tf.queueNanos(), tf.execNanos());
+            serverTiming = ServerTiming.header(tf.queueNanos(), tf.execNanos(), phases.permitNanos());
             f = tf.getCause();
         }
         HttpStatus status;

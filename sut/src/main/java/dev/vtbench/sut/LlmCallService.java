@@ -17,23 +17,26 @@ public class LlmCallService {
     private final ChatClient chatClient;
     private final PinningMode pinning;
     private final AtomicLong upstreamErrors = new AtomicLong();
+    private final LlmBulkhead bulkhead;
 
-    public LlmCallService(ChatClient.Builder chatClientBuilder, BenchProperties props) {
+    public LlmCallService(ChatClient.Builder chatClientBuilder, BenchProperties props, LlmBulkhead bulkhead) {
         this.chatClient = chatClientBuilder.build();
         this.pinning = props.pinningMode();
+        this.bulkhead = bulkhead;
     }
 
     /**
-     * Calls the LLM on the current thread and returns the content ("" when none).
+     * Calls the LLM on the current thread, through the bulkhead when {@code bench.bulkhead.permits} > 0,
+     * and returns the content ("" when none).
      *
      * @throws UpstreamException when the call failed (counted in {@link #upstreamErrorsTotal()})
      */
     public String call(String prompt) {
-        return switch (pinning) {
+        return bulkhead.call(() -> switch (pinning) {
             case NONE -> callLlm(prompt);
             case SYNCHRONIZED -> callInsideMonitor(prompt);
             case CLASS_INIT -> ClassInitPinning.callInStaticInitializer(() -> callLlm(prompt));
-        };
+        });
     }
 
     /** Holds a monitor (one per call, never contended) across the blocking I/O; does not pin on JDK 24+ (JEP 491). */

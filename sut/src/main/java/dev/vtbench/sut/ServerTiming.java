@@ -2,7 +2,11 @@ package dev.vtbench.sut;
 
 import java.util.Locale;
 
-/** The {@code Server-Timing} header value: {@code queue;dur=X.XXX, exec;dur=Y.YYY} in ms. */
+/**
+ * The {@code Server-Timing} header value: {@code queue;dur=X.XXX, exec;dur=Y.YYY} in ms, then
+ * {@code , permit;dur=Z.ZZZ} when the request passed a bulkhead ({@link LlmBulkhead}; the permit wait
+ * is part of exec, which runs from the task's start to its end).
+ */
 public final class ServerTiming {
 
     private ServerTiming() {
@@ -10,6 +14,11 @@ public final class ServerTiming {
 
     public static String header(long queueNanos, long execNanos) {
         return "queue;dur=" + ms3(queueNanos) + ", exec;dur=" + ms3(execNanos);
+    }
+
+    /** {@link #header(long, long)} plus {@code , permit;dur=} when {@code permitNanos} >= 0. */
+    public static String header(long queueNanos, long execNanos, long permitNanos) {
+        return permitNanos < 0 ? header(queueNanos, execNanos) : header(queueNanos, execNanos) + ", permit;dur=" + ms3(permitNanos);
     }
 
     /** Nanoseconds to milliseconds with exactly three decimals (microsecond precision). */

@@ -163,4 +163,12 @@ class BenchPropertiesTest {
     void nonPositiveSamplerIntervalIsRefused() {
         assertEquals("bench.sampler.interval-ms", refused(Map.of("bench.sampler.interval-ms", "0")).property());
     }
+
+    @Test
+    void bulkheadPermitsDefaultToNoneAndANegativeCountIsRefused() {
+        assertEquals(0, bind(Map.of()).bulkhead().permits());
+        assertEquals(8, bind(Map.of("bench.bulkhead.permits", "8")).bulkhead().permits());
+        InvalidBenchPropertyException bad = refused(Map.of("bench.bulkhead.permits", "-1"));
+        assertEquals("bench.bulkhead.permits", bad.property());
+    }
 }

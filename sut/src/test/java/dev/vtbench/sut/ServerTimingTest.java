@@ -16,6 +16,13 @@ class ServerTimingTest {
     }
 
     @Test
+    void headerHasAPermitEntryOnlyWhenTheRequestPassedABulkhead() {
+        assertEquals("queue;dur=0.000, exec;dur=1500.000", ServerTiming.header(0L, 1_500_000_000L, -1L));
+        assertEquals("queue;dur=0.000, exec;dur=1500.000, permit;dur=0.000", ServerTiming.header(0L, 1_500_000_000L, 0L));
+        assertEquals("queue;dur=0.010, exec;dur=3000.500, permit;dur=1500.250", ServerTiming.header(10_000L, 3_000_500_000L, 1_500_250_000L));
+    }
+
+    @Test
     void headerIgnoresTheDefaultLocale() {
         Locale before = Locale.getDefault();
         try {

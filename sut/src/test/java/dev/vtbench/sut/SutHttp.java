@@ -17,7 +17,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 /** Test client for the running SUT (HTTP/1.1, as the harness uses). */
 final class SutHttp {
 
-    static final Pattern SERVER_TIMING = Pattern.compile("^queue;dur=(\\d+\\.\\d{3}), exec;dur=(\\d+\\.\\d{3})$");
+    /** queue and exec; then a permit entry only behind a bulkhead ({@code bench.bulkhead.permits} > 0) */
+    static final Pattern SERVER_TIMING = Pattern.compile("^queue;dur=(\\d+\\.\\d{3}), exec;dur=(\\d+\\.\\d{3})(?:, permit;dur=\\d+\\.\\d{3})?$");
     static final ObjectMapper JSON = new ObjectMapper();
 
     record Result(int status, String body, String serverTiming, double queueMs, double execMs) {
