@@ -35,10 +35,18 @@ export interface ResolvedOptions {
   /** the study (src/studies/<id>) */
   study: string;
   profile: string;
-  /** the scenario of the study every cell measures */
+  /** the scenario of the study every cell measures (a variant with its own `scenario` measures that one instead) */
   scenario: string;
   levels: number[];
   requestsPerWorker: number;
+  /**
+   * levels and requests per worker of the cells of one scenario, by scenario id, for a run whose
+   * variants carry their own scenarios (Variant.scenario, study 002): a CPU scenario holds far fewer
+   * requests per second than an I/O one. A scenario without an entry uses `levels` and
+   * `requestsPerWorker`. `--levels` or `--requests-per-worker` on the command line drop this map
+   * (the flags then apply to every cell). Absent in runs of one scenario.
+   */
+  scenarioLevels?: Record<string, ScenarioLevels>;
   repeats: number;
   warmupS: number;
   /** the mock LLM's fixed latency per call, ms */
@@ -88,6 +96,13 @@ export interface ResolvedOptions {
    * probability 0..1 per call.
    */
   mockFaults?: MockFaults;
+}
+
+/** The cells of one scenario (ResolvedOptions.scenarioLevels). */
+export interface ScenarioLevels {
+  /** closed-loop workers per cell, ascending */
+  levels: number[];
+  requestsPerWorker: number;
 }
 
 /** The mock's injected faults of a run (ResolvedOptions.mockFaults). */
