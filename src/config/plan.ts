@@ -113,6 +113,11 @@ export function levelsOf(o: Pick<ResolvedOptions, 'levels' | 'requestsPerWorker'
   return e ?? { levels: o.levels, requestsPerWorker: o.requestsPerWorker };
 }
 
+/** Whether a scenario of the run queries PostgreSQL (Scenario.usesDb): the run then needs one. */
+export function planNeedsDb(study: Pick<Study, 'id' | 'scenarios'>, o: ResolvedOptions): boolean {
+  return runScenarios(study, o).some((x) => x.scenario.usesDb === true);
+}
+
 /** Every scenario the run's variants measure, with its levels (once each, in variant order). */
 export function runScenarios(study: Pick<Study, 'id' | 'scenarios'>, o: ResolvedOptions): { scenario: Scenario; levels: number[]; requestsPerWorker: number }[] {
   const seen = new Map<string, { scenario: Scenario; levels: number[]; requestsPerWorker: number }>();

@@ -27,8 +27,8 @@ import { delimiter, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { VtbenchError, EXIT } from '../core/errors.ts';
 
-/** The server binaries the harness needs. */
-export const PG_BINARIES = ['initdb', 'postgres', 'psql'] as const;
+/** The binaries the harness needs: to start its own server, or only the client for `--db-url`. */
+export const PG_BINARIES = { server: ['initdb', 'postgres', 'psql'], client: ['psql'] } as const;
 
 /** The Debian package that holds them. */
 export const PG_PACKAGE = 'postgresql';
@@ -47,14 +47,15 @@ export interface PgBinaries {
 }
 
 /**
- * Find `initdb`, `postgres` and `psql` in one folder: each PATH entry first, then
- * `/usr/lib/postgresql/<major>/bin` (highest major first; Debian keeps them off PATH).
+ * Find the binaries in one folder (`server`: `initdb`, `postgres`, `psql`; `client`: `psql`):
+ * `/usr/lib/postgresql/<major>/bin` first (highest major; Debian keeps them off PATH, and its
+ * `/usr/bin/psql` is a wrapper script), then each PATH entry.
  * @param env the environment whose PATH is searched
  * @param libRoot the Debian root, replaceable for tests
  * @throws VtbenchError(EXIT.prerequisite) naming the Debian package when none holds them
  */
-export function findPgBinaries(env: NodeJS.ProcessEnv = process.env, libRoot = '/usr/lib/postgresql'): PgBinaries {
-  const dirs = (env['PATH'] ?? '').split(delimiter).filter((d) => d.length > 0);
+export function findPgBinaries(env: NodeJS.ProcessEnv = process.env, libRoot = '/usr/lib/postgresql', need: keyof typeof PG_BINARIES = 'server'): PgBinaries {
+  const dirs: string[] = [];
   let majors: string[] = [];
   try {
     majors = readdirSync(libRoot).filter((d) => /^\d+(\.\d+)?$/.test(d)).sort((a, b) => Number(b) - Number(a));
@@ -62,14 +63,16 @@ export function findPgBinaries(env: NodeJS.ProcessEnv = process.env, libRoot = '
     /* no Debian root */
   }
   for (const m of majors) dirs.push(join(libRoot, m, 'bin'));
+  dirs.push(...(env['PATH'] ?? '').split(delimiter).filter((d) => d.length > 0));
+  const names = PG_BINARIES[need];
   for (const dir of dirs) {
-    if (!PG_BINARIES.every((b) => isFile(join(dir, b)))) continue;
-    const out = execFileSync(join(dir, 'postgres'), ['--version'], { encoding: 'utf8', timeout: 10_000 });
+    if (!names.every((b) => isFile(join(dir, b)))) continue;
+    const out = execFileSync(join(dir, need === 'client' ? 'psql' : 'postgres'), ['--version'], { encoding: 'utf8', timeout: 10_000 });
     const version = /(\d+(?:\.\d+)+)/.exec(out)?.[1] ?? out.trim();
     return { dir, version };
   }
   throw new VtbenchError(
-    `PostgreSQL server binaries (${PG_BINARIES.join(', ')}) were not found on PATH or under ${libRoot}/*/bin; this study's database scenarios need them`,
+    `PostgreSQL ${need} binaries (${names.join(', ')}) were not found under ${libRoot}/*/bin or on PATH; this study's database scenarios need them`,
     `install the Debian package ${PG_PACKAGE} (apt-get install -y ${PG_PACKAGE}), or give --db-url of an existing PostgreSQL`,
     EXIT.prerequisite,
   );

@@ -23,6 +23,7 @@ import type { LoadSummary, Percentiles, ErrorClass } from '../load/types.ts';
 import type { SutSample, SutInfo } from '../jvm/api.ts';
 import type { MockStats } from '../../mock/src/types.ts';
 import type { ExecutorSpec, Variant } from '../study/types.ts';
+import type { DbInfo } from '../db/postgres.ts';
 
 export const SCHEMA_VERSION = 3;
 
@@ -138,6 +139,11 @@ export interface RunManifest {
   error: string | null;
   host: HostInfo;
   versions: { node: string; undici: string; jdk: string | null; jdkVendor: string | null; springBoot: string | null; springAi: string | null };
+  /**
+   * the PostgreSQL the run's database scenarios used (Scenario.usesDb): own server or `--db-url`, its
+   * version and settings. Absent in runs without a database scenario.
+   */
+  db?: DbInfo;
   /** /bench/info of each SUT JVM block, keyed `${variant}-r${repeat}` */
   sut: Record<string, SutInfo>;
   /** planned cell order (ids) */
