@@ -37,6 +37,11 @@ export function expandRequests(req: CompactRequests, schedule?: { start: StartMo
     const x = req.execMs[i];
     if (q !== null && q !== undefined) serverTiming['queue'] = q;
     if (x !== null && x !== undefined) serverTiming['exec'] = x;
+    for (const k in req.timingMs ?? {}) {
+      const v = req.timingMs![k]![i];
+      if (v !== null && v !== undefined) serverTiming[k] = v;
+    }
+    const kind = req.errorKind?.[i];
     const status = req.status[i]!;
     const err = req.error[i];
     const worker = req.worker[i]!;
@@ -53,6 +58,7 @@ export function expandRequests(req: CompactRequests, schedule?: { start: StartMo
     out.push({
       worker, seq, intendedStartMs, startMs, endMs: startMs + e2eMs, e2eMs,
       status: status === 0 ? null : status, errorClass: err === '' || err === undefined ? null : err, serverTiming,
+      ...(kind !== null && kind !== undefined ? { errorKind: kind } : {}),
     });
   }
   return out;

@@ -34,11 +34,25 @@ interface Outcome {
   status: number | null;
   errorClass: ErrorClass | null;
   serverTiming: string | string[] | null;
+  errorKind?: string;
+}
+
+/** Bytes of an error answer's body read for its `error` code (the rest is dropped). */
+const ERROR_BODY_BYTES = 1024;
+
+/**
+ * The `error` code of an error answer's JSON body (`{"error":"db_pool_exhausted",...}`), or
+ * undefined. Only a leading `"error":"<code>"` string of letters, digits, `_`, `-` and `.` counts (an
+ * OpenAI-style `{"error":{...}}` object has no code here).
+ */
+export function errorKindOf(body: string): string | undefined {
+  const m = /"error"\s*:\s*"([A-Za-z0-9_.-]{1,64})"/.exec(body);
+  return m?.[1];
 }
 
 /** What a worker's measured loop does with each outcome (set for the measured phase, null in the warm-up). */
 interface OutcomeSink {
-  outcome(status: number | null, errorClass: ErrorClass | null, serverTiming: string | string[] | null): void;
+  outcome(status: number | null, errorClass: ErrorClass | null, serverTiming: string | string[] | null, errorKind: string | undefined): void;
 }
 
 /**
@@ -50,6 +64,9 @@ class WorkerConnection implements Dispatcher.DispatchHandler {
   readonly client: Client;
   private status = 0;
   private timing: string | string[] | null = null;
+  /** the first ERROR_BODY_BYTES of a >= 400 answer's body, or null */
+  private errBody: Buffer[] | null = null;
+  private errBodyLen = 0;
   private settle: ((o: Outcome) => void) | null = null;
   private sink: OutcomeSink | null = null;
   private inFlight = false;
@@ -76,6 +93,8 @@ class WorkerConnection implements Dispatcher.DispatchHandler {
   dispatchTo(opts: Dispatcher.DispatchOptions, sink: OutcomeSink | null): void {
     this.status = 0;
     this.timing = null;
+    this.errBody = null;
+    this.errBodyLen = 0;
     this.sink = sink;
     this.inFlight = true;
     try {
@@ -90,16 +109,18 @@ class WorkerConnection implements Dispatcher.DispatchHandler {
     this.inFlight = false;
     const status = err === null ? this.status : this.status === 0 ? null : this.status;
     const errorClass = err === null ? classifyStatus(this.status) : classifyError(err);
+    const errorKind = this.errBody !== null && err === null ? errorKindOf(Buffer.concat(this.errBody).toString('utf8')) : undefined;
+    this.errBody = null;
     const sink = this.sink;
     if (sink !== null) {
       this.sink = null;
-      sink.outcome(status, errorClass, this.timing);
+      sink.outcome(status, errorClass, this.timing, errorKind);
       return;
     }
     const settle = this.settle;
     if (settle === null) return;
     this.settle = null;
-    settle({ status, errorClass, serverTiming: this.timing });
+    settle({ status, errorClass, serverTiming: this.timing, ...(errorKind !== undefined ? { errorKind } : {}) });
   }
 
   // undici's native (v6-style) handler callbacks: no wrapper objects, raw headers as Buffers.
@@ -116,8 +137,13 @@ class WorkerConnection implements Dispatcher.DispatchHandler {
     }
     return true;
   }
-  onData(): boolean {
-    return true; // body read and dropped
+  onData(chunk: Buffer): boolean {
+    // body read and dropped; an error answer's first bytes are kept for its `error` code
+    if (this.status >= 400 && this.errBodyLen < ERROR_BODY_BYTES) {
+      (this.errBody ??= []).push(chunk.subarray(0, ERROR_BODY_BYTES - this.errBodyLen));
+      this.errBodyLen += Math.min(chunk.length, ERROR_BODY_BYTES - this.errBodyLen);
+    }
+    return true;
   }
   onComplete(): void {
     this.finish(null);
@@ -167,7 +193,7 @@ class WorkerLoop implements OutcomeSink {
     this.w.dispatchTo(this.run.opts, this);
   }
 
-  outcome(status: number | null, errorClass: ErrorClass | null, serverTiming: string | string[] | null): void {
+  outcome(status: number | null, errorClass: ErrorClass | null, serverTiming: string | string[] | null, errorKind: string | undefined): void {
     const endMs = this.run.now();
     if (this.run.aborted()) {
       this.done(); // the request was cut by the abort: not a measurement
@@ -185,6 +211,7 @@ class WorkerLoop implements OutcomeSink {
         status,
         errorClass,
         serverTiming: parseServerTiming(serverTiming),
+        ...(errorKind !== undefined ? { errorKind } : {}),
       });
     } catch (err) {
       this.fail(err); // a throwing subscriber ends this worker and rejects the run, as an awaiting loop would

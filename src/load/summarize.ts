@@ -44,8 +44,11 @@ export function summarize(records: readonly RequestRecord[], concurrency: number
   const sendDelay: number[] = [];
   const lateThreshold = opts.lateSendThresholdMs;
   let late = 0;
+  const kinds: Record<string, number> = {};
+  const extra = new Map<string, number[]>();
 
   for (const r of records) {
+    if (r.errorKind !== undefined) kinds[r.errorKind] = (kinds[r.errorKind] ?? 0) + 1;
     const delay = r.startMs - r.intendedStartMs;
     sendDelay.push(delay);
     if (lateThreshold !== undefined && delay > lateThreshold) late++;
@@ -56,6 +59,12 @@ export function summarize(records: readonly RequestRecord[], concurrency: number
       if (q !== undefined) queue.push(q);
       const x = r.serverTiming.exec;
       if (x !== undefined) exec.push(x);
+      for (const k in r.serverTiming) {
+        if (CORE_TIMINGS.has(k)) continue;
+        let xs = extra.get(k);
+        if (xs === undefined) extra.set(k, (xs = []));
+        xs.push(r.serverTiming[k] as number);
+      }
     } else {
       errors[r.errorClass]++;
     }
@@ -114,7 +123,17 @@ export function summarize(records: readonly RequestRecord[], concurrency: number
     execMs: percentiles(exec),
     sendDelayMs: percentiles(sendDelay),
     ...(lateThreshold === undefined ? {} : { lateSends: records.length > 0 ? { thresholdMs: lateThreshold, count: late, share: late / records.length } : null }),
+    ...(Object.keys(kinds).length > 0 ? { errorKinds: sortedRecord(kinds) } : {}),
+    ...(extra.size > 0 ? { timingMs: Object.fromEntries([...extra.keys()].sort().map((k) => [k, percentiles(extra.get(k)!) as NonNullable<ReturnType<typeof percentiles>>])) } : {}),
   };
+}
+
+/** The Server-Timing entries the summary has its own fields for (queue, exec) or that a cell stores apart (permit). */
+const CORE_TIMINGS = new Set(['queue', 'exec', 'permit']);
+
+/** The same record with its keys in sorted order (stable JSON). */
+function sortedRecord(r: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.keys(r).sort().map((k) => [k, r[k]!]));
 }
 
 /** Most records in flight at once: sweep over sorted starts and ends, ends first on ties. */

@@ -26,6 +26,12 @@ export interface RequestRecord {
   errorClass: ErrorClass | null;
   /** parsed `Server-Timing` entries: name -> dur in ms, e.g. {queue: 0.012, exec: 1501.2} */
   serverTiming: Record<string, number>;
+  /**
+   * an error answer's own code: the `error` string of its JSON body (the SUT's 503s:
+   * `db_pool_exhausted`, `db_not_configured`, `queue_full`…), read from the first 1 KiB of 4xx/5xx
+   * bodies only; absent when none
+   */
+  errorKind?: string;
 }
 
 /** A scheduled open-loop request that was never sent. */
@@ -85,6 +91,17 @@ export interface LoadSummary {
   lateSends?: { thresholdMs: number; count: number; share: number } | null;
   /** open-loop cells only (src/load/open-loop.ts): the arrival process and what became of it */
   openLoop?: OpenLoopSummary;
+  /**
+   * error answers by their own code (RequestRecord.errorKind, e.g. `db_pool_exhausted`): a split of
+   * `errors.http`. Present only when some error answer carried a code.
+   */
+  errorKinds?: Record<string, number>;
+  /**
+   * percentiles of the other `Server-Timing` entries of successful requests (beyond queue, exec and
+   * permit), by name, e.g. study 002's `db`, `user`, `logistics`. Present only when some request
+   * carried one.
+   */
+  timingMs?: Record<string, Percentiles>;
 }
 
 /**

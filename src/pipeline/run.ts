@@ -31,6 +31,7 @@ import type { MockStats } from '../../mock/src/types.ts';
 import { summarizeThreadDump } from './threaddump.ts';
 import { computeFlags, generatorDelayThresholdMs } from './flags.ts';
 import { readCpuTicks, hostCpuPct } from './host.ts';
+import { processTreeCpuMs } from './proc-cpu.ts';
 import { ChildRegistry } from './children.ts';
 import type { Emit } from './events.ts';
 import { LivenessWatch, checkNow, type Death, type LivenessOptions, type Watched } from './liveness.ts';
@@ -201,7 +202,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
       if (ctx.signal.aborted) return;
       const before = await checkNow(watched, ctx.liveness);
       if (before) throw diedError(ctx, before, `before cell ${cell.cellId}`, null);
-      const result = await runCell(ctx, cell, block.variant, sut, mock, cell.concurrency === maxLevel && blockScenario.threadDump !== false, watched);
+      const result = await runCell(ctx, cell, block.variant, sut, mock, cell.concurrency === maxLevel && blockScenario.threadDump !== false, watched, blockScenario.usesDb || blockScenario.usesDelayRoute ? { db } : null);
       if (result === null) return; // aborted
     }
   } finally {
@@ -321,7 +322,7 @@ export function pinnedDelta(before: PinnedResponse | null, after: PinnedResponse
  * as failed (manifest.failedCells + cells/<id>.failed.json), never written as a cell.
  * @throws VtbenchError(EXIT.notReady) for such a failed cell
  */
-export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Variant, sut: SutHandle, mock: MockHandle, takeDump: boolean, watched: readonly Watched[]): Promise<CellResult | null> {
+export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Variant, sut: SutHandle, mock: MockHandle, takeDump: boolean, watched: readonly Watched[], components: { db: DbHandle | null } | null = null): Promise<CellResult | null> {
   const { store, deps, options: o } = ctx;
   ctx.emit({ type: 'cell-start', cellId: cell.cellId, requests: cell.requests, theoreticalS: cell.theoreticalS });
   const startedAt = new Date();
@@ -330,6 +331,9 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   // Reset the mock's statistics last before the load: what is read after the cell is this cell alone.
   const mockBefore = await deps.resetMockStats(mock.url);
   const cpuBefore = readCpuTicks();
+  // components: the mock's and the database's CPU over the load (the CPU bound's service demand)
+  const componentCpu = () => ({ mock: processTreeCpuMs(mock.pid), db: components?.db?.pid != null ? processTreeCpuMs(components.db.pid) : null });
+  const componentsBefore = components ? componentCpu() : null;
   const cellAbort = new AbortController();
   const watch = new LivenessWatch(() => watched, ctx.liveness).start(() => cellAbort.abort());
   const fail = (cause: string, death: Death | null, load: LoadSummary | null, mockStats: CellResult['mock'] | null): VtbenchError => {
@@ -384,6 +388,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   if (watch.dead) throw fail(watch.dead.cause, watch.dead, result.records.length > 0 ? result.summary : null, null);
   if (result.aborted || ctx.signal.aborted) return null;
   const cpuAfter = readCpuTicks();
+  const componentsAfter = components ? componentCpu() : null;
   await sleep(Math.min(2 * o.samplerIntervalMs, 1000)); // let the sampler record the drained state
   await pull();
   const [mockAfter, pinnedAfter] = await Promise.all([deps.getMockStats(mock.url), deps.getPinned(sut.baseUrl)]);
@@ -446,6 +451,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     flags,
     threadDump,
     sutPid: sut.pid,
+    ...(componentsBefore && componentsAfter ? { componentCpuMs: { mock: diffOrNull(componentsBefore.mock, componentsAfter.mock), db: diffOrNull(componentsBefore.db, componentsAfter.db) } } : {}),
     ...(result.job !== undefined ? { job: result.job } : {}),
     ...(result.sweep !== undefined ? { sweep: result.sweep } : {}),
   };
@@ -456,6 +462,11 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   const job = result.job ? { completed: result.job.completed, tasks: result.job.tasks, makespanMs: result.job.makespanMs, submitMs: result.job.submitMs, theoreticalS: cell.theoreticalS } : undefined;
   ctx.emit({ type: 'cell-end', cellId: cell.cellId, summary: result.summary, boundRps: cell.boundRps, flags, durationMs, ...(job ? { job } : {}) });
   return out;
+}
+
+/** b − a, or null when either is unknown or the difference is negative (a restarted process). */
+function diffOrNull(a: number | null, b: number | null): number | null {
+  return a === null || b === null || b < a ? null : b - a;
 }
 
 /** Rebuild summary.json from every finished cell on disk. */

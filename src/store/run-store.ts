@@ -226,5 +226,10 @@ export function compactRequests(records: readonly RequestRecord[], unsent?: read
   // a bulkhead's permit wait: a column only when some request carried it (older cells stay as they were)
   const permits = records.map((r) => { const p = r.serverTiming['permit']; return p === undefined ? null : r3(p); });
   if (permits.some((p) => p !== null)) out.permitMs = permits;
+  // the other Server-Timing entries and error codes: columns only when some request carried them
+  const names = new Set<string>();
+  for (const r of records) for (const k in r.serverTiming) if (k !== 'queue' && k !== 'exec' && k !== 'permit') names.add(k);
+  if (names.size > 0) out.timingMs = Object.fromEntries([...names].sort().map((k) => [k, records.map((r) => { const v = r.serverTiming[k]; return v === undefined ? null : r3(v); })]));
+  if (records.some((r) => r.errorKind !== undefined)) out.errorKind = records.map((r) => r.errorKind ?? null);
   return out;
 }

@@ -94,13 +94,19 @@ export function parseChecked<T>(name: SchemaName, label: string, bytes: Buffer, 
  * @returns problems, each naming the file and the column (empty = consistent)
  */
 export function requestColumnProblems(label: string, req: Record<string, unknown>): string[] {
-  const { unsent, ...columns } = req;
-  const check = (prefix: string, obj: Record<string, unknown>): string[] => {
+  const { unsent, timingMs, ...columns } = req;
+  const check = (prefix: string, obj: Record<string, unknown>, n0?: { n: number; name: string }): string[] => {
     const cols = Object.entries(obj).filter((x): x is [string, readonly unknown[]] => Array.isArray(x[1]));
-    const n = cols[0]?.[1].length ?? 0;
-    return cols.filter(([, v]) => v.length !== n).map(([k, v]) => `${label}: ${prefix}/${k} has ${v.length} entries, ${prefix}/${cols[0]![0]} has ${n}`);
+    const ref = n0 ?? { n: cols[0]?.[1].length ?? 0, name: `${prefix}/${cols[0]?.[0] ?? ''}` };
+    return cols.filter(([, v]) => v.length !== ref.n).map(([k, v]) => `${label}: ${prefix}/${k} has ${v.length} entries, ${ref.name} has ${ref.n}`);
   };
-  return [...check('', columns), ...(unsent !== null && typeof unsent === 'object' ? check('/unsent', unsent as Record<string, unknown>) : [])];
+  const first = Object.entries(columns).find((x) => Array.isArray(x[1])) as [string, unknown[]] | undefined;
+  return [
+    ...check('', columns),
+    // the other Server-Timing columns (CompactRequests.timingMs): as long as the main columns
+    ...(timingMs !== null && typeof timingMs === 'object' && first ? check('/timingMs', timingMs as Record<string, unknown>, { n: first[1].length, name: `/${first[0]}` }) : []),
+    ...(unsent !== null && typeof unsent === 'object' ? check('/unsent', unsent as Record<string, unknown>) : []),
+  ];
 }
 
 function firstLine(e: unknown): string {

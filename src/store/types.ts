@@ -217,6 +217,14 @@ export interface CellResult {
   pinned: PinnedDelta | null;
   /** the SUT JVM that served the cell (optional, absent in runs before it): a resumed block can span JVMs */
   sutPid?: number;
+  /**
+   * CPU time the other processes of the host used during the cell's load, ms, from /proc
+   * (src/pipeline/proc-cpu.ts): the mock (`mock`) and the PostgreSQL server with its backends
+   * (`db`); null where unreadable. Recorded for scenarios that call the mock's delay route or a
+   * database (Scenario.usesDelayRoute, usesDb), so the CPU bound can count every process that works
+   * for a request; absent otherwise and in runs before it.
+   */
+  componentCpuMs?: { mock: number | null; db: number | null };
   loadgen: { eventLoopLagP99Ms: number | null; eventLoopLagMaxMs: number | null; cpuPct: number | null; hostCpuPct: number | null };
   flags: CellFlag[];
   threadDump: ThreadDumpSummary | null;
@@ -388,6 +396,14 @@ export interface CompactRequests {
    * cells where at least one request carried it (study 000's bulkhead follow-up, issue 16).
    */
   permitMs?: (number | null)[];
+  /**
+   * the other `Server-Timing` entries (beyond queue, exec, permit) by name, ms, one column each
+   * (null for a request without that entry), e.g. study 002's `db`, `user`, `logistics`. Present
+   * only in cells where some request carried one.
+   */
+  timingMs?: Record<string, (number | null)[]>;
+  /** error answers' own codes (RequestRecord.errorKind), null for the rest; present only when some answer had one */
+  errorKind?: (string | null)[];
   /**
    * open loop: the scheduled requests that were never sent (same index = same request), with their
    * intended send time and why; sent + unsent = scheduled. Absent for closed-loop cells.
