@@ -29,19 +29,10 @@ import type { ExecutorSpec, Profile, ProfileValues, Scenario, Study, Variant } f
 import { DEFAULT_BIND_ADDRESS } from '../../jvm/bind.ts';
 import { PUBLISHED_002 } from './published.ts';
 
-/** The study's work per request, ms (its text: §2.1, §4.1, §5.1). */
-export const IO_MS = 100;
-export const MIXED_DB_MS = 50;
-export const MIXED_USER_MS = 100;
-export const MIXED_LOGISTICS_MS = 80;
-export const SMALL_DB_MS = 5;
-/** CPU time one fib call is calibrated to on this host, ms (`bench.fib.target-cpu-ms`, the SUT's default). */
-export const FIB_TARGET_CPU_MS = 100;
-/** The study's queue capacity of both pools. */
-export const STUDY_QUEUE = 10_000;
-/** Hikari pool sizes of scenario 4: Hikari's default and the study's enlarged pool. */
-export const HIKARI_DEFAULT = 10;
-export const HIKARI_LARGE = 200;
+import { FIB_TARGET_CPU_MS, HIKARI_DEFAULT, HIKARI_LARGE, IO_MS, MIXED_DB_MS, MIXED_LOGISTICS_MS, MIXED_USER_MS, SMALL_DB_MS, STUDY_QUEUE } from './constants.ts';
+import { plannedCellS } from './theory.ts';
+
+export * from './constants.ts';
 
 const pool = (threads: number): ExecutorSpec => ({ kind: 'platform-pool', threads, queueCapacity: STUDY_QUEUE });
 const VT: ExecutorSpec = { kind: 'virtual-per-task' };
@@ -85,29 +76,29 @@ const get = (path: string) => () => ({ method: 'GET' as const, path });
 
 export const SCENARIOS_002: readonly Scenario[] = [
   {
-    id: 'io-100ms', label: `one blocking HTTP GET to the mock's /delay (${IO_MS} ms)`, driver: 'closed-loop-http',
+    id: 'io-100ms', cellTheoreticalS: (exec, o, c) => plannedCellS('io-100ms', exec, c, o.requestsPerWorker), label: `one blocking HTTP GET to the mock's /delay (${IO_MS} ms)`, driver: 'closed-loop-http',
     request: get(`/api/scenario/io-http?ms=${IO_MS}`), serviceTimeMs: () => IO_MS, usesMock: false, usesDelayRoute: true, sutScenario: 'io-http',
   },
   {
-    id: 'cpu-fib', label: `recursive fib(n), n calibrated to ≈ ${FIB_TARGET_CPU_MS} ms of CPU per call on this host`, driver: 'closed-loop-http',
+    id: 'cpu-fib', cellTheoreticalS: (exec, o, c) => plannedCellS('cpu-fib', exec, c, o.requestsPerWorker), label: `recursive fib(n), n calibrated to ≈ ${FIB_TARGET_CPU_MS} ms of CPU per call on this host`, driver: 'closed-loop-http',
     request: get('/api/scenario/cpu-fib'), serviceTimeMs: () => FIB_TARGET_CPU_MS, usesMock: false, sutScenario: 'cpu-fib',
   },
   {
-    id: 'mixed', label: `order query ${MIXED_DB_MS} ms, then user service ${MIXED_USER_MS} ms, then logistics ${MIXED_LOGISTICS_MS} ms, serially`, driver: 'closed-loop-http',
+    id: 'mixed', cellTheoreticalS: (exec, o, c) => plannedCellS('mixed', exec, c, o.requestsPerWorker), label: `order query ${MIXED_DB_MS} ms, then user service ${MIXED_USER_MS} ms, then logistics ${MIXED_LOGISTICS_MS} ms, serially`, driver: 'closed-loop-http',
     request: get(`/api/scenario/mixed?dbMs=${MIXED_DB_MS}&userMs=${MIXED_USER_MS}&logisticsMs=${MIXED_LOGISTICS_MS}`),
     serviceTimeMs: () => MIXED_DB_MS + MIXED_USER_MS + MIXED_LOGISTICS_MS, usesMock: false, usesDb: true, usesDelayRoute: true, sutScenario: 'mixed',
   },
   {
-    id: 'mixed-structured', label: `(order query ${MIXED_DB_MS} ms → user service ${MIXED_USER_MS} ms) ∥ logistics ${MIXED_LOGISTICS_MS} ms, StructuredTaskScope`, driver: 'closed-loop-http',
+    id: 'mixed-structured', cellTheoreticalS: (exec, o, c) => plannedCellS('mixed-structured', exec, c, o.requestsPerWorker), label: `(order query ${MIXED_DB_MS} ms → user service ${MIXED_USER_MS} ms) ∥ logistics ${MIXED_LOGISTICS_MS} ms, StructuredTaskScope`, driver: 'closed-loop-http',
     request: get(`/api/scenario/mixed-structured?dbMs=${MIXED_DB_MS}&userMs=${MIXED_USER_MS}&logisticsMs=${MIXED_LOGISTICS_MS}`),
     serviceTimeMs: () => Math.max(MIXED_DB_MS + MIXED_USER_MS, MIXED_LOGISTICS_MS), usesMock: false, usesDb: true, usesDelayRoute: true, sutScenario: 'mixed-structured',
   },
   {
-    id: 'db-small', label: `one ${SMALL_DB_MS} ms PostgreSQL query (pg_sleep) through HikariCP`, driver: 'closed-loop-http',
+    id: 'db-small', cellTheoreticalS: (exec, o, c) => plannedCellS('db-small', exec, c, o.requestsPerWorker), label: `one ${SMALL_DB_MS} ms PostgreSQL query (pg_sleep) through HikariCP`, driver: 'closed-loop-http',
     request: get(`/api/scenario/db-small?ms=${SMALL_DB_MS}`), serviceTimeMs: () => SMALL_DB_MS, usesMock: false, usesDb: true, sutScenario: 'db-small',
   },
   {
-    id: 'db-small-synchronized', label: `the ${SMALL_DB_MS} ms query inside a synchronized block (the study's pinning pitfall)`, driver: 'closed-loop-http',
+    id: 'db-small-synchronized', cellTheoreticalS: (exec, o, c) => plannedCellS('db-small-synchronized', exec, c, o.requestsPerWorker), label: `the ${SMALL_DB_MS} ms query inside a synchronized block (the study's pinning pitfall)`, driver: 'closed-loop-http',
     request: get(`/api/scenario/db-small-synchronized?ms=${SMALL_DB_MS}`), serviceTimeMs: () => SMALL_DB_MS, usesMock: false, usesDb: true, sutScenario: 'db-small-synchronized',
   },
 ];

@@ -1,0 +1,157 @@
+/**
+ * Study 002's theory (pure): which resources each variant's request holds, for how long, and the
+ * bounds they set (src/theory/cell-bounds.ts); and the bounds the study's own description implies
+ * for its published figures, so a figure above them is "inconsistent as published" with the
+ * arithmetic.
+ *
+ * Holding times by construction (the Java ↔ harness contract of issue 12):
+ * - io-100ms: the executor thread 100 ms; no DB.
+ * - cpu-fib: the thread for one call's CPU time (≈ 100 ms calibrated); bound cores / CPU per call.
+ * - mixed: the thread 50 + 100 + 80 = 230 ms; one DB connection 50 ms (the order query).
+ * - mixed-structured: the request's thread for the critical path max(50 + 100, 80) = 150 ms (the
+ *   user call needs the order's user_id, so it cannot start before the query ends; the study says
+ *   100 ms, the longest single call); one DB connection 50 ms.
+ * - db-small: the thread 5 ms; one DB connection 5 ms.
+ * - db-small-synchronized: as db-small, and one monitor shared by every request for the 5 ms query
+ *   (the study's `public synchronized Order getOrder` on a singleton service): 1 / 5 ms = 200 req/s
+ *   whatever the executor. (If the SUT's monitor were per request there would be no lock bound; the
+ *   report prints which monitor the SUT declares.)
+ * Little's law (closed loop, no think time, JMeter's threads): mean E2E = N / X, and a P99 below the
+ * mean is impossible when every request waits in the same FIFO queue.
+ */
+import type { ExecutorSpec, Variant } from '../../study/types.ts';
+import type { PublishedRow } from '../../study/types.ts';
+import { cellBounds, serversBoundRps, type BoundInputs, type CellBounds } from '../../theory/cell-bounds.ts';
+import { throughputBoundRps } from '../../theory/bounds.ts';
+import { availableParallelism } from 'node:os';
+import { FIB_TARGET_CPU_MS, HIKARI_DEFAULT, IO_MS, MIXED_DB_MS, MIXED_LOGISTICS_MS, MIXED_USER_MS, SMALL_DB_MS } from './constants.ts';
+import { cellMinDurationS } from '../../theory/bounds.ts';
+import { STUDY_CORES, STUDY_LEVEL } from './published.ts';
+
+/** The resources one request of a scenario holds, ms (null: not held). */
+export interface Holding {
+  /** the executor thread (L) */
+  threadMs: number;
+  /** one DB connection */
+  dbMs: number | null;
+  /** one monitor shared by all requests */
+  lockMs: number | null;
+  /** CPU by itself (cpu-fib), nominal; the SUT's calibration replaces it */
+  cpuMs: number | null;
+}
+
+/** Serial sum and fan-out critical path of the mixed scenario, ms. */
+export const MIXED_SERIAL_MS = MIXED_DB_MS + MIXED_USER_MS + MIXED_LOGISTICS_MS;
+export const MIXED_CRITICAL_PATH_MS = Math.max(MIXED_DB_MS + MIXED_USER_MS, MIXED_LOGISTICS_MS);
+/** What the study states for the fan-out ("总耗时从 230ms 降到 100ms（最长查询时间）"). */
+export const MIXED_STUDY_CLAIM_MS = 100;
+
+/**
+ * What one request of `scenario` holds (see the module comment).
+ * @throws Error for a scenario that is not the study's
+ */
+export function holding(scenario: string): Holding {
+  switch (scenario) {
+    case 'io-100ms': return { threadMs: IO_MS, dbMs: null, lockMs: null, cpuMs: null };
+    case 'cpu-fib': return { threadMs: FIB_TARGET_CPU_MS, dbMs: null, lockMs: null, cpuMs: FIB_TARGET_CPU_MS };
+    case 'mixed': return { threadMs: MIXED_SERIAL_MS, dbMs: MIXED_DB_MS, lockMs: null, cpuMs: null };
+    case 'mixed-structured': return { threadMs: MIXED_CRITICAL_PATH_MS, dbMs: MIXED_DB_MS, lockMs: null, cpuMs: null };
+    case 'db-small': return { threadMs: SMALL_DB_MS, dbMs: SMALL_DB_MS, lockMs: null, cpuMs: null };
+    case 'db-small-synchronized': return { threadMs: SMALL_DB_MS, dbMs: SMALL_DB_MS, lockMs: SMALL_DB_MS, cpuMs: null };
+    default: throw new Error(`study 002 has no scenario '${scenario}'`);
+  }
+}
+
+/** A variant's Hikari pool: its `bench.db.pool-size`, else Hikari's default 10. */
+export function dbPoolOf(v: Pick<Variant, 'sutProperties'>): number {
+  const p = v.sutProperties?.['bench.db.pool-size'];
+  return p === undefined ? HIKARI_DEFAULT : Number(p);
+}
+
+/**
+ * The bounds of one cell of study 002: the scenario's holding times, the variant's executor and
+ * pool, the host's cores, the cell's measured CPU per request, and (cpu-fib) the SUT's calibrated
+ * CPU per call (null: the nominal target).
+ */
+export function boundsFor(o: { variant: Pick<Variant, 'sutProperties' | 'executor'>; scenario: string; concurrency: number; cores: number; cpuMsPerRequest: number | null; fibCpuMsPerCall: number | null }): CellBounds {
+  const h = holding(o.scenario);
+  const inputs: BoundInputs = {
+    executor: o.variant.executor,
+    concurrency: o.concurrency,
+    holdMs: h.cpuMs !== null ? (o.fibCpuMsPerCall ?? h.threadMs) : h.threadMs,
+    dbPool: h.dbMs !== null ? dbPoolOf(o.variant) : null,
+    dbMs: h.dbMs,
+    lockMs: h.lockMs,
+    cores: o.cores,
+    cpuMsPerRequest: o.cpuMsPerRequest,
+    cpuMsPerCall: h.cpuMs !== null ? (o.fibCpuMsPerCall ?? h.cpuMs) : null,
+  };
+  return cellBounds(inputs);
+}
+
+/** The executor of a published variant id of the study (`io-pool-200` → pool of 200…). */
+function executorOfStudyVariant(v: Variant): ExecutorSpec {
+  return v.executor;
+}
+
+/** One published figure against what the study's own setup allows. */
+export interface PublishedCheck {
+  rowId: string;
+  /** `consistent`: within every bound of the study's setup; `inconsistent`: above one (see `bound`) */
+  verdict: 'consistent' | 'inconsistent';
+  /** the bound the figure breaks or the smallest one it keeps, req/s, with its kind and inputs */
+  bound: { kind: string; rps: number; inputs: Record<string, number> } | null;
+  /** P99 rows: Little's law mean E2E = N / X at the study's published X, ms */
+  littleMeanMs?: number;
+}
+
+/**
+ * Each published throughput figure against the bounds of the study's own setup: 10,000 closed-loop
+ * threads, 8 cores, the executor, and the Hikari pool (10 unless the row says 200: the study enlarged
+ * it only in §5.4), with the holding times above. Each P99 figure against Little's law: with N
+ * threads, throughput X and think time Z, the mean E2E is N / X − Z; JMeter's plan has no timer
+ * (Z = 0), so a P99 below N / X is inconsistent unless each thread idled N / X − P99 or more
+ * between requests (the load generator, not the server, then set the pace).
+ * (CPU bounds need a measured CPU per request, which the study gives only for fib: 1 s per call.)
+ */
+export function checkPublished(rows: readonly PublishedRow[], variants: readonly Variant[]): PublishedCheck[] {
+  const out: PublishedCheck[] = [];
+  const qps = new Map<string, number>();
+  for (const r of rows) if (r.metric === 'throughputRps' && typeof r.value === 'number' && r.variant) qps.set(r.variant, r.value);
+  for (const r of rows) {
+    const v = variants.find((x) => x.id === r.variant);
+    if (!v || r.scenario === null || typeof r.value !== 'number') continue;
+    const h = holding(r.scenario);
+    if (r.metric === 'throughputRps') {
+      const exec = executorOfStudyVariant(v);
+      const bounds: { kind: string; rps: number; inputs: Record<string, number> }[] = [{ kind: 'executor', rps: throughputBoundRps(exec, STUDY_LEVEL, h.threadMs), inputs: { concurrency: STUDY_LEVEL, ...(exec.kind === 'platform-pool' ? { threads: exec.threads } : {}), holdMs: h.threadMs } }];
+      // the study's fib(40) costs ≈ 1 s of CPU on its 8 cores
+      if (h.cpuMs !== null) bounds.push({ kind: 'cpuPerCall', rps: serversBoundRps(STUDY_CORES, 1000), inputs: { cores: STUDY_CORES, cpuMsPerCall: 1000 } });
+      if (h.dbMs !== null) bounds.push({ kind: 'dbPool', rps: serversBoundRps(dbPoolOf(v), h.dbMs), inputs: { pool: dbPoolOf(v), dbMs: h.dbMs } });
+      if (h.lockMs !== null) bounds.push({ kind: 'lock', rps: serversBoundRps(1, h.lockMs), inputs: { lockMs: h.lockMs } });
+      const smallest = bounds.reduce((a, b) => (b.rps < a.rps ? b : a));
+      out.push({ rowId: r.id, verdict: r.value > smallest.rps * 1.0001 ? 'inconsistent' : 'consistent', bound: smallest });
+    } else if (r.metric === 'e2eP99Ms') {
+      const x = qps.get(r.variant!);
+      if (x === undefined) continue;
+      const littleMeanMs = (STUDY_LEVEL / x) * 1000;
+      out.push({ rowId: r.id, verdict: r.value < littleMeanMs ? 'inconsistent' : 'consistent', bound: null, littleMeanMs });
+    }
+  }
+  return out;
+}
+
+/**
+ * The planned duration of one cell, s: the closed loop's minimum (src/theory/bounds.ts
+ * cellMinDurationS) at the smallest bound known before the run — the executor, the DB pool at
+ * Hikari's default 10 (a larger pool only shortens it), the shared lock, and for cpu-fib this host's
+ * cores / the nominal CPU per call (the plan adds the ramp). The measured CPU bound is not known
+ * before the run, so an I/O cell on a small host takes longer than this.
+ */
+export function plannedCellS(scenario: string, exec: ExecutorSpec, c: number, requestsPerWorker: number, cores: number = availableParallelism()): number {
+  const h = holding(scenario);
+  const b = cellBounds({ executor: exec, concurrency: c, holdMs: h.threadMs, dbPool: h.dbMs !== null ? HIKARI_DEFAULT : null, dbMs: h.dbMs, lockMs: h.lockMs, cores, cpuMsPerRequest: null, cpuMsPerCall: h.cpuMs });
+  const rps = b.smallest?.rps ?? throughputBoundRps(exec, c, h.threadMs);
+  const minS = Math.max(cellMinDurationS(exec, c, h.threadMs, requestsPerWorker), (c * requestsPerWorker) / rps);
+  return minS;
+}

@@ -1,0 +1,147 @@
+/** Study 002: bounds per cell, the verdict rule, the published figures against the study's own setup, the plan, error codes and extra Server-Timing entries. */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cellBounds, cellCpu, boundVerdict } from '../src/theory/cell-bounds.ts';
+import { boundsFor, checkPublished, holding, MIXED_CRITICAL_PATH_MS, MIXED_SERIAL_MS, plannedCellS } from '../src/studies/002/theory.ts';
+import { STUDY_002, VARIANTS_002 } from '../src/studies/002/index.ts';
+import { PUBLISHED_002 } from '../src/studies/002/published.ts';
+import { resolveOptions } from '../src/config/profiles.ts';
+import { makePlan } from '../src/config/plan.ts';
+import { errorKindOf } from '../src/load/run.ts';
+import { summarize } from '../src/load/summarize.ts';
+import { compactRequests } from '../src/store/run-store.ts';
+import { expandRequests } from '../src/analysis/resummarize.ts';
+import { requestColumnProblems } from '../src/store/schema.ts';
+import type { RequestRecord } from '../src/load/types.ts';
+
+const HOST = { openFiles: 20000, ephemeralPorts: 28000, heapLimitBytes: 4 * 2 ** 30 } as never;
+const v = (id: string) => VARIANTS_002.find((x) => x.id === id)!;
+
+describe('bounds of a cell', () => {
+  test('the smallest of executor, DB pool, lock, CPU', () => {
+    // the issue's examples: 10 / 0.005 s = 2,000 req/s; 10 / 0.05 s = 200 req/s
+    const db10 = boundsFor({ variant: v('db10-virtual'), scenario: 'db-small', concurrency: 1000, cores: 2, cpuMsPerRequest: null, fibCpuMsPerCall: null });
+    assert.equal(db10.smallest?.kind, 'dbPool');
+    assert.equal(db10.smallest?.rps, 2000);
+    const mixed = boundsFor({ variant: v('mixed-pool-200'), scenario: 'mixed', concurrency: 1000, cores: 2, cpuMsPerRequest: null, fibCpuMsPerCall: null });
+    assert.deepEqual(mixed.bounds.map((b) => [b.kind, Math.round(b.rps * 100) / 100]), [['executor', 869.57], ['dbPool', 200]]);
+    assert.equal(mixed.smallest?.rps, 200);
+    // a pool of 200 at c = 100: min(c, N) / L = 100 / 0.1 = 1,000; CPU 2 cores / 1 ms = 2,000
+    const io = boundsFor({ variant: v('io-pool-200'), scenario: 'io-100ms', concurrency: 100, cores: 2, cpuMsPerRequest: 1, fibCpuMsPerCall: null });
+    assert.equal(io.smallest?.kind, 'executor');
+    assert.equal(io.smallest?.rps, 1000);
+    const ioCpu = boundsFor({ variant: v('io-virtual'), scenario: 'io-100ms', concurrency: 2000, cores: 2, cpuMsPerRequest: 1, fibCpuMsPerCall: null });
+    assert.equal(ioCpu.smallest?.kind, 'cpu');
+    assert.equal(ioCpu.smallest?.rps, 2000);
+    // cpu-fib: cores / CPU per call, the same for every executor
+    for (const id of ['cpu-pool-200', 'cpu-pool-500', 'cpu-virtual']) {
+      const b = boundsFor({ variant: v(id), scenario: 'cpu-fib', concurrency: 200, cores: 2, cpuMsPerRequest: null, fibCpuMsPerCall: 80 });
+      assert.equal(b.smallest?.kind, 'cpuPerCall');
+      assert.equal(b.smallest?.rps, 25);
+    }
+    // the synchronized variant: one shared monitor held 5 ms = 200 req/s
+    const sync = boundsFor({ variant: v('db10-virtual-sync'), scenario: 'db-small-synchronized', concurrency: 1000, cores: 2, cpuMsPerRequest: null, fibCpuMsPerCall: null });
+    assert.equal(sync.smallest?.kind, 'lock');
+    assert.equal(sync.smallest?.rps, 200);
+    assert.equal(cellBounds({ executor: { kind: 'virtual-per-task' }, concurrency: 10, holdMs: 100, dbPool: null, dbMs: null, lockMs: null, cores: 2, cpuMsPerRequest: null, cpuMsPerCall: null }).smallest?.rps, 100);
+  });
+
+  test('the fan-out critical path is max(50 + 100, 80) = 150 ms, not the study\'s 100 ms', () => {
+    assert.equal(MIXED_SERIAL_MS, 230);
+    assert.equal(MIXED_CRITICAL_PATH_MS, 150);
+    assert.equal(holding('mixed-structured').threadMs, 150);
+  });
+
+  test('verdicts: above × 1.02, below 95 % with or without a host flag', () => {
+    assert.equal(boundVerdict(1000, 1000, false), 'within');
+    assert.equal(boundVerdict(1019, 1000, false), 'within');
+    assert.equal(boundVerdict(950, 1000, false), 'within');
+    assert.equal(boundVerdict(1021, 1000, true), 'above-bound');
+    assert.equal(boundVerdict(949, 1000, false), 'below-95');
+    assert.equal(boundVerdict(949, 1000, true), 'below-95-host-flag');
+    assert.equal(boundVerdict(null, 1000, false), 'unknown');
+  });
+
+  test('CPU per request sums SUT, generator, mock and DB over the successful requests', () => {
+    const cpu = cellCpu({
+      samples: [{ processCpuTimeNs: 1e9 }, { processCpuTimeNs: 3e9 }] as never,
+      load: { ok: 1000, wholeRunThroughputRps: 500 } as never,
+      loadgen: { cpuPct: 50, eventLoopLagP99Ms: null, eventLoopLagMaxMs: null, hostCpuPct: null },
+      componentCpuMs: { mock: 300, db: 200 },
+    });
+    // SUT 2,000 ms + generator 50 % of 2 s = 1,000 ms + 300 + 200 = 3,500 ms / 1,000
+    assert.equal(cpu.perRequestMs, 3.5);
+    assert.equal(cellCpu({ samples: [], load: { ok: 1, wholeRunThroughputRps: 1 } as never, loadgen: { cpuPct: 1, eventLoopLagP99Ms: null, eventLoopLagMaxMs: null, hostCpuPct: null } }).perRequestMs, null);
+  });
+});
+
+describe('published figures against the study\'s own setup', () => {
+  const checks = new Map(checkPublished(PUBLISHED_002, VARIANTS_002).map((c) => [c.rowId, c]));
+  test('scenario 4 through a 10-connection pool at 5 ms: at most 2,000 req/s, so 32,000 is inconsistent', () => {
+    const c = checks.get('db10-pool-200.throughputRps')!;
+    assert.equal(c.verdict, 'inconsistent');
+    assert.deepEqual(c.bound, { kind: 'dbPool', rps: 2000, inputs: { pool: 10, dbMs: 5 } });
+    assert.equal(checks.get('db200-virtual.throughputRps')!.bound?.rps, 40_000);
+  });
+  test('scenario 3 VT 4,120 QPS vs 200 req/s through Hikari\'s 10 at 50 ms', () => {
+    assert.equal(checks.get('mixed-virtual.throughputRps')!.verdict, 'inconsistent');
+    assert.equal(checks.get('mixed-virtual.throughputRps')!.bound?.rps, 200);
+  });
+  test('scenario 1 and 2 throughputs keep their bounds; every P99 is below Little\'s mean N / X', () => {
+    assert.equal(checks.get('io-pool-200.throughputRps')!.verdict, 'consistent');
+    assert.equal(checks.get('io-virtual.throughputRps')!.bound?.rps, 100_000);
+    assert.equal(checks.get('cpu-virtual.throughputRps')!.bound?.rps, 8);
+    const p = checks.get('io-virtual.e2eP99Ms')!;
+    assert.equal(p.verdict, 'inconsistent');
+    assert.ok(Math.abs(p.littleMeanMs! - 1018.33) < 0.01);
+  });
+});
+
+describe('plan of study 002', () => {
+  test('every variant measures its own scenario at its scenario\'s levels; cell ids stay <variant>-c<level>-r<repeat>', () => {
+    const o = resolveOptions(STUDY_002, 'quick', {}, HOST);
+    const plan = makePlan(o, STUDY_002);
+    assert.equal(plan.blocks.length, VARIANTS_002.length);
+    const cpu = plan.cells.filter((c) => c.variant === 'cpu-virtual');
+    assert.deepEqual(cpu.map((c) => [c.cellId, c.scenario, c.latencyMs, c.requestsPerWorker]), [['cpu-virtual-c4-r1', 'cpu-fib', 100, 1], ['cpu-virtual-c40-r1', 'cpu-fib', 100, 1]]);
+    const st = plan.cells.find((c) => c.variant === 'mixed-virtual-structured')!;
+    assert.equal(st.scenario, 'mixed-structured');
+    assert.equal(st.latencyMs, 150);
+    // --levels on the command line applies to every cell
+    const flat = makePlan(resolveOptions(STUDY_002, 'quick', { levels: '7' }, HOST), STUDY_002);
+    assert.ok(flat.cells.every((c) => c.concurrency === 7));
+  });
+  test('planned time uses the smallest bound known before the run (mixed through Hikari 10: 200 req/s)', () => {
+    assert.equal(plannedCellS('mixed', { kind: 'virtual-per-task' }, 1000, 2, 2), 10);
+    assert.equal(plannedCellS('cpu-fib', { kind: 'virtual-per-task' }, 40, 1, 2), 2);
+  });
+});
+
+describe('error codes and extra Server-Timing entries', () => {
+  test('errorKindOf reads the SUT\'s {"error":"<code>"} and nothing else', () => {
+    assert.equal(errorKindOf('{"error":"db_pool_exhausted","message":"Connection is not available"}'), 'db_pool_exhausted');
+    assert.equal(errorKindOf('{"error":{"message":"x"}}'), undefined);
+    assert.equal(errorKindOf('oops'), undefined);
+  });
+  test('summarised and kept through the requests file', () => {
+    const rec = (i: number, ok: boolean): RequestRecord => ({
+      worker: i, seq: 0, intendedStartMs: 0, startMs: 0, endMs: 100 + i, e2eMs: 100 + i, status: ok ? 200 : 503, errorClass: ok ? null : 'http',
+      serverTiming: ok ? { queue: 0.1, exec: 99, db: 50 + i, user: 40 } : { queue: 0.1, exec: 30 },
+      ...(ok ? {} : { errorKind: 'db_pool_exhausted' }),
+    });
+    const records = [rec(0, true), rec(1, true), rec(2, false)];
+    const s = summarize(records, 3, 1);
+    assert.deepEqual(s.errorKinds, { db_pool_exhausted: 1 });
+    assert.deepEqual(Object.keys(s.timingMs!), ['db', 'user']);
+    assert.equal(s.timingMs!['db']!.max, 51);
+    const compact = compactRequests(records);
+    assert.deepEqual(compact.timingMs?.['db'], [50, 51, null]);
+    assert.deepEqual(compact.errorKind, [null, null, 'db_pool_exhausted']);
+    assert.deepEqual(requestColumnProblems('x', compact as never), []);
+    assert.deepEqual(summarize(expandRequests(compact), 3, 1).timingMs, s.timingMs);
+    // a study without such entries keeps its files as they were
+    const plain = compactRequests([{ ...rec(0, true), serverTiming: { queue: 1, exec: 2 } }]);
+    assert.equal('timingMs' in plain || 'errorKind' in plain, false);
+    assert.equal('errorKinds' in summarize([{ ...rec(0, true), serverTiming: {} }], 1, 1), false);
+  });
+});
