@@ -519,19 +519,22 @@ function verdictOf(published: number, measured: number | null, tol: Tolerance): 
  * The study's published figures beside this run: one verdict per numeric figure with a tolerance
  * (setup facts, tolerance null, are not compared). Generic over rows; the study's hook supplies
  * its comparability gate and how it measures and explains a figure (src/report/hook.ts).
- * A figure for another scenario than the run's (`PublishedRow.scenario` set and different from
- * `manifest.options.scenario`) is "not tested here" (reason `otherScenario`), before any gate.
+ * A figure for another scenario than the run's (`PublishedRow.scenario` set and neither
+ * `manifest.options.scenario` nor the scenario of a variant of the run) is "not tested here"
+ * (reason `otherScenario`), before any gate.
  */
 export function evaluatePublished(model: BaseModel, hook: StudyReportHook | undefined, cells: readonly CellResult[]): PublishedVerdict[] {
   const m = model.manifest;
   const gate = hook?.gate?.(model) ?? [];
   const out: PublishedVerdict[] = [];
+  // the run's scenario, and those its variants carry (Variant.scenario: a run over several scenarios)
+  const runScenarios = new Set([m.options.scenario, ...(m.options.variantSpecs ?? []).flatMap((v) => (v.scenario !== undefined ? [v.scenario] : []))]);
   for (const p of model.study.published) {
     if (p.tolerance === null || typeof p.value !== 'number') continue;
     const chk: FigureCheck = hook?.figure?.(p, model, cells) ?? {};
     const tol = chk.tolerance ?? { rel: p.tolerance, abs: 0 };
     const base = { id: p.id, metric: p.metric, variant: p.variant, concurrency: p.level, unit: p.unit, published: p.value, tolerance: tol, identity: p.setupIdentity };
-    if (p.scenario !== null && p.scenario !== m.options.scenario) {
+    if (p.scenario !== null && !runScenarios.has(p.scenario)) {
       out.push({ ...base, measured: null, diff: null, diffPct: null, verdict: 'not tested here', reasons: [{ key: 'otherScenario', v: { measured: m.options.scenario, published: p.scenario } }] });
       continue;
     }

@@ -28,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 import type { ExecutorSpec, Profile, ProfileValues, Scenario, Study, Variant } from '../../study/types.ts';
 import { DEFAULT_BIND_ADDRESS } from '../../jvm/bind.ts';
 import { PUBLISHED_002 } from './published.ts';
+import { REPORT_002 } from './report.ts';
 
 import { FIB_TARGET_CPU_MS, HIKARI_DEFAULT, HIKARI_LARGE, IO_MS, MIXED_DB_MS, MIXED_LOGISTICS_MS, MIXED_USER_MS, SMALL_DB_MS, STUDY_QUEUE } from './constants.ts';
 import { plannedCellS } from './theory.ts';
@@ -206,4 +207,5 @@ export const STUDY_002: Study = {
   ],
   published: PUBLISHED_002,
   templateDir: fileURLToPath(new URL('../../../templates/002/', import.meta.url)),
+  report: REPORT_002,
 };

@@ -21,7 +21,7 @@
  */
 import type { ExecutorSpec, Variant } from '../../study/types.ts';
 import type { PublishedRow } from '../../study/types.ts';
-import { cellBounds, serversBoundRps, type BoundInputs, type CellBounds } from '../../theory/cell-bounds.ts';
+import { cellBounds, serversBoundRps, type BoundInputs, type BoundKind, type CellBounds } from '../../theory/cell-bounds.ts';
 import { throughputBoundRps } from '../../theory/bounds.ts';
 import { availableParallelism } from 'node:os';
 import { FIB_TARGET_CPU_MS, HIKARI_DEFAULT, IO_MS, MIXED_DB_MS, MIXED_LOGISTICS_MS, MIXED_USER_MS, SMALL_DB_MS } from './constants.ts';
@@ -100,7 +100,7 @@ export interface PublishedCheck {
   /** `consistent`: within every bound of the study's setup; `inconsistent`: above one (see `bound`) */
   verdict: 'consistent' | 'inconsistent';
   /** the bound the figure breaks or the smallest one it keeps, req/s, with its kind and inputs */
-  bound: { kind: string; rps: number; inputs: Record<string, number> } | null;
+  bound: { kind: BoundKind; rps: number; inputs: Record<string, number> } | null;
   /** P99 rows: Little's law mean E2E = N / X at the study's published X, ms */
   littleMeanMs?: number;
 }
@@ -124,7 +124,7 @@ export function checkPublished(rows: readonly PublishedRow[], variants: readonly
     const h = holding(r.scenario);
     if (r.metric === 'throughputRps') {
       const exec = executorOfStudyVariant(v);
-      const bounds: { kind: string; rps: number; inputs: Record<string, number> }[] = [{ kind: 'executor', rps: throughputBoundRps(exec, STUDY_LEVEL, h.threadMs), inputs: { concurrency: STUDY_LEVEL, ...(exec.kind === 'platform-pool' ? { threads: exec.threads } : {}), holdMs: h.threadMs } }];
+      const bounds: { kind: BoundKind; rps: number; inputs: Record<string, number> }[] = [{ kind: 'executor', rps: throughputBoundRps(exec, STUDY_LEVEL, h.threadMs), inputs: { concurrency: STUDY_LEVEL, ...(exec.kind === 'platform-pool' ? { threads: exec.threads } : {}), holdMs: h.threadMs } }];
       // the study's fib(40) costs ≈ 1 s of CPU on its 8 cores
       if (h.cpuMs !== null) bounds.push({ kind: 'cpuPerCall', rps: serversBoundRps(STUDY_CORES, 1000), inputs: { cores: STUDY_CORES, cpuMsPerCall: 1000 } });
       if (h.dbMs !== null) bounds.push({ kind: 'dbPool', rps: serversBoundRps(dbPoolOf(v), h.dbMs), inputs: { pool: dbPoolOf(v), dbMs: h.dbMs } });
