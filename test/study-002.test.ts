@@ -103,7 +103,7 @@ describe('plan of study 002', () => {
     const plan = makePlan(o, STUDY_002);
     assert.equal(plan.blocks.length, VARIANTS_002.length);
     const cpu = plan.cells.filter((c) => c.variant === 'cpu-virtual');
-    assert.deepEqual(cpu.map((c) => [c.cellId, c.scenario, c.latencyMs, c.requestsPerWorker]), [['cpu-virtual-c4-r1', 'cpu-fib', 100, 1], ['cpu-virtual-c40-r1', 'cpu-fib', 100, 1]]);
+    assert.deepEqual(cpu.map((c) => [c.cellId, c.scenario, c.latencyMs, c.requestsPerWorker]), [['cpu-virtual-c4-r1', 'cpu-fib', 100, 5], ['cpu-virtual-c40-r1', 'cpu-fib', 100, 5]]);
     const st = plan.cells.find((c) => c.variant === 'mixed-virtual-structured')!;
     assert.equal(st.scenario, 'mixed-structured');
     assert.equal(st.latencyMs, 150);

@@ -154,18 +154,20 @@ export const PROFILES_002: readonly Profile[] = [
   },
   {
     name: 'quick',
-    description: 'every variant at two small levels, 2 s ramp, 1 repeat (≈ 6–8 min with 15 SUT starts)',
+    // each cell long enough for a window with every worker in the loop: requests per worker ≥ 3 +
+    // ramp / E2E at the low level; the longest cells (≈ 10 s) are the pools and Hikari 10 at the high level
+    description: 'every variant at two levels, 0.5 s ramp, 1 repeat (≈ 6–8 min with 15 SUT starts): io 100/1,000 × 20, cpu 4/40 × 5, mixed 20/400 × 6, db 50/500 × 40, sync 50/200 × 10',
     values: {
       ...BASE,
       warmupS: 2,
-      rampMs: 2000,
+      rampMs: 500,
       scenarioLevels: {
-        'io-100ms': { levels: [100, 1000], requestsPerWorker: 5 },
-        'cpu-fib': { levels: [4, 40], requestsPerWorker: 1 },
-        'mixed': { levels: [20, 400], requestsPerWorker: 2 },
-        'mixed-structured': { levels: [20, 400], requestsPerWorker: 2 },
-        'db-small': { levels: [50, 500], requestsPerWorker: 5 },
-        'db-small-synchronized': { levels: [50, 200], requestsPerWorker: 1 },
+        'io-100ms': { levels: [100, 1000], requestsPerWorker: 20 },
+        'cpu-fib': { levels: [4, 40], requestsPerWorker: 5 },
+        'mixed': { levels: [20, 400], requestsPerWorker: 6 },
+        'mixed-structured': { levels: [20, 400], requestsPerWorker: 6 },
+        'db-small': { levels: [50, 500], requestsPerWorker: 40 },
+        'db-small-synchronized': { levels: [50, 200], requestsPerWorker: 10 },
       },
     },
   },

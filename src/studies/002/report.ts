@@ -36,7 +36,13 @@ export interface Row002 {
   scenario: string;
   concurrency: number;
   repeats: number;
+  /** whole run: successes / (last answer − first send), the study's definition (JMeter's summary) */
   throughputRps: Agg;
+  /**
+   * the rate while every worker was in the loop (windowRps): what the bounds are checked against, so
+   * the ramp and the drain of a short cell do not count as a limit
+   */
+  windowRps: Agg;
   p50Ms: Agg;
   p95Ms: Agg;
   p99Ms: Agg;
@@ -107,17 +113,18 @@ export function rows002(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSp
         const m = aggOf(cs.map((x) => x.load.timingMs?.[k]?.p50 ?? null)).median;
         if (m !== null) timingP50Ms[k] = m;
       }
-      const share = throughputRps.median !== null && b.smallest ? throughputRps.median / b.smallest.rps : null;
+      const windowRps = aggOf(cs.map((x) => windowRpsOf(x) ?? x.load.wholeRunThroughputRps));
+      const share = windowRps.median !== null && b.smallest ? windowRps.median / b.smallest.rps : null;
       const pinned = cs.map((x) => x.pinned?.total ?? null).filter((x): x is number => x !== null);
       out.push({
-        variant: v, scenario, concurrency: c, repeats: cs.length, throughputRps,
+        variant: v, scenario, concurrency: c, repeats: cs.length, throughputRps, windowRps,
         p50Ms: p((e) => e.p50), p95Ms: p((e) => e.p95), p99Ms: p((e) => e.p99),
         execP50Ms: aggOf(cs.map((x) => x.load.execMs?.p50 ?? null)),
         errorRate: aggOf(cs.map((x) => (x.load.count > 0 ? (x.load.count - x.load.ok) / x.load.count : null))),
         errorKinds, errorClasses, cpuMsPerRequest,
         hostCpuPct: aggOf(cs.map((x) => x.loadgen.hostCpuPct)).median,
         bounds: b.bounds, smallest: b.smallest, share,
-        verdict: boundVerdict(throughputRps.median, b.smallest?.rps ?? null, hostFlags.length > 0),
+        verdict: boundVerdict(windowRps.median, b.smallest?.rps ?? null, hostFlags.length > 0),
         hostFlags,
         rssMaxBytes: aggOf(cs.map((x) => maxOf(x.samples.flatMap((s) => (s.rssBytes !== null ? [s.rssBytes] : []))))),
         heapMaxBytes: aggOf(cs.map((x) => maxOf(x.samples.map((s) => s.heapUsedBytes)))),
@@ -128,6 +135,21 @@ export function rows002(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSp
     }
   }
   return out;
+}
+
+/** Fewest successes in a cell's all-workers window for its rate to be used (else the whole-run rate). */
+export const MIN_WINDOW_COMPLETIONS = 100;
+
+/**
+ * A cell's rate while every worker was in the loop, req/s: the successes ending in
+ * [latest first answer, earliest last answer] (LoadSummary.steadyWindow) over that window's length;
+ * null when the window is empty or holds fewer than MIN_WINDOW_COMPLETIONS successes (a cell too
+ * short for its ramp).
+ */
+export function windowRpsOf(c: Pick<CellResult, 'load'>): number | null {
+  const w = c.load.steadyWindow;
+  if (!w || w.endMs <= w.startMs || w.completions < MIN_WINDOW_COMPLETIONS) return null;
+  return w.completions / ((w.endMs - w.startMs) / 1000);
 }
 
 /** The highest level's row of a variant, or null. */
@@ -261,8 +283,8 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
     }), ['l', 'r', 'l', 'l', 'r', 'l']);
 
   // the acceptance summary: per scenario, the bound that limited each variant
-  out['limits'] = table([s('h.scenario'), s('h.variant'), 'c', s('h.throughput'), s('h.smallest'), s('h.share'), s('h.acceptance'), s('h.hostFlags')],
-    rows.map((r) => [code(r.scenario), variantName(r.variant), int(r.concurrency), aggText(r.throughputRps, (x) => rps(x)), r.smallest ? `${rps(r.smallest.rps)} (${s(`bound.${r.smallest.kind}`)})` : '—', pct(r.share === null ? null : r.share * 100), s(`acc.${r.verdict}`), r.hostFlags.length ? r.hostFlags.join(', ') : '—']),
+  out['limits'] = table([s('h.scenario'), s('h.variant'), 'c', s('h.windowRps'), s('h.smallest'), s('h.share'), s('h.acceptance'), s('h.hostFlags')],
+    rows.map((r) => [code(r.scenario), variantName(r.variant), int(r.concurrency), aggText(r.windowRps, (x) => rps(x)), r.smallest ? `${rps(r.smallest.rps)} (${s(`bound.${r.smallest.kind}`)})` : '—', pct(r.share === null ? null : r.share * 100), s(`acc.${r.verdict}`), r.hostFlags.length ? r.hostFlags.join(', ') : '—']),
     ['l', 'l', 'r', 'r', 'l', 'r', 'l', 'l']);
   const counts = { within: 0, above: 0, below: 0, flagged: 0 };
   for (const r of rows) {
@@ -295,8 +317,8 @@ function boundTable(rs: readonly Row002[], ctx: RenderContext): Raw {
   const { s, variantName } = ctx;
   const kinds: Bound['kind'][] = ['executor', 'dbPool', 'lock', 'cpuPerCall', 'cpu'];
   const used = kinds.filter((k) => rs.some((r) => r.bounds.some((b) => b.kind === k)));
-  return table([s('h.variant'), 'c', s('h.throughput'), ...used.map((k) => s(`bound.${k}`)), s('h.share'), s('h.acceptance')],
-    rs.map((r) => [variantName(r.variant), int(r.concurrency), aggText(r.throughputRps, (x) => rps(x)),
+  return table([s('h.variant'), 'c', s('h.windowRps'), ...used.map((k) => s(`bound.${k}`)), s('h.share'), s('h.acceptance')],
+    rs.map((r) => [variantName(r.variant), int(r.concurrency), aggText(r.windowRps, (x) => rps(x)),
       ...used.map((k) => {
         const b = r.bounds.find((x) => x.kind === k);
         if (!b) return '—';
