@@ -1,0 +1,72 @@
+/**
+ * Study 002 end to end (issue 12): the `smoke` profile through the real entry point (`runStudy`,
+ * the path of `npx zx run.mjs --study 002 --profile smoke`): the real mock (its `/delay` route), a
+ * real PostgreSQL the harness starts and stops, and the real SUT jar with the scenario beans
+ * io-http, cpu-fib, mixed-structured and db-small. Every cell must hold its own scenario, the
+ * database must be in the manifest and gone afterwards, the structured fan-out must report its
+ * per-step Server-Timing, and the report must render with every bound. Needs a JDK and the
+ * PostgreSQL binaries; about a minute and a half (four JVM starts). Run it under the heavy lock.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runStudy, type Io } from '../src/cli/main.ts';
+import { realDeps } from '../src/cli/deps.ts';
+import { RunStore } from '../src/store/run-store.ts';
+import { STUDY_002 } from '../src/studies/002/index.ts';
+import { freePort } from './fixtures/ports.ts';
+
+function capture(): { io: Io; text: () => string } {
+  let buf = '';
+  const sink = { write: (s: string) => { buf += s; return true; } } as unknown as NodeJS.WriteStream;
+  return { io: { stdout: sink, stderr: sink }, text: () => buf };
+}
+
+test('study 002 smoke runs end to end: I/O, CPU, structured fan-out over PostgreSQL, small queries; database started and stopped; report written', { timeout: 400_000 }, async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'vtbench-002-'));
+  try {
+    const runsDir = join(tmp, 'runs');
+    const reportDir = join(tmp, 'report');
+    const out = capture();
+    const ports = ['--mock-port', String(await freePort()), '--sut-port', String(await freePort())];
+    const code = await runStudy(STUDY_002, ['--profile', 'smoke', ...ports, '--runs-dir', runsDir, '--report-dir', reportDir, '--json'], out.io, realDeps());
+    assert.equal(code, 0, out.text());
+    const [id] = readdirSync(runsDir);
+    const store = new RunStore(join(runsDir, id!));
+    const m = store.readManifest();
+    assert.equal(m.status, 'complete');
+    assert.equal(m.db?.kind, 'own');
+    assert.equal(m.db?.ordersRows, 10_000);
+    assert.match(m.db?.serverVersion ?? '', /^\d+/);
+    // the server and its data directory are gone (own server: stopped at the end)
+    const pids = JSON.parse(readFileSync(join(runsDir, id!, 'pids.json'), 'utf8')) as unknown[];
+    assert.deepEqual(pids, []);
+    const cells = store.readDoneCells(m.cellOrder);
+    assert.deepEqual(cells.map((c) => [c.variant, c.scenario]), [
+      ['io-virtual', 'io-100ms'], ['cpu-virtual', 'cpu-fib'], ['mixed-virtual-structured', 'mixed-structured'], ['db10-virtual', 'db-small'],
+    ]);
+    for (const c of cells) {
+      assert.equal(c.load.ok, c.load.count, `${c.cellId}: every request succeeded (${JSON.stringify(c.load.errors)} ${JSON.stringify(c.load.errorKinds ?? {})})`);
+      assert.ok(c.componentCpuMs !== undefined || c.scenario === 'cpu-fib', `${c.cellId}: the mock's and the database's CPU recorded`);
+    }
+    const io = cells.find((c) => c.scenario === 'io-100ms')!;
+    assert.ok(io.load.e2eMs!.min >= 100, 'an I/O request cannot end before the mock\'s 100 ms');
+    assert.ok((io.mock.after?.delay?.served ?? 0) >= io.load.count, 'each request called the mock\'s /delay');
+    const st = cells.find((c) => c.scenario === 'mixed-structured')!;
+    assert.deepEqual(Object.keys(st.load.timingMs ?? {}).sort(), ['db', 'logistics', 'user']);
+    // the fan-out cannot beat its critical path max(50 + 100, 80) = 150 ms
+    assert.ok(st.load.execMs!.min >= 150 - 1, `fan-out exec min ${st.load.execMs!.min}`);
+    assert.ok(st.componentCpuMs?.db !== null && st.componentCpuMs?.db !== undefined, 'PostgreSQL CPU read from /proc');
+    const md = readFileSync(join(reportDir, id!, 'report.md'), 'utf8');
+    assert.doesNotMatch(md, /\{\{|\}\}/);
+    assert.match(md, /DB pool/);
+    assert.match(md, /inconsistent as published/);
+    assert.ok(existsSync(join(reportDir, id!, 'figures', 'throughput-002.svg')));
+    const zh = await runStudy(STUDY_002, ['report', join(runsDir, id!), '--lang', 'zh', '--report-dir', reportDir], out.io, realDeps());
+    assert.equal(zh, 0, out.text());
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
