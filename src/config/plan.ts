@@ -234,10 +234,24 @@ export function formatPlan(o: ResolvedOptions, plan: Plan, runDir: string): stri
   const lines: string[] = [];
   lines.push(`vtbench plan — study ${o.study}, profile ${o.profile}, scenario ${o.scenario}`);
   lines.push(`  variants: ${o.variantSpecs.map((v) => `${v.id} (${formatExecutor(v.executor)})`).join('; ')}`);
-  lines.push(`  levels ${o.levels.join(', ')}; ${o.requestsPerWorker} req/worker; ${o.repeats} repeat(s); start ${o.start}${o.start === 'ramp' ? ` over ${o.rampMs} ms` : ''}`);
-  lines.push(`  service time L ${plan.latencyMs} ms (mock latency ${o.latencyMs} ms); warm-up ≈${o.warmupS} s per JVM; SUT JVM flags: ${o.jvmFlags.join(' ') || '(none)'}`);
-  lines.push(`  requests: ${plan.workersPerRun} workers × ${o.requestsPerWorker} × ${o.repeats} repeat(s) × ${o.variants.length} variant(s) = ${plan.totalRequests.toLocaleString('en-US')}`);
-  lines.push('  cell (per repeat)       requests   bound req/s   min. duration');
+  const perScenario = o.variantSpecs.some((v) => v.scenario !== undefined);
+  lines.push(`  ${perScenario ? '' : `levels ${o.levels.join(', ')}; ${o.requestsPerWorker} req/worker; `}${o.repeats} repeat(s); start ${o.start}${o.start === 'ramp' ? ` over ${o.rampMs} ms` : ''}`);
+  if (perScenario) {
+    // variants with their own scenarios (study 002): each scenario's L, levels and requests per worker
+    const seen = new Set<string>();
+    for (const c of plan.cells) {
+      if (seen.has(c.scenario)) continue;
+      seen.add(c.scenario);
+      const levels = [...new Set(plan.cells.filter((x) => x.scenario === c.scenario).map((x) => x.concurrency))].sort((a, b) => a - b);
+      lines.push(`  scenario ${c.scenario}: L ${c.latencyMs} ms; levels ${levels.join(', ')}; ${c.requestsPerWorker} req/worker`);
+    }
+    lines.push(`  warm-up ≈${o.warmupS} s per JVM; SUT JVM flags: ${o.jvmFlags.join(' ') || '(none)'}`);
+    lines.push(`  requests: ${plan.totalRequests.toLocaleString('en-US')} in ${plan.cells.length} cells`);
+  } else {
+    lines.push(`  service time L ${plan.latencyMs} ms (mock latency ${o.latencyMs} ms); warm-up ≈${o.warmupS} s per JVM; SUT JVM flags: ${o.jvmFlags.join(' ') || '(none)'}`);
+    lines.push(`  requests: ${plan.workersPerRun} workers × ${o.requestsPerWorker} × ${o.repeats} repeat(s) × ${o.variants.length} variant(s) = ${plan.totalRequests.toLocaleString('en-US')}`);
+  }
+  lines.push(`  cell (per repeat)       requests   ${perScenario ? 'exec. bound' : 'bound req/s'}   min. duration`);
   const seen = new Set<string>();
   for (const c of plan.cells) {
     const key = `${c.variant}-c${c.concurrency}`;
