@@ -162,6 +162,12 @@ test('report of the real smoke run: experiment 1 from the jobs (pool of 8 on pla
     assert.doesNotMatch(md, /\| Tomcat \| maxThreads 200/, `${lang}: the environment does not print one maxThreads for both`);
     assert.match(md, /seed-004-http/, `${lang}: points to the other experiment's profile`);
   }
+  // the breakdown sentence names the part that dominates the virtual makespan, from the numbers
+  const vt = rows[1]!;
+  const submitDominates = vt.submitMs.median! >= vt.makespanMs.median! - vt.submitMs.median!;
+  const md = (await buildReport(run, await loadTemplates('en', STUDY_004))).files.find((f) => f.path === 'report.md')?.content ?? '';
+  if (submitDominates) assert.match(md, /most of the time is the submission loop/);
+  else assert.match(md, /Neither the sleep nor the submission loop explains most of it/);
 });
 
 test('report of the real quick-http run: min/median/P90/P95/P99/max per variant, which bound limited, the study\'s bound statements judged', async () => {
