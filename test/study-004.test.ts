@@ -21,7 +21,7 @@ import { makePlan } from '../src/config/plan.ts';
 import { studyProblems } from '../src/config/study-check.ts';
 import { loadRun } from '../src/report/load.ts';
 import { buildModel } from '../src/report/model.ts';
-import { buildReport, loadTemplates } from '../src/report/index.ts';
+import { buildReport, indexDocuments, loadTemplates, type ReportMeta } from '../src/report/index.ts';
 import type { BootExecutorsInfo, SutInfo } from '../src/jvm/api.ts';
 import type { ResolvedOptions } from '../src/store/types.ts';
 import type { Variant } from '../src/study/types.ts';
@@ -194,4 +194,14 @@ test('report of the real quick-http run: min/median/P90/P95/P99/max per variant,
     assert.doesNotMatch(md, /\{\{|\}\}/);
     assert.match(md, /\| P50 \| P90 \| P95 \| P99 \| max \|/);
   }
+});
+
+test('report/index lists an in-process run by its job time, with no req/s figure (one job per cell is not a throughput)', async () => {
+  const run = await loadRun(FIX('smoke'));
+  const built = await buildReport(run, await loadTemplates('en', STUDY_004));
+  const meta = JSON.parse(built.files.find((f) => f.path === 'meta.json')!.content) as ReportMeta;
+  assert.equal(meta.load, 'in-process');
+  const row = indexDocuments([meta]).md.split('\n').find((l) => l.includes(meta.runId))!;
+  assert.match(row, /\| — \| job time [\d,.]+ ms → [\d,.]+ ms \|/);
+  assert.doesNotMatch(row, /req\/s/);
 });
