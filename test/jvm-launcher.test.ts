@@ -113,7 +113,7 @@ test('sutArgs puts the profile\'s JVM flags before -jar, bench settings and the 
     logFile: '/tmp/x.log', readyTimeoutMs: 1000,
   };
   const args = sutArgs(base);
-  assert.deepEqual(args.slice(0, jvmFlags.length + 2), [...jvmFlags, '-jar', '/x/vtbench-sut.jar']);
+  assert.deepEqual(args.slice(0, jvmFlags.length + 3), ['--enable-preview', ...jvmFlags, '-jar', '/x/vtbench-sut.jar'], 'the jar is compiled with --enable-preview (StructuredTaskScope)');
   assert.ok(args.includes('--server.port=8081'));
   assert.ok(args.includes('--server.address=127.0.0.1'), 'loopback unless told otherwise');
   assert.ok(args.includes('--bench.variant=vt-x'));
