@@ -18,7 +18,12 @@ export interface LlmResponse {
 /**
  * `GET|POST /api/scenario/{id}` (query parameters per scenario, e.g. `sleep?ms=200`) -> 200 and
  * this JSON, with the same `Server-Timing` header as the LLM route. The scenario runs on the
- * variant's executor (sut/…/scenario/*.java).
+ * variant's executor (sut/…/*Scenario.java). Some scenarios add named phases after queue and exec,
+ * each part of exec (ms): study 002's DB scenarios `conn` (wait for a pooled connection) and `db`
+ * (conn + the query), `db-small-synchronized` also `lock` (wait for its shared monitor), `mixed` and
+ * `mixed-structured` also `user` and `logistics` (the two delay-route calls). Study 002's scenarios:
+ * `io-http?ms=`, `cpu-fib[?n=]`, `mixed?dbMs=&userMs=&logisticsMs=`, `mixed-structured?…` (same),
+ * `db-small?ms=`, `db-small-synchronized?ms=`.
  */
 export interface ScenarioResponse {
   /** `bench.variant` of the SUT */
