@@ -14,17 +14,18 @@ import org.springframework.stereotype.Component;
  * monitor ({@code Server-Timing: lock}, part of exec). What differs by JDK is what waiting costs a virtual
  * thread: before JDK 24 the holder pinned its carrier for the whole query and waiters pinned theirs while
  * blocked on the monitor; since JEP 491 (JDK 24) both unmount. JFR {@code jdk.VirtualThreadPinned} events
- * ({@code /bench/pinned}) show which applies on the running JDK. Same parameter and result as {@code db-small}.
+ * ({@code /bench/pinned}) show which applies on the running JDK. Inside the block it runs {@link DbSmallScenario}:
+ * same parameter, result and phases.
  */
 @Component
 public class DbSmallSynchronizedScenario implements Scenario {
 
     static final String ID = "db-small-synchronized";
 
-    private final Orders orders;
+    private final DbSmallScenario dbSmall;
 
-    public DbSmallSynchronizedScenario(Orders orders) {
-        this.orders = orders;
+    public DbSmallSynchronizedScenario(DbSmallScenario dbSmall) {
+        this.dbSmall = dbSmall;
     }
 
     @Override
@@ -34,14 +35,14 @@ public class DbSmallSynchronizedScenario implements Scenario {
 
     @Override
     public Orders.Order call(ScenarioRequest request) throws SQLException {
-        long ms = request.wholeNumber("ms", 0, SleepScenario.MAX_MS);
+        request.wholeNumber("ms", 0, SleepScenario.MAX_MS); // a bad ms is a 400 before taking the lock
         RequestPhases phases = RequestPhases.current();
         long t0 = System.nanoTime();
         synchronized (this) {
             if (phases != null) {
                 phases.phase("lock", System.nanoTime() - t0);
             }
-            return orders.readRecorded(orders.nextOrderId(), ms, phases);
+            return dbSmall.call(request);
         }
     }
 }
