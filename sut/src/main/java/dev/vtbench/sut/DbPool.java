@@ -97,14 +97,19 @@ public class DbPool implements AutoCloseable {
      * @throws SQLException           any other failure to get one
      */
     public Connection connection() throws SQLException {
-        if (dataSource == null) {
-            throw new DbUnavailableException(DbUnavailableException.NOT_CONFIGURED,
-                    "no database: start the SUT with bench.db.url=jdbc:postgresql://127.0.0.1:<port>/<db> for the DB scenarios");
-        }
+        requireConfigured();
         try {
             return dataSource.getConnection();
         } catch (SQLTransientConnectionException e) {
             throw new DbUnavailableException(DbUnavailableException.POOL_EXHAUSTED, e.getMessage());
+        }
+    }
+
+    /** @throws DbUnavailableException {@code db_not_configured} without {@code bench.db.url} */
+    public void requireConfigured() {
+        if (dataSource == null) {
+            throw new DbUnavailableException(DbUnavailableException.NOT_CONFIGURED,
+                    "no database: start the SUT with bench.db.url=jdbc:postgresql://127.0.0.1:<port>/<db> for the DB scenarios");
         }
     }
 

@@ -15,9 +15,10 @@ import org.springframework.stereotype.Component;
  * {@code get()} on an unjoined subtask throws in JDK 21+, so that code could not run as printed).
  * <p>
  * The subtasks run on new virtual threads (the scope's default thread factory) whatever the variant's
- * executor is. The default joiner fails the scope when a subtask fails, cancelling the other; the
- * subtask's exception is rethrown as is ({@link DbUnavailableException} → 503, {@link UpstreamException}
- * → 502). Same query parameters, result and {@code Server-Timing} phases as {@code mixed}
+ * executor is. The default joiner fails the scope when a subtask fails, cancelling the other; the first
+ * failing subtask's exception is rethrown as is ({@link DbUnavailableException} → 503, {@link UpstreamException}
+ * → 502), so when both branches fail the answer is whichever failed first. A missing database is checked
+ * before forking (always 503 {@code db_not_configured}). Same query parameters, result and {@code Server-Timing} phases as {@code mixed}
  * ({@link OrderDetails}).
  */
 @Component
@@ -42,6 +43,7 @@ public class MixedStructuredScenario implements Scenario {
     @Override
     public OrderDetails.Detail call(ScenarioRequest request) throws Exception {
         OrderDetails.Params p = OrderDetails.Params.of(request);
+        details.requireDatabase(); // before forking: without a database the answer is always 503, never a race with logistics
         RequestPhases phases = RequestPhases.current(); // thread-local of this thread: passed to the forks explicitly
         int orderId = details.nextOrderId();
         try (var scope = StructuredTaskScope.open()) {

@@ -52,6 +52,11 @@ public class OrderDetails {
         return orders.nextOrderId();
     }
 
+    /** @throws DbUnavailableException {@code db_not_configured} without {@code bench.db.url} */
+    public void requireDatabase() {
+        orders.requireConfigured();
+    }
+
     /** The order query; records {@code conn} and {@code db}. */
     public Orders.Order order(int orderId, long dbMs, RequestPhases phases) throws SQLException {
         return orders.readRecorded(orderId, dbMs, phases);

@@ -46,6 +46,11 @@ public class Orders {
         this.pool = pool;
     }
 
+    /** @throws DbUnavailableException {@code db_not_configured} without {@code bench.db.url} */
+    public void requireConfigured() {
+        pool.requireConfigured();
+    }
+
     /** 1..{@value #ORDER_COUNT}, round-robin over the calls of all threads. */
     public int nextOrderId() {
         return (int) Math.floorMod(next.getAndIncrement(), (long) ORDER_COUNT) + 1;
