@@ -90,8 +90,12 @@ final class TestPostgres implements AutoCloseable {
 
     /** The newest {@code /usr/lib/postgresql/<v>/bin} with initdb and pg_ctl, else the PATH directory that has both. */
     static Path findBin() {
+        return findBin(Path.of("/usr/lib/postgresql"), System.getenv().getOrDefault("PATH", ""));
+    }
+
+    /** {@link #findBin()} over a given versions root and PATH value (for its own test). */
+    static Path findBin(Path root, String pathEnv) {
         List<Path> candidates = new ArrayList<>();
-        Path root = Path.of("/usr/lib/postgresql");
         if (Files.isDirectory(root)) {
             try (Stream<Path> vs = Files.list(root)) {
                 vs.filter(p -> p.getFileName().toString().matches("\\d+(\\.\\d+)?"))
@@ -101,7 +105,7 @@ final class TestPostgres implements AutoCloseable {
                 throw new UncheckedIOException(e);
             }
         }
-        for (String d : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+        for (String d : pathEnv.split(java.io.File.pathSeparator)) {
             if (!d.isBlank()) {
                 candidates.add(Path.of(d));
             }
@@ -111,7 +115,7 @@ final class TestPostgres implements AutoCloseable {
                 return c;
             }
         }
-        throw new AssertionError("PostgreSQL server binaries (initdb, pg_ctl) not found in /usr/lib/postgresql/<version>/bin"
+        throw new AssertionError("PostgreSQL server binaries (initdb, pg_ctl) not found in " + root + "/<version>/bin"
                 + " or on PATH: install the Debian package 'postgresql' (apt-get install postgresql); the DB tests need a real server");
     }
 
