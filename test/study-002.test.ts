@@ -145,3 +145,28 @@ describe('error codes and extra Server-Timing entries', () => {
     assert.equal('errorKinds' in summarize([{ ...rec(0, true), serverTiming: {} }], 1, 1), false);
   });
 });
+
+describe('report of a real smoke run (test/fixtures/study-002/smoke: io-virtual, cpu-virtual, mixed-virtual-structured, db10-virtual on this 2-core host)', () => {
+  test('bounds per cell, the fan-out against 150 and 100 ms, the study\'s inconsistencies; en and zh render without a placeholder left', async () => {
+    const { loadRun } = await import('../src/report/load.ts');
+    const { buildModel } = await import('../src/report/model.ts');
+    const { buildReport, loadTemplates } = await import('../src/report/index.ts');
+    const { rows002, criticalPath } = await import('../src/studies/002/report.ts');
+    const { fileURLToPath } = await import('node:url');
+    const dir = fileURLToPath(new URL('./fixtures/study-002/smoke/', import.meta.url));
+    const run = await loadRun(dir);
+    const model = buildModel(run);
+    const rows = rows002(model);
+    assert.deepEqual(rows.map((r) => r.variant), ['io-virtual', 'cpu-virtual', 'mixed-virtual-structured', 'db10-virtual']);
+    for (const r of rows) assert.ok(r.smallest !== null && r.bounds.some((b) => b.kind === 'executor'), r.variant);
+    assert.ok(rows.find((r) => r.variant === 'db10-virtual')!.bounds.some((b) => b.kind === 'dbPool' && b.rps === 2000));
+    const cp = criticalPath(rows)!;
+    assert.ok(cp.measuredMs >= 150 && Math.abs(cp.measuredMs - 150) < Math.abs(cp.measuredMs - 100), `critical path ${cp.measuredMs} ms`);
+    for (const lang of ['en', 'zh'] as const) {
+      const built = await buildReport(run, await loadTemplates(lang, STUDY_002));
+      const md = built.files.find((f) => f.path === 'report.md')?.content ?? '';
+      assert.doesNotMatch(md, /\{\{|\}\}/);
+      assert.match(md, lang === 'en' ? /inconsistent as published/ : /发布值自相矛盾/);
+    }
+  });
+});

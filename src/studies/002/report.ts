@@ -330,7 +330,7 @@ function boundTable(rs: readonly Row002[], ctx: RenderContext): Raw {
 }
 
 /** One sentence per variant: what limited it, and the host flags when raised. */
-function analysis(rs: readonly Row002[], ctx: RenderContext, cores: number): string {
+function analysis(rs: readonly Row002[], ctx: RenderContext, cores: number): Raw {
   const { s, variantName } = ctx;
   const lines: string[] = [];
   for (const v of [...new Set(rs.map((r) => r.variant))]) {
@@ -339,7 +339,8 @@ function analysis(rs: readonly Row002[], ctx: RenderContext, cores: number): str
     lines.push(`- ${s('an.variant', { variant: variantName(v), cells: parts.join('; ') })}`);
   }
   if (rs.some((r) => r.smallest?.kind === 'cpu')) lines.push('', s('an.cpuHost', { cores: int(cores) }));
-  return lines.join('\n');
+  // the phrases are escaped Markdown already; the list marks are ours
+  return raw(lines.join('\n'));
 }
 
 /** What the SUT reported of its scenarios (`/bench/info`: fib calibration, HTTP client, DB pool), per JVM. */
