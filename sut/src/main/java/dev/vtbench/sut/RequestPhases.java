@@ -1,9 +1,12 @@
 package dev.vtbench.sut;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * Phases of one request measured inside its task (today: the wait for a bulkhead permit), handed
+ * Phases of one request measured inside its task (the wait for a bulkhead permit; a stream's time to
+ * first token and inter-token gaps, {@link LlmStreamService}), handed
  * from the code that runs on the executor's thread to the controller that writes {@code Server-Timing}.
  * The controller creates one per request and runs the task inside {@link #run}; code on that thread
  * reads it with {@link #current()} (a thread-local bound for the task's duration only, so it works on
@@ -34,6 +37,23 @@ public final class RequestPhases {
     /** The phases of the request the calling thread runs, or null outside {@link #run}. */
     public static RequestPhases current() {
         return CURRENT.get();
+    }
+
+    /** more {@code Server-Timing} entries (name -> nanoseconds), in the order recorded */
+    private final Map<String, Long> timings = new LinkedHashMap<>();
+
+    /**
+     * Records one more {@code Server-Timing} entry of this request, sent after queue, exec and permit.
+     *
+     * @param name a token of lower-case letters, unique per request (a second record replaces the first)
+     */
+    public synchronized void timing(String name, long nanos) {
+        timings.put(name, nanos);
+    }
+
+    /** The entries recorded with {@link #timing}, in order (a copy). */
+    public synchronized Map<String, Long> timings() {
+        return new LinkedHashMap<>(timings);
     }
 
     void permitWaited(long nanos) {

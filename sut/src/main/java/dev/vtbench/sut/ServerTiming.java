@@ -5,7 +5,8 @@ import java.util.Locale;
 /**
  * The {@code Server-Timing} header value: {@code queue;dur=X.XXX, exec;dur=Y.YYY} in ms, then
  * {@code , permit;dur=Z.ZZZ} when the request passed a bulkhead ({@link LlmBulkhead}; the permit wait
- * is part of exec, which runs from the task's start to its end).
+ * is part of exec, which runs from the task's start to its end), then the request's own entries
+ * ({@link RequestPhases#timings()}: a stream's {@code ttft}, {@code gapmean}, {@code gapmax}).
  */
 public final class ServerTiming {
 
@@ -19,6 +20,13 @@ public final class ServerTiming {
     /** {@link #header(long, long)} plus {@code , permit;dur=} when {@code permitNanos} >= 0. */
     public static String header(long queueNanos, long execNanos, long permitNanos) {
         return permitNanos < 0 ? header(queueNanos, execNanos) : header(queueNanos, execNanos) + ", permit;dur=" + ms3(permitNanos);
+    }
+
+    /** {@link #header(long, long, long)} then {@code , <name>;dur=} for every entry of {@code more}, in order. */
+    public static String header(long queueNanos, long execNanos, long permitNanos, java.util.Map<String, Long> more) {
+        StringBuilder b = new StringBuilder(header(queueNanos, execNanos, permitNanos));
+        more.forEach((name, nanos) -> b.append(", ").append(name).append(";dur=").append(ms3(nanos)));
+        return b.toString();
     }
 
     /** Nanoseconds to milliseconds with exactly three decimals (microsecond precision). */
