@@ -25,8 +25,8 @@ const QUICK_LOAD_S = 6 * 60;
 
 test('every §17 follow-up is a profile of study 000 and its quick size plans ≤ 6 min of load', () => {
   const names = STUDY_000.profiles.map((p) => p.name);
-  const quick = ['pool-sweep-quick', ...SWEEP_LATENCIES_MS.map((L) => `latency-${L}`), 'bulkhead-quick', 'jdk21'];
-  for (const n of [...quick, 'pool-sweep', 'bulkhead', 'followups']) assert.ok(names.includes(n), n);
+  const quick = ['pool-sweep-quick', ...SWEEP_LATENCIES_MS.map((L) => `latency-${L}`), 'bulkhead-quick', 'faults', 'streaming-quick', 'jdk21'];
+  for (const n of [...quick, 'pool-sweep', 'bulkhead', 'streaming', 'followups']) assert.ok(names.includes(n), n);
   for (const n of quick) {
     const plan = makePlan(resolveOptions(STUDY_000, n, {}), STUDY_000);
     assert.ok(plan.theoreticalS <= QUICK_LOAD_S, `${n}: ${plan.theoreticalS} s`);
@@ -49,6 +49,8 @@ test('followUpKind routes the follow-up profiles only', () => {
   assert.equal(followUpKind('latency-3000'), 'latency');
   assert.equal(followUpKind('bulkhead-quick'), 'bulkhead');
   assert.equal(followUpKind('followups'), 'followups');
+  assert.equal(followUpKind('streaming'), 'streaming');
+  assert.equal(followUpKind('streaming-quick'), 'streaming');
   for (const p of ['seed-000', 'quick', 'smoke', 'open-loop', 'latency-', 'jdk21']) assert.equal(followUpKind(p), null, p);
 });
 
@@ -185,19 +187,52 @@ test('a real bulkhead run: the SUT sent permit waits for the semaphore variant o
 // ---------------------------------------------------------------- faults and retries (§17)
 
 import { mockFaultArgs } from '../src/pipeline/mock-process.ts';
-import { mockCalls } from '../src/studies/000/report.ts';
+import { clientTimeoutS, columnPercentileMs, errorsByStatus, faultBoundRps, mockCalls } from '../src/studies/000/report.ts';
+import { dispatcherLimit, streamServiceTimeMs, SPRING_AI_DISPATCHER_MAX, LIFTED_DISPATCHER_MAX } from '../src/studies/000/arms.ts';
 import { MOCK_OPTIONS } from '../mock/src/config.ts';
 
-test('faults: the profile drives the mock\'s fault flags (flags the mock declares) and runs virtual threads without and with retries', () => {
+test('faults: the profile drives the mock\'s fault flags, hangs included (flags the mock declares), and runs virtual threads with a client timeout, without and with retries', () => {
   const o = resolveOptions(STUDY_000, 'faults', {});
-  assert.deepEqual(o.mockFaults, { errorRate: 0.1, errorStatus: 500, resetRate: 0.05, seed: 42 });
+  assert.deepEqual(o.mockFaults, { errorRate: 0.1, errorStatus: 500, hangRate: 0.05, resetRate: 0.05, seed: 42 });
   const args = mockFaultArgs(o.mockFaults);
-  assert.deepEqual(args, ['--error-rate', '0.1', '--error-status', '500', '--reset-rate', '0.05', '--seed', '42']);
+  assert.deepEqual(args, ['--error-rate', '0.1', '--error-status', '500', '--reset-rate', '0.05', '--hang-rate', '0.05', '--seed', '42']);
   const flags = new Set(Object.values(MOCK_OPTIONS).map((x) => x.flag));
   for (const a of args.filter((x) => x.startsWith('--'))) assert.ok(flags.has(a), `the mock declares ${a}`);
   assert.deepEqual(mockFaultArgs(undefined), []);
+  // a run written before hangs were driven (no hangRate) passes no --hang-rate
+  assert.deepEqual(mockFaultArgs({ errorRate: 0.1, errorStatus: 500, resetRate: 0.05, seed: 42 }), ['--error-rate', '0.1', '--error-status', '500', '--reset-rate', '0.05', '--seed', '42']);
   assert.equal(resolveOptions(STUDY_000, 'seed-000', {}).mockFaults, undefined);
   assert.deepEqual(o.variantSpecs.map((v) => v.sutProperties?.['spring.ai.openai.max-retries'] ?? null), [null, '2']);
+  // every variant of a run with hangs has a client timeout far below the 600 s default
+  assert.deepEqual(o.variantSpecs.map((v) => clientTimeoutS(v)), [2, 2]);
+});
+
+test('clientTimeoutS: bench.okhttp.read-timeout as Spring reads a Duration (ms, s, m, bare ms), Spring AI\'s per-call 60 s without it or at 0; a bad value names the property', () => {
+  const v = (t: string) => ({ sutProperties: { 'bench.okhttp.read-timeout': t } });
+  assert.equal(clientTimeoutS(v('2s')), 2);
+  assert.equal(clientTimeoutS(v('1500ms')), 1.5);
+  assert.equal(clientTimeoutS(v('1m')), 60);
+  assert.equal(clientTimeoutS(v('250')), 0.25);
+  assert.equal(clientTimeoutS(v('0s')), 60);
+  assert.equal(clientTimeoutS(undefined), 60);
+  // spring.ai.openai.timeout does not reach the call in Spring AI 2.0.1 (sut/…/OkHttpReadTimeout.java)
+  assert.equal(clientTimeoutS({ sutProperties: { 'spring.ai.openai.timeout': '2s' } }), 60);
+  assert.throws(() => clientTimeoutS(v('2 seconds')), /bench\.okhttp\.read-timeout=2 seconds/);
+});
+
+test('faultBoundRps: c / E[T] with E[T] = (1 − e − h) × L + h × timeout, hand-checked; null with retries', () => {
+  // c = 50, L = 500 ms, 10 % errors at once, 5 % hangs ended at 2 s: E[T] = 0.85 × 0.5 + 0.05 × 2 = 0.525 s → 95.238 req/s
+  assert.ok(Math.abs((faultBoundRps(50, 500, { errorRate: 0.1, hangRate: 0.05 }, 2, 0) as number) - 50 / 0.525) < 1e-9);
+  // no hangs (the first faults runs): E[T] = 0.9 × 0.5 = 0.45 s
+  assert.ok(Math.abs((faultBoundRps(20, 500, { errorRate: 0.1 }, 600, 0) as number) - 20 / 0.45) < 1e-9);
+  assert.equal(faultBoundRps(50, 500, { errorRate: 0.1, hangRate: 0.05 }, 2, 2), null);
+});
+
+test('errorsByStatus: the http-class failures of a cell by the SUT\'s status, sorted; transport errors are not in it', () => {
+  const withStatus = (seq: number, status: number, errorClass: RequestRecord['errorClass']): RequestRecord => ({ ...rec(seq, {}, errorClass), status });
+  const req = compactRequests([withStatus(0, 504, 'http'), withStatus(1, 502, 'http'), withStatus(2, 504, 'http'), withStatus(3, 200, null), withStatus(4, 0, 'reset')]);
+  assert.deepEqual([...errorsByStatus(req)], [[502, 1], [504, 2]]);
+  assert.deepEqual([...errorsByStatus(undefined)], []);
 });
 
 test('mockCalls: answered + reset + hung calls of a cell\'s own mock statistics; null for cumulative (legacy) statistics', () => {
@@ -232,4 +267,43 @@ test('a real faults run: without retries the clients see the injected 500s; with
   // retries multiply upstream load: the retry variant's ratio is above the no-retry variant's at each level
   const ratio = (v: string, lvl: number) => { const c = run.cells.find((x) => x.variant === v && x.concurrency === lvl)!; return (mockCalls(c) as number) / c.load.count; };
   for (const lvl of [20, 60]) assert.ok(ratio('virtual-retry', lvl) > ratio('virtual', lvl), `c=${lvl}`);
+});
+
+// ---------------------------------------------------------------- streaming (§17)
+
+test('streaming: profiles run llm-stream with Spring AI\'s dispatcher (64) vs lifted; a stream lasts L + 15 × 20 ms', () => {
+  for (const name of ['streaming', 'streaming-quick']) {
+    const o = resolveOptions(STUDY_000, name, {});
+    assert.equal(o.scenario, 'llm-stream', name);
+    assert.deepEqual([...o.variants], ['virtual', 'virtual-dispatcher'], name);
+    assert.deepEqual(o.variantSpecs.map((v) => dispatcherLimit(v)), [SPRING_AI_DISPATCHER_MAX, LIFTED_DISPATCHER_MAX], name);
+    // levels on both sides of the dispatcher's 64
+    assert.ok(o.levels.some((c) => c < 64 + 1) && o.levels.some((c) => c > 64), name);
+    assert.ok(Math.max(...o.levels) < LIFTED_DISPATCHER_MAX, name);
+  }
+  assert.equal(SPRING_AI_DISPATCHER_MAX, 64);
+  // the mock's defaults: 16 tokens, 20 ms apart after the first (mock/src/config.ts)
+  assert.equal(streamServiceTimeMs(1500), 1800);
+  const scenario = STUDY_000.scenarios.find((x) => x.id === 'llm-stream');
+  assert.equal(scenario?.sutScenario, 'llm-stream');
+  assert.equal(scenario?.serviceTimeMs(resolveOptions(STUDY_000, 'streaming-quick', {})), 1800);
+});
+
+test('requests files: ttft, gapmean and gapmax columns only when the SUT sent them; percentiles over successful requests', () => {
+  const plain = compactRequests([rec(0, { queue: 0.1, exec: 500 })]);
+  for (const k of ['ttftMs', 'gapMeanMs', 'gapMaxMs'] as const) assert.equal(k in plain, false, k);
+  const st = compactRequests([
+    rec(0, { queue: 0, exec: 1800, ttft: 1500.0004, gapmean: 20, gapmax: 25 }),
+    rec(1, { queue: 0, exec: 3600, ttft: 3300, gapmean: 21, gapmax: 40 }),
+    rec(2, { queue: 0, exec: 1500, ttft: 1500 }),
+    rec(3, { ttft: 99999 }, 'http'),
+  ]);
+  assert.deepEqual(st.ttftMs, [1500, 3300, 1500, 99999]);
+  assert.deepEqual(st.gapMeanMs, [20, 21, null, null]);
+  assert.deepEqual(st.gapMaxMs, [25, 40, null, null]);
+  assert.deepEqual(validate('CompactRequests', st), []);
+  // ttft of the 3 successes 1500, 1500, 3300: P50 1500; P95 = 1500 + 0.9 × 1800 = 3120 (R type 7, h = 0.95 × 2 = 1.9)
+  assert.equal(columnPercentileMs(st, 'ttftMs', 'p50'), 1500);
+  assert.ok(Math.abs((columnPercentileMs(st, 'ttftMs', 'p95') as number) - 3120) < 1e-9);
+  assert.equal(columnPercentileMs(plain, 'ttftMs', 'p95'), null);
 });

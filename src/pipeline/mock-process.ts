@@ -33,7 +33,8 @@ export async function waitFor(pred: () => Promise<boolean>, timeoutMs: number, e
 /** The mock's command-line flags of a run's injected faults (mock/src/config.ts); none without faults. */
 export function mockFaultArgs(f: MockFaults | undefined): string[] {
   if (!f) return [];
-  return ['--error-rate', String(f.errorRate), '--error-status', String(f.errorStatus), '--reset-rate', String(f.resetRate), '--seed', String(f.seed)];
+  return ['--error-rate', String(f.errorRate), '--error-status', String(f.errorStatus), '--reset-rate', String(f.resetRate),
+    ...(f.hangRate !== undefined ? ['--hang-rate', String(f.hangRate)] : []), '--seed', String(f.seed)];
 }
 
 /**

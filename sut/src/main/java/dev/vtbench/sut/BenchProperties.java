@@ -109,10 +109,16 @@ public record BenchProperties(
      * @param dispatcherMaxRequests 0 = leave the limit as Spring AI 2.0 sets it (64 in flight, 64 per
      *                              host; OkHttp's own default per host is 5); N > 0 = N in flight and N
      *                              per host ({@link OkHttpDispatcherLimits})
+     * @param readTimeout           0 = as Spring AI 2.0 sets it (60 s per call, whatever
+     *                              {@code spring.ai.openai.timeout} says); t > 0 = OkHttp's read timeout of every
+     *                              call ({@link OkHttpReadTimeout}), the client timeout of study 000's timeout variants
      */
     public record Okhttp(@DefaultValue("4096") int maxIdleConnections, @DefaultValue("10m") Duration keepAlive,
-            @DefaultValue("0") int dispatcherMaxRequests) {
+            @DefaultValue("0") int dispatcherMaxRequests, @DefaultValue("0s") Duration readTimeout) {
         public Okhttp {
+            if (readTimeout.isNegative()) {
+                throw new InvalidBenchPropertyException("bench.okhttp.read-timeout", readTimeout, "must be >= 0 (0 = Spring AI's 60 s)");
+            }
             if (dispatcherMaxRequests < 0) {
                 throw new InvalidBenchPropertyException("bench.okhttp.dispatcher-max-requests", dispatcherMaxRequests,
                         "must be >= 0 (0 = Spring AI's 64)");

@@ -16,7 +16,8 @@ public class OpenAiClientConfig {
 
     /**
      * The pool size, and with {@code bench.okhttp.dispatcher-max-requests} = N > 0 the dispatcher's limits
-     * ({@link OkHttpDispatcherLimits}; Spring AI calls this customizer for the sync and the async client).
+     * ({@link OkHttpDispatcherLimits}), with {@code bench.okhttp.read-timeout} > 0 the read timeout of every call
+     * ({@link OkHttpReadTimeout}); Spring AI calls this customizer for the sync and the async client.
      */
     @Bean
     OpenAiHttpClientBuilderCustomizer okHttpPoolCustomizer(BenchProperties props) {
@@ -26,6 +27,9 @@ public class OpenAiClientConfig {
                     .keepAliveDuration(props.okhttp().keepAlive());
             if (dispatcherMax > 0) {
                 builder.interceptor(new OkHttpDispatcherLimits(dispatcherMax));
+            }
+            if (!props.okhttp().readTimeout().isZero()) {
+                builder.interceptor(new OkHttpReadTimeout(props.okhttp().readTimeout()));
             }
         };
     }

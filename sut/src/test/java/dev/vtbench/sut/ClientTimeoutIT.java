@@ -9,14 +9,17 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
 
 /**
- * A client timeout ({@code spring.ai.openai.timeout=1s}, retries 0) against an upstream that never answers
+ * A client timeout ({@code bench.okhttp.read-timeout=1s}, retries 0) against an upstream that never answers
  * (the stub holds the request, as the mock's {@code hang} fault does): the call ends after about 1 s with
  * HTTP 504 {@code upstream_timeout}, told apart from the 502 of other upstream failures, and the upstream
- * saw the call once (no hidden retry).
+ * saw the call once (no hidden retry). {@code spring.ai.openai.timeout=1s} is set too and does not apply:
+ * Spring AI 2.0.1 gives every call OpenAiChatOptions' own 60 s ({@link OkHttpReadTimeout}); without the
+ * read timeout this test waits for the stub's 60 s hold and fails.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"bench.variant=virtual-timeout", "bench.executor.kind=virtual-per-task",
-                "bench.executor.thread-name-prefix=llm-vt-", "spring.ai.openai.timeout=1s"})
+                "bench.executor.thread-name-prefix=llm-vt-", "spring.ai.openai.timeout=1s",
+                "bench.okhttp.read-timeout=1s"})
 @DirtiesContext
 class ClientTimeoutIT extends StubbedSutIT {
 
