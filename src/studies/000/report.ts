@@ -264,6 +264,17 @@ export function followUpRatios(r: Pick<RowModel, 'wholeRunRps' | 'boundRps' | 'e
   };
 }
 
+/**
+ * The host flags (src/pipeline/flags.ts: load generator lag, late sends, host CPU, scheduler delay…) of a
+ * variant's cells at level c, distinct codes joined, or '—': where the host, not the SUT, may have set the
+ * limit of that row.
+ */
+function hostFlagText(model: Pick<ReportModel, 'saturation' | 'cells'>, variant: string, c: number): string {
+  const ids = new Set(model.cells.filter((x) => x.variant === variant && x.concurrency === c).map((x) => x.cellId));
+  const codes = [...new Set(model.saturation.hostFlags.filter((f) => ids.has(f.cellId)).map((f) => f.flag.code))];
+  return codes.length ? codes.map((x) => code(x).md).join(', ') : '—';
+}
+
 /** K of a variant behind a bulkhead (`bench.bulkhead.permits` among its SUT properties), or null. */
 export function bulkheadPermits(v: Pick<Variant, 'sutProperties'> | undefined): number | null {
   const k = Number(v?.sutProperties?.['bench.bulkhead.permits'] ?? NaN);
@@ -311,13 +322,13 @@ function bulkheadRun(model: ReportModel, ctx: RenderContext): string[] {
   const boundOf = (r: RowModel) => (r.variant === bulk.id ? Math.min(r.concurrency, K) / (L / 1000) : r.boundRps);
   const rows = [...model.rows].sort((a, b) => a.concurrency - b.concurrency);
   const tbl = table(
-    [s('h.variant'), s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.fu.throughputRatio'), s('h.queueP95'), s('h.fu.permitP95'), s('h.fu.mockPeak')],
+    [s('h.variant'), s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.fu.throughputRatio'), s('h.queueP95'), s('h.fu.permitP95'), s('h.fu.mockPeak'), s('h.fu.hostFlags')],
     rows.map((r) => {
       const b = boundOf(r);
       return [esc(ctx.variantName(r.variant)), int(r.concurrency), aggText(r.wholeRunRps, rps), rps(b), pct(r.wholeRunRps.median === null ? null : (r.wholeRunRps.median / b) * 100),
-        aggText(r.queueP95Ms, ms), r.variant === bulk.id ? aggText(permitAgg(r), ms) : '—', r.upstream.source === 'mock' ? aggText(r.upstream.peak, int) : '—'];
+        aggText(r.queueP95Ms, ms), r.variant === bulk.id ? aggText(permitAgg(r), ms) : '—', r.upstream.source === 'mock' ? aggText(r.upstream.peak, int) : '—', raw(hostFlagText(model, r.variant, r.concurrency))];
     }),
-    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
   );
   const bRows = rows.filter((r) => r.variant === bulk.id);
   const peaks = bRows.map((r) => (r.upstream.source === 'mock' ? r.upstream.peak.max : null)).filter((x): x is number => x !== null);
@@ -389,7 +400,7 @@ function faultsRun(model: ReportModel, ctx: RenderContext): string[] {
   const retriesOf = (variant: string) => Number(model.variantSpecs.get(variant)?.sutProperties?.['spring.ai.openai.max-retries'] ?? 0);
   const cells = [...model.cells].sort((a, b) => a.variant.localeCompare(b.variant) || a.concurrency - b.concurrency);
   const tbl = table(
-    [s('h.variant'), s('h.concurrency'), s('h.fu.sent'), s('h.fu.errorsByClass'), s('h.fu.errorRate'), s('h.throughput'), s('h.bound'), s('h.fu.throughputRatio'), s('h.fu.faultBound'), s('h.fu.mockCalls'), s('h.fu.amplification')],
+    [s('h.variant'), s('h.concurrency'), s('h.fu.sent'), s('h.fu.errorsByClass'), s('h.fu.errorRate'), s('h.throughput'), s('h.bound'), s('h.fu.throughputRatio'), s('h.fu.faultBound'), s('h.fu.mockCalls'), s('h.fu.amplification'), s('h.fu.hostFlags')],
     cells.map((c) => {
       const statuses = errorsByStatus(model.requests.get(c.cellId));
       const split = statuses.size ? ` (${[...statuses].map(([st, n]) => `${int(st)}: ${int(n)}`).join(', ')})` : '';
@@ -399,9 +410,10 @@ function faultsRun(model: ReportModel, ctx: RenderContext): string[] {
       const x = c.load.wholeRunThroughputRps;
       const fb = faultBoundRps(c.concurrency, c.latencyMs, f, clientTimeoutS(model.variantSpecs.get(c.variant)), retriesOf(c.variant));
       return [esc(ctx.variantName(c.variant)), int(c.concurrency), int(c.load.count), byClass, pct(c.load.count > 0 ? ((c.load.count - c.load.ok) / c.load.count) * 100 : null),
-        rps(x), rps(bound), pct(x === null ? null : (x / bound) * 100), fb === null ? '—' : rps(fb), up === null ? '—' : int(up), up === null || c.load.count === 0 ? '—' : num(up / c.load.count, 3)];
+        rps(x), rps(bound), pct(x === null ? null : (x / bound) * 100), fb === null ? '—' : rps(fb), up === null ? '—' : int(up), up === null || c.load.count === 0 ? '—' : num(up / c.load.count, 3),
+        raw(hostFlagText(model, c.variant, c.concurrency))];
     }),
-    ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
   );
   // calls the mock saw beyond what the clients sent, in a variant without Spring AI retries: a layer below retried them
   const hidden = cells.filter((c) => {
@@ -441,13 +453,13 @@ function streamingRun(model: ReportModel, ctx: RenderContext): string[] {
     return { r, D, T, capped, ttftTheory };
   });
   const tbl = table(
-    [s('h.variant'), s('h.concurrency'), s('h.fu.dispatcher'), s('h.throughput'), s('h.bound'), s('h.fu.streamBound'), s('h.fu.throughputRatio'), s('h.fu.ttftP50'), s('h.fu.ttftP95'), s('h.fu.ttftTheory'), s('h.fu.gapMean'), s('h.fu.gapMaxP95'), s('h.queueP95'), s('h.fu.mockPeak')],
+    [s('h.variant'), s('h.concurrency'), s('h.fu.dispatcher'), s('h.throughput'), s('h.bound'), s('h.fu.streamBound'), s('h.fu.throughputRatio'), s('h.fu.ttftP50'), s('h.fu.ttftP95'), s('h.fu.ttftTheory'), s('h.fu.gapMean'), s('h.fu.gapMaxP95'), s('h.queueP95'), s('h.fu.mockPeak'), s('h.fu.hostFlags')],
     info.map(({ r, D, capped, ttftTheory }) => [
       esc(ctx.variantName(r.variant)), int(r.concurrency), int(D), aggText(r.wholeRunRps, rps), rps(r.boundRps), rps(capped), pct(r.wholeRunRps.median === null ? null : (r.wholeRunRps.median / capped) * 100),
       aggText(col(r, 'ttftMs', 'p50'), ms), aggText(col(r, 'ttftMs', 'p95'), ms), ms(ttftTheory), aggText(col(r, 'gapMeanMs', 'p50'), ms), aggText(col(r, 'gapMaxMs', 'p95'), ms),
-      aggText(r.queueP95Ms, ms), r.upstream.source === 'mock' ? aggText(r.upstream.peak, int) : '—',
+      aggText(r.queueP95Ms, ms), r.upstream.source === 'mock' ? aggText(r.upstream.peak, int) : '—', raw(hostFlagText(model, r.variant, r.concurrency)),
     ]),
-    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
   );
   // the hidden queue: cells above D whose mock peak stayed at D while c streams ran in the SUT
   const above = info.filter((x) => x.r.concurrency > x.D && x.r.upstream.source === 'mock' && x.r.upstream.peak.max !== null);
@@ -494,11 +506,13 @@ function sweepRun(model: ReportModel, ctx: RenderContext, kind: 'pool-sweep' | '
   const poolSizes = [...new Set(model.variantSpecs.values())].flatMap((v) => (v.executor.kind === 'platform-pool' ? [v.executor.threads] : [])).sort((a, b) => a - b);
   const tp = rows.map((x) => x.q.throughputPct).filter((x): x is number => x !== null);
   const tbl = table(
-    [s('h.variant'), s('h.fu.threads'), s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.fu.throughputRatio'), s('h.e2eP95'), s('h.fu.theoryE2eP95'), s('h.fu.e2eRatio')],
-    rows.map(({ r, q }) => [esc(ctx.variantName(r.variant)), threadsOf(r), int(r.concurrency), aggText(r.wholeRunRps, rps), rps(r.boundRps), pct(q.throughputPct), aggText(r.e2eP95Ms, ms), ms(r.theoryE2eP95Ms), pct(q.e2eP95Pct)]),
-    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    [s('h.variant'), s('h.fu.threads'), s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.fu.throughputRatio'), s('h.e2eP95'), s('h.fu.theoryE2eP95'), s('h.fu.e2eRatio'), s('h.fu.hostFlags')],
+    rows.map(({ r, q }) => [esc(ctx.variantName(r.variant)), threadsOf(r), int(r.concurrency), aggText(r.wholeRunRps, rps), rps(r.boundRps), pct(q.throughputPct), aggText(r.e2eP95Ms, ms), ms(r.theoryE2eP95Ms), pct(q.e2eP95Pct), raw(hostFlagText(model, r.variant, r.concurrency))]),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
   );
   const range = tp.length ? s('fu.run.range', { lo: num(Math.min(...tp), 1), hi: num(Math.max(...tp), 1), n: int(tp.length) }) : s('fu.run.noCells');
+  // a ramp start caps whole-run throughput at n/(n+1) of c/L where nothing queues (the edge effect, §theory)
+  const rampEdge = model.manifest.options.start === 'ramp' ? [s('fu.run.rampEdge', { n: int(model.manifest.options.requestsPerWorker), frac: num(model.rampFraction * 100, 1) })] : [];
   // per platform pool above its size: the cap N/L it reached
   const capped = model.rows.filter((r) => r.executor.kind === 'platform-pool' && r.concurrency > r.executor.threads && r.wholeRunRps.median !== null);
   const caps = capped.map((r) => s('fu.run.cap', { variant: esc(ctx.variantName(r.variant)), c: int(r.concurrency), N: int(r.executor.kind === 'platform-pool' ? r.executor.threads : 0), x: rps(r.wholeRunRps.median), bound: rps(r.boundRps) }));
@@ -507,6 +521,7 @@ function sweepRun(model: ReportModel, ctx: RenderContext, kind: 'pool-sweep' | '
     s(kind === 'pool-sweep' ? 'fu.run.pool' : 'fu.run.latency', { L: int(L), profile: esc(model.manifest.options.profile), sizes: poolSizes.map(int).join(', ') || '—' }),
     tbl.md,
     range,
+    ...rampEdge,
     ...(caps.length ? [caps.join(' ')] : []),
     s('fu.run.charts'),
   ].join('\n\n');
