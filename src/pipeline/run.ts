@@ -65,7 +65,7 @@ export interface MockHandle {
 
 /** What the pipeline needs from the outside world; injected so tests can fake it. */
 export interface RunDeps {
-  startMock(o: { port: number; latencyMs: number; logFile: string; faults?: MockFaults }): Promise<MockHandle>;
+  startMock(o: { port: number; latencyMs: number; logFile: string; faults?: MockFaults; streamHeaders?: 'arrival' | 'first-token' }): Promise<MockHandle>;
   /** start a SUT JVM for one block: `variant` is the effective variant (overrides applied) */
   startSut(o: { variant: Variant; options: ResolvedOptions; mockUrl: string; logFile: string }): Promise<SutHandle>;
   getSamples(baseUrl: string, sinceEpochMs: number): Promise<SutSample[]>;
@@ -105,7 +105,7 @@ const SAMPLE_PULL_MS = 5000;
 export async function executePlan(ctx: RunContext): Promise<void> {
   const { store, deps, options: o } = ctx;
   const done = store.doneCellIds();
-  const mock = await deps.startMock({ port: o.mockPort, latencyMs: o.latencyMs, logFile: join(store.logsDir, 'mock.log'), ...(o.mockFaults ? { faults: o.mockFaults } : {}) });
+  const mock = await deps.startMock({ port: o.mockPort, latencyMs: o.latencyMs, logFile: join(store.logsDir, 'mock.log'), ...(o.mockFaults ? { faults: o.mockFaults } : {}), ...(o.mockStreamHeaders ? { streamHeaders: o.mockStreamHeaders } : {}) });
   ctx.children.add({ pid: mock.pid, role: 'mock', marker: mock.marker, stop: mock.stop });
   try {
     for (const block of ctx.plan.blocks) {

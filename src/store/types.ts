@@ -88,6 +88,13 @@ export interface ResolvedOptions {
    * probability 0..1 per call.
    */
   mockFaults?: MockFaults;
+  /**
+   * when the mock sends a stream's response headers (its `--stream-headers`, mock/src/config.ts): at
+   * once (`arrival`, the mock's default; absent = that) or with the first token (`first-token`). A
+   * profile value (study 000's streaming follow-up): OkHttp's dispatcher holds a streaming call only
+   * until its response headers arrive.
+   */
+  mockStreamHeaders?: 'arrival' | 'first-token';
 }
 
 /** The mock's injected faults of a run (ResolvedOptions.mockFaults). */

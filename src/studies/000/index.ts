@@ -108,18 +108,20 @@ function FOLLOW_UP_PROFILES(): Profile[] {
       values: { ...BASE, variants: [...TIMEOUT_VARIANTS], latencyMs: 500, levels: [10, 50, 100], requestsPerWorker: 8, repeats: 1, warmupS: 5, start: 'ramp', mockFaults: { errorRate: 0.1, errorStatus: 500, hangRate: 0.05, resetRate: 0.05, seed: 42 } },
     },
     {
-      // a stream lasts T = L + 15 × 20 ms = 1.8 s; above 64 streams Spring AI's dispatcher caps `virtual` at
+      // the mock sends a stream's headers with its first token: OkHttp's dispatcher holds a call only until its
+      // response headers arrive (a mock that sends them at once frees the slot at once: no cap, measured
+      // 2026-12-01, test/fixtures/streaming-run). A stream lasts T = L + 15 × 20 ms = 1.8 s; above 64 streams Spring AI's dispatcher caps `virtual` at
       // 64/T = 35.6 req/s (the plan below counts c/T: it does not know the cap). Longest cell: virtual at 512,
       // 512 × 10 / 64 waves of 1.8 s = 144 s.
       name: 'streaming',
-      description: '§17 streaming: ChatClient…stream() against the mock\'s SSE (1500 ms to the first token, then 15 tokens 20 ms apart), virtual threads with OkHttp\'s dispatcher as Spring AI builds it (64 in flight) vs lifted to 4096, levels 16..512, 10 req/worker, 3 repeats (~25 min)',
-      values: { ...BASE, scenario: 'llm-stream', variants: [...STREAM_VARIANTS], levels: [16, 32, 64, 128, 256, 512], requestsPerWorker: 10, repeats: 3, start: 'ramp' },
+      description: '§17 streaming: ChatClient…stream() against the mock\'s SSE (headers and first token after 1500 ms, then 15 tokens 20 ms apart), virtual threads with OkHttp\'s dispatcher as Spring AI builds it (64 in flight) vs lifted to 4096, levels 16..512, 10 req/worker, 3 repeats (~25 min)',
+      values: { ...BASE, scenario: 'llm-stream', variants: [...STREAM_VARIANTS], levels: [16, 32, 64, 128, 256, 512], requestsPerWorker: 10, repeats: 3, start: 'ramp', mockStreamHeaders: 'first-token' },
     },
     {
       // virtual at 256: 256 × 4 / 64 = 16 waves of 1.8 s (28.8 s) is the longest cell
       name: 'streaming-quick',
-      description: '§17 streaming, quick (~4 min): virtual threads with Spring AI\'s dispatcher (64 streams in flight) vs lifted to 4096, levels 32, 64, 128, 256, 4 req/worker, 1 repeat, ramp start',
-      values: { ...BASE, scenario: 'llm-stream', variants: [...STREAM_VARIANTS], levels: [32, 64, 128, 256], requestsPerWorker: 4, repeats: 1, warmupS: 5, start: 'ramp' },
+      description: '§17 streaming, quick (~4 min; the mock sends headers with the first token): virtual threads with Spring AI\'s dispatcher (64 streams in flight) vs lifted to 4096, levels 32, 64, 128, 256, 4 req/worker, 1 repeat, ramp start',
+      values: { ...BASE, scenario: 'llm-stream', variants: [...STREAM_VARIANTS], levels: [32, 64, 128, 256], requestsPerWorker: 4, repeats: 1, warmupS: 5, start: 'ramp', mockStreamHeaders: 'first-token' },
     },
     {
       // one run, one mock latency: the pool sizes and the bulkhead share L = 1.5 s; the latency sweep
