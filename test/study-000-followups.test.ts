@@ -307,3 +307,59 @@ test('requests files: ttft, gapmean and gapmax columns only when the SUT sent th
   assert.ok(Math.abs((columnPercentileMs(st, 'ttftMs', 'p95') as number) - 3120) < 1e-9);
   assert.equal(columnPercentileMs(plain, 'ttftMs', 'p95'), null);
 });
+
+import { startMock } from '../mock/src/server.ts';
+import { request as undiciRequest } from 'undici';
+
+test('mock --stream-headers: headers at once (arrival) or together with the first token (first-token)', async () => {
+  for (const [streamHeaders, early] of [['arrival', true], ['first-token', false]] as const) {
+    const mock = await startMock({ latencyMs: 300, interTokenMs: 5, completionTokens: 3, streamHeaders });
+    try {
+      const t0 = performance.now();
+      const res = await undiciRequest(`${mock.url}/v1/chat/completions`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      const headersMs = performance.now() - t0;
+      const text = await res.body.text();
+      assert.equal(res.statusCode, 200);
+      assert.match(text, /data: \[DONE\]/);
+      // the first token is due 300 ms after arrival either way; only the headers move
+      if (early) assert.ok(headersMs < 250, `${streamHeaders}: headers after ${headersMs} ms`);
+      else assert.ok(headersMs >= 290, `${streamHeaders}: headers after ${headersMs} ms`);
+    } finally {
+      await mock.close();
+    }
+  }
+});
+
+/** a real streaming-quick run (levels 32, 96; 2 req/worker; the mock's headers at once) on this busy 2-core host, 2026-12-01 */
+const STREAMING_RUN = join(FIXTURE_DIR, '..', 'streaming-run');
+
+test('a real streaming run with the mock\'s headers at once: every request carried ttft and gaps, Spring AI\'s dispatcher (64) did not cap the open streams (mock peak 96), and §17 says why', async () => {
+  const run = await loadRun(STREAMING_RUN);
+  assert.deepEqual(run.gaps, []);
+  assert.equal(run.manifest.options.mockStreamHeaders, undefined);
+  for (const c of run.cells) {
+    const req = run.requests.get(c.cellId);
+    assert.ok(req?.ttftMs && req.gapMeanMs && req.gapMaxMs, c.cellId);
+    for (let i = 0; i < req.ttftMs.length; i++) {
+      if (req.error[i] !== '') continue;
+      const ttft = req.ttftMs[i] as number;
+      // the mock's first token is due 1,500 ms after arrival; the SUT's ttft runs from before the call
+      assert.ok(ttft >= 1499, `${c.cellId}: ttft ${ttft}`);
+      assert.ok((req.gapMaxMs[i] as number) >= (req.gapMeanMs[i] as number), c.cellId);
+      assert.ok((req.execMs[i] as number) >= ttft, `${c.cellId}: exec holds the stream`);
+    }
+  }
+  const c96 = run.cells.find((x) => x.variant === 'virtual' && x.concurrency === 96);
+  assert.equal(c96?.mock.after?.peakInFlight, 96);
+  const md = ((await buildReport(run, await loadTemplates('en'))).files.find((f) => f.path === 'report.md') as { content: string }).content;
+  const section = md.slice(md.indexOf("### This run's follow-up"));
+  assert.match(section, /sent each stream's response headers at once/);
+  assert.match(section, /Virtual threads at c = 96 > D = 64: the mock's peak was 96 streams, above D/);
+  // the TTFT P95 of the c = 96 row is the cell's own (R type 7 over its successful requests)
+  const p95 = columnPercentileMs(run.requests.get('virtual-c96-r1'), 'ttftMs', 'p95') as number;
+  const line = section.split('\n').find((l) => l.startsWith('| Virtual threads | 96 |')) as string;
+  assert.ok(line.includes(`| ${p95.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} ms |`), `${line} vs ${p95}`);
+});

@@ -467,8 +467,10 @@ function streamingRun(model: ReportModel, ctx: RenderContext): string[] {
     variant: esc(ctx.variantName(r.variant)), c: int(r.concurrency), D: int(D), peak: int(r.upstream.peak.max), hidden: int(r.concurrency - (r.upstream.peak.max as number)), q: ms(r.queueP95Ms.median),
   }));
   const T0 = info[0]?.T ?? model.latencyMs;
+  const headers = model.manifest.options.mockStreamHeaders ?? 'arrival';
   return [
     s('fu.st.intro', { L: int(L), T: int(T0), gaps: int(Math.round(T0 - L)) }),
+    s(`fu.st.headers.${headers}`, { L: int(L) }),
     tbl.md,
     above.length ? verdicts.join(' ') : s('fu.st.noneAbove'),
     s('fu.st.note'),
