@@ -363,3 +363,36 @@ test('a real streaming run with the mock\'s headers at once: every request carri
   const line = section.split('\n').find((l) => l.startsWith('| Virtual threads | 96 |')) as string;
   assert.ok(line.includes(`| ${p95.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} ms |`), `${line} vs ${p95}`);
 });
+
+/** a real faults run with hangs (levels 20, 60; 4 req/worker; mock 500 ms; 10 % 500s, 5 % hangs, 5 % resets; 2 s client timeout) on this busy 2-core host, 2026-12-01 */
+const FAULTS_HANG_RUN = join(FIXTURE_DIR, '..', 'faults-hang-run');
+
+test('a real faults run with hangs: without retries every hung call reaches the client as 504 after the 2 s timeout; with 2 retries none; §17 splits http errors by status', async () => {
+  const run = await loadRun(FAULTS_HANG_RUN);
+  assert.deepEqual(run.gaps, []);
+  assert.equal(run.manifest.options.mockFaults?.hangRate, 0.05);
+  for (const c of run.cells) {
+    const req = run.requests.get(c.cellId);
+    const hung = c.mock.after?.faults['hang'] ?? 0;
+    const by = errorsByStatus(req);
+    if (c.variant === 'virtual-timeout') {
+      assert.equal(by.get(504) ?? 0, hung, `${c.cellId}: one 504 per hung call`);
+      assert.ok(hung > 0, c.cellId);
+      // a 504 comes after the client timeout (the SUT's read timeout), never before
+      for (let i = 0; req && i < req.status.length; i++) if (req.status[i] === 504) assert.ok((req.e2eMs[i] as number) >= 2000, `${c.cellId}: 504 after ${req.e2eMs[i]} ms`);
+    } else {
+      assert.equal(c.load.count - c.load.ok, 0, `${c.cellId}: retries absorbed every fault`);
+      assert.ok((mockCalls(c) as number) > c.load.count, `${c.cellId}: retries multiplied upstream calls`);
+    }
+  }
+  const md = ((await buildReport(run, await loadTemplates('en'))).files.find((f) => f.path === 'report.md') as { content: string }).content;
+  const section = md.slice(md.indexOf("### This run's follow-up"));
+  assert.match(section, /5 % never answered \(hang\)/);
+  for (const c of run.cells.filter((x) => x.variant === 'virtual-timeout')) {
+    const by = errorsByStatus(run.requests.get(c.cellId));
+    const line = section.split('\n').find((l) => l.startsWith(`| Virtual threads + 2 s timeout | ${c.concurrency} |`)) as string;
+    assert.ok(line.includes(`(502: ${by.get(502) ?? 0}, 504: ${by.get(504) ?? 0})`), line);
+    // the bound with faults: c / (0.85 × 0.5 s + 0.05 × 2 s)
+    assert.ok(line.includes(`| ${(c.concurrency / 0.525).toFixed(2)} req/s |`), line);
+  }
+});

@@ -400,7 +400,7 @@ function faultsRun(model: ReportModel, ctx: RenderContext): string[] {
   const retriesOf = (variant: string) => Number(model.variantSpecs.get(variant)?.sutProperties?.['spring.ai.openai.max-retries'] ?? 0);
   const cells = [...model.cells].sort((a, b) => a.variant.localeCompare(b.variant) || a.concurrency - b.concurrency);
   const tbl = table(
-    [s('h.variant'), s('h.concurrency'), s('h.fu.sent'), s('h.fu.errorsByClass'), s('h.fu.errorRate'), s('h.throughput'), s('h.bound'), s('h.fu.throughputRatio'), s('h.fu.faultBound'), s('h.fu.mockCalls'), s('h.fu.amplification'), s('h.fu.hostFlags')],
+    [s('h.variant'), s('h.concurrency'), s('h.fu.sent'), s('h.fu.errorsByClass'), s('h.fu.errorRate'), s('h.throughput'), s('h.bound'), s('h.fu.throughputRatio'), s('h.steady'), s('h.fu.faultBound'), s('h.fu.steadyFaultRatio'), s('h.fu.mockCalls'), s('h.fu.amplification'), s('h.fu.hostFlags')],
     cells.map((c) => {
       const statuses = errorsByStatus(model.requests.get(c.cellId));
       const split = statuses.size ? ` (${[...statuses].map(([st, n]) => `${int(st)}: ${int(n)}`).join(', ')})` : '';
@@ -410,10 +410,11 @@ function faultsRun(model: ReportModel, ctx: RenderContext): string[] {
       const x = c.load.wholeRunThroughputRps;
       const fb = faultBoundRps(c.concurrency, c.latencyMs, f, clientTimeoutS(model.variantSpecs.get(c.variant)), retriesOf(c.variant));
       return [esc(ctx.variantName(c.variant)), int(c.concurrency), int(c.load.count), byClass, pct(c.load.count > 0 ? ((c.load.count - c.load.ok) / c.load.count) * 100 : null),
-        rps(x), rps(bound), pct(x === null ? null : (x / bound) * 100), fb === null ? '—' : rps(fb), up === null ? '—' : int(up), up === null || c.load.count === 0 ? '—' : num(up / c.load.count, 3),
+        rps(x), rps(bound), pct(x === null ? null : (x / bound) * 100), rps(c.load.steadyStateThroughputRps), fb === null ? '—' : rps(fb),
+        fb === null || c.load.steadyStateThroughputRps === null ? '—' : pct((c.load.steadyStateThroughputRps / fb) * 100), up === null ? '—' : int(up), up === null || c.load.count === 0 ? '—' : num(up / c.load.count, 3),
         raw(hostFlagText(model, c.variant, c.concurrency))];
     }),
-    ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+    ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
   );
   // calls the mock saw beyond what the clients sent, in a variant without Spring AI retries: a layer below retried them
   const hidden = cells.filter((c) => {
