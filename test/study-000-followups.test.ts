@@ -187,7 +187,7 @@ test('a real bulkhead run: the SUT sent permit waits for the semaphore variant o
 // ---------------------------------------------------------------- faults and retries (§17)
 
 import { mockFaultArgs } from '../src/pipeline/mock-process.ts';
-import { clientTimeoutS, columnPercentileMs, errorsByStatus, faultBoundRps, mockCalls } from '../src/studies/000/report.ts';
+import { clientTimeoutS, columnPercentileMs, errorsByStatus, faultBoundRps, mockCalls, streamBoundRps } from '../src/studies/000/report.ts';
 import { dispatcherLimit, streamServiceTimeMs, SPRING_AI_DISPATCHER_MAX, LIFTED_DISPATCHER_MAX } from '../src/studies/000/arms.ts';
 import { MOCK_OPTIONS } from '../mock/src/config.ts';
 
@@ -357,7 +357,9 @@ test('a real streaming run with the mock\'s headers at once: every request carri
   const md = ((await buildReport(run, await loadTemplates('en'))).files.find((f) => f.path === 'report.md') as { content: string }).content;
   const section = md.slice(md.indexOf("### This run's follow-up"));
   assert.match(section, /sent each stream's response headers at once/);
-  assert.match(section, /Virtual threads at c = 96 > D = 64: the mock's peak was 96 streams, above D/);
+  // headers at once: the dispatcher does not cap the streams, so the bound with dispatcher is c/T = 96 / 1.8 s
+  assert.match(section, /\| Virtual threads \| 96 \| 64 \| [^|]+ \| 53\.33 req\/s \| 53\.33 req\/s \|/);
+  assert.match(section, /At c = 96 > D = 64: Virtual threads had a TTFT P95 of [0-9,.]+ ms against [0-9,.]+ ms with Virtual threads \+ dispatcher 4096 .*; the mock's peak was 96 streams against 96\./);
   // the TTFT P95 of the c = 96 row is the cell's own (R type 7 over its successful requests)
   const p95 = columnPercentileMs(run.requests.get('virtual-c96-r1'), 'ttftMs', 'p95') as number;
   const line = section.split('\n').find((l) => l.startsWith('| Virtual threads | 96 |')) as string;
@@ -395,4 +397,33 @@ test('a real faults run with hangs: without retries every hung call reaches the 
     // the bound with faults: c / (0.85 × 0.5 s + 0.05 × 2 s)
     assert.ok(line.includes(`| ${(c.concurrency / 0.525).toFixed(2)} req/s |`), line);
   }
+});
+
+/** a real streaming-quick run (levels 32, 96; 2 req/worker; the mock's headers with the first token) on this busy 2-core host, 2026-12-01 */
+const STREAMING_FT_RUN = join(FIXTURE_DIR, '..', 'streaming-first-token-run');
+
+test('streamBoundRps: min(c/T, D/L) with headers at the first token, c/T with headers at once (hand-checked)', () => {
+  // c = 96, D = 64, T = 1.8 s, L = 1.5 s: c/T = 53.33, D/L = 42.67
+  assert.ok(Math.abs(streamBoundRps(96, 64, 1800, 1500, 'first-token') - 64 / 1.5) < 1e-9);
+  assert.ok(Math.abs(streamBoundRps(96, 64, 1800, 1500, 'arrival') - 96 / 1.8) < 1e-9);
+  assert.ok(Math.abs(streamBoundRps(32, 64, 1800, 1500, 'first-token') - 32 / 1.8) < 1e-9);
+});
+
+test('a real streaming run with headers at the first token: above D = 64 Spring AI\'s dispatcher delays the first token of the capped variant only (hidden queue), the executor queue stays near zero', async () => {
+  const run = await loadRun(STREAMING_FT_RUN);
+  assert.deepEqual(run.gaps, []);
+  assert.equal(run.manifest.options.mockStreamHeaders, 'first-token');
+  const p95 = (v: string, c: number) => columnPercentileMs(run.requests.get(`${v}-c${c}-r1`), 'ttftMs', 'p95') as number;
+  // below D both variants see the mock's L; above it the capped one waits for a slot
+  assert.ok(Math.abs(p95('virtual', 32) - p95('virtual-dispatcher', 32)) < 100);
+  assert.ok(p95('virtual', 96) - p95('virtual-dispatcher', 96) > 300, `${p95('virtual', 96)} vs ${p95('virtual-dispatcher', 96)}`);
+  const peak = (v: string) => run.cells.find((x) => x.variant === v && x.concurrency === 96)?.mock.after?.peakInFlight as number;
+  assert.equal(peak('virtual-dispatcher'), 96);
+  assert.ok(peak('virtual') < 96);
+  const md = ((await buildReport(run, await loadTemplates('en'))).files.find((f) => f.path === 'report.md') as { content: string }).content;
+  const section = md.slice(md.indexOf("### This run's follow-up"));
+  assert.match(section, /together with its first token/);
+  // the bound with dispatcher at c = 96: min(96/1.8, 64/1.5) = 42.67 req/s
+  assert.match(section, /\| Virtual threads \| 96 \| 64 \| [^|]+ \| 53\.33 req\/s \| 42\.67 req\/s \|/);
+  assert.match(section, /At c = 96 > D = 64: Virtual threads had a TTFT P95 of [0-9,.]+ ms against [0-9,.]+ ms with Virtual threads \+ dispatcher 4096/);
 });

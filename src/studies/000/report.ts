@@ -432,15 +432,27 @@ function faultsRun(model: ReportModel, ctx: RenderContext): string[] {
 }
 
 /**
- * The streaming section: per level, each variant's throughput against c/T and against min(c, D)/T (D: the
- * OkHttp dispatcher's limit on calls in flight, 64 as Spring AI 2.0 builds it; T: one stream's duration),
- * the time to first token (P50, P95) against L + the waves in front of the dispatcher, the inter-token
- * gaps, the executor's queue wait, and the mock's peak of streams in flight against min(c, D): the
- * dispatcher's queue is the difference between the streams the SUT runs and those the mock sees.
+ * The throughput bound of c closed-loop streams through OkHttp's dispatcher, req/s: c/T, and D/H when the
+ * dispatcher holds each call for H ms (OkHttp counts an async call as running until its response headers
+ * arrive: H = L when the mock sends them with the first token, about 0 when it sends them at once, so no
+ * cap). T: one stream's duration, ms.
+ */
+export function streamBoundRps(c: number, D: number, T: number, L: number, headers: 'arrival' | 'first-token'): number {
+  const open = c / (T / 1000);
+  return headers === 'first-token' ? Math.min(open, D / (L / 1000)) : open;
+}
+
+/**
+ * The streaming section: per level, each variant's throughput against c/T and against the dispatcher's
+ * bound (streamBoundRps; D: the OkHttp dispatcher's limit on calls in flight, 64 as Spring AI 2.0 builds
+ * it), the time to first token (P50, P95, and P95 − L: the wait before the mock's first token), the
+ * inter-token gaps, the executor's queue wait and the mock's peak of streams in flight; then, per level
+ * above D, the capped variant's TTFT against the lifted one's (the dispatcher's hidden queue).
  */
 function streamingRun(model: ReportModel, ctx: RenderContext): string[] {
   const { s } = ctx;
   const L = model.manifest.options.latencyMs;
+  const headers = model.manifest.options.mockStreamHeaders ?? 'arrival';
   const rows = [...model.rows].sort((a, b) => a.concurrency - b.concurrency || a.variant.localeCompare(b.variant));
   if (!rows.some((r) => model.cells.some((c) => c.variant === r.variant && model.requests.get(c.cellId)?.ttftMs))) return [s('fu.st.none')];
   const cellsOf = (r: RowModel) => model.cells.filter((c) => c.variant === r.variant && c.concurrency === r.concurrency);
@@ -448,32 +460,38 @@ function streamingRun(model: ReportModel, ctx: RenderContext): string[] {
   const info = rows.map((r) => {
     const D = dispatcherLimit(model.variantSpecs.get(r.variant));
     const T = cellsOf(r)[0]?.latencyMs ?? model.latencyMs;
-    const capped = Math.min(r.concurrency, D) / (T / 1000);
-    // lock-step waves in front of the dispatcher: the k-th wave's first token comes (k − 1) × T + L after the call
-    const ttftTheory = (Math.ceil(r.concurrency / D) - 1) * T + L;
-    return { r, D, T, capped, ttftTheory };
+    const ttftP95 = col(r, 'ttftMs', 'p95');
+    return { r, D, T, bound: streamBoundRps(r.concurrency, D, T, L, headers), ttftP95 };
   });
   const tbl = table(
-    [s('h.variant'), s('h.concurrency'), s('h.fu.dispatcher'), s('h.throughput'), s('h.bound'), s('h.fu.streamBound'), s('h.fu.throughputRatio'), s('h.fu.ttftP50'), s('h.fu.ttftP95'), s('h.fu.ttftTheory'), s('h.fu.gapMean'), s('h.fu.gapMaxP95'), s('h.queueP95'), s('h.fu.mockPeak'), s('h.fu.hostFlags')],
-    info.map(({ r, D, capped, ttftTheory }) => [
-      esc(ctx.variantName(r.variant)), int(r.concurrency), int(D), aggText(r.wholeRunRps, rps), rps(r.boundRps), rps(capped), pct(r.wholeRunRps.median === null ? null : (r.wholeRunRps.median / capped) * 100),
-      aggText(col(r, 'ttftMs', 'p50'), ms), aggText(col(r, 'ttftMs', 'p95'), ms), ms(ttftTheory), aggText(col(r, 'gapMeanMs', 'p50'), ms), aggText(col(r, 'gapMaxMs', 'p95'), ms),
+    [s('h.variant'), s('h.concurrency'), s('h.fu.dispatcher'), s('h.throughput'), s('h.bound'), s('h.fu.streamBound'), s('h.fu.throughputRatio'), s('h.fu.ttftP50'), s('h.fu.ttftP95'), s('h.fu.ttftWait'), s('h.fu.gapMean'), s('h.fu.gapMaxP95'), s('h.queueP95'), s('h.fu.mockPeak'), s('h.fu.hostFlags')],
+    info.map(({ r, D, bound, ttftP95 }) => [
+      esc(ctx.variantName(r.variant)), int(r.concurrency), int(D), aggText(r.wholeRunRps, rps), rps(r.boundRps), rps(bound), pct(r.wholeRunRps.median === null ? null : (r.wholeRunRps.median / bound) * 100),
+      aggText(col(r, 'ttftMs', 'p50'), ms), aggText(ttftP95, ms), ms(ttftP95.median === null ? null : ttftP95.median - L), aggText(col(r, 'gapMeanMs', 'p50'), ms), aggText(col(r, 'gapMaxMs', 'p95'), ms),
       aggText(r.queueP95Ms, ms), r.upstream.source === 'mock' ? aggText(r.upstream.peak, int) : '—', raw(hostFlagText(model, r.variant, r.concurrency)),
     ]),
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
   );
-  // the hidden queue: cells above D whose mock peak stayed at D while c streams ran in the SUT
-  const above = info.filter((x) => x.r.concurrency > x.D && x.r.upstream.source === 'mock' && x.r.upstream.peak.max !== null);
-  const verdicts = above.map(({ r, D }) => s((r.upstream.peak.max as number) <= D ? 'fu.st.capHeld' : 'fu.st.capExceeded', {
-    variant: esc(ctx.variantName(r.variant)), c: int(r.concurrency), D: int(D), peak: int(r.upstream.peak.max), hidden: int(r.concurrency - (r.upstream.peak.max as number)), q: ms(r.queueP95Ms.median),
-  }));
+  // the hidden queue: at each level above the smallest D, the capped variant's TTFT P95 beside the lifted one's
+  const compare: string[] = [];
+  for (const c of [...new Set(info.map((x) => x.r.concurrency))]) {
+    const at = info.filter((x) => x.r.concurrency === c).sort((a, b) => a.D - b.D);
+    const capped = at[0];
+    const lifted = at[at.length - 1];
+    if (!capped || !lifted || capped === lifted || c <= capped.D || c > lifted.D || capped.ttftP95.median === null || lifted.ttftP95.median === null) continue;
+    compare.push(s('fu.st.compare', {
+      c: int(c), D: int(capped.D), capped: esc(ctx.variantName(capped.r.variant)), lifted: esc(ctx.variantName(lifted.r.variant)),
+      cp95: ms(capped.ttftP95.median), lp95: ms(lifted.ttftP95.median), diff: ms(capped.ttftP95.median - lifted.ttftP95.median),
+      cpeak: capped.r.upstream.source === 'mock' ? int(capped.r.upstream.peak.median) : '—', lpeak: lifted.r.upstream.source === 'mock' ? int(lifted.r.upstream.peak.median) : '—',
+      cq: ms(capped.r.queueP95Ms.median),
+    }));
+  }
   const T0 = info[0]?.T ?? model.latencyMs;
-  const headers = model.manifest.options.mockStreamHeaders ?? 'arrival';
   return [
     s('fu.st.intro', { L: int(L), T: int(T0), gaps: int(Math.round(T0 - L)) }),
     s(`fu.st.headers.${headers}`, { L: int(L) }),
     tbl.md,
-    above.length ? verdicts.join(' ') : s('fu.st.noneAbove'),
+    compare.length ? compare.join(' ') : s('fu.st.noneAbove'),
     s('fu.st.note'),
   ];
 }
