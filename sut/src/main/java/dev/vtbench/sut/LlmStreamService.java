@@ -9,7 +9,7 @@ import org.springframework.stereotype.Service;
  * The streaming Spring AI call: {@code chatClient.prompt().user(p).stream().content()}, consumed blocking
  * on the calling (executor) thread, so the executor holds one thread per stream as with {@code call()}.
  * The HTTP call itself runs on OkHttp's dispatcher (Spring AI 2 streams through the async OpenAI client),
- * which caps calls in flight ({@link OkHttpDispatcherLimits}).
+ * which caps the calls waiting for their response headers ({@link OkHttpDispatcherLimits}).
  *
  * <p>Timings per stream, in nanoseconds from the call (before the subscription) to the moment a token
  * reached the subscriber (on OkHttp's thread): time to first token, the gaps between consecutive tokens

@@ -16,8 +16,12 @@ import okhttp3.internal.connection.RealCall;
  * {@code OpenAiHttpClientBuilderCustomizer} gets) builds its own {@code new Dispatcher(executor)} and then
  * sets {@code maxRequestsPerHost = maxRequests} = OkHttp's default 64 (read from its bytecode); the builder
  * has no setter for either. Its streaming calls go through the async client ({@code createStreaming} on
- * {@code OpenAIClientAsync}, i.e. {@code Call.enqueue}), so at most 64 streams are in flight and the rest
- * wait in the dispatcher's ready queue, a queue no executor metric shows. The interceptor reaches the
+ * {@code OpenAIClientAsync}, i.e. {@code Call.enqueue}). OkHttp counts an async call as running until its
+ * response headers arrive (its callback gets the response; the body is read afterwards, outside the
+ * dispatcher), so at most 64 streams can be waiting for their headers, and the next ones wait in the
+ * dispatcher's ready queue, a queue no executor metric shows. Against a server that sends headers at once
+ * the slot is freed within milliseconds; against one that sends them with the first token it is held for the
+ * whole time to first token (study 000's streaming profiles; sut/…/StreamingIT holds the headers back). The interceptor reaches the
  * dispatcher of the client that runs the call ({@link RealCall#getClient()}) and sets both limits on the
  * first call through it (the harness's warm-up), which also promotes calls already waiting.
  * Synchronous calls ({@code call()}) pass the dispatcher's limits by construction; for them it does nothing

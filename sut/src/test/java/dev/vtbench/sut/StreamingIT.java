@@ -19,9 +19,9 @@ import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * The {@code llm-stream} scenario on virtual threads with Spring AI's dispatcher as it comes: the stream's
- * timings reach {@code Server-Timing}, and above 64 streams at once the 65th onwards never reach the
- * upstream until one ends (OkHttp's dispatcher, 64 in flight and 64 per host as Spring AI 2.0 sets it):
- * a queue that no executor metric shows.
+ * timings reach {@code Server-Timing}, and with the upstream holding every request before its response
+ * headers, only 64 of 80 streams reach it (OkHttp's dispatcher, 64 async calls and 64 per host as Spring AI
+ * 2.0 sets it, counting a call until its headers arrive): a queue that no executor metric shows.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"bench.variant=virtual-stream", "bench.executor.kind=virtual-per-task",
