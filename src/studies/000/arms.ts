@@ -47,7 +47,7 @@ export const VARIANTS: readonly Variant[] = [
   // gives every call its own 60 s, so `spring.ai.openai.timeout` does not apply), without and with 2 retries; a hung call ends as 504 upstream_timeout
   { id: 'virtual-timeout', label: `virtual threads, ${CLIENT_TIMEOUT_S} s timeout`, executor: { kind: 'virtual-per-task' }, threadNamePrefix: 'llm-vtt-', sutProperties: { [TIMEOUT_PROPERTY]: `${CLIENT_TIMEOUT_S}s` } },
   { id: 'virtual-timeout-retry', label: `virtual threads, ${CLIENT_TIMEOUT_S} s timeout, 2 retries`, executor: { kind: 'virtual-per-task' }, threadNamePrefix: 'llm-vttr-', sutProperties: { [TIMEOUT_PROPERTY]: `${CLIENT_TIMEOUT_S}s`, 'spring.ai.openai.max-retries': '2' } },
-  // §17 streaming: OkHttp's dispatcher as Spring AI 2.0 builds it (64 streams in flight) is the `virtual` arm; this one lifts it
+  // §17 streaming: OkHttp's dispatcher as Spring AI 2.0 builds it (64 calls awaiting their response headers) is the `virtual` arm; this one lifts it
   { id: 'virtual-dispatcher', label: `virtual threads, OkHttp dispatcher ${LIFTED_DISPATCHER_MAX}`, executor: { kind: 'virtual-per-task' }, threadNamePrefix: 'llm-vtd-', sutProperties: { 'bench.okhttp.dispatcher-max-requests': String(LIFTED_DISPATCHER_MAX) } },
 ];
 
