@@ -30,8 +30,7 @@ public class LlmStreamScenario implements Scenario {
 
     @Override
     public Result call(ScenarioRequest request) {
-        String prompt = request.bodyString("prompt").filter(p -> !p.isBlank()).orElse(LlmScenario.DEFAULT_PROMPT);
-        LlmStreamService.Stream s = llm.stream(prompt);
+        LlmStreamService.Stream s = llm.stream(LlmScenario.prompt(request));
         return new Result(s.content(), s.tokens(), msOrNull(s.ttftNanos()), msOrNull(s.gapMeanNanos()),
                 msOrNull(s.gapMaxNanos()), ServerTiming.ms(s.totalNanos()));
     }

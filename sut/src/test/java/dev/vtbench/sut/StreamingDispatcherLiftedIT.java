@@ -6,8 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
@@ -20,27 +18,7 @@ import org.springframework.test.annotation.DirtiesContext;
         properties = {"bench.variant=virtual-stream-128", "bench.executor.kind=virtual-per-task",
                 "bench.executor.thread-name-prefix=llm-vt-", "bench.okhttp.dispatcher-max-requests=128"})
 @DirtiesContext
-class StreamingDispatcherLiftedIT extends StubbedSutIT {
-
-    SutHttp http;
-
-    @BeforeEach
-    void warmUp() {
-        STUB.latencyMs = 200;
-        STUB.streamTokens = 5;
-        STUB.interTokenMs = 50;
-        http = new SutHttp(port);
-        assertEquals(200, stream().join().status()); // the first call through the dispatcher sets its limits
-    }
-
-    @AfterEach
-    void releaseStub() {
-        STUB.release();
-    }
-
-    CompletableFuture<SutHttp.Result> stream() {
-        return http.sendAsync("POST", "/api/scenario/llm-stream", "{\"prompt\":\"hi\"}");
-    }
+class StreamingDispatcherLiftedIT extends StreamingSutIT {
 
     @Test
     void eightyStreamsAtOnce_allReachTheUpstream() throws Exception {
@@ -50,7 +28,7 @@ class StreamingDispatcherLiftedIT extends StubbedSutIT {
         for (int i = 0; i < 80; i++) {
             fs.add(stream());
         }
-        assertEquals(80, StreamingIT.awaitStable(() -> STUB.streamRequestsSeen() - before));
+        assertEquals(80, awaitStable(() -> STUB.streamRequestsSeen() - before));
         STUB.release();
         for (CompletableFuture<SutHttp.Result> f : fs) {
             assertEquals(200, f.join().status());

@@ -11,8 +11,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
@@ -27,29 +25,9 @@ import org.springframework.test.annotation.DirtiesContext;
         properties = {"bench.variant=virtual-stream", "bench.executor.kind=virtual-per-task",
                 "bench.executor.thread-name-prefix=llm-vt-", "bench.sampler.interval-ms=50"})
 @DirtiesContext
-class StreamingIT extends StubbedSutIT {
+class StreamingIT extends StreamingSutIT {
 
     static final Pattern ENTRY = Pattern.compile("([a-z]+);dur=(\\d+\\.\\d{3})");
-
-    SutHttp http;
-
-    @BeforeEach
-    void warmUp() {
-        STUB.latencyMs = 200;
-        STUB.streamTokens = 5;
-        STUB.interTokenMs = 50;
-        http = new SutHttp(port);
-        assertEquals(200, stream().join().status()); // class loading; the first call through the dispatcher
-    }
-
-    @AfterEach
-    void releaseStub() {
-        STUB.release();
-    }
-
-    CompletableFuture<SutHttp.Result> stream() {
-        return http.sendAsync("POST", "/api/scenario/llm-stream", "{\"prompt\":\"hi\"}");
-    }
 
     /** Server-Timing entries by name, ms. */
     static Map<String, Double> timings(SutHttp.Result r) {
@@ -101,23 +79,5 @@ class StreamingIT extends StubbedSutIT {
             assertEquals(200, f.join().status());
         }
         assertEquals(80, STUB.streamRequestsSeen() - before);
-    }
-
-    /** Polls until the value has not changed for 1 s (at most 20 s), returns it. */
-    static int awaitStable(java.util.function.IntSupplier v) throws InterruptedException {
-        int last = -1;
-        long stableSince = System.nanoTime();
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            int now = v.getAsInt();
-            if (now != last) {
-                last = now;
-                stableSince = System.nanoTime();
-            } else if (now > 0 && System.nanoTime() - stableSince > 1_000_000_000L) {
-                return now;
-            }
-            Thread.sleep(50);
-        }
-        return last;
     }
 }
