@@ -53,11 +53,11 @@ public class LlmStreamService {
             RequestPhases phases = RequestPhases.current();
             if (phases != null) {
                 if (s.ttftNanos() >= 0) {
-                    phases.timing("ttft", s.ttftNanos());
+                    phases.phase("ttft", s.ttftNanos());
                 }
                 if (s.gapMeanNanos() >= 0) {
-                    phases.timing("gapmean", s.gapMeanNanos());
-                    phases.timing("gapmax", s.gapMaxNanos());
+                    phases.phase("gapmean", s.gapMeanNanos());
+                    phases.phase("gapmax", s.gapMaxNanos());
                 }
             }
             return s;
