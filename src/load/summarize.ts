@@ -128,8 +128,8 @@ export function summarize(records: readonly RequestRecord[], concurrency: number
   };
 }
 
-/** The Server-Timing entries the summary has its own fields for (queue, exec) or that a cell stores apart (permit). */
-const CORE_TIMINGS = new Set(['queue', 'exec', 'permit']);
+/** The Server-Timing entries the summary has its own fields for (queue, exec) or that a cell stores apart (permit, a stream's ttft and gaps). */
+const CORE_TIMINGS = new Set(['queue', 'exec', 'permit', 'ttft', 'gapmean', 'gapmax']);
 
 /** The same record with its keys in sorted order (stable JSON). */
 function sortedRecord(r: Record<string, number>): Record<string, number> {

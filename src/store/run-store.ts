@@ -204,6 +204,9 @@ function gzipText(s: string): Buffer { return gzipSync(Buffer.from(s, 'utf8'), {
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 /** Per-request records (and an open loop's unsent ones) -> columns, ms rounded to 3 decimals (µs). */
+/** Server-Timing entries with a column of their own (queue, exec and the optional ones above); the rest go to `timingMs`. */
+export const OWN_COLUMN_TIMINGS: ReadonlySet<string> = new Set(['queue', 'exec', 'permit', 'ttft', 'gapmean', 'gapmax']);
+
 export function compactRequests(records: readonly RequestRecord[], unsent?: readonly UnsentRecord[]): CompactRequests {
   const intended: number[] = [];
   const out: CompactRequests = { worker: [], seq: [], intendedStartMs: intended, startMs: [], e2eMs: [], status: [], error: [], queueMs: [], execMs: [] };
@@ -223,12 +226,17 @@ export function compactRequests(records: readonly RequestRecord[], unsent?: read
     out.queueMs.push(q === undefined ? null : r3(q));
     out.execMs.push(e === undefined ? null : r3(e));
   }
-  // a bulkhead's permit wait: a column only when some request carried it (older cells stay as they were)
-  const permits = records.map((r) => { const p = r.serverTiming['permit']; return p === undefined ? null : r3(p); });
-  if (permits.some((p) => p !== null)) out.permitMs = permits;
-  // the other Server-Timing entries and error codes: columns only when some request carried them
+  // optional Server-Timing entries, a column each only when some request carried it (older cells stay as
+  // they were): a bulkhead's permit wait; a stream's time to first token and inter-token gaps
+  const optional = [['permit', 'permitMs'], ['ttft', 'ttftMs'], ['gapmean', 'gapMeanMs'], ['gapmax', 'gapMaxMs']] as const;
+  for (const [entry, column] of optional) {
+    const xs = records.map((r) => { const p = r.serverTiming[entry]; return p === undefined ? null : r3(p); });
+    if (xs.some((p) => p !== null)) out[column] = xs;
+  }
+  // the other Server-Timing entries (study 002's db, user, logistics) and error codes: columns only when
+  // some request carried them
   const names = new Set<string>();
-  for (const r of records) for (const k in r.serverTiming) if (k !== 'queue' && k !== 'exec' && k !== 'permit') names.add(k);
+  for (const r of records) for (const k in r.serverTiming) if (!OWN_COLUMN_TIMINGS.has(k)) names.add(k);
   if (names.size > 0) out.timingMs = Object.fromEntries([...names].sort().map((k) => [k, records.map((r) => { const v = r.serverTiming[k]; return v === undefined ? null : r3(v); })]));
   if (records.some((r) => r.errorKind !== undefined)) out.errorKind = records.map((r) => r.errorKind ?? null);
   return out;
