@@ -7,8 +7,8 @@ import { VtbenchError, EXIT } from '../core/errors.ts';
 import { OPTION_SPECS, maxValue, tooLarge, type OptionKey } from './options.ts';
 import { makePlan, formatDuration, scenarioOf, isOpenLoop, openLoopDurationS } from './plan.ts';
 import { executorCapacityRps, queueAtEnd, openLoopCellDurationS } from '../theory/open-loop.ts';
-import { OPEN_LOOP_DEFAULTS } from '../load/driver.ts';
-import { MAX_PLAN_DURATION_S, SUT_REQUEST_TIMEOUT_MS, maxCellRequests, maxConcurrency, maxRunRequests, readHostLimits, type HostLimits } from './limits.ts';
+import { OPEN_LOOP_DEFAULTS, WEBSOCKET_DEFAULT_HOLD_S } from '../load/driver.ts';
+import { FD_RESERVE, MAX_PLAN_DURATION_S, SUT_REQUEST_TIMEOUT_MS, maxCellRequests, maxConcurrency, maxRunRequests, maxWebSocketConnections, readHostLimits, type HostLimits } from './limits.ts';
 import type { ResolvedOptions } from '../store/types.ts';
 import type { Profile, Study, Variant } from '../study/types.ts';
 import { STUDIES } from '../studies/index.ts';
@@ -141,7 +141,8 @@ export function resolveOptions(study: Study, profileName: string, raw: Partial<R
   if (out.rampMs === 0) out.rampMs = out.latencyMs;
   checkBounds(out, host, study);
   if (isOpenLoop(study, out)) checkOpenLoopFeasible(out, study, host);
-  else checkFeasible(out, study);
+  // a WebSocket level holds connections, not tasks: a full queue is a measured outcome (rejected pushes), not a plan error
+  else if (scenarioOf(study, out.scenario).driver !== 'websocket') checkFeasible(out, study);
   return deepFreeze(out);
 }
 
@@ -156,11 +157,14 @@ export const MAX_CELLS = 10_000;
  * @throws VtbenchError(EXIT.usage) naming the flag, the maximum and its reason
  */
 export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study): void {
-  const inProcess = scenarioOf(study, o.scenario).driver === 'in-process';
+  const driver = scenarioOf(study, o.scenario).driver;
+  const inProcess = driver === 'in-process';
+  const websocket = driver === 'websocket';
   for (const s of OPTION_SPECS) {
     if (!s.max) continue;
-    // an in-process level is no HTTP worker (no descriptors of the harness's): the SUT's job checks its own limits (study 003)
-    if (inProcess && s.key === 'levels') continue;
+    // an in-process level is no HTTP worker (no descriptors of the harness's): the SUT's job checks its own limits (study 003);
+    // a WebSocket level is N held connections, one descriptor each per process: checked below
+    if ((inProcess || websocket) && s.key === 'levels') continue;
     const max = maxValue(s.max, host);
     const v = o[s.key] as unknown;
     for (const x of Array.isArray(v) ? v : [v]) {
@@ -168,9 +172,12 @@ export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study):
     }
   }
   const c = Math.max(...o.levels);
+  if (websocket && c > maxWebSocketConnections(host)) {
+    throw tooLarge('levels', c, maxWebSocketConnections(host), `each WebSocket connection costs the SUT and the harness one file descriptor each under ulimit -n (${host.openFiles}), less ${FD_RESERVE} per process, and the harness one of ${host.ephemeralPorts} ephemeral ports: this host holds no more (the sweep stops there)`);
+  }
   const cellMax = maxCellRequests(host);
-  // open loop: a cell's requests are its schedule, λ × D (the level is a rate)
-  const perLevel = isOpenLoop(study, o) ? openLoopDurationS(o) : o.requestsPerWorker;
+  // open loop: a cell's requests are its schedule, λ × D (the level is a rate); WebSocket: N connections × D messages each
+  const perLevel = isOpenLoop(study, o) ? openLoopDurationS(o) : websocket ? (o.durationS ?? WEBSOCKET_DEFAULT_HOLD_S) : o.requestsPerWorker;
   if (c * perLevel > cellMax) {
     throw new VtbenchError(
       `--requests-per-worker/--levels: the largest cell would hold ${c.toLocaleString('en-US')} × ${o.requestsPerWorker.toLocaleString('en-US')} requests; at most ${cellMax.toLocaleString('en-US')} fit this harness's heap (${Math.round(host.heapLimitBytes / 2 ** 20)} MiB, half of it for ≈512 B per request)`,

@@ -346,7 +346,8 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   if (death) throw fail(death.cause, death, result.summary, mockStats);
   const unusable = unusableLoad(result.summary);
   if (unusable) throw fail(unusable, null, result.summary, mockStats);
-  const dumped = takeDump ? await Promise.race([dump, sleep(10_000).then(() => null)]) : null;
+  // a dump the driver took itself (the websocket watchdog's, at the stall) is the cell's dump
+  const dumped = result.stallDump ?? (takeDump ? await Promise.race([dump, sleep(10_000).then(() => null)]) : null);
 
   const durationMs = Date.now() - wallStart;
   const host = hostCpuPct(cpuBefore, cpuAfter);
@@ -403,7 +404,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     ...(result.sweep !== undefined ? { sweep: result.sweep } : {}),
   };
   if (out.pinned?.flushed === false) ctx.emit({ type: 'info', message: `  ${cell.cellId}: the SUT answered its pinned counts before JFR confirmed delivery (5 s wait timed out); a late pin may be counted in the next cell` });
-  store.writeCell(out, compactRequests(result.records, result.unsent));
+  store.writeCell(out, compactRequests(result.records, result.unsent, result.ws));
   clearFailedCell(store, ctx.manifest, cell.cellId);
   writeSummary(ctx);
   const job = result.job ? { completed: result.job.completed, tasks: result.job.tasks, makespanMs: result.job.makespanMs, submitMs: result.job.submitMs, theoreticalS: cell.theoreticalS } : undefined;

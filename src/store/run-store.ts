@@ -8,7 +8,7 @@ import { readdirSync, existsSync, mkdirSync, readFileSync, renameSync, statSync 
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { writeJsonAtomic, writeGzJsonAtomic, writeFileAtomic, readJson, readGzJson } from './fsio.ts';
-import { SCHEMA_VERSION, type CellFile, type CellResult, type CompactRequests, type RunManifest, type RunSummary } from './types.ts';
+import { SCHEMA_VERSION, type CellFile, type CellResult, type CompactRequests, type CompactWs, type RunManifest, type RunSummary } from './types.ts';
 import { allProblems, cellFileNames, checkCell } from './check.ts';
 import { parseChecked } from './schema.ts';
 import { VtbenchError, EXIT } from '../core/errors.ts';
@@ -203,8 +203,11 @@ function gzipText(s: string): Buffer { return gzipSync(Buffer.from(s, 'utf8'), {
 
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 
-/** Per-request records (and an open loop's unsent ones) -> columns, ms rounded to 3 decimals (µs). */
-export function compactRequests(records: readonly RequestRecord[], unsent?: readonly UnsentRecord[]): CompactRequests {
+/**
+ * Per-request records (and an open loop's unsent ones, a WebSocket cell's messages and drops, already
+ * in columns) -> columns, ms rounded to 3 decimals (µs).
+ */
+export function compactRequests(records: readonly RequestRecord[], unsent?: readonly UnsentRecord[], ws?: CompactWs): CompactRequests {
   const intended: number[] = [];
   const out: CompactRequests = { worker: [], seq: [], intendedStartMs: intended, startMs: [], e2eMs: [], status: [], error: [], queueMs: [], execMs: [] };
   if (unsent !== undefined) {
@@ -226,5 +229,6 @@ export function compactRequests(records: readonly RequestRecord[], unsent?: read
   // a bulkhead's permit wait: a column only when some request carried it (older cells stay as they were)
   const permits = records.map((r) => { const p = r.serverTiming['permit']; return p === undefined ? null : r3(p); });
   if (permits.some((p) => p !== null)) out.permitMs = permits;
+  if (ws !== undefined) out.ws = ws;
   return out;
 }

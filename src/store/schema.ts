@@ -90,17 +90,20 @@ export function parseChecked<T>(name: SchemaName, label: string, bytes: Buffer, 
 
 /**
  * What a schema cannot say about per-request columns: every column has the same length; so do the
- * columns of an open loop's `unsent` requests (an object of its own columns, CompactRequests.unsent).
+ * columns of an open loop's `unsent` requests (an object of its own columns, CompactRequests.unsent)
+ * and those of a WebSocket cell's `ws.messages` and `ws.drops` (CompactRequests.ws), each block on its own.
  * @returns problems, each naming the file and the column (empty = consistent)
  */
 export function requestColumnProblems(label: string, req: Record<string, unknown>): string[] {
-  const { unsent, ...columns } = req;
+  const { unsent, ws, ...columns } = req;
   const check = (prefix: string, obj: Record<string, unknown>): string[] => {
     const cols = Object.entries(obj).filter((x): x is [string, readonly unknown[]] => Array.isArray(x[1]));
     const n = cols[0]?.[1].length ?? 0;
     return cols.filter(([, v]) => v.length !== n).map(([k, v]) => `${label}: ${prefix}/${k} has ${v.length} entries, ${prefix}/${cols[0]![0]} has ${n}`);
   };
-  return [...check('', columns), ...(unsent !== null && typeof unsent === 'object' ? check('/unsent', unsent as Record<string, unknown>) : [])];
+  const block = (prefix: string, v: unknown): string[] => (v !== null && typeof v === 'object' ? check(prefix, v as Record<string, unknown>) : []);
+  const w = ws !== null && typeof ws === 'object' ? (ws as Record<string, unknown>) : {};
+  return [...check('', columns), ...block('/unsent', unsent), ...block('/ws/messages', w['messages']), ...block('/ws/drops', w['drops'])];
 }
 
 function firstLine(e: unknown): string {
