@@ -2,6 +2,7 @@
  * Contracts of the closed-loop load generator (src/load/). Times are numbers in the unit their
  * name carries; offsets are relative to the run's t0 (the moment `runClosedLoop` started its clock).
  */
+import type { WsPushStats } from '../jvm/api.ts';
 
 /** Error classes of one request. `http` = a response arrived with status >= 400. */
 export type ErrorClass = 'connect' | 'reset' | 'timeout' | 'http' | 'other';
@@ -147,23 +148,12 @@ export interface WebSocketSummary {
   server: WsServerDelta | null;
 }
 
-/** The SUT's WebSocket counters over one cell (after − before; `tickLagMaxMs` is the cell's own maximum). */
-export interface WsServerDelta {
-  sessionsOpened: number;
-  sessionsClosed: number;
-  closesByCause: Record<string, number>;
-  ticks: number;
-  messagesSent: number;
-  /** refused by a full bounded executor queue: never sent */
-  messagesRejected: number;
-  /** work finished after its session had closed */
-  messagesSkipped: number;
-  /** ticks that ran > 100 ms after their scheduled time (the ticker itself late) */
-  tickLagOver100Ms: number;
-  tickLagMaxMs: number;
-  sendTimeLimitMs: number;
-  bufferSizeLimitBytes: number;
-}
+/**
+ * The SUT's WebSocket counters over one cell (src/jvm/api.ts WsPushStats, after − before; its fields'
+ * meanings there): `messagesRejected` never sent (a full bounded executor queue), `tickLagOver100Ms`
+ * the ticker itself late, `tickLagMaxMs` the cell's own maximum; the limits as they were after the cell.
+ */
+export type WsServerDelta = Omit<WsPushStats, 'path' | 'workMs' | 'intervalMs' | 'sessionsOpen'>;
 
 /**
  * The raw records of a WebSocket cell besides its handshakes: per message received (same index =

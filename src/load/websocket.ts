@@ -25,6 +25,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, WebSocket } from 'undici';
 import { percentiles } from '../stats/percentiles.ts';
+import { countsDelta } from '../stats/aggregate.ts';
 import { maxWebSocketConnections, readHostLimits, type HostLimits } from '../config/limits.ts';
 import { getThreadDump, getWsStats } from '../jvm/client.ts';
 import type { WsPushStats } from '../jvm/api.ts';
@@ -76,15 +77,10 @@ function threadPrefix(name: string): string {
 /** The server's counters over the cell: after − before (the tick-lag maximum is the after read's, since before). Pure. */
 export function serverDelta(before: WsPushStats | null, after: WsPushStats | null): WsServerDelta | null {
   if (!before || !after) return null;
-  const closesByCause: Record<string, number> = {};
-  for (const [k, v] of Object.entries(after.closesByCause)) {
-    const d = v - (before.closesByCause[k] ?? 0);
-    if (d > 0) closesByCause[k] = d;
-  }
   return {
+    closesByCause: countsDelta(before.closesByCause, after.closesByCause),
     sessionsOpened: after.sessionsOpened - before.sessionsOpened,
     sessionsClosed: after.sessionsClosed - before.sessionsClosed,
-    closesByCause,
     ticks: after.ticks - before.ticks,
     messagesSent: after.messagesSent - before.messagesSent,
     messagesRejected: after.messagesRejected - before.messagesRejected,
@@ -96,25 +92,12 @@ export function serverDelta(before: WsPushStats | null, after: WsPushStats | nul
   };
 }
 
-/** What `summarizeWebSocket` needs besides the raw records. */
-export interface WsSummaryInput {
-  connections: number;
-  rampMs: number;
-  holdS: number;
-  intervalMs: number;
-  workMs: number;
-  graceMs: number;
-  windowStartMs: number;
-  /** handshakes: one record per connection asked for (errorClass null = opened) */
+/** What `summarizeWebSocket` needs besides the raw records: the summary's given fields, the handshakes and the raw records. */
+export type WsSummaryInput = Pick<WebSocketSummary, 'connections' | 'rampMs' | 'holdS' | 'intervalMs' | 'workMs' | 'graceMs' | 'windowStartMs' | 'heldToEnd' | 'byThreadPrefix' | 'noProgress' | 'hostMaxConnections' | 'server'> & {
+  /** one record per connection asked for (errorClass null = opened) */
   handshakes: readonly RequestRecord[];
   raw: WsRawRecords;
-  /** connections still open when the driver closed them */
-  heldToEnd: number;
-  byThreadPrefix: Record<string, number>;
-  noProgress: WebSocketSummary['noProgress'];
-  hostMaxConnections: number;
-  server: WsServerDelta | null;
-}
+};
 
 /**
  * The cell's summary from its raw records (the rule in WebSocketSummary's doc): messages in the

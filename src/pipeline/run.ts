@@ -28,6 +28,7 @@ import { SCHEMA_VERSION, type CellResult, type MockFaults, type PinnedDelta, typ
 import type { PinnedResponse, SutInfo, SutSample } from '../jvm/api.ts';
 import type { MockStats } from '../../mock/src/types.ts';
 import { summarizeThreadDump } from './threaddump.ts';
+import { countsDelta } from '../stats/aggregate.ts';
 import { computeFlags, generatorDelayThresholdMs } from './flags.ts';
 import { readCpuTicks, hostCpuPct } from './host.ts';
 import { ChildRegistry } from './children.ts';
@@ -255,12 +256,7 @@ function cellLoad(ctx: Pick<RunContext, 'options' | 'plan'>, scenario: Scenario,
  */
 export function pinnedDelta(before: PinnedResponse | null, after: PinnedResponse | null): PinnedDelta | null {
   if (!before || !after) return null;
-  const byReason: Record<string, number> = {};
-  for (const [k, v] of Object.entries(after.byReason)) {
-    const d = v - (before.byReason[k] ?? 0);
-    if (d > 0) byReason[k] = d;
-  }
-  const delta: PinnedDelta = { thresholdMs: after.thresholdMs, total: after.total - before.total, byReason, submitFailed: after.submitFailedTotal - before.submitFailedTotal };
+  const delta: PinnedDelta = { thresholdMs: after.thresholdMs, total: after.total - before.total, byReason: countsDelta(before.byReason, after.byReason), submitFailed: after.submitFailedTotal - before.submitFailedTotal };
   if (typeof before.flushed === 'boolean' && typeof after.flushed === 'boolean') delta.flushed = before.flushed && after.flushed;
   return delta;
 }
