@@ -60,3 +60,17 @@ test('a level: memory, threads and CPU from the samples inside the window only',
   assert.equal(l.sutCpuMsPerMessage, 1);
   assert.equal(l.carried, true);
 });
+
+test('study 002: a measured capacity against a published one (consistent / higher / lower / untested), bounds for the host', async () => {
+  const { capacityVerdict } = await import('../src/studies/002/ws-push.ts');
+  const b = wsBounds(20_000, 8000, 19_488);
+  const within = { capacity: 4000, kind: 'within' as const, firstFailed: 8000, maxTried: 16_000, nonMonotone: false };
+  assert.equal(capacityVerdict(within, b, { value: 5200, atLeast: false }), 'consistent'); // 5,200 in [4,000, 8,000)
+  assert.equal(capacityVerdict(within, b, { value: 8500, atLeast: false }), 'lower'); // 8,000 failed here
+  assert.equal(capacityVerdict(within, b, { value: 2000, atLeast: false }), 'higher');
+  const all = { capacity: 16_000, kind: 'at-least' as const, firstFailed: null, maxTried: 16_000, nonMonotone: false };
+  assert.equal(capacityVerdict(all, b, { value: 50_000, atLeast: true }), 'untested'); // beyond what this host can try
+  assert.equal(capacityVerdict(all, b, { value: 8500, atLeast: false }), 'higher');
+  assert.equal(capacityVerdict(within, b, { value: 50_000, atLeast: true }), 'lower');
+  assert.equal(capacityVerdict({ capacity: 50_000, kind: 'at-least', firstFailed: null, maxTried: 50_000, nonMonotone: false }, wsBounds(null, null, 60_000), { value: 50_000, atLeast: true }), 'consistent');
+});
