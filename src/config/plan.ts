@@ -115,6 +115,14 @@ export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenario
   const blocks: PlannedBlock[] = [];
   const open = isOpenLoop(study, o);
   const D = openLoopDurationS(o);
+  const ws = scenario.driver === 'websocket';
+  const ramp = o.start === 'ramp' ? o.rampMs / 1000 : 0;
+  /** a WebSocket warm-up: the smallest level held warmupS (the hold of a cell), not recorded */
+  const wsWarmup = (exec: ExecutorSpec): PlannedBlock['warmup'] => {
+    if (o.warmupS <= 0) return null;
+    const c = Math.min(...o.levels);
+    return { workers: c, requestsPerWorker: 1, durationS: o.warmupS, theoreticalS: (scenario.cellTheoreticalS ? scenario.cellTheoreticalS(exec, { ...o, durationS: o.warmupS }, c) : o.warmupS) + ramp };
+  };
   for (let r = 1; r <= o.repeats; r++) {
     const order = r % 2 === 1 ? o.variantSpecs : [...o.variantSpecs].reverse();
     for (const v of order) {
@@ -140,7 +148,8 @@ export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenario
         executor: v.executor,
         concurrency: c,
         repeat: r,
-        requests: c * o.requestsPerWorker,
+        // a WebSocket cell's requests are its N opening handshakes (its messages are in the ws block)
+        requests: ws ? c : c * o.requestsPerWorker,
         boundRps: throughputBoundRps(v.executor, c, L),
         theoreticalS: (scenario.cellTheoreticalS ? scenario.cellTheoreticalS(v.executor, o, c) : cellMinDurationS(v.executor, c, L, o.requestsPerWorker)) + (o.start === 'ramp' ? o.rampMs / 1000 : 0),
       }));
@@ -149,7 +158,7 @@ export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenario
         for (const c of cells) blocks.push({ blockId: `${v.id}-c${c.concurrency}-r${r}`, variant: v, repeat: r, warmup: warmupPlan(v.executor, { ...o, levels: [c.concurrency] }, L), cells: [c] });
         continue;
       }
-      blocks.push({ blockId: blockId(v.id, r), variant: v, repeat: r, warmup: warmupPlan(v.executor, o, L), cells });
+      blocks.push({ blockId: blockId(v.id, r), variant: v, repeat: r, warmup: ws ? wsWarmup(v.executor) : warmupPlan(v.executor, o, L), cells });
     }
   }
   const cells = blocks.flatMap((b) => b.cells);
