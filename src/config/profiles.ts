@@ -5,7 +5,7 @@
  */
 import { VtbenchError, EXIT } from '../core/errors.ts';
 import { OPTION_SPECS, maxValue, tooLarge, type OptionKey } from './options.ts';
-import { makePlan, formatDuration, scenarioOf, isOpenLoop, openLoopDurationS } from './plan.ts';
+import { makePlan, formatDuration, scenarioOf, isOpenLoop, openLoopDurationS, levelsOf, scenarioOfVariant } from './plan.ts';
 import { executorCapacityRps, queueAtEnd, openLoopCellDurationS } from '../theory/open-loop.ts';
 import { OPEN_LOOP_DEFAULTS, WEBSOCKET_DEFAULT_HOLD_S } from '../load/driver.ts';
 import { FD_RESERVE, MAX_PLAN_DURATION_S, SUT_REQUEST_TIMEOUT_MS, maxCellRequests, maxConcurrency, maxRunRequests, maxWebSocketConnections, readHostLimits, type HostLimits } from './limits.ts';
@@ -129,20 +129,22 @@ export function resolveOptions(study: Study, profileName: string, raw: Partial<R
       throw new VtbenchError(e.message, `${e.hint}; study ${study.id}'s ${s.key === 'variants' ? 'variants' : 'scenarios'}: ${ids.join(', ')}`, e.exitCode);
     }
   }
+  // flags that set levels or requests per worker apply to every cell: the per-scenario map is dropped
+  if (raw.levels !== undefined || raw.requestsPerWorker !== undefined) delete out.scenarioLevels;
   if (!study.scenarios.some((x) => x.id === out.scenario)) {
     throw new VtbenchError(`--scenario: unknown scenario '${out.scenario}' of study ${study.id}`, `use one of: ${study.scenarios.map((x) => x.id).join(', ')}`, EXIT.usage);
   }
   driverFor(scenarioOf(study, out.scenario)); // a scenario whose driver is not built yet stops here
   checkPoolOverrides(study, out, raw);
   out.variantSpecs = effectiveVariants(study, out);
+  for (const v of out.variantSpecs) driverFor(scenarioOfVariant(study, out, v)); // a variant's own scenario must exist and be runnable
   if (out.mockPort === out.sutPort) {
     throw new VtbenchError(`--mock-port and --sut-port are both ${out.mockPort}`, 'give them different ports', EXIT.usage);
   }
   if (out.rampMs === 0) out.rampMs = out.latencyMs;
   checkBounds(out, host, study);
   if (isOpenLoop(study, out)) checkOpenLoopFeasible(out, study, host);
-  // a WebSocket level holds connections, not tasks: a full queue is a measured outcome (rejected pushes), not a plan error
-  else if (scenarioOf(study, out.scenario).driver !== 'websocket') checkFeasible(out, study);
+  else checkFeasible(out, study);
   return deepFreeze(out);
 }
 
@@ -171,26 +173,46 @@ export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study):
       if (typeof x === 'number' && x > max) throw tooLarge(s.flag, x, max, s.max.why);
     }
   }
-  const c = Math.max(...o.levels);
-  if (websocket && c > maxWebSocketConnections(host)) {
-    throw tooLarge('levels', c, maxWebSocketConnections(host), `each WebSocket connection costs the SUT and the harness one file descriptor each under ulimit -n (${host.openFiles}), less ${FD_RESERVE} per process, and the harness one of ${host.ephemeralPorts} ephemeral ports: this host holds no more (the sweep stops there)`);
+  // per-scenario levels (ResolvedOptions.scenarioLevels) are checked like --levels; a WebSocket
+  // scenario's levels are held connections (one descriptor each per process), checked below
+  const levelsSpec = OPTION_SPECS.find((x) => x.key === 'levels');
+  for (const [id, e] of Object.entries(o.scenarioLevels ?? {})) {
+    if (inProcess || !levelsSpec?.max) break;
+    if (study.scenarios.find((x) => x.id === id)?.driver === 'websocket') continue;
+    const max = maxValue(levelsSpec.max, host);
+    for (const x of e.levels) if (x > max) throw tooLarge('levels', `${x} (scenario ${id})`, max, levelsSpec.max.why);
+  }
+  // each variant's cells: its scenario's levels and requests per worker
+  const variantScenarios = o.variantSpecs.length > 0 ? o.variantSpecs.map((v) => scenarioOfVariant(study, o, v)) : o.variants.map(() => scenarioOf(study, o.scenario));
+  const perVariant = variantScenarios.map((sc) => ({ ...levelsOf(o, sc.id), websocket: sc.driver === 'websocket' }));
+  const wsMax = maxWebSocketConnections(host);
+  for (const lv of perVariant) {
+    const c = Math.max(...lv.levels);
+    if (lv.websocket && c > wsMax) {
+      throw tooLarge('levels', c, wsMax, `each WebSocket connection costs the SUT and the harness one file descriptor each under ulimit -n (${host.openFiles}), less ${FD_RESERVE} per process, and the harness one of ${host.ephemeralPorts} ephemeral ports: this host holds no more (the sweep stops there)`);
+    }
   }
   const cellMax = maxCellRequests(host);
   // open loop: a cell's requests are its schedule, λ × D (the level is a rate); WebSocket: N connections × D messages each
-  const perLevel = isOpenLoop(study, o) ? openLoopDurationS(o) : websocket ? (o.durationS ?? WEBSOCKET_DEFAULT_HOLD_S) : o.requestsPerWorker;
-  if (c * perLevel > cellMax) {
-    throw new VtbenchError(
-      `--requests-per-worker/--levels: the largest cell would hold ${c.toLocaleString('en-US')} × ${o.requestsPerWorker.toLocaleString('en-US')} requests; at most ${cellMax.toLocaleString('en-US')} fit this harness's heap (${Math.round(host.heapLimitBytes / 2 ** 20)} MiB, half of it for ≈512 B per request)`,
-      `lower --requests-per-worker to ${Math.max(1, Math.floor(cellMax / c))} or less, or lower --levels`, EXIT.usage);
+  const open = isOpenLoop(study, o);
+  const perLevelOf = (lv: (typeof perVariant)[number]): number => (open ? openLoopDurationS(o) : lv.websocket ? (o.durationS ?? WEBSOCKET_DEFAULT_HOLD_S) : lv.requestsPerWorker);
+  for (const lv of perVariant) {
+    const c = Math.max(...lv.levels);
+    const perLevel = perLevelOf(lv);
+    if (c * perLevel > cellMax) {
+      throw new VtbenchError(
+        `--requests-per-worker/--levels: the largest cell would hold ${c.toLocaleString('en-US')} × ${perLevel.toLocaleString('en-US')} ${lv.websocket ? 'messages' : 'requests'}; at most ${cellMax.toLocaleString('en-US')} fit this harness's heap (${Math.round(host.heapLimitBytes / 2 ** 20)} MiB, half of it for ≈512 B per request)`,
+        `lower --requests-per-worker to ${Math.max(1, Math.floor(cellMax / c))} or less, or lower --levels`, EXIT.usage);
+    }
   }
-  const cells = o.levels.length * o.repeats * o.variants.length;
+  const cells = perVariant.reduce((t, lv) => t + lv.levels.length, 0) * o.repeats;
   if (cells > MAX_CELLS) {
     throw new VtbenchError(
       `--levels/--repeats/--variants: the plan would have ${cells.toLocaleString('en-US')} cells; the stated maximum is ${MAX_CELLS.toLocaleString('en-US')} (every cell adds files that summary.json is rebuilt from after each cell)`,
       'fewer --levels, --repeats or --variants, or split the plan into several runs', EXIT.usage);
   }
   // totals by arithmetic first: makePlan itself allocates per cell
-  const totalRequests = o.levels.reduce((t, l) => t + l, 0) * perLevel * o.repeats * o.variants.length;
+  const totalRequests = perVariant.reduce((t, lv) => t + lv.levels.reduce((u, l) => u + l, 0) * perLevelOf(lv), 0) * o.repeats;
   const runMax = maxRunRequests(host);
   if (totalRequests > runMax) {
     throw new VtbenchError(
@@ -212,15 +234,23 @@ export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study):
  * the SUT's request timeout. L is the scenario's service time (Scenario.serviceTimeMs).
  */
 function checkFeasible(o: ResolvedOptions, study: Study): void {
-  const c = Math.max(...o.levels);
-  const scenario = scenarioOf(study, o.scenario);
-  const L = scenario.serviceTimeMs(o);
   const limit = Math.min(o.headersTimeoutMs, SUT_REQUEST_TIMEOUT_MS);
   const limitName = limit === o.headersTimeoutMs ? 'client headers timeout (--headers-timeout-ms)' : 'SUT request timeout';
-  if (L >= limit) {
-    throw new VtbenchError(`--latency-ms: scenario ${scenario.id} (${scenario.label}): L = ${L} ms per call, not below the ${limit / 1000} s ${limitName}`, `lower L (--latency-ms)${limit === o.headersTimeoutMs ? ' or raise --headers-timeout-ms' : ''}`, EXIT.usage);
+  const checked = new Set<string>();
+  for (const scenario of [scenarioOf(study, o.scenario), ...o.variantSpecs.map((v) => scenarioOfVariant(study, o, v))]) {
+    if (checked.has(scenario.id)) continue;
+    checked.add(scenario.id);
+    const L = scenario.serviceTimeMs(o);
+    if (L >= limit) {
+      throw new VtbenchError(`--latency-ms: scenario ${scenario.id} (${scenario.label}): L = ${L} ms per call, not below the ${limit / 1000} s ${limitName}`, `lower L (--latency-ms)${limit === o.headersTimeoutMs ? ' or raise --headers-timeout-ms' : ''}`, EXIT.usage);
+    }
   }
   for (const v of o.variantSpecs) {
+    const scenario = scenarioOfVariant(study, o, v);
+    // a WebSocket level holds connections, not tasks: a full queue is a measured outcome (refused pushes), not a plan error
+    if (scenario.driver === 'websocket') continue;
+    const L = scenario.serviceTimeMs(o);
+    const c = Math.max(...levelsOf(o, scenario.id).levels);
     if (v.executor.kind !== 'platform-pool') continue;
     const { threads, queueCapacity } = v.executor;
     if (c > threads + queueCapacity) {
