@@ -22,12 +22,16 @@
  *   logistics, critical path max(50 + 100, 80) = 150 ms (the study says 100 ms);
  * - `db-small?ms=5`: one 5 ms query through HikariCP (scenario 4), pool 10 (Hikari's default, as in
  *   the study) or 200 (`bench.db.pool-size`);
- * - `db-small-synchronized?ms=5`: the same inside `synchronized` (the study's pinning pitfall).
+ * - `db-small-synchronized?ms=5`: the same inside `synchronized` (the study's pinning pitfall);
+ * - `ws-push` (scenario 5, issue 13, ./ws-push.ts): N held WebSocket connections to `/ws/push`, one
+ *   push per second each after 10 ms of blocking work on the variant's executor (the `websocket`
+ *   driver; the profile's `durationS` is the hold).
  */
 import { fileURLToPath } from 'node:url';
 import type { ExecutorSpec, Profile, ProfileValues, Scenario, Study, Variant } from '../../study/types.ts';
 import { DEFAULT_BIND_ADDRESS } from '../../jvm/bind.ts';
 import { PUBLISHED_002 } from './published.ts';
+import { WS_PUSH, wsPushScenario, wsReportHook } from './ws-push.ts';
 
 /** The study's work per request, ms (its text: §2.1, §4.1, §5.1). */
 export const IO_MS = 100;
@@ -76,10 +80,11 @@ export const VARIANTS_002: readonly Variant[] = [
   ...arms('db10', 'db-small', '5 ms query, Hikari 10', DB10),
   { id: 'db200-virtual', label: '5 ms query, Hikari 200: one virtual thread per task', executor: VT, threadNamePrefix: 'vt-', scenario: 'db-small', sutProperties: DB200 },
   { id: 'db10-virtual-sync', label: '5 ms query inside synchronized, Hikari 10: one virtual thread per task', executor: VT, threadNamePrefix: 'vt-', scenario: 'db-small-synchronized', sutProperties: DB10 },
+  ...arms('ws', WS_PUSH, 'WebSocket push, 10 ms per push'),
 ];
 
 /** The scenario ids of the study, by the source's chapter. */
-export const SCENARIO_IDS = ['io-100ms', 'cpu-fib', 'mixed', 'mixed-structured', 'db-small', 'db-small-synchronized'] as const;
+export const SCENARIO_IDS = ['io-100ms', 'cpu-fib', 'mixed', 'mixed-structured', 'db-small', 'db-small-synchronized', WS_PUSH] as const;
 
 const get = (path: string) => () => ({ method: 'GET' as const, path });
 
@@ -110,6 +115,7 @@ export const SCENARIOS_002: readonly Scenario[] = [
     id: 'db-small-synchronized', label: `the ${SMALL_DB_MS} ms query inside a synchronized block (the study's pinning pitfall)`, driver: 'closed-loop-http',
     request: get(`/api/scenario/db-small-synchronized?ms=${SMALL_DB_MS}`), serviceTimeMs: () => SMALL_DB_MS, usesMock: false, usesDb: true, sutScenario: 'db-small-synchronized',
   },
+  wsPushScenario,
 ];
 
 /** Every variant, in the source's chapter order. */
@@ -147,7 +153,7 @@ const BASE: ProfileValues = {
 export const PROFILES_002: readonly Profile[] = [
   {
     name: 'seed-002',
-    description: 'the study\'s five HTTP scenarios (WebSocket apart) as one run, 10 s ramp, 1 repeat; levels cut from the study\'s 10,000 to what a 2-core host holds in ≤ 45 min: io 500/2,000, cpu 20/200 (at ≈ 20 fib calls/s a round of 10,000 workers takes 500 s), mixed 20/1,000, db 100/2,000',
+    description: 'the study\'s five scenarios as one run, 10 s ramp, 1 repeat; levels cut from the study\'s 10,000 to what a 2-core host holds in ≤ 45 min: io 500/2,000, cpu 20/200 (at ≈ 20 fib calls/s a round of 10,000 workers takes 500 s), mixed 20/1,000, db 100/2,000, WebSocket 1,000/4,000/10,000 connections held 20 s',
     values: {
       ...BASE,
       scenarioLevels: {
@@ -157,12 +163,15 @@ export const PROFILES_002: readonly Profile[] = [
         'mixed-structured': { levels: [20, 1000], requestsPerWorker: 3 },
         'db-small': { levels: [100, 2000], requestsPerWorker: 10 },
         'db-small-synchronized': { levels: [100, 2000], requestsPerWorker: 2 },
+        // scenario 5: N held connections (≤ 500 opened per s), each held durationS = 20 s
+        [WS_PUSH]: { levels: [1000, 4000, 10_000], requestsPerWorker: 1 },
       },
+      durationS: 20,
     },
   },
   {
     name: 'quick',
-    description: 'every variant at two small levels, 2 s ramp, 1 repeat (≈ 6–8 min with 15 SUT starts)',
+    description: 'every variant at two small levels, 2 s ramp, 1 repeat; WebSocket: virtual threads at 200/1,000 connections held 5 s (≈ 6–8 min with 16 SUT starts)',
     values: {
       ...BASE,
       warmupS: 2,
@@ -174,15 +183,19 @@ export const PROFILES_002: readonly Profile[] = [
         'mixed-structured': { levels: [20, 400], requestsPerWorker: 2 },
         'db-small': { levels: [50, 500], requestsPerWorker: 5 },
         'db-small-synchronized': { levels: [50, 200], requestsPerWorker: 1 },
+        [WS_PUSH]: { levels: [200, 1000], requestsPerWorker: 1 },
       },
+      // scenario 5 on virtual threads only (held 5 s), to stay within the profile's 8 minutes
+      variants: ALL.filter((v) => v !== 'ws-pool-200' && v !== 'ws-pool-500'),
+      durationS: 5,
     },
   },
   {
     name: 'smoke',
-    description: 'CI check (< 1 min of load): io-virtual, cpu-virtual, mixed-virtual-structured, db10-virtual at one level each',
+    description: 'CI check (< 1 min of load): io-virtual, cpu-virtual, mixed-virtual-structured, db10-virtual at one level each, ws-virtual with 5 connections held 3 s',
     values: {
       ...BASE,
-      variants: ['io-virtual', 'cpu-virtual', 'mixed-virtual-structured', 'db10-virtual'],
+      variants: ['io-virtual', 'cpu-virtual', 'mixed-virtual-structured', 'db10-virtual', 'ws-virtual'],
       warmupS: 1,
       rampMs: 500,
       jvmFlags: ['-Xms256m', '-Xmx256m', '-XX:+UseSerialGC'],
@@ -191,7 +204,9 @@ export const PROFILES_002: readonly Profile[] = [
         'cpu-fib': { levels: [2], requestsPerWorker: 2 },
         'mixed-structured': { levels: [10], requestsPerWorker: 2 },
         'db-small': { levels: [20], requestsPerWorker: 5 },
+        [WS_PUSH]: { levels: [5], requestsPerWorker: 1 },
       },
+      durationS: 3,
     },
   },
 ];
@@ -215,4 +230,5 @@ export const STUDY_002: Study = {
   ],
   published: PUBLISHED_002,
   templateDir: fileURLToPath(new URL('../../../templates/002/', import.meta.url)),
+  report: wsReportHook,
 };

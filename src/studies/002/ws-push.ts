@@ -7,12 +7,15 @@
  * them in.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { ExecutorSpec, Scenario } from '../../study/types.ts';
+import type { ExecutorSpec, PublishedRow, Scenario } from '../../study/types.ts';
+import type { StudyReportHook } from '../../report/hook.ts';
 import type { CellResult } from '../../store/types.ts';
 import type { ReportModel } from '../../report/model.ts';
 import type { RenderContext } from '../../report/render-md.ts';
 import type { ChartLabels, ChartSpec } from '../../report/charts.ts';
 import { CONFIG, PALETTE, SCHEMA } from '../../report/charts.ts';
+import { WEBSOCKET_DEFAULT_HOLD_S } from '../../load/driver.ts';
+import { wsRampMs } from '../../load/websocket.ts';
 import { Raw, int, mib, ms, num, pct, raw, table } from '../../report/format.ts';
 import { WS_CAPACITY_RULE, wsBounds, wsCapacity, wsCpuBound, wsExecutorBound, wsLevel, type WsBounds, type WsCapacity, type WsLevel } from '../../analysis/ws-capacity.ts';
 
@@ -28,7 +31,7 @@ const WS_CELL_OVERHEAD_S = WS_INTERVAL_MS / 1000 + Math.max(2, (2 * WS_INTERVAL_
 /**
  * Scenario 5. Its level is N connections; the profile's `durationS` is the hold (the window), its
  * `rampMs` the ramp over which the N connections open (start `ramp`). L (serviceTimeMs) is the work
- * per message. The cell lasts ramp + one interval + hold + grace + closing.
+ * per message. The cell lasts ramp (at most WS_MAX_OPEN_RATE_PER_S connections per s) + one interval + hold + grace + closing.
  */
 export const wsPushScenario: Scenario = {
   id: WS_PUSH,
@@ -37,7 +40,8 @@ export const wsPushScenario: Scenario = {
   request: () => ({ method: 'GET', path: '/ws/push' }),
   serviceTimeMs: () => WS_WORK_MS,
   usesMock: false,
-  cellTheoreticalS: (_e: ExecutorSpec, o) => (o.durationS ?? 60) + WS_CELL_OVERHEAD_S,
+  // the plan adds the run's ramp; a ramp the driver stretches (wsRampMs) adds the rest
+  cellTheoreticalS: (_e: ExecutorSpec, o, level) => (o.durationS ?? WEBSOCKET_DEFAULT_HOLD_S) + WS_CELL_OVERHEAD_S + (wsRampMs(level, o.rampMs) - o.rampMs) / 1000,
 };
 
 /** One variant's sweep: its levels (one per N; with repeats, a level is carried only when every repeat carried it), capacity and bounds. */
@@ -104,15 +108,15 @@ export function wsModel(model: Pick<ReportModel, 'cells' | 'variants' | 'variant
   return out;
 }
 
-/** The source study's capacities (`shared/seeds/published.json` 002 results.websocket.connections), by variant id. */
+/** The source study's capacities (`shared/seeds/published.json` 002 results.websocket.connections: "50,000+" for virtual threads), by variant id. */
 export const PUBLISHED_CAPACITY: Readonly<Record<string, { value: number; atLeast: boolean }>> = {
-  'pool-200': { value: 5200, atLeast: false },
-  'pool-500': { value: 8500, atLeast: false },
-  virtual: { value: 50_000, atLeast: true },
+  'ws-pool-200': { value: 5200, atLeast: false },
+  'ws-pool-500': { value: 8500, atLeast: false },
+  'ws-virtual': { value: 50_000, atLeast: true },
 };
 
-/** The source study's memory at its 10,000 connections (results.websocket.memoryMB), MB. */
-export const PUBLISHED_MEMORY_MB: Readonly<Record<string, number>> = { 'pool-500': 7500, virtual: 3800 };
+/** The source study's memory at its 10,000 connections (results.websocket.memoryMB), MB, by variant id. */
+export const PUBLISHED_MEMORY_MB: Readonly<Record<string, number>> = { 'ws-pool-500': 7500, 'ws-virtual': 3800 };
 
 /** How a measured capacity compares with a published one: consistent / measured-higher / measured-lower / untestable (the figure lies beyond what the sweep or host could try). Pure. */
 export function capacityVerdict(cap: WsCapacity, bounds: WsBounds, pub: { value: number; atLeast: boolean }): 'consistent' | 'higher' | 'lower' | 'untested' {
@@ -204,9 +208,15 @@ export function wsSections(model: ReportModel, ctx: RenderContext): Record<strin
  * The scenario's charts: lateness P50 and P99 over N per variant (log y, the 100 ms rule drawn), and
  * RSS over N. Empty when the run has no WebSocket cell. Pure.
  */
-export function wsCharts(model: ReportModel, t: ChartLabels, title: { lateness: string; memory: string; connections: string; rule: string }): ChartSpec[] {
+export function wsCharts(model: ReportModel, t: ChartLabels, phrases: Readonly<Record<string, string>>): ChartSpec[] {
   const vs = wsModel(model);
   if (vs.length === 0) return [];
+  const phrase = (k: string): string => {
+    const v = phrases[k];
+    if (v === undefined) throw new Error(`phrases: missing "${k}" (templates/002/phrases.<lang>.json)`);
+    return v;
+  };
+  const title = { lateness: phrase('ws.chart.lateness'), memory: phrase('ws.chart.memory'), connections: phrase('ws.chart.connections') };
   const scale = { domain: vs.map((v) => v.variant), range: vs.map((_, i) => PALETTE[i % PALETTE.length] as string) };
   const x = { field: 'n', type: 'quantitative' as const, title: title.connections };
   const late: Record<string, unknown>[] = [];
@@ -224,7 +234,7 @@ export function wsCharts(model: ReportModel, t: ChartLabels, title: { lateness: 
       $schema: SCHEMA, title: title.lateness, width: 520, height: 280, config: CONFIG,
       layer: [
         { data: { values: late }, mark: { type: 'line', point: true }, encoding: { x, y: { field: 'ms', type: 'quantitative', title: t.latencyMs, scale: { type: 'log' } }, color: { field: 'mode', type: 'nominal', title: t.mode, scale }, strokeDash: { field: 'series', type: 'nominal', title: t.series }, detail: { field: 'series' } } },
-        { data: { values: [{ ms: WS_CAPACITY_RULE.maxLatenessP99Ms, label: title.rule }] }, mark: { type: 'rule', strokeDash: [4, 4], color: '#666666' }, encoding: { y: { field: 'ms', type: 'quantitative' } } },
+        { data: { values: [{ ms: WS_CAPACITY_RULE.maxLatenessP99Ms }] }, mark: { type: 'rule', strokeDash: [4, 4], color: '#666666' }, encoding: { y: { field: 'ms', type: 'quantitative' } } },
       ],
     } as TopLevelSpec },
     { name: 'ws-memory', title: title.memory, spec: {
@@ -234,3 +244,24 @@ export function wsCharts(model: ReportModel, t: ChartLabels, title: { lateness: 
     } as TopLevelSpec },
   ];
 }
+
+/**
+ * The report hook of scenario 5 (study 002's `report` until the study has a hook of its own, which
+ * then calls these): its sections and charts.
+ */
+export const wsReportHook: StudyReportHook = {
+  sections: wsSections,
+  charts: wsCharts,
+};
+
+/**
+ * Scenario 5's published figures as rows (shared/seeds/published.json 002 results.websocket), at the
+ * study's 10,000 connections. Tolerance null: a capacity is read from a sweep as an interval (the
+ * largest carried N, below the first failed one), not a point a tolerance applies to, so the
+ * comparison is scenario 5's own table (`wsCapacity`: consistent / measured higher / lower / not
+ * tested here), not the generic published table.
+ */
+export const PUBLISHED_WS: readonly PublishedRow[] = [
+  ...Object.entries(PUBLISHED_CAPACITY).map(([v, p]) => ({ id: `${v}.connections`, metric: 'connections', scenario: WS_PUSH, variant: v, level: null, unit: 'connections', value: p.value, tolerance: null, setupIdentity: null })),
+  ...Object.entries(PUBLISHED_MEMORY_MB).map(([v, mb]) => ({ id: `${v}.memoryMB`, metric: 'memoryMB', scenario: WS_PUSH, variant: v, level: 10_000, unit: 'MB', value: mb, tolerance: null, setupIdentity: null })),
+];
