@@ -163,7 +163,7 @@ export const PROFILES_002: readonly Profile[] = [
         'mixed-structured': { levels: [20, 1000], requestsPerWorker: 3 },
         'db-small': { levels: [100, 2000], requestsPerWorker: 10 },
         'db-small-synchronized': { levels: [100, 2000], requestsPerWorker: 2 },
-        // scenario 5: N held connections (≤ 500 opened per s), each held durationS = 20 s
+        // scenario 5: N held connections (≤ 400 opened per s), each held durationS = 20 s
         [WS_PUSH]: { levels: [1000, 4000, 10_000], requestsPerWorker: 1 },
       },
       durationS: 20,
