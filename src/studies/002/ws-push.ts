@@ -139,13 +139,14 @@ const capText = (c: WsCapacity): string =>
  * The scenario's template sections: `wsRule`, `wsCapacity` (per variant: capacity vs published, the
  * bounds, the one that applies), `wsLevels` (the per-N table every capacity is read from), `wsMemory`
  * (memory and threads at each variant's largest carried level), `wsServer` (the SUT's own counts).
- * Each is the phrase `ws.none` when the run has no WebSocket cell. Pure.
+ * Without a WebSocket cell in the run, `wsRule` is the phrase `ws.none` and the rest (charts too) empty. Pure.
  */
 export function wsSections(model: ReportModel, ctx: RenderContext): Record<string, string | Raw> {
   const { s, variantName } = ctx;
   const vs = wsModel(model);
   const none = s('ws.none');
-  if (vs.length === 0) return { wsRule: none, wsCapacity: '', wsLevels: '', wsMemory: '', wsServer: '' };
+  // no WebSocket cell: no charts either (wsCharts returns none), so their placeholders are emptied here
+  if (vs.length === 0) return { wsRule: none, wsCapacity: '', wsLevels: '', wsMemory: '', wsServer: '', 'fig:ws-lateness': '', 'fig:ws-memory': '' };
   const out: Record<string, string | Raw> = {};
   out['wsRule'] = ctx.P('ws.rule', { share: pct(WS_CAPACITY_RULE.minDeliveredShare * 100), p99: ms(WS_CAPACITY_RULE.maxLatenessP99Ms) });
   out['wsCapacity'] = table(
