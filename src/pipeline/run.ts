@@ -420,6 +420,9 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   const t0 = result.t0EpochMs;
   let lastEndMs = 0;
   for (const r of result.records) if (r.endMs > lastEndMs) lastEndMs = r.endMs; // no spread: cells can hold >100k records
+  // a WebSocket cell's records are its handshakes; its load lasted through the window and the grace
+  const ws = result.summary.websocket;
+  if (ws) lastEndMs = Math.max(lastEndMs, ws.windowEndMs + ws.graceMs);
   const endEpoch = t0 + lastEndMs;
   const out: CellResult = {
     schemaVersion: SCHEMA_VERSION,
