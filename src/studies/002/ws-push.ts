@@ -155,7 +155,7 @@ export function wsSections(model: ReportModel, ctx: RenderContext): Record<strin
       const pub = PUBLISHED_CAPACITY[v.variant];
       const verdict = pub ? capacityVerdict(v.capacity, v.bounds, pub) : null;
       return [
-        variantName(v.variant), capText(v.capacity),
+        variantName(v.variant), v.capacity.nonMonotone ? `${capText(v.capacity)} ${s('ws.nonMonotone')}` : capText(v.capacity),
         pub ? `${pub.atLeast ? '> ' : ''}${int(pub.value)}` : '—',
         verdict ? s(`ws.verdict.${verdict}`) : '—',
         v.bounds.executor === null ? s('ws.noThreadBound') : int(v.bounds.executor),
