@@ -16,7 +16,7 @@ import type { ChartLabels, ChartSpec } from '../../report/charts.ts';
 import { CONFIG, PALETTE, SCHEMA } from '../../report/charts.ts';
 import { WEBSOCKET_DEFAULT_HOLD_S } from '../../load/driver.ts';
 import { wsRampMs } from '../../load/websocket.ts';
-import { Raw, int, mib, ms, num, pct, raw, table } from '../../report/format.ts';
+import { Raw, esc, int, mib, ms, num, pct, raw, table } from '../../report/format.ts';
 import { WS_CAPACITY_RULE, wsBounds, wsCapacity, wsCpuBound, wsExecutorBound, wsLevel, type WsBounds, type WsCapacity, type WsLevel } from '../../analysis/ws-capacity.ts';
 
 /** The scenario's id (cells, profiles, `--scenario`). */
@@ -142,7 +142,7 @@ const capText = (c: WsCapacity): string =>
  * Without a WebSocket cell in the run, `wsRule` is the phrase `ws.none` and the rest (charts too) empty. Pure.
  */
 export function wsSections(model: ReportModel, ctx: RenderContext): Record<string, string | Raw> {
-  const { s, variantName } = ctx;
+  const { s, P, variantName } = ctx;
   const vs = wsModel(model);
   const none = s('ws.none');
   // no WebSocket cell: no charts either (wsCharts returns none), so their placeholders are emptied here
@@ -155,13 +155,13 @@ export function wsSections(model: ReportModel, ctx: RenderContext): Record<strin
       const pub = PUBLISHED_CAPACITY[v.variant];
       const verdict = pub ? capacityVerdict(v.capacity, v.bounds, pub) : null;
       return [
-        variantName(v.variant), v.capacity.nonMonotone ? `${capText(v.capacity)} ${s('ws.nonMonotone')}` : capText(v.capacity),
+        variantName(v.variant), v.capacity.nonMonotone ? raw(`${esc(capText(v.capacity))} ${P('ws.nonMonotone').md}`) : capText(v.capacity),
         pub ? `${pub.atLeast ? '> ' : ''}${int(pub.value)}` : '—',
-        verdict ? s(`ws.verdict.${verdict}`) : '—',
-        v.bounds.executor === null ? s('ws.noThreadBound') : int(v.bounds.executor),
+        verdict ? P(`ws.verdict.${verdict}`) : '—',
+        v.bounds.executor === null ? P('ws.noThreadBound') : int(v.bounds.executor),
         v.bounds.cpu === null ? '—' : `${int(v.bounds.cpu)} (${num(v.cpuMsPerMessage, 3)} ms/msg)`,
         int(v.bounds.host),
-        s(`ws.limit.${v.bounds.limit}`),
+        P(`ws.limit.${v.bounds.limit}`),
       ];
     }),
     ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'l'],
@@ -173,12 +173,12 @@ export function wsSections(model: ReportModel, ctx: RenderContext): Record<strin
       const drops = Object.entries(w.dropped).map(([k, n]) => `${k} ${int(n)}`).join(', ') || '0';
       const failed = Object.values(w.failedToOpen).reduce((a, b) => a + b, 0);
       return [
-        variantName(v.variant), int(w.connections), failed > 0 ? `${int(w.opened)} (${s('ws.failed', { n: int(failed) })})` : int(w.opened),
+        variantName(v.variant), int(w.connections), failed > 0 ? raw(`${int(w.opened)} (${P('ws.failed', { n: int(failed) }).md})`) : int(w.opened),
         `${pct(w.deliveredShare * 100, 2)} (${int(w.messagesInWindow)}/${int(w.messagesExpected)})`,
         ms(w.latenessMs?.p50), ms(w.latenessMs?.p99), ms(w.latenessMs?.max), int(w.seqGaps), drops,
         w.server === null ? '—' : int(w.server.messagesRejected),
         int(l.platformThreadsPeak), mib(l.rssPeakBytes), mib(l.heapPeakBytes), num(l.sutCpuCores, 2),
-        l.carried ? s('ws.yes') : s('ws.no', { why: l.why.map((k) => s(`ws.why.${k}`)).join(', ') }),
+        l.carried ? P('ws.yes') : P('ws.no', { why: raw(l.why.map((k) => P(`ws.why.${k}`).md).join(', ')) }),
       ];
     })),
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'l'],
@@ -188,7 +188,7 @@ export function wsSections(model: ReportModel, ctx: RenderContext): Record<strin
     vs.map((v) => {
       const l = [...v.levels].reverse().find((x) => x.connections === v.capacity.capacity) ?? v.levels[v.levels.length - 1]!;
       const pubMb = PUBLISHED_MEMORY_MB[v.variant];
-      return [variantName(v.variant), int(l.connections), mib(l.rssPeakBytes), l.rssPeakBytes === null ? '—' : `${num(l.rssPeakBytes / l.connections / 1024, 1)} KiB`, int(l.platformThreadsPeak), pubMb === undefined ? '—' : s('ws.publishedMemory', { mb: int(pubMb) })];
+      return [variantName(v.variant), int(l.connections), mib(l.rssPeakBytes), l.rssPeakBytes === null ? '—' : `${num(l.rssPeakBytes / l.connections / 1024, 1)} KiB`, int(l.platformThreadsPeak), pubMb === undefined ? '—' : P('ws.publishedMemory', { mb: int(pubMb) })];
     }),
     ['l', 'r', 'r', 'r', 'r', 'l'],
   );
