@@ -113,7 +113,7 @@ test('hints fit the option: list examples per flag, the study\'s own ids, L word
     assert.fail('not refused');
   };
   const trailing = hint(() => resolveOptions(S000, 'seed-000', { variants: 'fixed,' }));
-  assert.match(trailing, /--variants: 'fixed,' has an empty item \| separate items with single commas, e\.g\. --variants <id>,<id>; study 000's variants: fixed, virtual, fixed-100, fixed-500, virtual-bulkhead, virtual-retry$/);
+  assert.match(trailing, /--variants: 'fixed,' has an empty item \| separate items with single commas, e\.g\. --variants <id>,<id>; study 000's variants: fixed, virtual, fixed-100, fixed-500, virtual-bulkhead, virtual-retry, virtual-timeout, virtual-timeout-retry, virtual-dispatcher$/);
   assert.doesNotMatch(trailing, /10,50/);
   assert.match(hint(() => resolveOptions(S000, 'seed-000', { levels: '10,' })), /e\.g\. --levels 10,50$/);
   assert.match(hint(() => resolveOptions(TOY_STUDY, 'tiny', { variants: '' })), /^--variants: no variant given \| .*; study toy's variants: pool-2, vt$/);

@@ -52,10 +52,10 @@ describe('mock CLI', () => {
   test('--help lists every option with its default', async () => {
     const r = await runCli(['--help']);
     assert.equal(r.code, 0);
-    for (const flag of ['--port', '--host', '--latency-model', '--latency-ms', '--seed', '--error-rate', '--hang-rate', '--reset-rate', '--max-concurrent', '--keep-alive-timeout-ms', '--log']) {
+    for (const flag of ['--port', '--host', '--latency-model', '--latency-ms', '--seed', '--error-rate', '--hang-rate', '--reset-rate', '--stream-headers', '--max-concurrent', '--keep-alive-timeout-ms', '--log']) {
       assert.ok(r.stdout.includes(flag), flag);
     }
-    assert.equal((r.stdout.match(/\(default:/g) ?? []).length, 21);
+    assert.equal((r.stdout.match(/\(default:/g) ?? []).length, 22);
   });
 
   test('port in use: one line naming --port, exit 4', async () => {

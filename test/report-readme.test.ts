@@ -72,3 +72,14 @@ test('the README takes the newest complete run of the default study with its fir
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("every report the README links exists, with its committed run folder (the README's Results section names them)", () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const ids = [...new Set([...readme.matchAll(/\]\(report\/([0-9]{8}-[0-9]{6}-[a-z0-9-]+)\/report\.md\)/g)].map((m) => m[1] as string))];
+  assert.ok(ids.length > 0, 'the README links at least one report');
+  for (const id of ids) {
+    for (const f of [join('report', id, 'report.md'), join('report', id, 'index.html'), join('runs', id, 'manifest.json')]) {
+      assert.doesNotThrow(() => readFileSync(join(ROOT, f)), `${f} (linked from README.md) is missing`);
+    }
+  }
+});

@@ -25,8 +25,8 @@ const QUICK_LOAD_S = 6 * 60;
 
 test('every §17 follow-up is a profile of study 000 and its quick size plans ≤ 6 min of load', () => {
   const names = STUDY_000.profiles.map((p) => p.name);
-  const quick = ['pool-sweep-quick', ...SWEEP_LATENCIES_MS.map((L) => `latency-${L}`), 'bulkhead-quick', 'jdk21'];
-  for (const n of [...quick, 'pool-sweep', 'bulkhead', 'followups']) assert.ok(names.includes(n), n);
+  const quick = ['pool-sweep-quick', ...SWEEP_LATENCIES_MS.map((L) => `latency-${L}`), 'bulkhead-quick', 'faults', 'streaming-quick', 'jdk21'];
+  for (const n of [...quick, 'pool-sweep', 'bulkhead', 'streaming', 'followups']) assert.ok(names.includes(n), n);
   for (const n of quick) {
     const plan = makePlan(resolveOptions(STUDY_000, n, {}), STUDY_000);
     assert.ok(plan.theoreticalS <= QUICK_LOAD_S, `${n}: ${plan.theoreticalS} s`);
@@ -49,6 +49,8 @@ test('followUpKind routes the follow-up profiles only', () => {
   assert.equal(followUpKind('latency-3000'), 'latency');
   assert.equal(followUpKind('bulkhead-quick'), 'bulkhead');
   assert.equal(followUpKind('followups'), 'followups');
+  assert.equal(followUpKind('streaming'), 'streaming');
+  assert.equal(followUpKind('streaming-quick'), 'streaming');
   for (const p of ['seed-000', 'quick', 'smoke', 'open-loop', 'latency-', 'jdk21']) assert.equal(followUpKind(p), null, p);
 });
 
@@ -185,19 +187,52 @@ test('a real bulkhead run: the SUT sent permit waits for the semaphore variant o
 // ---------------------------------------------------------------- faults and retries (§17)
 
 import { mockFaultArgs } from '../src/pipeline/mock-process.ts';
-import { mockCalls } from '../src/studies/000/report.ts';
+import { clientTimeoutS, columnPercentileMs, errorsByStatus, faultBoundRps, mockCalls, streamBoundRps } from '../src/studies/000/report.ts';
+import { dispatcherLimit, streamServiceTimeMs, SPRING_AI_DISPATCHER_MAX, LIFTED_DISPATCHER_MAX } from '../src/studies/000/arms.ts';
 import { MOCK_OPTIONS } from '../mock/src/config.ts';
 
-test('faults: the profile drives the mock\'s fault flags (flags the mock declares) and runs virtual threads without and with retries', () => {
+test('faults: the profile drives the mock\'s fault flags, hangs included (flags the mock declares), and runs virtual threads with a client timeout, without and with retries', () => {
   const o = resolveOptions(STUDY_000, 'faults', {});
-  assert.deepEqual(o.mockFaults, { errorRate: 0.1, errorStatus: 500, resetRate: 0.05, seed: 42 });
+  assert.deepEqual(o.mockFaults, { errorRate: 0.1, errorStatus: 500, hangRate: 0.05, resetRate: 0.05, seed: 42 });
   const args = mockFaultArgs(o.mockFaults);
-  assert.deepEqual(args, ['--error-rate', '0.1', '--error-status', '500', '--reset-rate', '0.05', '--seed', '42']);
+  assert.deepEqual(args, ['--error-rate', '0.1', '--error-status', '500', '--reset-rate', '0.05', '--hang-rate', '0.05', '--seed', '42']);
   const flags = new Set(Object.values(MOCK_OPTIONS).map((x) => x.flag));
   for (const a of args.filter((x) => x.startsWith('--'))) assert.ok(flags.has(a), `the mock declares ${a}`);
   assert.deepEqual(mockFaultArgs(undefined), []);
+  // a run written before hangs were driven (no hangRate) passes no --hang-rate
+  assert.deepEqual(mockFaultArgs({ errorRate: 0.1, errorStatus: 500, resetRate: 0.05, seed: 42 }), ['--error-rate', '0.1', '--error-status', '500', '--reset-rate', '0.05', '--seed', '42']);
   assert.equal(resolveOptions(STUDY_000, 'seed-000', {}).mockFaults, undefined);
   assert.deepEqual(o.variantSpecs.map((v) => v.sutProperties?.['spring.ai.openai.max-retries'] ?? null), [null, '2']);
+  // every variant of a run with hangs has a client timeout far below the 600 s default
+  assert.deepEqual(o.variantSpecs.map((v) => clientTimeoutS(v)), [2, 2]);
+});
+
+test('clientTimeoutS: bench.okhttp.read-timeout as Spring reads a Duration (ms, s, m, bare ms), Spring AI\'s per-call 60 s without it or at 0; a bad value names the property', () => {
+  const v = (t: string) => ({ sutProperties: { 'bench.okhttp.read-timeout': t } });
+  assert.equal(clientTimeoutS(v('2s')), 2);
+  assert.equal(clientTimeoutS(v('1500ms')), 1.5);
+  assert.equal(clientTimeoutS(v('1m')), 60);
+  assert.equal(clientTimeoutS(v('250')), 0.25);
+  assert.equal(clientTimeoutS(v('0s')), 60);
+  assert.equal(clientTimeoutS(undefined), 60);
+  // spring.ai.openai.timeout does not reach the call in Spring AI 2.0.1 (sut/…/OkHttpReadTimeout.java)
+  assert.equal(clientTimeoutS({ sutProperties: { 'spring.ai.openai.timeout': '2s' } }), 60);
+  assert.throws(() => clientTimeoutS(v('2 seconds')), /bench\.okhttp\.read-timeout=2 seconds/);
+});
+
+test('faultBoundRps: c / E[T] with E[T] = (1 − e − h) × L + h × timeout, hand-checked; null with retries', () => {
+  // c = 50, L = 500 ms, 10 % errors at once, 5 % hangs ended at 2 s: E[T] = 0.85 × 0.5 + 0.05 × 2 = 0.525 s → 95.238 req/s
+  assert.ok(Math.abs((faultBoundRps(50, 500, { errorRate: 0.1, hangRate: 0.05 }, 2, 0) as number) - 50 / 0.525) < 1e-9);
+  // no hangs (the first faults runs): E[T] = 0.9 × 0.5 = 0.45 s
+  assert.ok(Math.abs((faultBoundRps(20, 500, { errorRate: 0.1 }, 600, 0) as number) - 20 / 0.45) < 1e-9);
+  assert.equal(faultBoundRps(50, 500, { errorRate: 0.1, hangRate: 0.05 }, 2, 2), null);
+});
+
+test('errorsByStatus: the http-class failures of a cell by the SUT\'s status, sorted; transport errors are not in it', () => {
+  const withStatus = (seq: number, status: number, errorClass: RequestRecord['errorClass']): RequestRecord => ({ ...rec(seq, {}, errorClass), status });
+  const req = compactRequests([withStatus(0, 504, 'http'), withStatus(1, 502, 'http'), withStatus(2, 504, 'http'), withStatus(3, 200, null), withStatus(4, 0, 'reset')]);
+  assert.deepEqual([...errorsByStatus(req)], [[502, 1], [504, 2]]);
+  assert.deepEqual([...errorsByStatus(undefined)], []);
 });
 
 test('mockCalls: answered + reset + hung calls of a cell\'s own mock statistics; null for cumulative (legacy) statistics', () => {
@@ -232,4 +267,163 @@ test('a real faults run: without retries the clients see the injected 500s; with
   // retries multiply upstream load: the retry variant's ratio is above the no-retry variant's at each level
   const ratio = (v: string, lvl: number) => { const c = run.cells.find((x) => x.variant === v && x.concurrency === lvl)!; return (mockCalls(c) as number) / c.load.count; };
   for (const lvl of [20, 60]) assert.ok(ratio('virtual-retry', lvl) > ratio('virtual', lvl), `c=${lvl}`);
+});
+
+// ---------------------------------------------------------------- streaming (§17)
+
+test('streaming: profiles run llm-stream with Spring AI\'s dispatcher (64) vs lifted; a stream lasts L + 15 × 20 ms', () => {
+  for (const name of ['streaming', 'streaming-quick']) {
+    const o = resolveOptions(STUDY_000, name, {});
+    assert.equal(o.scenario, 'llm-stream', name);
+    assert.deepEqual([...o.variants], ['virtual', 'virtual-dispatcher'], name);
+    assert.deepEqual(o.variantSpecs.map((v) => dispatcherLimit(v)), [SPRING_AI_DISPATCHER_MAX, LIFTED_DISPATCHER_MAX], name);
+    // levels on both sides of the dispatcher's 64
+    assert.ok(o.levels.some((c) => c < 64 + 1) && o.levels.some((c) => c > 64), name);
+    assert.ok(Math.max(...o.levels) < LIFTED_DISPATCHER_MAX, name);
+  }
+  assert.equal(SPRING_AI_DISPATCHER_MAX, 64);
+  // the mock's defaults: 16 tokens, 20 ms apart after the first (mock/src/config.ts)
+  assert.equal(streamServiceTimeMs(1500), 1800);
+  const scenario = STUDY_000.scenarios.find((x) => x.id === 'llm-stream');
+  assert.equal(scenario?.sutScenario, 'llm-stream');
+  assert.equal(scenario?.serviceTimeMs(resolveOptions(STUDY_000, 'streaming-quick', {})), 1800);
+});
+
+test('requests files: ttft, gapmean and gapmax columns only when the SUT sent them; percentiles over successful requests', () => {
+  const plain = compactRequests([rec(0, { queue: 0.1, exec: 500 })]);
+  for (const k of ['ttftMs', 'gapMeanMs', 'gapMaxMs'] as const) assert.equal(k in plain, false, k);
+  const st = compactRequests([
+    rec(0, { queue: 0, exec: 1800, ttft: 1500.0004, gapmean: 20, gapmax: 25 }),
+    rec(1, { queue: 0, exec: 3600, ttft: 3300, gapmean: 21, gapmax: 40 }),
+    rec(2, { queue: 0, exec: 1500, ttft: 1500 }),
+    rec(3, { ttft: 99999 }, 'http'),
+  ]);
+  assert.deepEqual(st.ttftMs, [1500, 3300, 1500, 99999]);
+  assert.deepEqual(st.gapMeanMs, [20, 21, null, null]);
+  assert.deepEqual(st.gapMaxMs, [25, 40, null, null]);
+  assert.deepEqual(validate('CompactRequests', st), []);
+  // ttft of the 3 successes 1500, 1500, 3300: P50 1500; P95 = 1500 + 0.9 × 1800 = 3120 (R type 7, h = 0.95 × 2 = 1.9)
+  assert.equal(columnPercentileMs(st, 'ttftMs', 'p50'), 1500);
+  assert.ok(Math.abs((columnPercentileMs(st, 'ttftMs', 'p95') as number) - 3120) < 1e-9);
+  assert.equal(columnPercentileMs(plain, 'ttftMs', 'p95'), null);
+});
+
+import { startMock } from '../mock/src/server.ts';
+import { request as undiciRequest } from 'undici';
+
+test('mock --stream-headers: headers at once (arrival) or together with the first token (first-token)', async () => {
+  for (const [streamHeaders, early] of [['arrival', true], ['first-token', false]] as const) {
+    const mock = await startMock({ latencyMs: 300, interTokenMs: 5, completionTokens: 3, streamHeaders });
+    try {
+      const t0 = performance.now();
+      const res = await undiciRequest(`${mock.url}/v1/chat/completions`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      const headersMs = performance.now() - t0;
+      const text = await res.body.text();
+      assert.equal(res.statusCode, 200);
+      assert.match(text, /data: \[DONE\]/);
+      // the first token is due 300 ms after arrival either way; only the headers move
+      if (early) assert.ok(headersMs < 250, `${streamHeaders}: headers after ${headersMs} ms`);
+      else assert.ok(headersMs >= 290, `${streamHeaders}: headers after ${headersMs} ms`);
+    } finally {
+      await mock.close();
+    }
+  }
+});
+
+/** a real streaming-quick run (levels 32, 96; 2 req/worker; the mock's headers at once) on this busy 2-core host, 2026-12-01 */
+const STREAMING_RUN = join(FIXTURE_DIR, '..', 'streaming-run');
+
+test('a real streaming run with the mock\'s headers at once: every request carried ttft and gaps, Spring AI\'s dispatcher (64) did not cap the open streams (mock peak 96), and §17 says why', async () => {
+  const run = await loadRun(STREAMING_RUN);
+  assert.deepEqual(run.gaps, []);
+  assert.equal(run.manifest.options.mockStreamHeaders, undefined);
+  for (const c of run.cells) {
+    const req = run.requests.get(c.cellId);
+    assert.ok(req?.ttftMs && req.gapMeanMs && req.gapMaxMs, c.cellId);
+    for (let i = 0; i < req.ttftMs.length; i++) {
+      if (req.error[i] !== '') continue;
+      const ttft = req.ttftMs[i] as number;
+      // the mock's first token is due 1,500 ms after arrival; the SUT's ttft runs from before the call
+      assert.ok(ttft >= 1499, `${c.cellId}: ttft ${ttft}`);
+      assert.ok((req.gapMaxMs[i] as number) >= (req.gapMeanMs[i] as number), c.cellId);
+      assert.ok((req.execMs[i] as number) >= ttft, `${c.cellId}: exec holds the stream`);
+    }
+  }
+  const c96 = run.cells.find((x) => x.variant === 'virtual' && x.concurrency === 96);
+  assert.equal(c96?.mock.after?.peakInFlight, 96);
+  const md = ((await buildReport(run, await loadTemplates('en'))).files.find((f) => f.path === 'report.md') as { content: string }).content;
+  const section = md.slice(md.indexOf("### This run's follow-up"));
+  assert.match(section, /sent each stream's response headers at once/);
+  // headers at once: the dispatcher does not cap the streams, so the bound with dispatcher is c/T = 96 / 1.8 s
+  assert.match(section, /\| Virtual threads \| 96 \| 64 \| [^|]+ \| 53\.33 req\/s \| 53\.33 req\/s \|/);
+  assert.match(section, /At c = 96 > D = 64: Virtual threads had a TTFT P95 of [0-9,.]+ ms against [0-9,.]+ ms with Virtual threads \+ dispatcher 4096 .*; the mock's peak was 96 streams against 96\./);
+  // the TTFT P95 of the c = 96 row is the cell's own (R type 7 over its successful requests)
+  const p95 = columnPercentileMs(run.requests.get('virtual-c96-r1'), 'ttftMs', 'p95') as number;
+  const line = section.split('\n').find((l) => l.startsWith('| Virtual threads | 96 |')) as string;
+  assert.ok(line.includes(`| ${p95.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} ms |`), `${line} vs ${p95}`);
+});
+
+/** a real faults run with hangs (levels 20, 60; 4 req/worker; mock 500 ms; 10 % 500s, 5 % hangs, 5 % resets; 2 s client timeout) on this busy 2-core host, 2026-12-01 */
+const FAULTS_HANG_RUN = join(FIXTURE_DIR, '..', 'faults-hang-run');
+
+test('a real faults run with hangs: without retries every hung call reaches the client as 504 after the 2 s timeout; with 2 retries none; §17 splits http errors by status', async () => {
+  const run = await loadRun(FAULTS_HANG_RUN);
+  assert.deepEqual(run.gaps, []);
+  assert.equal(run.manifest.options.mockFaults?.hangRate, 0.05);
+  for (const c of run.cells) {
+    const req = run.requests.get(c.cellId);
+    const hung = c.mock.after?.faults['hang'] ?? 0;
+    const by = errorsByStatus(req);
+    if (c.variant === 'virtual-timeout') {
+      assert.equal(by.get(504) ?? 0, hung, `${c.cellId}: one 504 per hung call`);
+      assert.ok(hung > 0, c.cellId);
+      // a 504 comes after the client timeout (the SUT's read timeout), never before
+      for (let i = 0; req && i < req.status.length; i++) if (req.status[i] === 504) assert.ok((req.e2eMs[i] as number) >= 2000, `${c.cellId}: 504 after ${req.e2eMs[i]} ms`);
+    } else {
+      assert.equal(c.load.count - c.load.ok, 0, `${c.cellId}: retries absorbed every fault`);
+      assert.ok((mockCalls(c) as number) > c.load.count, `${c.cellId}: retries multiplied upstream calls`);
+    }
+  }
+  const md = ((await buildReport(run, await loadTemplates('en'))).files.find((f) => f.path === 'report.md') as { content: string }).content;
+  const section = md.slice(md.indexOf("### This run's follow-up"));
+  assert.match(section, /5 % never answered \(hang\)/);
+  for (const c of run.cells.filter((x) => x.variant === 'virtual-timeout')) {
+    const by = errorsByStatus(run.requests.get(c.cellId));
+    const line = section.split('\n').find((l) => l.startsWith(`| Virtual threads + 2 s timeout | ${c.concurrency} |`)) as string;
+    assert.ok(line.includes(`(502: ${by.get(502) ?? 0}, 504: ${by.get(504) ?? 0})`), line);
+    // the bound with faults: c / (0.85 × 0.5 s + 0.05 × 2 s)
+    assert.ok(line.includes(`| ${(c.concurrency / 0.525).toFixed(2)} req/s |`), line);
+  }
+});
+
+/** a real streaming-quick run (levels 32, 96; 2 req/worker; the mock's headers with the first token) on this busy 2-core host, 2026-12-01 */
+const STREAMING_FT_RUN = join(FIXTURE_DIR, '..', 'streaming-first-token-run');
+
+test('streamBoundRps: min(c/T, D/L) with headers at the first token, c/T with headers at once (hand-checked)', () => {
+  // c = 96, D = 64, T = 1.8 s, L = 1.5 s: c/T = 53.33, D/L = 42.67
+  assert.ok(Math.abs(streamBoundRps(96, 64, 1800, 1500, 'first-token') - 64 / 1.5) < 1e-9);
+  assert.ok(Math.abs(streamBoundRps(96, 64, 1800, 1500, 'arrival') - 96 / 1.8) < 1e-9);
+  assert.ok(Math.abs(streamBoundRps(32, 64, 1800, 1500, 'first-token') - 32 / 1.8) < 1e-9);
+});
+
+test('a real streaming run with headers at the first token: above D = 64 Spring AI\'s dispatcher delays the first token of the capped variant only (hidden queue), the executor queue stays near zero', async () => {
+  const run = await loadRun(STREAMING_FT_RUN);
+  assert.deepEqual(run.gaps, []);
+  assert.equal(run.manifest.options.mockStreamHeaders, 'first-token');
+  const p95 = (v: string, c: number) => columnPercentileMs(run.requests.get(`${v}-c${c}-r1`), 'ttftMs', 'p95') as number;
+  // below D both variants see the mock's L; above it the capped one waits for a slot
+  assert.ok(Math.abs(p95('virtual', 32) - p95('virtual-dispatcher', 32)) < 100);
+  assert.ok(p95('virtual', 96) - p95('virtual-dispatcher', 96) > 300, `${p95('virtual', 96)} vs ${p95('virtual-dispatcher', 96)}`);
+  const peak = (v: string) => run.cells.find((x) => x.variant === v && x.concurrency === 96)?.mock.after?.peakInFlight as number;
+  assert.equal(peak('virtual-dispatcher'), 96);
+  assert.ok(peak('virtual') < 96);
+  const md = ((await buildReport(run, await loadTemplates('en'))).files.find((f) => f.path === 'report.md') as { content: string }).content;
+  const section = md.slice(md.indexOf("### This run's follow-up"));
+  assert.match(section, /together with its first token/);
+  // the bound with dispatcher at c = 96: min(96/1.8, 64/1.5) = 42.67 req/s
+  assert.match(section, /\| Virtual threads \| 96 \| 64 \| [^|]+ \| 53\.33 req\/s \| 42\.67 req\/s \|/);
+  assert.match(section, /At c = 96 > D = 64: Virtual threads had a TTFT P95 of [0-9,.]+ ms against [0-9,.]+ ms with Virtual threads \+ dispatcher 4096/);
 });

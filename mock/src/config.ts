@@ -6,11 +6,20 @@ import { EXIT, VtbenchError } from '../../src/core/errors.ts';
 import { ERROR_STATUSES, type ErrorStatus, type FaultParams } from './faults.ts';
 import { LATENCY_MODELS, type LatencyModel, type LatencyParams } from './latency.ts';
 
+/** When a stream's response headers are written (MockConfig.streamHeaders). */
+export const STREAM_HEADERS = ['arrival', 'first-token'] as const;
+export type StreamHeaders = (typeof STREAM_HEADERS)[number];
+
 export interface MockConfig extends LatencyParams, FaultParams {
   /** seed of every random draw (latency, faults) */
   seed: number;
   /** stream: interval between content chunks after the first token, ms */
   interTokenMs: number;
+  /**
+   * stream: when the response headers go out: `arrival` (at once, before the first token) or
+   * `first-token` (with the first token, as a server that answers only once the model produces output)
+   */
+  streamHeaders: StreamHeaders;
   /** tokens (words) in every answer, unless the request's max tokens is smaller */
   completionTokens: number;
   /** model listed by /v1/models and used when a request names none */
@@ -95,6 +104,11 @@ export const MOCK_OPTIONS: { readonly [K in keyof MockConfig]: OptionSpec<MockCo
     flag: '--inter-token-ms', arg: 'ms', default: 20,
     description: 'stream: interval between chunks after the first token',
     kind: { type: 'number', min: 0, max: 60_000 },
+  },
+  streamHeaders: {
+    flag: '--stream-headers', arg: 'when', default: 'arrival',
+    description: `stream: when the response headers are sent: ${STREAM_HEADERS.join(' | ')} (at once, or with the first token)`,
+    kind: { type: 'enum', choices: STREAM_HEADERS },
   },
   completionTokens: {
     flag: '--completion-tokens', arg: 'n', default: 16,

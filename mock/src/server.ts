@@ -344,7 +344,7 @@ export async function createMockServer(config: Partial<MockConfig> = {}): Promis
     if (parsed.stream) {
       const plan = planCompletion(parsed.model, parsed.messages, cfg.completionTokens, parsed.maxTokens);
       const created = Math.floor(Date.now() / 1000);
-      streamAnswer(req, res, arrival, latencyMs, cfg.interTokenMs, streamEvents(id, created, parsed.model, plan, parsed.includeUsage));
+      streamAnswer(req, res, arrival, latencyMs, cfg.interTokenMs, streamEvents(id, created, parsed.model, plan, parsed.includeUsage), cfg.streamHeaders === 'first-token');
       return;
     }
 
@@ -356,12 +356,16 @@ export async function createMockServer(config: Partial<MockConfig> = {}): Promis
   });
 
   /**
-   * Writes SSE: headers at once; the role chunk and first token `ttftMs` after arrival; then one
-   * token every `itlMs`; the tail (finish, usage, [DONE]) right after the last token.
+   * Writes SSE: headers at once (or, with `headersWithFirstToken`, together with the first token); the
+   * role chunk and first token `ttftMs` after arrival; then one token every `itlMs`; the tail (finish,
+   * usage, [DONE]) right after the last token.
    */
-  function streamAnswer(req: FastifyRequest, res: FastifyReply['raw'], arrival: bigint, ttftMs: number, itlMs: number, ev: StreamEvents): void {
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-    res.flushHeaders();
+  function streamAnswer(req: FastifyRequest, res: FastifyReply['raw'], arrival: bigint, ttftMs: number, itlMs: number, ev: StreamEvents, headersWithFirstToken = false): void {
+    const writeHeaders = () => {
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+      res.flushHeaders();
+    };
+    if (!headersWithFirstToken) writeHeaders();
     let next = 0; // index of the next token to write
     let timer: NodeJS.Timeout | undefined;
     const socket = req.raw.socket;
@@ -375,6 +379,7 @@ export async function createMockServer(config: Partial<MockConfig> = {}): Promis
           timer = setTimeout(step, Math.ceil(left));
           return;
         }
+        if (headersWithFirstToken) writeHeaders();
         res.write(ev.head);
       }
       if (next < ev.tokens.length) res.write(ev.tokens[next++] as string);

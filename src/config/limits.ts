@@ -128,6 +128,7 @@ export const JAVA_INT_MAX = 2 ** 31 - 1;
 
 /**
  * The SUT's own timeouts (sut/src/main/resources/application.yml: spring.mvc.async.request-timeout
- * and spring.ai.openai.timeout, both 600 s): a request whose queue wait + call exceeds them fails.
+ * and spring.ai.openai.timeout, both 600 s; Spring AI 2.0.1 gives each LLM call its own 60 s on top): a
+ * request whose queue wait + call exceeds them fails.
  */
 export const SUT_REQUEST_TIMEOUT_MS = 600_000;

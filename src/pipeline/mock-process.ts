@@ -33,17 +33,18 @@ export async function waitFor(pred: () => Promise<boolean>, timeoutMs: number, e
 /** The mock's command-line flags of a run's injected faults (mock/src/config.ts); none without faults. */
 export function mockFaultArgs(f: MockFaults | undefined): string[] {
   if (!f) return [];
-  return ['--error-rate', String(f.errorRate), '--error-status', String(f.errorStatus), '--reset-rate', String(f.resetRate), '--seed', String(f.seed)];
+  return ['--error-rate', String(f.errorRate), '--error-status', String(f.errorStatus), '--reset-rate', String(f.resetRate),
+    ...(f.hangRate !== undefined ? ['--hang-rate', String(f.hangRate)] : []), '--seed', String(f.seed)];
 }
 
 /**
  * Listens on `host` (default 127.0.0.1, the mock's own default too).
  * @throws VtbenchError(EXIT.notReady) with the log tail if /health does not answer in readyTimeoutMs
  */
-export async function startMockProcess(o: { port: number; latencyMs: number; logFile: string; readyTimeoutMs?: number; host?: string; faults?: MockFaults }): Promise<MockProcess> {
+export async function startMockProcess(o: { port: number; latencyMs: number; logFile: string; readyTimeoutMs?: number; host?: string; faults?: MockFaults; streamHeaders?: 'arrival' | 'first-token' }): Promise<MockProcess> {
   const fd = openSync(o.logFile, 'a');
   const host = o.host ?? DEFAULT_BIND_ADDRESS;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'mock/src/cli.ts', '--port', String(o.port), '--host', host, '--latency-ms', String(o.latencyMs), ...mockFaultArgs(o.faults)], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'mock/src/cli.ts', '--port', String(o.port), '--host', host, '--latency-ms', String(o.latencyMs), ...mockFaultArgs(o.faults), ...(o.streamHeaders ? ['--stream-headers', o.streamHeaders] : [])], {
     cwd: ROOT,
     stdio: ['ignore', fd, fd],
     detached: true, // own process group: Ctrl-C reaches the harness only, which stops the mock last

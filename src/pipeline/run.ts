@@ -67,7 +67,7 @@ export interface MockHandle {
 
 /** What the pipeline needs from the outside world; injected so tests can fake it. */
 export interface RunDeps {
-  startMock(o: { port: number; latencyMs: number; logFile: string; faults?: MockFaults }): Promise<MockHandle>;
+  startMock(o: { port: number; latencyMs: number; logFile: string; faults?: MockFaults; streamHeaders?: 'arrival' | 'first-token' }): Promise<MockHandle>;
   /** start a SUT JVM for one block: `variant` is the effective variant (overrides applied) */
   startSut(o: { variant: Variant; options: ResolvedOptions; mockUrl: string; logFile: string }): Promise<SutHandle>;
   getSamples(baseUrl: string, sinceEpochMs: number): Promise<SutSample[]>;
@@ -115,7 +115,7 @@ export async function executePlan(ctx: RunContext): Promise<void> {
   const done = store.doneCellIds();
   const pending = ctx.plan.blocks.filter((b) => b.cells.some((c) => !done.has(c.cellId)));
   const needsDb = pending.some((b) => scenarioOfVariant(ctx.study, o, b.variant).usesDb === true);
-  const mock = await deps.startMock({ port: o.mockPort, latencyMs: o.latencyMs, logFile: join(store.logsDir, 'mock.log'), ...(o.mockFaults ? { faults: o.mockFaults } : {}) });
+  const mock = await deps.startMock({ port: o.mockPort, latencyMs: o.latencyMs, logFile: join(store.logsDir, 'mock.log'), ...(o.mockFaults ? { faults: o.mockFaults } : {}), ...(o.mockStreamHeaders ? { streamHeaders: o.mockStreamHeaders } : {}) });
   ctx.children.add({ pid: mock.pid, role: 'mock', marker: mock.marker, stop: mock.stop });
   let db: DbHandle | null = null;
   try {

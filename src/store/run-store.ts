@@ -226,9 +226,13 @@ export function compactRequests(records: readonly RequestRecord[], unsent?: read
     out.queueMs.push(q === undefined ? null : r3(q));
     out.execMs.push(e === undefined ? null : r3(e));
   }
-  // a bulkhead's permit wait: a column only when some request carried it (older cells stay as they were)
-  const permits = records.map((r) => { const p = r.serverTiming['permit']; return p === undefined ? null : r3(p); });
-  if (permits.some((p) => p !== null)) out.permitMs = permits;
+  // optional Server-Timing entries, a column each only when some request carried it (older cells stay as
+  // they were): a bulkhead's permit wait; a stream's time to first token and inter-token gaps
+  const optional = [['permit', 'permitMs'], ['ttft', 'ttftMs'], ['gapmean', 'gapMeanMs'], ['gapmax', 'gapMaxMs']] as const;
+  for (const [entry, column] of optional) {
+    const xs = records.map((r) => { const p = r.serverTiming[entry]; return p === undefined ? null : r3(p); });
+    if (xs.some((p) => p !== null)) out[column] = xs;
+  }
   if (ws !== undefined) out.ws = ws;
   return out;
 }

@@ -97,6 +97,13 @@ export interface ResolvedOptions {
    * probability 0..1 per call.
    */
   mockFaults?: MockFaults;
+  /**
+   * when the mock sends a stream's response headers (its `--stream-headers`, mock/src/config.ts): at
+   * once (`arrival`, the mock's default; absent = that) or with the first token (`first-token`). A
+   * profile value (study 000's streaming follow-up): OkHttp's dispatcher holds a streaming call only
+   * until its response headers arrive.
+   */
+  mockStreamHeaders?: 'arrival' | 'first-token';
 }
 
 /** The cells of one scenario (ResolvedOptions.scenarioLevels). */
@@ -114,6 +121,12 @@ export interface MockFaults {
   errorStatus: number;
   /** probability of a TCP reset after the drawn latency */
   resetRate: number;
+  /**
+   * probability the call is never answered (the mock holds it until the client gives up); absent = 0
+   * (runs before hangs were driven from a profile). Only with a client timeout on every variant: a hung
+   * call otherwise holds its worker for the 600 s timeouts.
+   */
+  hangRate?: number;
   /** seed of the mock's fault draws (the same seed gives the same sequence of faults) */
   seed: number;
 }
@@ -388,6 +401,15 @@ export interface CompactRequests {
    * cells where at least one request carried it (study 000's bulkhead follow-up, issue 16).
    */
   permitMs?: (number | null)[];
+  /**
+   * a stream's timings from the SUT's `Server-Timing` (scenario `llm-stream`, sut/…/LlmStreamService.java),
+   * ms from the call to the first token (`ttft`), and the mean and largest gap between consecutive tokens
+   * (`gapmean`, `gapmax`); null for a request without them (failed, or fewer than two tokens for the gaps).
+   * Present only in cells where at least one request carried them (study 000's streaming follow-up).
+   */
+  ttftMs?: (number | null)[];
+  gapMeanMs?: (number | null)[];
+  gapMaxMs?: (number | null)[];
   /**
    * open loop: the scheduled requests that were never sent (same index = same request), with their
    * intended send time and why; sent + unsent = scheduled. Absent for closed-loop cells.

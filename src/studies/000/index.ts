@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 import type { Profile, ProfileValues, Study } from '../../study/types.ts';
 import { DEFAULT_BIND_ADDRESS } from '../../jvm/bind.ts';
 import { V1_READER } from './v1.ts';
-import { BULKHEAD_VARIANTS, FAULT_VARIANTS, POOL_SWEEP_VARIANTS, SCENARIOS, VARIANTS } from './arms.ts';
+import { BULKHEAD_VARIANTS, CLIENT_TIMEOUT_S, POOL_SWEEP_VARIANTS, SCENARIOS, STREAM_VARIANTS, TIMEOUT_VARIANTS, VARIANTS } from './arms.ts';
 
-export { BULKHEAD_PERMITS, BULKHEAD_VARIANTS, POOL_SWEEP_VARIANTS, PROMPT_BODY, SCENARIOS, VARIANTS } from './arms.ts';
+export { BULKHEAD_PERMITS, BULKHEAD_VARIANTS, POOL_SWEEP_VARIANTS, PROMPT_BODY, SCENARIOS, STREAM_VARIANTS, TIMEOUT_VARIANTS, VARIANTS } from './arms.ts';
 import { PUBLISHED_000 } from './published.ts';
 import { REPORT_000 } from './report.ts';
 
@@ -62,7 +62,10 @@ export function latencySweepRequestsPerWorker(latencyMs: number): number {
  * - `pool-sweep`, `pool-sweep-quick`: fixed pools of 32, 100, 500 vs virtual threads at 1.5 s.
  * - `latency-<L>`: fixed-32 vs virtual at mock latency L (quick size; levels 10, 50, 100).
  * - `bulkhead`, `bulkhead-quick`: fixed-32, virtual, and virtual behind a Semaphore(32) (§13).
- * - `faults`: the mock injects 500s and resets; virtual threads without and with Spring AI retries.
+ * - `faults`: the mock injects 500s, hangs and resets; virtual threads with a client timeout, without and
+ *   with Spring AI retries.
+ * - `streaming`, `streaming-quick`: `ChatClient…stream()` against the mock's SSE, OkHttp's dispatcher as
+ *   Spring AI builds it (64 calls awaiting their response headers) vs lifted.
  * - `followups`: the pool sizes and the bulkhead in one run (one mock latency per run).
  * - `jdk21`: 50/200/500 on a JDK 21; on a host without one it stops with "not tested here".
  */
@@ -97,17 +100,34 @@ function FOLLOW_UP_PROFILES(): Profile[] {
       values: { ...BASE, variants: [...BULKHEAD_VARIANTS], levels: [50, 200, 500], requestsPerWorker: 4, repeats: 1, warmupS: 5, start: 'ramp' },
     },
     {
-      // 10 % of calls answered 500 at once, 5 % reset after L; no hangs: without a client timeout on every
-      // variant a hung call would hold its worker for the 600 s timeouts
+      // 10 % of calls answered 500 at once, 5 % never answered (hang), 5 % reset after L. Every variant has a
+      // client timeout: without one a hung call would hold its worker for the 600 s timeouts. (The first
+      // faults runs, test/fixtures/faults-run, had no hangs and ran `virtual` vs `virtual-retry`.)
       name: 'faults',
-      description: '§17 faults, quick (~3 min): the mock answers 10 % of calls with 500 and resets 5 %; virtual threads without and with 2 Spring AI retries, levels 10, 50, 100, 8 req/worker, mock 500 ms, 1 repeat',
-      values: { ...BASE, variants: [...FAULT_VARIANTS], latencyMs: 500, levels: [10, 50, 100], requestsPerWorker: 8, repeats: 1, warmupS: 5, start: 'ramp', mockFaults: { errorRate: 0.1, errorStatus: 500, resetRate: 0.05, seed: 42 } },
+      description: `§17 faults, quick (~3 min): the mock answers 10 % of calls with 500, never answers 5 % (hang) and resets 5 %; virtual threads with a ${CLIENT_TIMEOUT_S} s client timeout, without and with 2 Spring AI retries, levels 10, 50, 100, 8 req/worker, mock 500 ms, 1 repeat`,
+      values: { ...BASE, variants: [...TIMEOUT_VARIANTS], latencyMs: 500, levels: [10, 50, 100], requestsPerWorker: 8, repeats: 1, warmupS: 5, start: 'ramp', mockFaults: { errorRate: 0.1, errorStatus: 500, hangRate: 0.05, resetRate: 0.05, seed: 42 } },
+    },
+    {
+      // the mock sends a stream's headers with its first token: OkHttp's dispatcher holds a call only until its
+      // response headers arrive (a mock that sends them at once frees the slot at once: no cap, measured
+      // 2026-12-01, test/fixtures/streaming-run). A stream lasts T = L + 15 × 20 ms = 1.8 s; each call holds a
+      // dispatcher slot for L, so `virtual` is capped at min(c/T, 64/L) = 42.7 req/s above 77 workers (the plan
+      // below counts c/T: it does not know the cap). Longest cell: virtual at 512, 5,120 requests / 42.7 req/s = 120 s.
+      name: 'streaming',
+      description: '§17 streaming: ChatClient…stream() against the mock\'s SSE (headers and first token after 1500 ms, then 15 tokens 20 ms apart), virtual threads with OkHttp\'s dispatcher as Spring AI builds it (64 calls awaiting their headers) vs lifted to 4096, levels 16..512, 10 req/worker, 3 repeats (~25 min)',
+      values: { ...BASE, scenario: 'llm-stream', variants: [...STREAM_VARIANTS], levels: [16, 32, 64, 128, 256, 512], requestsPerWorker: 10, repeats: 3, start: 'ramp', mockStreamHeaders: 'first-token' },
+    },
+    {
+      // virtual at 256: 256 × 4 / 64 = 16 waves of 1.8 s (28.8 s) is the longest cell
+      name: 'streaming-quick',
+      description: '§17 streaming, quick (~4 min; the mock sends headers with the first token): virtual threads with Spring AI\'s dispatcher (64 calls awaiting their headers) vs lifted to 4096, levels 32, 64, 128, 256, 4 req/worker, 1 repeat, ramp start',
+      values: { ...BASE, scenario: 'llm-stream', variants: [...STREAM_VARIANTS], levels: [32, 64, 128, 256], requestsPerWorker: 4, repeats: 1, warmupS: 5, start: 'ramp', mockStreamHeaders: 'first-token' },
     },
     {
       // one run, one mock latency: the pool sizes and the bulkhead share L = 1.5 s; the latency sweep
       // is its own runs (latency-<L>). Longest cells: fixed-32 and the bulkhead at c = 500 (94.5 s each).
       name: 'followups',
-      description: '§17 combined, quick (~9 min; the planned duration below counts the semaphore variant at c/L, it runs at min(c, 32)/L): fixed-32, fixed-100, fixed-500, virtual, virtual + Semaphore(32) at levels 50, 200, 500, 4 req/worker, 1 repeat, ramp start (the latency sweep is the latency-<L> profiles)',
+      description: '§17 combined, quick (~10 min on an idle host, 13 min 35 s measured on a busy one with the SUT build; the planned duration below counts the semaphore variant at c/L, it runs at min(c, 32)/L): fixed-32, fixed-100, fixed-500, virtual, virtual + Semaphore(32) at levels 50, 200, 500, 4 req/worker, 1 repeat, ramp start (the latency sweep is the latency-<L> profiles)',
       values: { ...BASE, variants: [...new Set([...POOL_SWEEP_VARIANTS, ...BULKHEAD_VARIANTS])], levels: [50, 200, 500], requestsPerWorker: 4, repeats: 1, warmupS: 5, start: 'ramp' },
     },
     {

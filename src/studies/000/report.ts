@@ -16,6 +16,7 @@ import type { RenderContext } from '../../report/render-md.ts';
 import { Raw, aggText, code, esc, int, ms, num, pct, raw, rps, signed, table } from '../../report/format.ts';
 import { maxOf, medianOf } from '../../report/stats.ts';
 import { setupFact } from './published.ts';
+import { dispatcherLimit, SPRING_AI_CALL_TIMEOUT_S, TIMEOUT_PROPERTY } from './arms.ts';
 
 /** the study's two arms (src/studies/000/index.ts VARIANTS) */
 const FIXED = 'fixed';
@@ -239,9 +240,10 @@ export const FOLLOW_UPS: readonly FollowUp[] = [
  * Which §17 follow-up a profile runs (src/studies/000/index.ts FOLLOW_UP_PROFILES), or null for the
  * §5 profiles: `pool-sweep` (pool sizes), `latency` (one mock latency of the sweep).
  */
-export function followUpKind(profile: string): 'pool-sweep' | 'latency' | 'bulkhead' | 'faults' | 'followups' | null {
+export function followUpKind(profile: string): 'pool-sweep' | 'latency' | 'bulkhead' | 'faults' | 'streaming' | 'followups' | null {
   if (profile === 'followups') return 'followups';
   if (profile === 'faults') return 'faults';
+  if (profile === 'streaming' || profile === 'streaming-quick') return 'streaming';
   if (profile === 'pool-sweep' || profile === 'pool-sweep-quick') return 'pool-sweep';
   if (profile === 'bulkhead' || profile === 'bulkhead-quick') return 'bulkhead';
   if (/^latency-\d+$/.test(profile)) return 'latency';
@@ -262,10 +264,39 @@ export function followUpRatios(r: Pick<RowModel, 'wholeRunRps' | 'boundRps' | 'e
   };
 }
 
+/**
+ * The host flags (src/pipeline/flags.ts: load generator lag, late sends, host CPU, scheduler delay…) of a
+ * variant's cells at level c, distinct codes joined, or '—': where the host, not the SUT, may have set the
+ * limit of that row.
+ */
+function hostFlagText(model: Pick<ReportModel, 'saturation' | 'cells'>, variant: string, c: number): string {
+  const ids = new Set(model.cells.filter((x) => x.variant === variant && x.concurrency === c).map((x) => x.cellId));
+  const codes = [...new Set(model.saturation.hostFlags.filter((f) => ids.has(f.cellId)).map((f) => f.flag.code))];
+  return codes.length ? codes.map((x) => code(x).md).join(', ') : '—';
+}
+
 /** K of a variant behind a bulkhead (`bench.bulkhead.permits` among its SUT properties), or null. */
 export function bulkheadPermits(v: Pick<Variant, 'sutProperties'> | undefined): number | null {
   const k = Number(v?.sutProperties?.['bench.bulkhead.permits'] ?? NaN);
   return Number.isInteger(k) && k > 0 ? k : null;
+}
+
+/** The optional per-request columns of a requests file (Server-Timing entries beyond queue and exec). */
+type OptionalColumn = 'permitMs' | 'ttftMs' | 'gapMeanMs' | 'gapMaxMs';
+
+/**
+ * A percentile (R type 7, src/stats/percentiles.ts) of one optional column over a cell's successful
+ * requests, ms; null when the cell has no such column or no value in it.
+ */
+export function columnPercentileMs(req: CompactRequests | undefined, column: OptionalColumn, p: 'p50' | 'p95' | 'p99'): number | null {
+  const col = req?.[column];
+  if (!req || !col) return null;
+  const xs: number[] = [];
+  for (let i = 0; i < col.length; i++) {
+    const x = col[i];
+    if (x !== null && x !== undefined && req.error[i] === '') xs.push(x);
+  }
+  return percentiles(xs)?.[p] ?? null;
 }
 
 /**
@@ -273,13 +304,7 @@ export function bulkheadPermits(v: Pick<Variant, 'sutProperties'> | undefined): 
  * when the cell has no permit column (no bulkhead, or a run before it existed).
  */
 export function permitP95Ms(req: CompactRequests | undefined): number | null {
-  if (!req?.permitMs) return null;
-  const xs: number[] = [];
-  for (let i = 0; i < req.permitMs.length; i++) {
-    const p = req.permitMs[i];
-    if (p !== null && p !== undefined && req.error[i] === '') xs.push(p);
-  }
-  return percentiles(xs)?.p95 ?? null;
+  return columnPercentileMs(req, 'permitMs', 'p95');
 }
 
 /**
@@ -297,13 +322,13 @@ function bulkheadRun(model: ReportModel, ctx: RenderContext): string[] {
   const boundOf = (r: RowModel) => (r.variant === bulk.id ? Math.min(r.concurrency, K) / (L / 1000) : r.boundRps);
   const rows = [...model.rows].sort((a, b) => a.concurrency - b.concurrency);
   const tbl = table(
-    [s('h.variant'), s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.fu.throughputRatio'), s('h.queueP95'), s('h.fu.permitP95'), s('h.fu.mockPeak')],
+    [s('h.variant'), s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.fu.throughputRatio'), s('h.queueP95'), s('h.fu.permitP95'), s('h.fu.mockPeak'), s('h.fu.hostFlags')],
     rows.map((r) => {
       const b = boundOf(r);
       return [esc(ctx.variantName(r.variant)), int(r.concurrency), aggText(r.wholeRunRps, rps), rps(b), pct(r.wholeRunRps.median === null ? null : (r.wholeRunRps.median / b) * 100),
-        aggText(r.queueP95Ms, ms), r.variant === bulk.id ? aggText(permitAgg(r), ms) : '—', r.upstream.source === 'mock' ? aggText(r.upstream.peak, int) : '—'];
+        aggText(r.queueP95Ms, ms), r.variant === bulk.id ? aggText(permitAgg(r), ms) : '—', r.upstream.source === 'mock' ? aggText(r.upstream.peak, int) : '—', raw(hostFlagText(model, r.variant, r.concurrency))];
     }),
-    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
   );
   const bRows = rows.filter((r) => r.variant === bulk.id);
   const peaks = bRows.map((r) => (r.upstream.source === 'mock' ? r.upstream.peak.max : null)).filter((x): x is number => x !== null);
@@ -323,34 +348,152 @@ export function mockCalls(c: Pick<CellResult, 'mock'>): number | null {
 }
 
 /**
- * The faults section: per cell, client-side requests and their errors by class, the error rate, the
- * throughput against the bound c/L, and retry amplification = calls that reached the mock ÷ requests
- * the clients sent (1 without retries; above 1, each retry is one more upstream call).
+ * A variant's client timeout, s: its `bench.okhttp.read-timeout` (`<n>ms`, `<n>s`, `<n>m` or bare ms, as
+ * Spring Boot reads a Duration; 0 = none set), else Spring AI 2.0.1's per-call 60 s.
+ * @throws Error naming the property when the value is none of those forms
+ */
+export function clientTimeoutS(v: Pick<Variant, 'sutProperties'> | undefined): number {
+  const raw = v?.sutProperties?.[TIMEOUT_PROPERTY];
+  if (raw === undefined) return SPRING_AI_CALL_TIMEOUT_S;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(raw.trim());
+  if (!m) throw new Error(`${TIMEOUT_PROPERTY}=${raw}: expected <n>ms, <n>s or <n>m`);
+  const n = Number(m[1]);
+  const s = m[2] === 's' ? n : m[2] === 'm' ? n * 60 : n / 1000;
+  return s > 0 ? s : SPRING_AI_CALL_TIMEOUT_S;
+}
+
+/**
+ * The throughput bound of c closed-loop workers when faults end some calls early or late, req/s, for a
+ * variant without retries: c / E[T], with E[T] = (1 − e − h) × L + h × timeout (an error answer comes at
+ * once, a reset after L as an answer does, a hung call ends at the client timeout; mock/src/server.ts). With
+ * retries the back-off between attempts is not modelled: null.
+ */
+export function faultBoundRps(c: number, latencyMs: number, f: { errorRate: number; hangRate?: number }, timeoutS: number, retries: number): number | null {
+  if (retries > 0) return null;
+  const h = f.hangRate ?? 0;
+  const expectedS = (1 - f.errorRate - h) * (latencyMs / 1000) + h * timeoutS;
+  return expectedS > 0 ? c / expectedS : null;
+}
+
+/** Failed requests of a cell by the SUT's status (502 upstream failure, 504 upstream timeout, …), from its requests file. */
+export function errorsByStatus(req: CompactRequests | undefined): Map<number, number> {
+  const out = new Map<number, number>();
+  if (!req) return out;
+  for (let i = 0; i < req.status.length; i++) {
+    const st = req.status[i] as number;
+    if (req.error[i] === 'http') out.set(st, (out.get(st) ?? 0) + 1);
+  }
+  return new Map([...out].sort((a, b) => a[0] - b[0]));
+}
+
+/**
+ * The faults section: per cell, client-side requests and their errors by class (a non-2xx answer of the
+ * SUT split by its status: 502 an upstream failure, 504 an upstream timeout), the error rate, the
+ * throughput against the bound c/L and against the bound with faults (c / E[T], no retries), and retry
+ * amplification = calls that reached the mock ÷ requests the clients sent (1 without retries; above 1,
+ * each retry is one more upstream call).
  */
 function faultsRun(model: ReportModel, ctx: RenderContext): string[] {
   const { s } = ctx;
   const f = model.manifest.options.mockFaults;
   if (!f) return [s('fu.faults.none')];
+  const retriesOf = (variant: string) => Number(model.variantSpecs.get(variant)?.sutProperties?.['spring.ai.openai.max-retries'] ?? 0);
   const cells = [...model.cells].sort((a, b) => a.variant.localeCompare(b.variant) || a.concurrency - b.concurrency);
   const tbl = table(
-    [s('h.variant'), s('h.concurrency'), s('h.fu.sent'), s('h.fu.errorsByClass'), s('h.fu.errorRate'), s('h.throughput'), s('h.bound'), s('h.fu.throughputRatio'), s('h.fu.mockCalls'), s('h.fu.amplification')],
+    [s('h.variant'), s('h.concurrency'), s('h.fu.sent'), s('h.fu.errorsByClass'), s('h.fu.errorRate'), s('h.throughput'), s('h.bound'), s('h.fu.throughputRatio'), s('h.steady'), s('h.fu.faultBound'), s('h.fu.steadyFaultRatio'), s('h.fu.mockCalls'), s('h.fu.amplification'), s('h.fu.hostFlags')],
     cells.map((c) => {
-      const byClass = Object.entries(c.load.errors).filter(([, n]) => n > 0).map(([k, n]) => `${esc(k)} ${int(n)}`).join(', ') || '0';
+      const statuses = errorsByStatus(model.requests.get(c.cellId));
+      const split = statuses.size ? ` (${[...statuses].map(([st, n]) => `${int(st)}: ${int(n)}`).join(', ')})` : '';
+      const byClass = Object.entries(c.load.errors).filter(([, n]) => n > 0).map(([k, n]) => `${esc(k)} ${int(n)}${k === 'http' ? split : ''}`).join(', ') || '0';
       const up = mockCalls(c);
       const bound = c.concurrency / (c.latencyMs / 1000);
       const x = c.load.wholeRunThroughputRps;
+      const fb = faultBoundRps(c.concurrency, c.latencyMs, f, clientTimeoutS(model.variantSpecs.get(c.variant)), retriesOf(c.variant));
       return [esc(ctx.variantName(c.variant)), int(c.concurrency), int(c.load.count), byClass, pct(c.load.count > 0 ? ((c.load.count - c.load.ok) / c.load.count) * 100 : null),
-        rps(x), rps(bound), pct(x === null ? null : (x / bound) * 100), up === null ? '—' : int(up), up === null || c.load.count === 0 ? '—' : num(up / c.load.count, 3)];
+        rps(x), rps(bound), pct(x === null ? null : (x / bound) * 100), rps(c.load.steadyStateThroughputRps), fb === null ? '—' : rps(fb),
+        fb === null || c.load.steadyStateThroughputRps === null ? '—' : pct((c.load.steadyStateThroughputRps / fb) * 100), up === null ? '—' : int(up), up === null || c.load.count === 0 ? '—' : num(up / c.load.count, 3),
+        raw(hostFlagText(model, c.variant, c.concurrency))];
     }),
-    ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
   );
   // calls the mock saw beyond what the clients sent, in a variant without Spring AI retries: a layer below retried them
   const hidden = cells.filter((c) => {
-    const retries = Number(model.variantSpecs.get(c.variant)?.sutProperties?.['spring.ai.openai.max-retries'] ?? 0);
     const up = mockCalls(c);
-    return retries === 0 && up !== null && up > c.load.count;
+    return retriesOf(c.variant) === 0 && up !== null && up > c.load.count;
   }).map((c) => s('fu.faults.hiddenRetry', { variant: esc(ctx.variantName(c.variant)), c: int(c.concurrency), up: int(mockCalls(c)), sent: int(c.load.count), resets: int(c.mock.after?.faults['reset'] ?? 0), clientResets: int(c.load.errors.reset) }));
-  return [s('fu.faults.intro', { error: pct(f.errorRate * 100, 0), status: int(f.errorStatus), reset: pct(f.resetRate * 100, 0), seed: int(f.seed), L: int(model.latencyMs) }), tbl.md, ...(hidden.length ? [hidden.join(' ') + ' ' + s('fu.faults.hiddenWhy')] : []), s('fu.faults.note')];
+  const hangs = (f.hangRate ?? 0) > 0;
+  const timeouts = [...new Set(cells.map((c) => clientTimeoutS(model.variantSpecs.get(c.variant))))].sort((a, b) => a - b);
+  const intro = s(hangs ? 'fu.faults.intro.hang' : 'fu.faults.intro', { error: pct(f.errorRate * 100, 0), status: int(f.errorStatus), hang: pct((f.hangRate ?? 0) * 100, 0), reset: pct(f.resetRate * 100, 0), seed: int(f.seed), L: int(model.latencyMs), timeouts: timeouts.map((t) => num(t, t < 1 ? 3 : 0)).join(', ') });
+  // hung calls: at the mock, and what the clients saw as 504 (the SUT's timeout) per cell
+  const hungLines = hangs
+    ? cells.map((c) => s('fu.faults.hung', { variant: esc(ctx.variantName(c.variant)), c: int(c.concurrency), hung: int(c.mock.after?.faults['hang'] ?? null), t504: int(errorsByStatus(model.requests.get(c.cellId)).get(504) ?? 0) }))
+    : [];
+  return [intro, tbl.md, ...(hungLines.length ? [hungLines.join(' ')] : []), ...(hidden.length ? [hidden.join(' ') + ' ' + s('fu.faults.hiddenWhy')] : []), s(hangs ? 'fu.faults.note.hang' : 'fu.faults.note')];
+}
+
+/**
+ * The throughput bound of c closed-loop streams through OkHttp's dispatcher, req/s: c/T, and D/H when the
+ * dispatcher holds each call for H ms (OkHttp counts an async call as running until its response headers
+ * arrive: H = L when the mock sends them with the first token, about 0 when it sends them at once, so no
+ * cap). T: one stream's duration, ms.
+ */
+export function streamBoundRps(c: number, D: number, T: number, L: number, headers: 'arrival' | 'first-token'): number {
+  const open = c / (T / 1000);
+  return headers === 'first-token' ? Math.min(open, D / (L / 1000)) : open;
+}
+
+/**
+ * The streaming section: per level, each variant's throughput against c/T and against the dispatcher's
+ * bound (streamBoundRps; D: the OkHttp dispatcher's limit on calls in flight, 64 as Spring AI 2.0 builds
+ * it), the time to first token (P50, P95, and P95 − L: the wait before the mock's first token), the
+ * inter-token gaps, the executor's queue wait and the mock's peak of streams in flight; then, per level
+ * above D, the capped variant's TTFT against the lifted one's (the dispatcher's hidden queue).
+ */
+function streamingRun(model: ReportModel, ctx: RenderContext): string[] {
+  const { s } = ctx;
+  const L = model.manifest.options.latencyMs;
+  const headers = model.manifest.options.mockStreamHeaders ?? 'arrival';
+  const rows = [...model.rows].sort((a, b) => a.concurrency - b.concurrency || a.variant.localeCompare(b.variant));
+  if (!rows.some((r) => model.cells.some((c) => c.variant === r.variant && model.requests.get(c.cellId)?.ttftMs))) return [s('fu.st.none')];
+  const cellsOf = (r: RowModel) => model.cells.filter((c) => c.variant === r.variant && c.concurrency === r.concurrency);
+  const col = (r: RowModel, column: OptionalColumn, p: 'p50' | 'p95') => aggregate(cellsOf(r).map((c) => columnPercentileMs(model.requests.get(c.cellId), column, p)));
+  const info = rows.map((r) => {
+    const D = dispatcherLimit(model.variantSpecs.get(r.variant));
+    const T = cellsOf(r)[0]?.latencyMs ?? model.latencyMs;
+    const ttftP95 = col(r, 'ttftMs', 'p95');
+    return { r, D, T, bound: streamBoundRps(r.concurrency, D, T, L, headers), ttftP95 };
+  });
+  const tbl = table(
+    [s('h.variant'), s('h.concurrency'), s('h.fu.dispatcher'), s('h.throughput'), s('h.bound'), s('h.fu.streamBound'), s('h.fu.throughputRatio'), s('h.fu.ttftP50'), s('h.fu.ttftP95'), s('h.fu.ttftWait'), s('h.fu.gapMean'), s('h.fu.gapMaxP95'), s('h.queueP95'), s('h.fu.mockPeak'), s('h.fu.hostFlags')],
+    info.map(({ r, D, bound, ttftP95 }) => [
+      esc(ctx.variantName(r.variant)), int(r.concurrency), int(D), aggText(r.wholeRunRps, rps), rps(r.boundRps), rps(bound), pct(r.wholeRunRps.median === null ? null : (r.wholeRunRps.median / bound) * 100),
+      aggText(col(r, 'ttftMs', 'p50'), ms), aggText(ttftP95, ms), ms(ttftP95.median === null ? null : ttftP95.median - L), aggText(col(r, 'gapMeanMs', 'p50'), ms), aggText(col(r, 'gapMaxMs', 'p95'), ms),
+      aggText(r.queueP95Ms, ms), r.upstream.source === 'mock' ? aggText(r.upstream.peak, int) : '—', raw(hostFlagText(model, r.variant, r.concurrency)),
+    ]),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+  );
+  // the hidden queue: at each level above the smallest D, the capped variant's TTFT P95 beside the lifted one's
+  const compare: string[] = [];
+  for (const c of [...new Set(info.map((x) => x.r.concurrency))]) {
+    const at = info.filter((x) => x.r.concurrency === c).sort((a, b) => a.D - b.D);
+    const capped = at[0];
+    const lifted = at[at.length - 1];
+    if (!capped || !lifted || capped === lifted || c <= capped.D || c > lifted.D || capped.ttftP95.median === null || lifted.ttftP95.median === null) continue;
+    compare.push(s('fu.st.compare', {
+      c: int(c), D: int(capped.D), capped: esc(ctx.variantName(capped.r.variant)), lifted: esc(ctx.variantName(lifted.r.variant)),
+      cp95: ms(capped.ttftP95.median), lp95: ms(lifted.ttftP95.median), diff: ms(capped.ttftP95.median - lifted.ttftP95.median),
+      cpeak: capped.r.upstream.source === 'mock' ? int(capped.r.upstream.peak.median) : '—', lpeak: lifted.r.upstream.source === 'mock' ? int(lifted.r.upstream.peak.median) : '—',
+      cq: ms(capped.r.queueP95Ms.median),
+    }));
+  }
+  const T0 = info[0]?.T ?? model.latencyMs;
+  return [
+    s('fu.st.intro', { L: int(L), T: int(T0), gaps: int(Math.round(T0 - L)) }),
+    s(`fu.st.headers.${headers}`, { L: int(L) }),
+    tbl.md,
+    compare.length ? compare.join(' ') : s('fu.st.noneAbove'),
+    s('fu.st.note'),
+  ];
 }
 
 /**
@@ -364,6 +507,7 @@ function followUpRun(model: ReportModel, ctx: RenderContext): string {
   const { s } = ctx;
   if (kind === 'bulkhead') return [s('fu.run.heading'), ...bulkheadRun(model, ctx)].join('\n\n');
   if (kind === 'faults') return [s('fu.run.heading'), ...faultsRun(model, ctx)].join('\n\n');
+  if (kind === 'streaming') return [s('fu.run.heading'), ...streamingRun(model, ctx)].join('\n\n');
   if (kind === 'followups') {
     // the pool sizes over the executor variants, then the bulkhead beside its two arms
     const bulk = new Set([...model.variantSpecs.values()].filter((v) => bulkheadPermits(v) !== null).map((v) => v.id));
@@ -383,11 +527,13 @@ function sweepRun(model: ReportModel, ctx: RenderContext, kind: 'pool-sweep' | '
   const poolSizes = [...new Set(model.variantSpecs.values())].flatMap((v) => (v.executor.kind === 'platform-pool' ? [v.executor.threads] : [])).sort((a, b) => a - b);
   const tp = rows.map((x) => x.q.throughputPct).filter((x): x is number => x !== null);
   const tbl = table(
-    [s('h.variant'), s('h.fu.threads'), s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.fu.throughputRatio'), s('h.e2eP95'), s('h.fu.theoryE2eP95'), s('h.fu.e2eRatio')],
-    rows.map(({ r, q }) => [esc(ctx.variantName(r.variant)), threadsOf(r), int(r.concurrency), aggText(r.wholeRunRps, rps), rps(r.boundRps), pct(q.throughputPct), aggText(r.e2eP95Ms, ms), ms(r.theoryE2eP95Ms), pct(q.e2eP95Pct)]),
-    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    [s('h.variant'), s('h.fu.threads'), s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.fu.throughputRatio'), s('h.e2eP95'), s('h.fu.theoryE2eP95'), s('h.fu.e2eRatio'), s('h.fu.hostFlags')],
+    rows.map(({ r, q }) => [esc(ctx.variantName(r.variant)), threadsOf(r), int(r.concurrency), aggText(r.wholeRunRps, rps), rps(r.boundRps), pct(q.throughputPct), aggText(r.e2eP95Ms, ms), ms(r.theoryE2eP95Ms), pct(q.e2eP95Pct), raw(hostFlagText(model, r.variant, r.concurrency))]),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
   );
   const range = tp.length ? s('fu.run.range', { lo: num(Math.min(...tp), 1), hi: num(Math.max(...tp), 1), n: int(tp.length) }) : s('fu.run.noCells');
+  // a ramp start caps whole-run throughput at n/(n+1) of c/L where nothing queues (the edge effect, §theory)
+  const rampEdge = model.manifest.options.start === 'ramp' ? [s('fu.run.rampEdge', { n: int(model.manifest.options.requestsPerWorker), frac: num(model.rampFraction * 100, 1) })] : [];
   // per platform pool above its size: the cap N/L it reached
   const capped = model.rows.filter((r) => r.executor.kind === 'platform-pool' && r.concurrency > r.executor.threads && r.wholeRunRps.median !== null);
   const caps = capped.map((r) => s('fu.run.cap', { variant: esc(ctx.variantName(r.variant)), c: int(r.concurrency), N: int(r.executor.kind === 'platform-pool' ? r.executor.threads : 0), x: rps(r.wholeRunRps.median), bound: rps(r.boundRps) }));
@@ -396,6 +542,7 @@ function sweepRun(model: ReportModel, ctx: RenderContext, kind: 'pool-sweep' | '
     s(kind === 'pool-sweep' ? 'fu.run.pool' : 'fu.run.latency', { L: int(L), profile: esc(model.manifest.options.profile), sizes: poolSizes.map(int).join(', ') || '—' }),
     tbl.md,
     range,
+    ...rampEdge,
     ...(caps.length ? [caps.join(' ')] : []),
     s('fu.run.charts'),
   ].join('\n\n');

@@ -97,9 +97,11 @@ public class BenchEndpoints {
                                 millis(env, "server.tomcat.connection-timeout", 60_000)),
                         millis(env, "spring.mvc.async.request-timeout", 30_000)),
                 new OkhttpInfo(props.okhttp().maxIdleConnections(), props.okhttp().keepAlive().toMillis(),
-                        // Spring AI builds the sync client's Dispatcher with OkHttp's default limit;
-                        // it only applies to async/streaming calls.
-                        new okhttp3.Dispatcher().getMaxRequests()),
+                        // Spring AI 2.0 builds each client's Dispatcher with OkHttp's default limit (64,
+                        // and 64 per host); it only applies to async/streaming calls. bench.okhttp.
+                        // dispatcher-max-requests lifts it (OkHttpDispatcherLimits).
+                        props.okhttp().dispatcherMaxRequests() > 0 ? props.okhttp().dispatcherMaxRequests()
+                                : new okhttp3.Dispatcher().getMaxRequests()),
                 env.getProperty("spring.ai.openai.base-url", ""),
                 sampler.intervalMs(),
                 pinned.thresholdMs(),

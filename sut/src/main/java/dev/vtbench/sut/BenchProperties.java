@@ -106,9 +106,27 @@ public record BenchProperties(
         }
     }
 
-    /** OkHttp pool of the OpenAI client: idle connections kept and for how long. */
-    public record Okhttp(@DefaultValue("4096") int maxIdleConnections, @DefaultValue("10m") Duration keepAlive) {
+    /**
+     * OkHttp of the OpenAI client: idle connections kept and for how long, and the dispatcher's limit
+     * on asynchronous calls (Spring AI 2 runs streaming calls through it).
+     *
+     * @param dispatcherMaxRequests 0 = leave the limit as Spring AI 2.0 sets it (64 in flight, 64 per
+     *                              host; OkHttp's own default per host is 5); N > 0 = N in flight and N
+     *                              per host ({@link OkHttpDispatcherLimits})
+     * @param readTimeout           0 = as Spring AI 2.0 sets it (60 s per call, whatever
+     *                              {@code spring.ai.openai.timeout} says); t > 0 = OkHttp's read timeout of every
+     *                              call ({@link OkHttpReadTimeout}), the client timeout of study 000's timeout variants
+     */
+    public record Okhttp(@DefaultValue("4096") int maxIdleConnections, @DefaultValue("10m") Duration keepAlive,
+            @DefaultValue("0") int dispatcherMaxRequests, @DefaultValue("0s") Duration readTimeout) {
         public Okhttp {
+            if (readTimeout.isNegative()) {
+                throw new InvalidBenchPropertyException("bench.okhttp.read-timeout", readTimeout, "must be >= 0 (0 = Spring AI's 60 s)");
+            }
+            if (dispatcherMaxRequests < 0) {
+                throw new InvalidBenchPropertyException("bench.okhttp.dispatcher-max-requests", dispatcherMaxRequests,
+                        "must be >= 0 (0 = Spring AI's 64)");
+            }
             if (maxIdleConnections <= 0) {
                 throw new InvalidBenchPropertyException("bench.okhttp.max-idle-connections", maxIdleConnections, "must be > 0");
             }

@@ -86,7 +86,7 @@ public class BenchmarkController {
         });
     }
 
-    /** 400 bad parameter, 502 upstream failure, 503 database unavailable (not configured, pool exhausted), 500 anything else; with Server-Timing when the call was timed. */
+    /** 400 bad parameter, 502 upstream failure (504 when the client's timeout ended it), 503 database unavailable (not configured, pool exhausted), 500 anything else; with Server-Timing when the call was timed. */
     private static ResponseEntity<?> errorResponse(Throwable failure, RequestPhases phases) {
         Throwable f = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         String serverTiming = null;
@@ -97,7 +97,7 @@ public class BenchmarkController {
         HttpStatus status;
         SutError error;
         if (f instanceof UpstreamException up) {
-            status = HttpStatus.BAD_GATEWAY;
+            status = HttpStatus.valueOf(up.httpStatus());
             error = new SutError(up.code(), up.getMessage());
         } else if (f instanceof DbUnavailableException db) {
             status = HttpStatus.SERVICE_UNAVAILABLE;

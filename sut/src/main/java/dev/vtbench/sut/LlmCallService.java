@@ -1,6 +1,8 @@
 package dev.vtbench.sut;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.springframework.ai.chat.client.ChatClient;
@@ -58,20 +60,27 @@ public class LlmCallService {
     }
 
     /**
-     * Unreachable (an I/O failure: refused, reset, timed out) vs a bad response (unparseable or
-     * unexpected body). Jackson 2's parse exceptions extend IOException, so they are checked first.
-     * The message carries the root cause, never a stack trace.
+     * Timed out (the client's timeout, {@code spring.ai.openai.timeout}, ended the call: OkHttp's read
+     * timeout throws {@link SocketTimeoutException}, its call timeout an {@link InterruptedIOException}
+     * "timeout"; code {@value UpstreamException#TIMEOUT}, HTTP 504) vs unreachable (another I/O failure:
+     * refused, reset) vs a bad response (unparseable or unexpected body). Jackson 2's parse exceptions
+     * extend IOException, so they are checked first. The message carries the root cause, never a stack trace.
      */
     static UpstreamException classify(Throwable e) {
         Throwable root = e;
         boolean badData = false;
         boolean io = false;
+        boolean timeout = false;
         for (Throwable c = e; c != null; c = c.getCause()) {
             root = c;
             String name = c.getClass().getName();
             if (name.startsWith("com.fasterxml.jackson.") || name.startsWith("tools.jackson.")
                     || name.equals("com.openai.errors.OpenAIInvalidDataException")) {
                 badData = true;
+            } else if (c instanceof SocketTimeoutException
+                    || (c instanceof InterruptedIOException && "timeout".equals(c.getMessage()))) {
+                timeout = true;
+                io = true;
             } else if (c instanceof IOException) {
                 io = true;
             }
@@ -80,6 +89,9 @@ public class LlmCallService {
             }
         }
         String cause = root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + firstLine(root.getMessage()));
+        if (timeout && !badData) {
+            return new UpstreamException(UpstreamException.TIMEOUT, "LLM call timed out: " + cause);
+        }
         if (io && !badData) {
             return new UpstreamException("upstream_unreachable", "LLM endpoint unreachable: " + cause);
         }

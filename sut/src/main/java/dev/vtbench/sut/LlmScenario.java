@@ -29,7 +29,15 @@ public class LlmScenario implements Scenario {
 
     @Override
     public Result call(ScenarioRequest request) {
-        String prompt = request.bodyString("prompt").filter(p -> !p.isBlank()).orElse(DEFAULT_PROMPT);
-        return new Result(llm.call(prompt));
+        return new Result(llm.call(prompt(request)));
+    }
+
+    /**
+     * The body's {@code prompt}, or {@value #DEFAULT_PROMPT} when absent or blank (shared with {@link LlmStreamScenario}).
+     *
+     * @throws BadScenarioParameterException when the body is not an object or {@code prompt} is not a string
+     */
+    static String prompt(ScenarioRequest request) {
+        return request.bodyString("prompt").filter(p -> !p.isBlank()).orElse(DEFAULT_PROMPT);
     }
 }

@@ -17,8 +17,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A minimal OpenAI-compatible Chat Completions server for tests, on a plain {@link ServerSocket} so
  * that it counts accepted connections exactly and keeps every connection alive until the client
- * closes it. Fixed latency; a switch for a malformed body. One platform thread per connection, so
- * the stub does not compete with the SUT for virtual-thread carriers.
+ * closes it. Fixed latency; a switch for a malformed body. A request that says {@code "stream":true}
+ * gets Server-Sent Events (chunked): the first token after the latency, then one every
+ * {@link #interTokenMs}, {@link #streamTokens} in all, then {@code data: [DONE]}. One platform thread
+ * per connection, so the stub does not compete with the SUT for virtual-thread carriers.
  */
 final class StubOpenAiServer implements AutoCloseable {
 
@@ -36,6 +38,11 @@ final class StubOpenAiServer implements AutoCloseable {
     private final AtomicInteger peakInFlight = new AtomicInteger();
     volatile long latencyMs;
     volatile boolean malformed;
+    /** stream answers: tokens sent, and the pause between two of them */
+    volatile int streamTokens = 5;
+    volatile long interTokenMs = 50;
+    /** streaming requests received since start */
+    private final AtomicInteger streamRequests = new AtomicInteger();
     /** When set, every request waits until this many requests are held at once, then all answer. */
     private volatile java.util.concurrent.CountDownLatch barrier;
     /** When set, every request waits (at most 60 s) until {@link #release()}. */
@@ -60,6 +67,11 @@ final class StubOpenAiServer implements AutoCloseable {
 
     int requestsSeen() {
         return requests.get();
+    }
+
+    /** Requests that asked for a stream ({@code "stream":true}). */
+    int streamRequestsSeen() {
+        return streamRequests.get();
     }
 
     /** The next {@code width} requests are answered together once all of them have arrived. */
@@ -130,8 +142,12 @@ final class StubOpenAiServer implements AutoCloseable {
                         close = true;
                     }
                 }
-                in.readNBytes(contentLength);
+                String requestBody = new String(in.readNBytes(contentLength), StandardCharsets.UTF_8);
+                boolean stream = STREAM.matcher(requestBody).find();
                 requests.incrementAndGet();
+                if (stream) {
+                    streamRequests.incrementAndGet();
+                }
                 peakInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
                 try {
                     java.util.concurrent.CountDownLatch gate = barrier;
@@ -147,6 +163,13 @@ final class StubOpenAiServer implements AutoCloseable {
                 } finally {
                     inFlight.decrementAndGet();
                 }
+                if (stream) {
+                    writeStream(out);
+                    if (close) {
+                        return;
+                    }
+                    continue;
+                }
                 byte[] body = responseBody().getBytes(StandardCharsets.UTF_8);
                 out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length
                         + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
@@ -159,6 +182,38 @@ final class StubOpenAiServer implements AutoCloseable {
         } catch (IOException | InterruptedException | RuntimeException e) {
             // connection ends
         }
+    }
+
+    private static final java.util.regex.Pattern STREAM = java.util.regex.Pattern.compile("\"stream\"\\s*:\\s*true");
+
+    /** SSE in HTTP/1.1 chunks: role + first token now, then a token every interTokenMs, then finish and [DONE]. */
+    private void writeStream(OutputStream out) throws IOException, InterruptedException {
+        out.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+                .getBytes(StandardCharsets.US_ASCII));
+        int n = streamTokens;
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
+                Thread.sleep(interTokenMs);
+            }
+            String delta = i == 0 ? "{\"role\":\"assistant\",\"content\":\"t0\"}" : "{\"content\":\" t" + i + "\"}";
+            writeChunk(out, event(delta, "null"));
+        }
+        writeChunk(out, event("{}", "\"stop\"") + "data: [DONE]\n\n");
+        out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+    }
+
+    private static String event(String delta, String finish) {
+        return "data: {\"id\":\"chatcmpl-stub\",\"object\":\"chat.completion.chunk\",\"created\":1700000000,"
+                + "\"model\":\"stub\",\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":" + finish + "}]}\n\n";
+    }
+
+    private static void writeChunk(OutputStream out, String text) throws IOException {
+        byte[] b = text.getBytes(StandardCharsets.UTF_8);
+        out.write((Integer.toHexString(b.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(b);
+        out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
     }
 
     private String responseBody() {
