@@ -149,7 +149,7 @@ for (const victim of ['SUT', 'mock'] as const) {
         emit(e);
         if (e.type === 'cell-start' && e.cellId === 'fixed-c3-r1') {
           setTimeout(() => {
-            killedPid = victim === 'SUT' ? h.current.sut!.pid : h.current.mockPid!;
+            killedPid = victim === 'SUT' ? h.current.sut!.pid! : h.current.mockPid!;
             process.kill(killedPid, 'SIGKILL');
           }, 600);
         }

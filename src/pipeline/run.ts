@@ -38,7 +38,8 @@ import { VtbenchError, EXIT } from '../core/errors.ts';
 
 /** A started SUT JVM. */
 export interface SutHandle {
-  pid: number;
+  /** its process on this host; null for an external SUT (`--sut-url`, src/pipeline/external.ts) */
+  pid: number | null;
   /** e.g. http://127.0.0.1:19080 */
   baseUrl: string;
   info: SutInfo;
@@ -53,7 +54,8 @@ export interface SutHandle {
 
 /** A started mock LLM. */
 export interface MockHandle {
-  pid: number;
+  /** its process on this host; null for an external mock (`--mock-url`) */
+  pid: number | null;
   /** base URL without /v1 */
   url: string;
   marker: string;
@@ -106,7 +108,7 @@ export async function executePlan(ctx: RunContext): Promise<void> {
   const { store, deps, options: o } = ctx;
   const done = store.doneCellIds();
   const mock = await deps.startMock({ port: o.mockPort, latencyMs: o.latencyMs, logFile: join(store.logsDir, 'mock.log'), ...(o.mockFaults ? { faults: o.mockFaults } : {}) });
-  ctx.children.add({ pid: mock.pid, role: 'mock', marker: mock.marker, stop: mock.stop });
+  if (mock.pid !== null) ctx.children.add({ pid: mock.pid, role: 'mock', marker: mock.marker, stop: mock.stop });
   try {
     for (const block of ctx.plan.blocks) {
       if (ctx.signal.aborted) return;
@@ -116,7 +118,7 @@ export async function executePlan(ctx: RunContext): Promise<void> {
     }
   } finally {
     await mock.stop();
-    ctx.children.remove(mock.pid);
+    if (mock.pid !== null) ctx.children.remove(mock.pid);
   }
 }
 
@@ -124,7 +126,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
   const { store, deps, options: o } = ctx;
   ctx.emit({ type: 'block-start', blockId: block.blockId });
   const sut = await deps.startSut({ variant: block.variant, options: o, mockUrl: `${mock.url}/v1`, logFile: join(store.logsDir, `sut-${block.blockId}.log`) });
-  ctx.children.add({ pid: sut.pid, role: `sut-${block.blockId}`, marker: sut.marker, stop: sut.stop });
+  if (sut.pid !== null) ctx.children.add({ pid: sut.pid, role: `sut-${block.blockId}`, marker: sut.marker, stop: sut.stop });
   const watched = watchedOf(block, sut, mock);
   try {
     ctx.manifest.sut[block.blockId] = sut.info;
@@ -159,7 +161,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
     }
   } finally {
     await sut.stop();
-    ctx.children.remove(sut.pid);
+    if (sut.pid !== null) ctx.children.remove(sut.pid);
   }
 }
 
@@ -362,6 +364,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     loadgenCpuPct: result.loadgen.cpuPct,
     hostCpuPct: host,
     errorFlagThreshold: o.errorFlagThreshold,
+    ...(sut.pid === null || mock.pid === null ? { hostCpuScope: 'generator' as const } : {}),
   });
   let threadDump: CellResult['threadDump'] = null;
   if (dumped) {
@@ -398,7 +401,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     loadgen: { eventLoopLagP99Ms: result.loadgen.eventLoopLagP99Ms, eventLoopLagMaxMs: result.loadgen.eventLoopLagMaxMs, cpuPct: result.loadgen.cpuPct, hostCpuPct: host },
     flags,
     threadDump,
-    sutPid: sut.pid,
+    ...(sut.pid !== null ? { sutPid: sut.pid } : {}),
     ...(result.job !== undefined ? { job: result.job } : {}),
     ...(result.sweep !== undefined ? { sweep: result.sweep } : {}),
   };

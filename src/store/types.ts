@@ -88,6 +88,17 @@ export interface ResolvedOptions {
    * probability 0..1 per call.
    */
   mockFaults?: MockFaults;
+  /**
+   * `--sut-url`: the SUT is external, started by someone else at this origin (e.g.
+   * `http://10.0.0.2:19080`); the run neither starts nor stops it and reads every SUT figure over
+   * HTTP (`/bench/*`). Absent: the run starts a SUT JVM per block (src/pipeline/external.ts).
+   */
+  sutUrl?: string;
+  /**
+   * `--mock-url`: the mock LLM is external at this origin (without `/v1`); the run reads its
+   * figures over HTTP (`/stats`) only. Absent: the run starts the mock itself.
+   */
+  mockUrl?: string;
 }
 
 /** The mock's injected faults of a run (ResolvedOptions.mockFaults). */
@@ -138,6 +149,18 @@ export interface RunManifest {
    * entry (with a line in `notes`).
    */
   failedCells?: { cellId: string; cause: string; atIso: string }[];
+  /**
+   * the components someone else started (`--sut-url`, `--mock-url`): their origins. The run did not
+   * start, stop or signal them; nothing about them was read from /proc (no pid, no process CPU of
+   * theirs on this host), only what they answered over HTTP. Absent: every component was local.
+   */
+  external?: ExternalComponents;
+}
+
+/** Origins of the external components of a run (RunManifest.external); a local component is absent. */
+export interface ExternalComponents {
+  sut?: string;
+  mock?: string;
 }
 
 /**
