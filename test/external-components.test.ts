@@ -7,11 +7,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { main, type Io } from '../src/cli/main.ts';
 import { realDeps } from '../src/cli/deps.ts';
 import { parseComponentUrl } from '../src/config/options.ts';
@@ -25,29 +24,13 @@ import { validate } from '../src/store/schema.ts';
 import { VtbenchError, EXIT } from '../src/core/errors.ts';
 import type { RunDeps } from '../src/pipeline/run.ts';
 import { freePort } from './fixtures/ports.ts';
+import { startFakeSutByHand } from './fixtures/fake-sut.ts';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 function capture(): { io: Io; text: () => string } {
   let buf = '';
   const sink = { write: (s: string) => { buf += s; return true; } } as unknown as NodeJS.WriteStream;
   return { io: { stdout: sink, stderr: sink }, text: () => buf };
-}
-
-/** The stand-in SUT started by hand, as someone else would start it; resolves with its origin. */
-export async function startFakeSutByHand(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/pipeline-fake-sut.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    let buf = '';
-    child.stdout!.on('data', (d) => {
-      buf += d;
-      const m = /listening (\d+)/.exec(buf);
-      if (m) resolve(Number(m[1]));
-    });
-    child.once('exit', (c) => reject(new Error(`fake SUT exited with ${c}`)));
-  });
-  const host = args.includes('--host') ? args[args.indexOf('--host') + 1]! : '127.0.0.1';
-  return { child, url: `http://${host}:${port}` };
 }
 
 function stopChild(c: ChildProcess): Promise<void> {

@@ -6,6 +6,7 @@
 import { isIP } from 'node:net';
 import { VtbenchError, EXIT } from '../core/errors.ts';
 import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
+import { MAX_SHARDS } from '../load/shards.ts';
 import type { ResolvedOptions, StartMode } from '../store/types.ts';
 import { FD_RESERVE, JAVA_INT_MAX, NODE_TIMEOUT_MAX_MS, SUT_REQUEST_TIMEOUT_MS, UNDICI_TIMER_RESOLUTION_MS, maxConcurrency, type HostLimits } from './limits.ts';
 
@@ -243,6 +244,7 @@ export const OPTION_SPECS = [
     max: { value: maxConcurrency, why: `each request in flight costs the SUT two file descriptors (inbound + upstream) under ulimit -n, less ${FD_RESERVE} for the JVM, and two ephemeral ports` },
     parse: (r) => parsePositiveInt('max-in-flight', r, 1), show: (v) => (v === undefined ? '(closed loop)' : `${v}`),
   }),
+  intSpec('shards', 'shards', 'K', 'closed-loop cells: split each cell\'s workers over K generator processes on this host, merged from their raw records (1 = one process)', 1, { value: MAX_SHARDS, why: 'a stated maximum: each shard is a Node process of its own' }),
   spec({
     key: 'sutUrl', flag: 'sut-url', arg: 'url', description: 'an external SUT someone else started (origin, e.g. http://10.0.0.2:19080): not started, stopped or read from /proc; every figure over HTTP; the run must select the one variant it reports (src/pipeline/external.ts)',
     parse: (r) => parseComponentUrl('sut-url', r), show: (v) => v ?? '(started here)',

@@ -17,7 +17,7 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setMaxListeners } from 'node:events';
-import { driverFor, type Driver } from '../load/driver.ts';
+import { driverFor, withShards, type Driver } from '../load/driver.ts';
 import type { LoadResult, LoadSummary } from '../load/types.ts';
 import { scenarioOf, type Plan, type PlannedBlock, type PlannedCell } from '../config/plan.ts';
 import type { Scenario, Study, Variant } from '../study/types.ts';
@@ -236,7 +236,7 @@ function diedError(ctx: RunContext, d: Death, when: string, failedCellId: string
 /** The run's scenario and the driver that loads it (src/load/driver.ts). */
 function loadOf(ctx: Pick<RunContext, 'study' | 'options'>): { scenario: Scenario; driver: Driver } {
   const scenario = scenarioOf(ctx.study, ctx.options.scenario);
-  return { scenario, driver: driverFor(scenario) };
+  return { scenario, driver: withShards(driverFor(scenario), ctx.options.shards ?? 1) };
 }
 
 /** What every load of the run shares (the caller adds concurrency and requests per worker). */
@@ -404,6 +404,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     ...(sut.pid !== null ? { sutPid: sut.pid } : {}),
     ...(result.job !== undefined ? { job: result.job } : {}),
     ...(result.sweep !== undefined ? { sweep: result.sweep } : {}),
+    ...(result.shards !== undefined ? { shards: result.shards } : {}),
   };
   if (out.pinned?.flushed === false) ctx.emit({ type: 'info', message: `  ${cell.cellId}: the SUT answered its pinned counts before JFR confirmed delivery (5 s wait timed out); a late pin may be counted in the next cell` });
   store.writeCell(out, compactRequests(result.records, result.unsent));

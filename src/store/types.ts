@@ -19,7 +19,7 @@
  *
  * Rules: units in names; "not computable" is null, never 0; every write is atomic.
  */
-import type { LoadSummary, Percentiles, ErrorClass } from '../load/types.ts';
+import type { LoadSummary, Percentiles, ErrorClass, ShardStat } from '../load/types.ts';
 import type { SutSample, SutInfo } from '../jvm/api.ts';
 import type { MockStats } from '../../mock/src/types.ts';
 import type { ExecutorSpec, Variant } from '../study/types.ts';
@@ -94,6 +94,11 @@ export interface ResolvedOptions {
    * HTTP (`/bench/*`). Absent: the run starts a SUT JVM per block (src/pipeline/external.ts).
    */
   sutUrl?: string;
+  /**
+   * `--shards K`: each closed-loop cell's workers split over K generator processes on this host
+   * (src/load/shards.ts); absent or 1: one generator process, as before.
+   */
+  shards?: number;
   /**
    * `--mock-url`: the mock LLM is external at this origin (without `/v1`); the run reads its
    * figures over HTTP (`/stats`) only. Absent: the run starts the mock itself.
@@ -217,6 +222,8 @@ export interface CellResult {
    */
   mock: { before: MockStats | null; after: MockStats | null; scope?: 'cell' };
   pinned: PinnedDelta | null;
+  /** `--shards K` > 1: each generator shard's figures (workers, requests, send rate, start skew, its CPU and lag) */
+  shards?: ShardStat[];
   /** the SUT JVM that served the cell (optional, absent in runs before it): a resumed block can span JVMs */
   sutPid?: number;
   loadgen: { eventLoopLagP99Ms: number | null; eventLoopLagMaxMs: number | null; cpuPct: number | null; hostCpuPct: number | null };
