@@ -129,6 +129,7 @@ test('a run with --sut-url and --mock-url: nothing started or stopped, every fig
     assert.equal(h.sut.child.exitCode, null);
     assert.ok(await getMockStats(h.mock.url));
     assert.ok(existsSync(join(reportDir, id!, 'index.html')), out.text());
+    assert.match(readFileSync(join(reportDir, id!, 'report.md'), 'utf8'), new RegExp(`external components \\| SUT ${h.sut.url}; mock ${h.mock.url} \\(started by someone else`));
   } finally {
     await stopChild(h.sut.child);
     await h.mock.stop();

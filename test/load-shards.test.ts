@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shareOf, mergeShards, runClosedLoopSharded, type ShardFile } from '../src/load/shards.ts';
@@ -96,6 +96,10 @@ test('a run with --shards 2: every cell keeps its shards, whose requests add up 
       assert.equal(cell.mock.after?.served, cell.load.count, `${id}: the mock saw every shard's requests`);
       assert.deepEqual(validate('CellFile', store.readCellFile(id)), [], id);
     }
+    // the report shows each shard's send rate, from the cells
+    const md = readFileSync(join(tmp, 'report', m.runId, 'report.md'), 'utf8');
+    assert.match(md, /Per-shard load/);
+    for (const id of m.cellOrder) for (const x of store.readCell(id).shards!) assert.ok(md.includes(`| ${id} | ${x.shard} | ${x.workers} | ${x.count} |`), `${id} shard ${x.shard} in the report`);
   } finally {
     sut.child.kill('SIGTERM');
     await mock.stop();
