@@ -24,7 +24,7 @@ import type { Study } from '../study/types.ts';
 import type { SutInfo } from '../jvm/api.ts';
 import type { MockStats } from '../../mock/src/types.ts';
 import { getInfo } from '../jvm/client.ts';
-import { scenarioOf } from '../config/plan.ts';
+import { scenarioOfVariant } from '../config/plan.ts';
 import { VtbenchError, EXIT } from '../core/errors.ts';
 import { httpProbe } from './liveness.ts';
 import { getMockStats } from './mock-process.ts';
@@ -55,7 +55,7 @@ export function externalSutProblems(o: Readonly<ResolvedOptions>, study: Study, 
   if (o.variantSpecs.length !== 1) {
     out.push(`an external SUT runs one executor (it reports variant '${info.executor.variant}') and cannot be restarted per variant, but the run selects ${o.variantSpecs.length} variants (${o.variants.join(', ')}): give --variants ${info.executor.variant}`);
   } else {
-    out.push(...sutMismatches(o.variantSpecs[0]!, scenarioOf(study, o.scenario), info).map((m) => `${m} (start the SUT with that executor, or select the variant it runs with --variants)`));
+    out.push(...sutMismatches(o.variantSpecs[0]!, scenarioOfVariant(study, o, o.variantSpecs[0]!), info).map((m) => `${m} (start the SUT with that executor, or select the variant it runs with --variants)`));
   }
   if (info.samplerIntervalMs !== o.samplerIntervalMs) out.push(`the SUT samples every ${info.samplerIntervalMs} ms, the run expects ${o.samplerIntervalMs} ms: give --sampler-interval-ms ${info.samplerIntervalMs}`);
   if (info.pinnedThresholdMs !== o.pinnedThresholdMs) out.push(`the SUT counts pins of ${info.pinnedThresholdMs} ms or more, the run expects ${o.pinnedThresholdMs} ms: give --pinned-threshold-ms ${info.pinnedThresholdMs}`);
