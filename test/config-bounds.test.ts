@@ -64,10 +64,10 @@ test('every numeric option has a maximum, and one above it is refused naming the
     queueCapacity: '2147483648', rampMs: '3600001', mockPort: '65536', sutPort: '70000', samplerIntervalMs: '60001',
     pinnedThresholdMs: '60001', errorFlagThreshold: '1.5', connectTimeoutMs: '2147483648', headersTimeoutMs: '2147483648',
     bodyTimeoutMs: '2147483648', levels: '9745',
-    durationS: '86401', arrivalSeed: '4294967296', maxInFlight: '9745',
+    durationS: '86401', arrivalSeed: '4294967296', maxInFlight: '9745', shards: '65',
   };
   for (const s of OPTION_SPECS) {
-    if (s.key === 'variants' || s.key === 'scenario' || s.key === 'start' || s.key === 'jvmFlags' || s.key === 'bindAddress' || s.key === 'arrival') continue;
+    if (s.key === 'variants' || s.key === 'scenario' || s.key === 'start' || s.key === 'jvmFlags' || s.key === 'bindAddress' || s.key === 'arrival' || s.key === 'sutUrl' || s.key === 'mockUrl') continue;
     assert.ok(s.max, `--${s.flag} declares a maximum`);
     assert.ok(s.max.why.length > 0, `--${s.flag} says why`);
     const raw = above[s.key];

@@ -3,7 +3,7 @@
  * HTTP API shapes (src/jvm/api.ts), and an executor that is either a platform pool of `--threads`
  * permits with a FIFO queue (`--kind platform-pool`) or unbounded (`--kind virtual-per-task`). Each benchmark request takes a permit, then calls the
  * real mock's /v1/chat/completions, and answers with `Server-Timing: queue;dur=…, exec;dur=…`.
- * Prints `listening <port>` on stdout once it listens on 127.0.0.1 (port 0 = any free port).
+ * Prints `listening <port>` on stdout once it listens on `--host` (default 127.0.0.1; port 0 = any free port).
  *
  *   node --import tsx test/pipeline-fake-sut.ts --variant v --kind platform-pool --threads 3 --prefix p- --mock http://127.0.0.1:P/v1
  *
@@ -17,7 +17,7 @@ import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import type { SutInfo, PinnedResponse, SamplesResponse } from '../src/jvm/api.ts';
 
-const { values } = parseArgs({ options: { variant: { type: 'string' }, kind: { type: 'string' }, threads: { type: 'string' }, prefix: { type: 'string' }, mock: { type: 'string' }, port: { type: 'string', default: '0' }, status: { type: 'string' }, queue: { type: 'string' }, scenarios: { type: 'string' } } });
+const { values } = parseArgs({ options: { variant: { type: 'string' }, kind: { type: 'string' }, threads: { type: 'string' }, prefix: { type: 'string' }, mock: { type: 'string' }, port: { type: 'string', default: '0' }, status: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' }, queue: { type: 'string' }, scenarios: { type: 'string' } } });
 const kind = values.kind === 'virtual-per-task' ? 'virtual-per-task' : 'platform-pool';
 const variant = String(values.variant ?? kind);
 const pool = Number(values.threads ?? 8);
@@ -87,7 +87,7 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 600_000;
-server.listen(Number(values.port), '127.0.0.1', () => {
+server.listen(Number(values.port), String(values.host), () => {
   const addr = server.address();
   process.stdout.write(`listening ${typeof addr === 'object' && addr ? addr.port : 0}\n`);
 });

@@ -6,11 +6,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { executePlan, sutMismatches, type RunDeps, type RunContext, type SutHandle } from '../src/pipeline/run.ts';
 import { startMockProcess, getMockStats, resetMockStats } from '../src/pipeline/mock-process.ts';
 import { httpProbe } from '../src/pipeline/liveness.ts';
@@ -27,8 +26,8 @@ import { VtbenchError } from '../src/core/errors.ts';
 import { SCHEMA_VERSION, type RunManifest, type ResolvedOptions } from '../src/store/types.ts';
 import type { RunEvent } from '../src/pipeline/events.ts';
 import { freePort } from './fixtures/ports.ts';
+import { startFakeSutByHand } from './fixtures/fake-sut.ts';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const FAST_LIVENESS = { intervalMs: 200, probeTimeoutMs: 1000, failuresToDeath: 2 };
 
 
@@ -40,17 +39,7 @@ function exited(child: ChildProcess): Promise<void> {
 /** Start the stand-in SUT; resolves once it listens and /bench/info answers. */
 async function startFakeSut(v: Variant, mockV1: string, logFile: string, extra: string[] = []): Promise<SutHandle> {
   const threads = v.executor.kind === 'platform-pool' ? ['--threads', String(v.executor.threads), '--queue', String(v.executor.queueCapacity)] : [];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/pipeline-fake-sut.ts', '--variant', v.id, '--kind', v.executor.kind, ...threads, '--prefix', v.threadNamePrefix, '--mock', mockV1, ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    let buf = '';
-    child.stdout!.on('data', (d) => {
-      buf += d;
-      const m = /listening (\d+)/.exec(buf);
-      if (m) resolve(Number(m[1]));
-    });
-    child.once('exit', (c) => reject(new Error(`fake SUT exited with ${c}`)));
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const { child, url: baseUrl } = await startFakeSutByHand(['--variant', v.id, '--kind', v.executor.kind, ...threads, '--prefix', v.threadNamePrefix, '--mock', mockV1, ...extra]);
   const info = await getInfo(baseUrl, 5000);
   return {
     pid: child.pid!, baseUrl, info, marker: 'pipeline-fake-sut', logFile,
@@ -149,7 +138,7 @@ for (const victim of ['SUT', 'mock'] as const) {
         emit(e);
         if (e.type === 'cell-start' && e.cellId === 'fixed-c3-r1') {
           setTimeout(() => {
-            killedPid = victim === 'SUT' ? h.current.sut!.pid : h.current.mockPid!;
+            killedPid = victim === 'SUT' ? h.current.sut!.pid! : h.current.mockPid!;
             process.kill(killedPid, 'SIGKILL');
           }, 600);
         }

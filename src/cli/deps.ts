@@ -19,7 +19,7 @@ const SUT_READY_TIMEOUT_MS = 120_000;
 
 /**
  * The MainDeps `run.mjs` uses. `prepare` finds a JDK >= SUT_MIN_JDK and builds the SUT jar with
- * Maven (log in `<logsDir>/build.log`), then returns RunDeps that start the real mock process and
+ * Maven (log in `<logsDir>/build.log`; neither with an external SUT, `--sut-url`), then returns RunDeps that start the real mock process and
  * one real SUT JVM per block (the block's effective variant, the run's JVM flags, ports and bind
  * address; ready when `/bench/info` answers, within SUT_READY_TIMEOUT_MS) and read their HTTP
  * endpoints. `checkJdk` is the dry run's JDK check; `report` loads the report stage only when a
@@ -31,14 +31,19 @@ export function realDeps(): MainDeps {
   return {
     async prepare(options, logsDir, extra) {
       const dbUrl = extra?.dbUrl ?? null;
-      const jdk = findJdk(SUT_MIN_JDK);
-      const jarPath = await buildSut({ jdk, logFile: join(logsDir, 'build.log') });
+      // an external SUT (--sut-url) needs neither a JDK nor a build here; startSut is then replaced (src/pipeline/external.ts)
+      const local = options.sutUrl === undefined ? await (async () => {
+        const jdk = findJdk(SUT_MIN_JDK);
+        return { jdk, jarPath: await buildSut({ jdk, logFile: join(logsDir, 'build.log') }) };
+      })() : null;
       const deps: RunDeps = {
         async startMock(o) {
           const m = await startMockProcess({ ...o, host: options.bindAddress ?? DEFAULT_BIND_ADDRESS });
           return { ...m, marker: 'mock/src/cli.ts', logFile: o.logFile, probe: (timeoutMs) => httpProbe(`${m.url}/health`, timeoutMs) };
         },
         async startSut(o) {
+          if (local === null) throw new Error('startSut called for a run with an external SUT (--sut-url)');
+          const { jdk, jarPath } = local;
           const s = await startSut({
             jdk,
             jarPath,
@@ -69,7 +74,7 @@ export function realDeps(): MainDeps {
           return startPostgres({ bin: findPgBinaries(), maxPool: o.maxPool, logFile: o.logFile });
         },
       };
-      return { deps, jdk: { version: jdk.version, vendor: jdk.vendor } };
+      return { deps, jdk: local ? { version: local.jdk.version, vendor: local.jdk.vendor } : null };
     },
     checkJdk() {
       const jdk = findJdk(SUT_MIN_JDK);

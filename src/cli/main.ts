@@ -28,6 +28,7 @@ import { hostInfo } from '../pipeline/host.ts';
 import { checkDisk, checkMaven, checkPorts, checkWritable } from '../pipeline/prereq.ts';
 import { ChildRegistry, reapOrphans, isOurs } from '../pipeline/children.ts';
 import { executePlan, writeSummary, type RunDeps } from '../pipeline/run.ts';
+import { checkExternalComponents, recordExternal, withExternalComponents } from '../pipeline/external.ts';
 import { watchLaunchers } from '../pipeline/parent-watch.ts';
 import { loadRun } from '../report/load.ts';
 import { writeAll } from '../report/write.ts';
@@ -522,6 +523,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
       cellOrder: [],
       plannedDurationS: 0,
     };
+    recordExternal(manifest);
   }
   const plan: Plan = makePlan(options, study);
   manifest.cellOrder = plan.cells.map((c) => c.cellId);
@@ -546,15 +548,20 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   // output folders: probed in a child process with a timeout (creates nothing that stays)
   await checkWritable(resumeId ? store.dir : runsDir, 'runs-dir');
   if (opts['report'] !== false) await checkWritable(dirOption(opts['reportDir'], 'report'), 'report-dir');
-  const checkOurPorts = () => checkPorts([{ flag: 'mock-port', port: options.mockPort }, { flag: 'sut-port', port: options.sutPort }], options.bindAddress ?? DEFAULT_BIND_ADDRESS);
+  // only the components this run starts need a port here and a JDK and Maven (src/pipeline/external.ts)
+  const localPorts = [...(options.mockUrl === undefined ? [{ flag: 'mock-port', port: options.mockPort }] : []), ...(options.sutUrl === undefined ? [{ flag: 'sut-port', port: options.sutPort }] : [])];
+  const checkOurPorts = () => checkPorts(localPorts, options.bindAddress ?? DEFAULT_BIND_ADDRESS);
+  const localSut = options.sutUrl === undefined;
+  if (!localSut || options.mockUrl !== undefined) await checkExternalComponents(options, study);
   if (opts['dryRun']) {
     // read-only checks, then stop
     await checkOurPorts();
-    const mvn = checkMaven();
-    const jdk = deps.checkJdk();
+    const mvn = localSut ? checkMaven() : `no Maven needed (external SUT at ${options.sutUrl})`;
+    const jdk = localSut ? deps.checkJdk() : 'no JDK needed';
     checkDisk(resumeId ? store.dir : nearestExisting(runsDir));
+    const ports = localPorts.length === 0 ? 'no local port needed' : `port${localPorts.length > 1 ? 's' : ''} ${localPorts.map((p) => p.port).join(' and ')} free`;
     const pg = needsDb ? `; PostgreSQL ${findPgBinaries(process.env, undefined, dbUrl === null ? 'server' : 'client').version}${dbUrl !== null ? ` client for --db-url ${redactUrl(dbUrl)}` : ''}` : '';
-    io.stderr.write(`prerequisites ok: ${jdk}; ${mvn}${pg}; ports ${options.mockPort} and ${options.sutPort} free; output folders writable\n`);
+    io.stderr.write(`prerequisites ok: ${jdk}; ${mvn}${pg}; ${ports}; output folders writable\n`);
     if (opts['json']) io.stdout.write(JSON.stringify({ type: 'dry-run', ok: true, runDir: store.dir, study: study.id, profile: options.profile, scenario: options.scenario, variants: [...options.variants], cells: plan.cells.length, totalRequests: plan.totalRequests, theoreticalS: plan.theoreticalS, jdk, maven: mvn }) + '\n');
     return 0;
   }
@@ -568,7 +575,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     await checkOurPorts();
   });
   checkDisk(resumeId ? store.dir : nearestExisting(runsDir));
-  checkMaven();
+  if (localSut) checkMaven();
   if (needsDb) findPgBinaries(process.env, undefined, dbUrl === null ? 'server' : 'client');
   const createdRunDir = !existsSync(store.dir);
   try {
@@ -633,7 +640,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
       remainingTheoreticalS: plan.cells.filter((c) => !done.has(c.cellId)).reduce((s, c) => s + c.theoreticalS, 0),
       cells: plan.cells.length, resumedCells: plan.cells.filter((c) => done.has(c.cellId)).length,
     });
-    await executePlan({ study, options, plan, store, manifest, deps: runDeps, emit, signal: abort.signal, children });
+    await executePlan({ study, options, plan, store, manifest, deps: withExternalComponents(runDeps, options), emit, signal: abort.signal, children });
     const first = Object.values(manifest.sut)[0];
     if (first) {
       manifest.versions.springBoot = first.springBootVersion;

@@ -6,6 +6,7 @@
 import { isIP } from 'node:net';
 import { VtbenchError, EXIT } from '../core/errors.ts';
 import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
+import { MAX_SHARDS } from '../load/shards.ts';
 import type { ResolvedOptions, StartMode } from '../store/types.ts';
 import { FD_RESERVE, JAVA_INT_MAX, NODE_TIMEOUT_MAX_MS, SUT_REQUEST_TIMEOUT_MS, UNDICI_TIMER_RESOLUTION_MS, maxConcurrency, type HostLimits } from './limits.ts';
 
@@ -104,6 +105,28 @@ function list(raw: string, flag: string, example: string): string[] {
   if (items.length === 1 && items[0] === '') return [];
   if (items.some((s) => s === '')) throw usage(flag, `'${raw}' has an empty item`, `separate items with single commas, e.g. --${flag} ${example}`);
   return items;
+}
+
+/**
+ * Parse `--sut-url` / `--mock-url`: an `http:` or `https:` origin (scheme, host, port; no path,
+ * query, fragment or credentials); a trailing slash is dropped; the mock's URL is given without
+ * `/v1`. Returns the origin, e.g. `http://10.200.0.2:19080`.
+ * @throws VtbenchError(EXIT.usage) naming the flag
+ */
+export function parseComponentUrl(flag: 'sut-url' | 'mock-url', raw: string): string {
+  const example = flag === 'sut-url' ? 'http://10.0.0.2:19080' : 'http://10.0.0.3:19000';
+  let u: URL;
+  try {
+    u = new URL(raw.trim());
+  } catch {
+    throw new VtbenchError(`--${flag}: '${raw}' is not a URL`, `give the component's origin, e.g. --${flag} ${example}`, EXIT.usage);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new VtbenchError(`--${flag}: '${raw}' is not an http(s) URL`, `give e.g. --${flag} ${example}`, EXIT.usage);
+  if (u.username !== '' || u.password !== '' || u.search !== '' || u.hash !== '' || (u.pathname !== '/' && u.pathname !== '')) {
+    const why = flag === 'mock-url' && /\/v1\/?$/.test(u.pathname) ? ' (give it without /v1: the run adds /v1 where the SUT needs it)' : '';
+    throw new VtbenchError(`--${flag}: '${raw}' has more than scheme, host and port${why}`, `give only the origin, e.g. --${flag} ${example}`, EXIT.usage);
+  }
+  return u.origin;
 }
 
 const STARTS: readonly StartMode[] = ['together', 'ramp'];
@@ -220,5 +243,14 @@ export const OPTION_SPECS = [
     key: 'maxInFlight', flag: 'max-in-flight', arg: 'n', description: 'open-loop scenarios: most requests in flight at once (one connection each); a send beyond it is refused and counted, never queued',
     max: { value: maxConcurrency, why: `each request in flight costs the SUT two file descriptors (inbound + upstream) under ulimit -n, less ${FD_RESERVE} for the JVM, and two ephemeral ports` },
     parse: (r) => parsePositiveInt('max-in-flight', r, 1), show: (v) => (v === undefined ? '(closed loop)' : `${v}`),
+  }),
+  intSpec('shards', 'shards', 'K', 'closed-loop cells: split each cell\'s workers over K generator processes on this host, merged from their raw records (1 = one process)', 1, { value: MAX_SHARDS, why: 'a stated maximum: each shard is a Node process of its own' }),
+  spec({
+    key: 'sutUrl', flag: 'sut-url', arg: 'url', description: 'an external SUT someone else started (origin, e.g. http://10.0.0.2:19080): not started, stopped or read from /proc; every figure over HTTP; the run must select the one variant it reports (src/pipeline/external.ts)',
+    parse: (r) => parseComponentUrl('sut-url', r), show: (v) => v ?? '(started here)',
+  }),
+  spec({
+    key: 'mockUrl', flag: 'mock-url', arg: 'url', description: 'an external mock LLM someone else started (origin without /v1): not started or stopped; its figures over HTTP (/stats); needed with --sut-url',
+    parse: (r) => parseComponentUrl('mock-url', r), show: (v) => v ?? '(started here)',
   }),
 ] as const satisfies readonly OptionSpec[];

@@ -12,7 +12,7 @@ import { FD_RESERVE, MAX_PLAN_DURATION_S, SUT_REQUEST_TIMEOUT_MS, maxCellRequest
 import type { ResolvedOptions } from '../store/types.ts';
 import type { Profile, Study, Variant } from '../study/types.ts';
 import { STUDIES } from '../studies/index.ts';
-import { driverFor } from '../load/driver.ts';
+import { driverFor, withShards } from '../load/driver.ts';
 import { checkStudy } from './study-check.ts';
 
 /** The default profile of a study: its first. */
@@ -135,6 +135,11 @@ export function resolveOptions(study: Study, profileName: string, raw: Partial<R
     throw new VtbenchError(`--scenario: unknown scenario '${out.scenario}' of study ${study.id}`, `use one of: ${study.scenarios.map((x) => x.id).join(', ')}`, EXIT.usage);
   }
   driverFor(scenarioOf(study, out.scenario)); // a scenario whose driver is not built yet stops here
+  if ((out.shards ?? 1) > 1) {
+    withShards(driverFor(scenarioOf(study, out.scenario)), out.shards!); // only closed-loop HTTP shards
+    const lowest = Math.min(...out.levels);
+    if (out.shards! > lowest) throw new VtbenchError(`--shards ${out.shards}: the level ${lowest} has fewer workers than shards (each shard needs one)`, `give --shards ${lowest} or less, or drop the level`, EXIT.usage);
+  }
   checkPoolOverrides(study, out, raw);
   out.variantSpecs = effectiveVariants(study, out);
   for (const v of out.variantSpecs) driverFor(scenarioOfVariant(study, out, v)); // a variant's own scenario must exist and be runnable

@@ -15,7 +15,8 @@ import { runClosedLoop } from './run.ts';
 import { runOpenLoop } from './open-loop.ts';
 import { runInProcessJob } from './in-process.ts';
 import { runWebSocketCell } from './websocket.ts';
-import type { LoadEvents, LoadResult } from './types.ts';
+import { runClosedLoopSharded } from './shards.ts';
+import type { LoadEvents, LoadOptions, LoadResult } from './types.ts';
 
 /** One cell's (or one warm-up's) load, as the pipeline hands it to a driver. */
 export interface DriverCellPlan {
@@ -46,29 +47,50 @@ export interface Driver {
   run(plan: DriverCellPlan, events?: LoadEvents): Promise<LoadResult>;
 }
 
+/** The closed-loop runner's options of one cell plan (the scenario's request, the run's timeouts and start mode). */
+export function closedLoopOptionsOf(p: DriverCellPlan): LoadOptions {
+  const req = p.scenario.request(p.options);
+  const o = p.options;
+  return {
+    url: p.baseUrl,
+    path: req.path,
+    method: req.method,
+    ...(req.body !== undefined ? { body: req.body, headers: { 'content-type': 'application/json' } } : {}),
+    concurrency: p.concurrency,
+    requestsPerWorker: p.requestsPerWorker,
+    start: o.start,
+    rampMs: o.rampMs,
+    connectTimeoutMs: o.connectTimeoutMs,
+    headersTimeoutMs: o.headersTimeoutMs,
+    bodyTimeoutMs: o.bodyTimeoutMs,
+    lateSendThresholdMs: p.lateSendThresholdMs,
+    signal: p.signal,
+  };
+}
+
 /** The closed-loop HTTP driver: c workers, one connection each, n requests back to back (src/load/run.ts). */
 export const closedLoopHttpDriver: Driver = {
   kind: 'closed-loop-http',
   run(p, events) {
-    const req = p.scenario.request(p.options);
-    const o = p.options;
-    return runClosedLoop({
-      url: p.baseUrl,
-      path: req.path,
-      method: req.method,
-      ...(req.body !== undefined ? { body: req.body, headers: { 'content-type': 'application/json' } } : {}),
-      concurrency: p.concurrency,
-      requestsPerWorker: p.requestsPerWorker,
-      start: o.start,
-      rampMs: o.rampMs,
-      connectTimeoutMs: o.connectTimeoutMs,
-      headersTimeoutMs: o.headersTimeoutMs,
-      bodyTimeoutMs: o.bodyTimeoutMs,
-      lateSendThresholdMs: p.lateSendThresholdMs,
-      signal: p.signal,
-    }, events);
+    return runClosedLoop(closedLoopOptionsOf(p), events);
   },
 };
+
+/**
+ * `driver` with its load split over `shards` generator processes (src/load/shards.ts); `driver`
+ * itself for one shard. Only the closed-loop HTTP driver shards.
+ * @throws VtbenchError(EXIT.usage) for `shards` > 1 with another driver
+ */
+export function withShards(driver: Driver, shards: number): Driver {
+  if (shards <= 1) return driver;
+  if (driver.kind !== 'closed-loop-http') {
+    throw new VtbenchError(`--shards ${shards}: the ${driver.kind} driver does not shard yet`, 'drop --shards (only closed-loop-http scenarios run over several generator processes)', EXIT.usage);
+  }
+  return {
+    kind: driver.kind,
+    run: (p, events) => runClosedLoopSharded(closedLoopOptionsOf(p), shards, events),
+  };
+}
 
 /** Defaults of the open-loop options a profile may leave out (ResolvedOptions' optional fields). */
 export const OPEN_LOOP_DEFAULTS = { durationS: 60, arrival: 'constant', arrivalSeed: 1, maxInFlight: 1000 } as const;

@@ -304,4 +304,25 @@ export interface LoadResult {
   ws?: WsRawRecords;
   /** a thread dump the driver took itself (the websocket driver's progress watchdog), ms after t0; stored as the cell's thread dump */
   stallDump?: { raw: string; atMs: number };
+  /** `--shards K` > 1: each shard process's figures (src/load/shards.ts); stored as CellResult.shards */
+  shards?: ShardStat[];
 }
+
+/** One shard's figures in a cell (CellResult.shards). */
+export interface ShardStat {
+  /** 0..K-1 */
+  shard: number;
+  /** its workers, and the index of its first worker in the merged cell */
+  workers: number;
+  workerOffset: number;
+  /** its t0 minus the cell's (the earliest shard's) t0, ms: how far apart the shards started */
+  t0OffsetMs: number;
+  /** its measured requests, and those that succeeded */
+  count: number;
+  ok: number;
+  /** count / (its last end − its first start), req/s; null with fewer than one request or a zero span */
+  sendRatePerS: number | null;
+  /** the shard process's own generator figures */
+  loadgen: LoadgenStats;
+}
+

@@ -15,8 +15,11 @@ export interface FailedCellEvidence {
   cellId: string;
   cause: string;
   atIso: string;
-  /** the component found dead, or null when the result was unusable for another reason */
-  component: { role: string; pid: number } | null;
+  /**
+   * the component found dead (pid null for an external component: it has none on this host), or
+   * null when the result was unusable for another reason
+   */
+  component: { role: string; pid: number | null } | null;
   startedAt: string;
   /** ms from the cell's start to the failure */
   durationMs: number;

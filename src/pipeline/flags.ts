@@ -114,6 +114,12 @@ export interface FlagInputs {
   loadgenCpuPct: number | null;
   hostCpuPct: number | null;
   errorFlagThreshold: number;
+  /**
+   * what `hostCpuPct` covers: `all` (default) the host of the generator, the SUT and the mock;
+   * `generator` the generator's host only, when the SUT or the mock is external (`--sut-url`,
+   * `--mock-url`) and may run elsewhere
+   */
+  hostCpuScope?: 'all' | 'generator';
 }
 
 /** Every flag of one cell, in a fixed order (at most one per code). */
@@ -133,7 +139,8 @@ export function computeFlags(i: FlagInputs): CellFlag[] {
     flags.push({ code: 'loadgen-cpu', message: `load generator CPU ${i.loadgenCpuPct.toFixed(0)} % of one core > ${LOADGEN_CPU_PCT} %`, value: i.loadgenCpuPct, threshold: LOADGEN_CPU_PCT });
   }
   if (i.hostCpuPct !== null && i.hostCpuPct > HOST_CPU_PCT) {
-    flags.push({ code: 'host-cpu', message: `host CPU ${i.hostCpuPct.toFixed(0)} % > ${HOST_CPU_PCT} %: SUT, mock and client competed for cores`, value: i.hostCpuPct, threshold: HOST_CPU_PCT });
+    const why = i.hostCpuScope === 'generator' ? "the load generator's host (an external SUT or mock may run elsewhere) was near its limit" : 'SUT, mock and client competed for cores';
+    flags.push({ code: 'host-cpu', message: `host CPU ${i.hostCpuPct.toFixed(0)} % > ${HOST_CPU_PCT} %: ${why}`, value: i.hostCpuPct, threshold: HOST_CPU_PCT });
   }
   const cpu = sutCpuSaturation(i.sutSamples, i.t0EpochMs);
   if (cpu.saturated && cpu.share !== null) {

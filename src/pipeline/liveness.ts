@@ -28,8 +28,12 @@ export function pidAliveDefault(pid: number, marker: string): boolean {
 export interface Watched {
   /** human name used in messages, e.g. `SUT (<variant>-r1)`, `mock LLM` */
   role: string;
-  pid: number;
-  /** substring of /proc/<pid>/cmdline that identifies it (see children.ts) */
+  /**
+   * its process on this host; null for an external component (`--sut-url`, `--mock-url`): it is
+   * then judged by its health probe alone, never through /proc
+   */
+  pid: number | null;
+  /** substring of /proc/<pid>/cmdline that identifies it (see children.ts); unused when pid is null */
   marker: string;
   /** its log file, named in the hint when it dies */
   logFile: string;
@@ -43,7 +47,8 @@ export interface Watched {
 /** A component found dead. */
 export interface Death {
   role: string;
-  pid: number;
+  /** null for an external component */
+  pid: number | null;
   logFile: string;
   /** one line, e.g. `process 1234 is gone` or `did not answer its health probe 3 times in a row (timeout 5000 ms each)` */
   cause: string;
@@ -62,6 +67,8 @@ export interface LivenessOptions {
 export const DEFAULT_LIVENESS: Readonly<LivenessOptions> = Object.freeze({ intervalMs: 1000, probeTimeoutMs: 5000, failuresToDeath: 3 });
 
 const pidGone = (w: Watched): string => `process ${w.pid} is gone`;
+const unansweredExternal = (n: number, o: LivenessOptions): string =>
+  `the external component did not answer its health probe ${n} time(s) in a row (timeout ${o.probeTimeoutMs} ms each)`;
 const unanswered = (n: number, o: LivenessOptions): string =>
   `its process is alive but did not answer its health probe ${n} time(s) in a row (timeout ${o.probeTimeoutMs} ms each)`;
 
@@ -74,7 +81,8 @@ export class LivenessWatch {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> = Promise.resolve();
   private stopped = false;
-  private readonly failures = new Map<number, number>();
+  /** consecutive failed probes, by role (external components have no pid) */
+  private readonly failures = new Map<string, number>();
   private death: Death | null = null;
   private readonly o: LivenessOptions;
 
@@ -113,15 +121,15 @@ export class LivenessWatch {
   private async round(): Promise<Death | null> {
     const pidAlive = this.o.pidAlive ?? pidAliveDefault;
     const list = this.components();
-    for (const w of list) if (!pidAlive(w.pid, w.marker)) return (this.death = deathOf(w, pidGone(w)));
+    for (const w of list) if (!alive(pidAlive, w)) return (this.death = deathOf(w, pidGone(w)));
     const answers = await Promise.all(list.map((w) => w.probe(this.o.probeTimeoutMs).catch(() => false)));
     for (let i = 0; i < list.length; i++) {
       const w = list[i]!;
       // a probe that failed because the process died meanwhile is reported as the process gone
-      if (!pidAlive(w.pid, w.marker)) return (this.death = deathOf(w, pidGone(w)));
-      const n = answers[i] ? 0 : (this.failures.get(w.pid) ?? 0) + 1;
-      this.failures.set(w.pid, n);
-      if (n >= this.o.failuresToDeath) return (this.death = deathOf(w, unanswered(n, this.o)));
+      if (!alive(pidAlive, w)) return (this.death = deathOf(w, pidGone(w)));
+      const n = answers[i] ? 0 : (this.failures.get(w.role) ?? 0) + 1;
+      this.failures.set(w.role, n);
+      if (n >= this.o.failuresToDeath) return (this.death = deathOf(w, w.pid === null ? unansweredExternal(n, this.o) : unanswered(n, this.o)));
     }
     return null;
   }
@@ -135,17 +143,22 @@ export class LivenessWatch {
 export async function checkNow(components: readonly Watched[], options: Partial<LivenessOptions> = {}): Promise<Death | null> {
   const o = { ...DEFAULT_LIVENESS, ...options };
   const pidAlive = o.pidAlive ?? pidAliveDefault;
-  for (const w of components) if (!pidAlive(w.pid, w.marker)) return deathOf(w, pidGone(w));
+  for (const w of components) if (!alive(pidAlive, w)) return deathOf(w, pidGone(w));
   for (const w of components) {
     let ok = false;
     for (let k = 0; k < o.failuresToDeath && !ok; k++) {
       if (k > 0) await new Promise((r) => setTimeout(r, o.intervalMs));
       ok = await w.probe(o.probeTimeoutMs).catch(() => false);
-      if (!pidAlive(w.pid, w.marker)) return deathOf(w, pidGone(w));
+      if (!alive(pidAlive, w)) return deathOf(w, pidGone(w));
     }
-    if (!ok) return deathOf(w, unanswered(o.failuresToDeath, o));
+    if (!ok) return deathOf(w, w.pid === null ? unansweredExternal(o.failuresToDeath, o) : unanswered(o.failuresToDeath, o));
   }
   return null;
+}
+
+/** The pid check of one component; an external one (pid null) has no process here and passes. */
+function alive(pidAlive: (pid: number, marker: string) => boolean, w: Watched): boolean {
+  return w.pid === null || pidAlive(w.pid, w.marker);
 }
 
 function deathOf(w: Watched, cause: string): Death {

@@ -17,7 +17,7 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setMaxListeners } from 'node:events';
-import { driverFor, type Driver } from '../load/driver.ts';
+import { driverFor, withShards, type Driver } from '../load/driver.ts';
 import type { LoadResult, LoadSummary } from '../load/types.ts';
 import { levelsOf, scenarioOfVariant, type Plan, type PlannedBlock, type PlannedCell } from '../config/plan.ts';
 import { dbSutProperties, type DbHandle } from '../db/postgres.ts';
@@ -41,7 +41,8 @@ import { VtbenchError, EXIT } from '../core/errors.ts';
 
 /** A started SUT JVM. */
 export interface SutHandle {
-  pid: number;
+  /** its process on this host; null for an external SUT (`--sut-url`, src/pipeline/external.ts) */
+  pid: number | null;
   /** e.g. http://127.0.0.1:19080 */
   baseUrl: string;
   info: SutInfo;
@@ -56,7 +57,8 @@ export interface SutHandle {
 
 /** A started mock LLM. */
 export interface MockHandle {
-  pid: number;
+  /** its process on this host; null for an external mock (`--mock-url`) */
+  pid: number | null;
   /** base URL without /v1 */
   url: string;
   marker: string;
@@ -117,7 +119,7 @@ export async function executePlan(ctx: RunContext): Promise<void> {
   const pending = ctx.plan.blocks.filter((b) => b.cells.some((c) => !done.has(c.cellId)));
   const needsDb = pending.some((b) => scenarioOfVariant(ctx.study, o, b.variant).usesDb === true);
   const mock = await deps.startMock({ port: o.mockPort, latencyMs: o.latencyMs, logFile: join(store.logsDir, 'mock.log'), ...(o.mockFaults ? { faults: o.mockFaults } : {}), ...(o.mockStreamHeaders ? { streamHeaders: o.mockStreamHeaders } : {}) });
-  ctx.children.add({ pid: mock.pid, role: 'mock', marker: mock.marker, stop: mock.stop });
+  if (mock.pid !== null) ctx.children.add({ pid: mock.pid, role: 'mock', marker: mock.marker, stop: mock.stop });
   let db: DbHandle | null = null;
   try {
     if (needsDb) {
@@ -141,7 +143,7 @@ export async function executePlan(ctx: RunContext): Promise<void> {
       if (db.pid !== null) ctx.children.remove(db.pid);
     }
     await mock.stop();
-    ctx.children.remove(mock.pid);
+    if (mock.pid !== null) ctx.children.remove(mock.pid);
   }
 }
 
@@ -173,7 +175,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
   const props = blockSutProperties(blockScenario, block.variant, mock.url, db);
   const sutVariant: Variant = props === null ? block.variant : { ...block.variant, sutProperties: props };
   const sut = await deps.startSut({ variant: sutVariant, options: o, mockUrl: `${mock.url}/v1`, logFile: join(store.logsDir, `sut-${block.blockId}.log`) });
-  ctx.children.add({ pid: sut.pid, role: `sut-${block.blockId}`, marker: sut.marker, stop: sut.stop });
+  if (sut.pid !== null) ctx.children.add({ pid: sut.pid, role: `sut-${block.blockId}`, marker: sut.marker, stop: sut.stop });
   const watched = watchedOf(block, sut, mock);
   try {
     ctx.manifest.sut[block.blockId] = sut.info;
@@ -208,7 +210,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
     }
   } finally {
     await sut.stop();
-    ctx.children.remove(sut.pid);
+    if (sut.pid !== null) ctx.children.remove(sut.pid);
   }
 }
 
@@ -283,7 +285,7 @@ function diedError(ctx: RunContext, d: Death, when: string, failedCellId: string
 /** A variant's scenario (its own, or the run's) and the driver that loads it (src/load/driver.ts). */
 function loadOf(ctx: Pick<RunContext, 'study' | 'options'>, variant: Variant): { scenario: Scenario; driver: Driver } {
   const scenario = scenarioOfVariant(ctx.study, ctx.options, variant);
-  return { scenario, driver: driverFor(scenario) };
+  return { scenario, driver: withShards(driverFor(scenario), ctx.options.shards ?? 1) };
 }
 
 /** What every load of the run shares (the caller adds concurrency and requests per worker); `latencyMs` is the cell's L. */
@@ -328,7 +330,8 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   const mockBefore = await deps.resetMockStats(mock.url);
   const cpuBefore = readCpuTicks();
   // components: the mock's and the database's CPU over the load (the CPU bound's service demand)
-  const componentCpu = () => ({ mock: processTreeCpuMs(mock.pid), db: components?.db?.pid != null ? processTreeCpuMs(components.db.pid) : null });
+  // an external mock (--mock-url) has no pid here: its CPU is not available, never guessed
+  const componentCpu = () => ({ mock: mock.pid !== null ? processTreeCpuMs(mock.pid) : null, db: components?.db?.pid != null ? processTreeCpuMs(components.db.pid) : null });
   const componentsBefore = components ? componentCpu() : null;
   const cellAbort = new AbortController();
   const watch = new LivenessWatch(() => watched, ctx.liveness).start(() => cellAbort.abort());
@@ -411,6 +414,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     loadgenCpuPct: result.loadgen.cpuPct,
     hostCpuPct: host,
     errorFlagThreshold: o.errorFlagThreshold,
+    ...(sut.pid === null || mock.pid === null ? { hostCpuScope: 'generator' as const } : {}),
   });
   let threadDump: CellResult['threadDump'] = null;
   if (dumped) {
@@ -450,10 +454,11 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     loadgen: { eventLoopLagP99Ms: result.loadgen.eventLoopLagP99Ms, eventLoopLagMaxMs: result.loadgen.eventLoopLagMaxMs, cpuPct: result.loadgen.cpuPct, hostCpuPct: host },
     flags,
     threadDump,
-    sutPid: sut.pid,
+    ...(sut.pid !== null ? { sutPid: sut.pid } : {}),
     ...(componentsBefore && componentsAfter ? { componentCpuMs: { mock: diffOrNull(componentsBefore.mock, componentsAfter.mock), db: diffOrNull(componentsBefore.db, componentsAfter.db) } } : {}),
     ...(result.job !== undefined ? { job: result.job } : {}),
     ...(result.sweep !== undefined ? { sweep: result.sweep } : {}),
+    ...(result.shards !== undefined ? { shards: result.shards } : {}),
   };
   if (out.pinned?.flushed === false) ctx.emit({ type: 'info', message: `  ${cell.cellId}: the SUT answered its pinned counts before JFR confirmed delivery (5 s wait timed out); a late pin may be counted in the next cell` });
   store.writeCell(out, compactRequests(result.records, result.unsent, result.ws));

@@ -207,7 +207,13 @@ export function renderMarkdown(model: ReportModel, t0: Templates, figures: reado
   }
   env.push([s('env.tool'), `vtbench ${m.tool.version}${m.tool.gitCommit ? ` @ ${m.tool.gitCommit.slice(0, 12)}${m.tool.gitDirty ? ' (dirty)' : ''}` : ''}`]);
   env.push([s('env.time'), `${m.startedAt} → ${m.endedAt ?? '—'} (${statusText(m.status)})`]);
-  const environment = table([s('h.item'), s('h.value')], env);
+  // components by URL and load shards (issue 18): rows and a per-shard table only in runs that had them
+  if (m.external) env.push([s('env.external'), P('env.externalValue', { sut: m.external.sut ?? P('env.startedHere'), mock: m.external.mock ?? P('env.startedHere') })]);
+  if ((o.shards ?? 1) > 1) env.push([s('env.shards'), P('env.shardsValue', { k: int(o.shards!) })]);
+  const shardRows = model.cells.flatMap((c) => (c.shards ?? []).map((x) => [c.cellId, int(x.shard), int(x.workers), int(x.count), x.sendRatePerS === null ? '—' : rps(x.sendRatePerS), ms(x.t0OffsetMs), x.loadgen.cpuPct === null ? '—' : P('unit.pctOfOneCore', { v: num(x.loadgen.cpuPct, 0) })]));
+  const envTable = table([s('h.item'), s('h.value')], env);
+  const environment = shardRows.length === 0 ? envTable
+    : raw([envTable.md, s('shards.intro'), table([s('h.cell'), s('h.shard'), s('h.shardWorkers'), s('h.n'), s('h.sendRate'), s('h.t0Offset'), s('h.shardCpu')], shardRows, ['l', 'r', 'r', 'r', 'r', 'r', 'r']).md].join('\n\n'));
 
   // ------------------------------------------------------------ method
   const warmup = model.warmups === null || model.warmups.length === 0

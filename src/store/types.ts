@@ -19,7 +19,7 @@
  *
  * Rules: units in names; "not computable" is null, never 0; every write is atomic.
  */
-import type { LoadSummary, Percentiles, ErrorClass } from '../load/types.ts';
+import type { LoadSummary, Percentiles, ErrorClass, ShardStat } from '../load/types.ts';
 import type { SutSample, SutInfo } from '../jvm/api.ts';
 import type { MockStats } from '../../mock/src/types.ts';
 import type { ExecutorSpec, Variant } from '../study/types.ts';
@@ -104,6 +104,22 @@ export interface ResolvedOptions {
    * until its response headers arrive.
    */
   mockStreamHeaders?: 'arrival' | 'first-token';
+  /**
+   * `--sut-url`: the SUT is external, started by someone else at this origin (e.g.
+   * `http://10.0.0.2:19080`); the run neither starts nor stops it and reads every SUT figure over
+   * HTTP (`/bench/*`). Absent: the run starts a SUT JVM per block (src/pipeline/external.ts).
+   */
+  sutUrl?: string;
+  /**
+   * `--shards K`: each closed-loop cell's workers split over K generator processes on this host
+   * (src/load/shards.ts); absent or 1: one generator process, as before.
+   */
+  shards?: number;
+  /**
+   * `--mock-url`: the mock LLM is external at this origin (without `/v1`); the run reads its
+   * figures over HTTP (`/stats`) only. Absent: the run starts the mock itself.
+   */
+  mockUrl?: string;
 }
 
 /** The cells of one scenario (ResolvedOptions.scenarioLevels). */
@@ -172,6 +188,18 @@ export interface RunManifest {
    * entry (with a line in `notes`).
    */
   failedCells?: { cellId: string; cause: string; atIso: string }[];
+  /**
+   * the components someone else started (`--sut-url`, `--mock-url`): their origins. The run did not
+   * start, stop or signal them; nothing about them was read from /proc (no pid, no process CPU of
+   * theirs on this host), only what they answered over HTTP. Absent: every component was local.
+   */
+  external?: ExternalComponents;
+}
+
+/** Origins of the external components of a run (RunManifest.external); a local component is absent. */
+export interface ExternalComponents {
+  sut?: string;
+  mock?: string;
 }
 
 /**
@@ -228,6 +256,8 @@ export interface CellResult {
    */
   mock: { before: MockStats | null; after: MockStats | null; scope?: 'cell' };
   pinned: PinnedDelta | null;
+  /** `--shards K` > 1: each generator shard's figures (workers, requests, send rate, start skew, its CPU and lag) */
+  shards?: ShardStat[];
   /** the SUT JVM that served the cell (optional, absent in runs before it): a resumed block can span JVMs */
   sutPid?: number;
   /**
