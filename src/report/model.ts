@@ -28,6 +28,7 @@ import { warmupPlan } from '../config/plan.ts';
 import { deriveUpstream } from './upstream.ts';
 import { schedulerDelayThresholdMs, SUT_CPU_SATURATED as PIPELINE_SUT_CPU_SATURATED, SUT_CPU_SATURATED_SHARE, sutCpuSaturation, upgradeLegacyFlag } from '../pipeline/flags.ts';
 import type { BaseModel, ConclusionRow, FigureCheck, FollowUp, StudyReportHook, Verdict } from './hook.ts';
+import { cellFile, rowProvenance, type Provenance, type RowMetric, type RowProv, type RowSource } from './provenance.ts';
 
 export type { ConclusionRow, FollowUp, Verdict } from './hook.ts';
 /** A reason or expected difference, phrased by the renderer from templates (`reason.<key>`). */
@@ -104,6 +105,10 @@ export interface RowModel {
   };
   /** concurrent calls that reached the upstream (the mock), per cell, median over repeats; see {@link UpstreamRow} */
   upstream: UpstreamRow;
+  /** where the row's numbers come from: its summary.json row (null when recomputed) and its cells in repeat order */
+  source: RowSource;
+  /** how each printed value of the row was computed (src/report/provenance.ts) */
+  prov: RowProv;
 }
 
 /**
@@ -230,6 +235,13 @@ export interface PublishedVerdict {
    * `identity.<kind>`): its verdict checks the setup, it is shown apart and never counted as a reproduction.
    */
   identity: string | null;
+  /**
+   * where the published and the measured value come from: the study's published row (its source
+   * document and src/studies/<id>/published.ts), and the measured value's provenance (the row's
+   * metric for an engine metric, the hook's FigureCheck.prov, else the cells of the figure's
+   * (variant, level) as the study's hook reads them); null measured = nothing measured
+   */
+  prov: { published: Provenance; measured: Provenance | null };
 }
 
 export interface ThreadDumpEvidence {
@@ -408,7 +420,7 @@ export function isOpenLoopCells(cells: readonly CellResult[], study: Pick<Study,
   return cells.some((x) => study.scenarios.find((sc) => sc.id === x.scenario)?.driver === 'open-loop-http' || x.load.openLoop !== undefined);
 }
 
-function buildRow(sr: SummaryRow, exec: ExecutorSpec, L: number, cells: CellResult[], m: RunManifest, requests: ReadonlyMap<string, CompactRequests>, study: Pick<Study, 'scenarios'>): RowModel {
+function buildRow(sr: SummaryRow, exec: ExecutorSpec, L: number, cells: CellResult[], m: RunManifest, requests: ReadonlyMap<string, CompactRequests>, study: Pick<Study, 'scenarios'>, source: RowSource, pdef: string): RowModel {
   const { requestsPerWorker: n, start } = m.options;
   const c = sr.concurrency;
   // an open-loop row: its level is an arrival rate, so no closed-loop theory is computed for it
@@ -424,7 +436,7 @@ function buildRow(sr: SummaryRow, exec: ExecutorSpec, L: number, cells: CellResu
   const predicted = ol ? null : littleThroughputRps(c, means?.e2eMs ?? null);
   const res = cells.map(cellResources);
   const qAgg = (k: keyof ReturnType<typeof cellResources>) => agg(res.map((r) => r[k]));
-  return {
+  const row: Omit<RowModel, 'prov'> = {
     variant: sr.variant,
     executor: exec,
     concurrency: c,
@@ -460,7 +472,9 @@ function buildRow(sr: SummaryRow, exec: ExecutorSpec, L: number, cells: CellResu
       peakExecutorActive: qAgg('peakExecutorActive'), samples: cells.reduce((s, x) => s + x.samples.length, 0),
     },
     upstream: upstreamRow(exec, c, cells, requests),
+    source,
   };
+  return { ...row, prov: rowProvenance(row, source, { latencyMs: L, requestsPerWorker: n, levels: m.options.levels, percentileDefinition: pdef }) };
 }
 
 function compareLevel(c: number, b: RowModel, v: RowModel, L: number): LevelComparison {
@@ -507,6 +521,11 @@ export const GENERIC_METRICS: Readonly<Record<string, (r: RowModel) => number | 
   errorRate: (r) => r.errorRate.median,
 };
 
+/** the RowModel provenance of each engine metric (GENERIC_METRICS) */
+const GENERIC_METRIC_KEYS: Readonly<Record<string, RowMetric>> = {
+  throughputRps: 'wholeRunRps', e2eP95Ms: 'e2eP95Ms', e2eP99Ms: 'e2eP99Ms', queueWaitP95Ms: 'queueP95Ms', executionP95Ms: 'execP95Ms', errorRate: 'errorRate',
+};
+
 function verdictOf(published: number, measured: number | null, tol: Tolerance): { diff: number | null; diffPct: number | null; verdict: Verdict } {
   if (measured === null) return { diff: null, diffPct: null, verdict: 'not tested here' };
   const diff = measured - published;
@@ -530,12 +549,17 @@ export function evaluatePublished(model: BaseModel, hook: StudyReportHook | unde
     if (p.tolerance === null || typeof p.value !== 'number') continue;
     const chk: FigureCheck = hook?.figure?.(p, model, cells) ?? {};
     const tol = chk.tolerance ?? { rel: p.tolerance, abs: 0 };
-    const base = { id: p.id, metric: p.metric, variant: p.variant, concurrency: p.level, unit: p.unit, published: p.value, tolerance: tol, identity: p.setupIdentity };
+    const row = p.variant !== null && p.level !== null ? rowOf(model, p.variant, p.level) : null;
+    const published: Provenance = { def: 'published', v: { id: p.id }, formula: null, sources: [{ file: model.study.source, pointer: p.id }, { file: `src/studies/${model.study.id}/published.ts`, pointer: p.id }] };
+    const metricKey = GENERIC_METRIC_KEYS[p.metric];
+    const measuredProv: Provenance = !chk.measured && metricKey && row ? row.prov[metricKey]
+      : chk.prov ?? { def: 'studyMeasure', v: { figure: p.metric, study: model.study.id }, formula: null,
+        sources: cells.filter((x) => x.variant === p.variant && x.concurrency === p.level).map((x) => ({ file: cellFile(x.cellId), pointer: '' })) };
+    const base = { id: p.id, metric: p.metric, variant: p.variant, concurrency: p.level, unit: p.unit, published: p.value, tolerance: tol, identity: p.setupIdentity, prov: { published, measured: measuredProv } };
     if (p.scenario !== null && p.scenario !== m.options.scenario) {
       out.push({ ...base, measured: null, diff: null, diffPct: null, verdict: 'not tested here', reasons: [{ key: 'otherScenario', v: { measured: m.options.scenario, published: p.scenario } }] });
       continue;
     }
-    const row = p.variant !== null && p.level !== null ? rowOf(model, p.variant, p.level) : null;
     const generic = GENERIC_METRICS[p.metric];
     const measure = chk.measured ?? (generic ? (r: RowModel | null) => (r ? generic(r) : null) : () => null);
     if (chk.ownGate !== undefined) {
@@ -611,7 +635,11 @@ export function buildModel(run: LoadedRun): ReportModel {
   const rows = summary.rows
     .slice()
     .sort((a, b) => order.indexOf(a.variant) - order.indexOf(b.variant) || a.concurrency - b.concurrency)
-    .map((sr) => { const cs = cellsOf(sr.variant, sr.concurrency); return buildRow(sr, execOf(sr.variant, cs), cs[0]?.latencyMs ?? L, cs, m, run.requests, study); });
+    .map((sr) => {
+      const cs = cellsOf(sr.variant, sr.concurrency);
+      const source: RowSource = { summaryIndex: run.summarySource === 'file' ? summary.rows.indexOf(sr) : null, cellIds: cs.map((x) => x.cellId) };
+      return buildRow(sr, execOf(sr.variant, cs), cs[0]?.latencyMs ?? L, cs, m, run.requests, study, source, summary.percentileDefinition);
+    });
   const levels = [...new Set(rows.map((r) => r.concurrency))].sort((a, b) => a - b);
   const variants = order.filter((v) => rows.some((r) => r.variant === v));
   const pairs: PairComparison[] = [];
