@@ -23,6 +23,7 @@ import { EXIT, VtbenchError } from '../core/errors.ts';
 import { agg, maxOf, meanOf, medianOf } from './stats.ts';
 import { successfulColumns } from '../analysis/summary.ts';
 import { pushAll } from '../stats/extremes.ts';
+import { downsampleMinMax } from './downsample.ts';
 import { quantileSorted } from 'simple-statistics';
 import { warmupPlan } from '../config/plan.ts';
 import { deriveUpstream } from './upstream.ts';
@@ -287,6 +288,14 @@ export interface PinRule { events: number | null; requests: number; thresholdMs:
 
 export interface PinningRow { variant: VariantId; concurrency: number; thresholdMs: number | null; total: number | null; byReason: Record<string, number>; cells: number; cellsWithData: number }
 
+/** points per cell and metric of the time-series chart, and per variant of the latency scatter */
+export const SERIES_MAX_POINTS = 600;
+export const SCATTER_MAX_POINTS = 400;
+/** the share of a cell's send span the latency scatter also shows zoomed in */
+export const SCATTER_EARLY_SHARE = 0.1;
+/** the percentiles of the percentile chart (HdrHistogram style), as fractions */
+export const SPECTRUM_PERCENTILES: readonly number[] = [0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 0.9999];
+
 export interface SeriesPoint { cellId: string; variant: VariantId; tS: number; metric: 'inFlight' | 'queue' | 'platformThreads' | 'heapMiB' | 'rssMiB' | 'cpuPct'; value: number }
 
 /**
@@ -360,8 +369,25 @@ export interface ReportModel {
   conclusions: ConclusionRow[];
   followUps: FollowUp[];
   charts: {
+    /** SUT samples of the highest level of each variant (first repeat), at most SERIES_MAX_POINTS per cell and metric (downsampleMinMax) */
     series: SeriesPoint[];
     distribution: { variant: VariantId; concurrency: number; pct: number; e2eMs: number }[];
+    /**
+     * E2E of the requests of the highest level of each variant (first repeat present) against their
+     * send time, s after the cell's t0; at most SCATTER_MAX_POINTS per variant (downsampleMinMax over
+     * send order: each bucket's fastest and slowest request, so the extremes are never dropped);
+     * `total` is the cell's successful requests
+     */
+    scatter: {
+      variant: VariantId; concurrency: number; cellId: string; points: { sendS: number; e2eMs: number }[]; total: number;
+      /** the requests sent in the cell's first SCATTER_EARLY_SHARE of its send span (where a pool's waves build up), downsampled the same way; `earlyS` is that span's end */
+      early: { sendS: number; e2eMs: number }[]; earlyS: number; earlyTotal: number;
+    }[];
+    /**
+     * E2E percentiles per variant and level over the pooled successful requests of all repeats
+     * (R type 7); a percentile p is given only when the pool has at least 1 / (1 − p) requests
+     */
+    percentiles: { variant: VariantId; concurrency: number; p: number; e2eMs: number; n: number }[];
   };
   /** the run's open-loop (arrival-rate) cells (src/report/open-loop.ts); null when it has none */
   openLoop: OpenLoopCellModel[] | null;
@@ -726,20 +752,52 @@ export function buildModel(run: LoadedRun): ReportModel {
   // charts: time series of the highest level of each variant (first repeat present)
   const series: SeriesPoint[] = [];
   const distribution: ReportModel['charts']['distribution'] = [];
+  const scatter: ReportModel['charts']['scatter'] = [];
+  const spectrum: ReportModel['charts']['percentiles'] = [];
+  // percentiles of every row over its pooled successful requests
+  for (const r of rows) {
+    const e2e: number[] = [];
+    for (const x of cellsOf(r.variant, r.concurrency)) { const req = run.requests.get(x.cellId); if (req) pushAll(e2e, successfulColumns(req).e2eMs); }
+    if (e2e.length === 0) continue;
+    e2e.sort((a, b) => a - b);
+    for (const p of SPECTRUM_PERCENTILES) {
+      if (e2e.length < 1 / (1 - p) - 1e-9) continue;
+      spectrum.push({ variant: r.variant, concurrency: r.concurrency, p, e2eMs: Math.round(quantileSorted(e2e, p) * 1000) / 1000, n: e2e.length });
+    }
+  }
   for (const variant of variants) {
     const top = topLevelOf(variant);
     if (top === null) continue;
     const cs = cellsOf(variant, top);
     const cell = cs[0];
     if (cell) {
+      const per = new Map<SeriesPoint['metric'], SeriesPoint[]>();
+      const add = (p: SeriesPoint) => { const g = per.get(p.metric) ?? []; g.push(p); per.set(p.metric, g); };
       for (const s of cell.samples) {
         const tS = Math.round((s.tEpochMs - cell.t0EpochMs) / 10) / 100;
-        series.push({ cellId: cell.cellId, variant, tS, metric: 'inFlight', value: s.inFlight });
-        series.push({ cellId: cell.cellId, variant, tS, metric: 'queue', value: s.queueSize });
-        series.push({ cellId: cell.cellId, variant, tS, metric: 'platformThreads', value: s.platformThreads });
-        series.push({ cellId: cell.cellId, variant, tS, metric: 'heapMiB', value: Math.round((s.heapUsedBytes / MIB) * 10) / 10 });
-        if (s.rssBytes !== null) series.push({ cellId: cell.cellId, variant, tS, metric: 'rssMiB', value: Math.round((s.rssBytes / MIB) * 10) / 10 });
-        if (s.processCpuLoad !== null) series.push({ cellId: cell.cellId, variant, tS, metric: 'cpuPct', value: Math.round(s.processCpuLoad * 10000) / 100 });
+        add({ cellId: cell.cellId, variant, tS, metric: 'inFlight', value: s.inFlight });
+        add({ cellId: cell.cellId, variant, tS, metric: 'queue', value: s.queueSize });
+        add({ cellId: cell.cellId, variant, tS, metric: 'platformThreads', value: s.platformThreads });
+        add({ cellId: cell.cellId, variant, tS, metric: 'heapMiB', value: Math.round((s.heapUsedBytes / MIB) * 10) / 10 });
+        if (s.rssBytes !== null) add({ cellId: cell.cellId, variant, tS, metric: 'rssMiB', value: Math.round((s.rssBytes / MIB) * 10) / 10 });
+        if (s.processCpuLoad !== null) add({ cellId: cell.cellId, variant, tS, metric: 'cpuPct', value: Math.round(s.processCpuLoad * 10000) / 100 });
+      }
+      // a long cell has thousands of samples: keep each bucket's lowest and highest (peaks survive)
+      for (const g of per.values()) pushAll(series, downsampleMinMax(g, (p) => p.value, SERIES_MAX_POINTS));
+      const req = run.requests.get(cell.cellId);
+      if (req) {
+        const pts: { sendS: number; e2eMs: number }[] = [];
+        for (let i = 0; i < req.e2eMs.length; i++) {
+          if ((req.error[i] ?? 'other') !== '') continue;
+          pts.push({ sendS: Math.round((req.startMs[i] ?? 0) / 10) / 100, e2eMs: Math.round((req.e2eMs[i] ?? 0) * 10) / 10 });
+        }
+        pts.sort((a, b) => a.sendS - b.sendS);
+        const earlyS = Math.round((pts.length ? (pts[pts.length - 1] as { sendS: number }).sendS * SCATTER_EARLY_SHARE : 0) * 100) / 100;
+        const early = pts.filter((p) => p.sendS <= earlyS);
+        scatter.push({
+          variant, concurrency: top, cellId: cell.cellId, points: downsampleMinMax(pts, (p) => p.e2eMs, SCATTER_MAX_POINTS), total: pts.length,
+          early: downsampleMinMax(early, (p) => p.e2eMs, SCATTER_MAX_POINTS / 2), earlyS, earlyTotal: early.length,
+        });
       }
     }
     const e2e: number[] = [];
@@ -784,7 +842,7 @@ export function buildModel(run: LoadedRun): ReportModel {
     pinReads: { cellsWithData: cells.filter((x) => x.pinned !== null).length, flushed: cells.filter((x) => x.pinned?.flushed === true).length },
     flags,
     saturation,
-    charts: { series, distribution },
+    charts: { series, distribution, scatter, percentiles: spectrum },
     openLoop: openLoopModel(cells, order),
     cells,
     requests: run.requests,

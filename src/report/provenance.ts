@@ -126,7 +126,8 @@ export function medianOfRepeatsProv(spec: RowMetricSpec, a: Agg, src: RowSource,
   const sources: ProvSource[] = [];
   if (src.summaryIndex !== null) sources.push({ file: 'summary.json', pointer: `/rows/${src.summaryIndex}${spec.summary}/median` });
   for (const id of src.cellIds) sources.push({ file: cellFile(id), pointer: spec.cell });
-  return { def: 'medianOfRepeats', v: { metric: spec.metric, n: String(a.n), pdef }, formula: medianFormula(a, f), sources };
+  // the percentile definition only where the metric is a percentile
+  return { def: /\/p\d+$/.test(spec.summary) ? 'medianOfRepeatsPct' : 'medianOfRepeats', v: { metric: spec.metric, n: String(a.n), pdef }, formula: medianFormula(a, f), sources };
 }
 
 /** Provenance of a pooled mean (all successful requests of all repeats): `summary.json /rows/<i>/pooled/<col>/mean` and the per-request columns. */
@@ -165,14 +166,45 @@ export function provDefinition(p: Provenance, phrases: Readonly<Record<string, s
 }
 
 /** One source as text: `file pointer`. */
-export const sourceText = (s: ProvSource): string => `${s.file} ${s.pointer}`;
+export const sourceText = (s: ProvSource): string => `${s.file} ${s.pointer}`.trimEnd();
+
+/**
+ * Sources grouped by JSON path, the files of a group written in brace form as a shell expands it:
+ * `cells/fixed-c10-r{1,2,3}.json /load/e2eMs/p95` (common prefix and suffix of the names, the
+ * differing middles in their order). Groups in first-appearance order. Pure.
+ */
+export function groupedSources(sources: readonly ProvSource[]): { files: string; pointer: string }[] {
+  const groups = new Map<string, string[]>();
+  for (const x of sources) {
+    const g = groups.get(x.pointer) ?? [];
+    if (!g.includes(x.file)) g.push(x.file);
+    groups.set(x.pointer, g);
+  }
+  return [...groups.entries()].map(([pointer, files]) => ({ pointer, files: braces(files) }));
+}
+
+/** `a1b, a2b` → `a{1,2}b` (only when every name differs in one middle part and no middle holds a brace or comma). */
+function braces(files: readonly string[]): string {
+  if (files.length < 2) return files[0] ?? '';
+  const first = files[0] as string;
+  let pre = first.length;
+  for (const f of files) { let i = 0; while (i < pre && i < f.length && f[i] === first[i]) i++; pre = i; }
+  let suf = first.length - pre;
+  for (const f of files) { let i = 0; while (i < suf && i < f.length - pre && f[f.length - 1 - i] === first[first.length - 1 - i]) i++; suf = i; }
+  const mids = files.map((f) => f.slice(pre, f.length - suf));
+  if (mids.some((m) => /[{},]/.test(m))) return files.join(', ');
+  return `${first.slice(0, pre)}{${mids.join(',')}}${first.slice(first.length - suf)}`;
+}
+
+/** The sources of a provenance as one line: `files pointer; files pointer; …` (groupedSources). */
+export const sourcesText = (sources: readonly ProvSource[]): string => groupedSources(sources).map((g) => `${g.files} ${g.pointer}`.trimEnd()).join('; ');
 
 /** The plain-text provenance of an entry (the hover text): value, definition, formula, sources; lines separated by "\n". */
 export function provPlain(e: ProvEntry, phrases: Readonly<Record<string, string>>): string {
   const lbl = (k: string) => phrases[`prov.label.${k}`] ?? k;
   const lines = [`${e.text} — ${provDefinition(e.prov, phrases)}`];
   if (e.prov.formula) lines.push(`${lbl('formula')}: ${e.prov.formula}`);
-  if (e.prov.sources.length) lines.push(`${lbl('source')}: ${e.prov.sources.map(sourceText).join('; ')}`);
+  if (e.prov.sources.length) lines.push(`${lbl('source')}: ${sourcesText(e.prov.sources)}`);
   return lines.join('\n');
 }
 
@@ -187,7 +219,7 @@ export function provMarkdown(entries: readonly ProvEntry[], phrases: Readonly<Re
   const lines = entries.map((e) => {
     const parts = [`**${esc(e.text)}** — ${esc(provDefinition(e.prov, phrases))}`];
     if (e.prov.formula) parts.push(`${esc(lbl('formula'))}: ${code(e.prov.formula)}`);
-    if (e.prov.sources.length) parts.push(`${esc(lbl('source'))}: ${e.prov.sources.map((s) => `${code(s.file)} ${code(s.pointer)}`).join('; ')}`);
+    if (e.prov.sources.length) parts.push(`${esc(lbl('source'))}: ${groupedSources(e.prov.sources).map((g) => (g.pointer === '' ? code(g.files) : `${code(g.files)} ${code(g.pointer)}`)).join('; ')}`);
     return `[^${provLabel(e.id)}]: ${parts.join('. ')}`;
   });
   return [`## ${esc(phrases['prov.title'] ?? 'How each number was computed')}`, esc(phrases['prov.intro.md'] ?? ''), ...lines].join('\n\n');

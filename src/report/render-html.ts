@@ -4,7 +4,7 @@
  * the image rule, which only accepts `figures/<name>.svg` names this report rendered itself.
  */
 import MarkdownIt from 'markdown-it';
-import { provDefinition, provPlain, sourceText, type ProvEntry } from './provenance.ts';
+import { groupedSources, provDefinition, provPlain, type ProvEntry } from './provenance.ts';
 
 export function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -144,7 +144,7 @@ export function provHtml(prov: ProvHtml): string {
   const ph = (k: string, v: Record<string, string> = {}) => (prov.phrases[k] ?? k).replace(/\{\{(\w+)\}\}/g, (_, x: string) => v[x] ?? '');
   const rows = prov.entries.map((e) => `<tr id="pv-${e.id}"><td>${e.id}</td><td>${escapeHtml(e.text)}</td><td>${escapeHtml(provDefinition(e.prov, prov.phrases))}</td>`
     + `<td>${e.prov.formula ? `<code>${escapeHtml(e.prov.formula)}</code>` : '—'}</td>`
-    + `<td>${e.prov.sources.map((x) => `<code>${escapeHtml(sourceText(x))}</code>`).join('<br>') || '—'}</td></tr>`);
+    + `<td>${groupedSources(e.prov.sources).map((g) => `<code>${escapeHtml(`${g.files} ${g.pointer}`.trimEnd())}</code>`).join('<br>') || '—'}</td></tr>`);
   return `<section class="provenance" id="provenance">
 <h2>${escapeHtml(ph('prov.title'))}</h2>
 <p>${escapeHtml(ph('prov.intro.html', { runId: prov.runId }))}${prov.upgradedFrom !== null ? ` ${escapeHtml(ph('prov.upgraded', { from: String(prov.upgradedFrom) }))}` : ''}</p>

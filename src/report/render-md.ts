@@ -64,7 +64,8 @@ export function phraser(t: Templates) {
 export function chartLabels(t: Templates): ChartLabels {
   const keys: (keyof ChartLabels)[] = ['throughput', 'e2e', 'phases', 'timeseries', 'distribution', 'concurrency', 'rps', 'latencyMs', 'ms', 'timeS', 'percentile', 'mode',
     'series', 'measured', 'bound', 'wavesBound', 'theoryP95', 'phase', 'queue', 'exec', 'overhead', 'metric', 'value',
-    'inFlight', 'queueSize', 'platformThreads', 'heapMiB', 'rssMiB', 'cpuPct', 'droppedLog', 'openLoopQueue', 'queueTasks', 'arrivalRate', 'queueTheory'];
+    'inFlight', 'queueSize', 'platformThreads', 'heapMiB', 'rssMiB', 'cpuPct', 'droppedLog', 'openLoopQueue', 'queueTasks', 'arrivalRate', 'queueTheory',
+    'scatter', 'sendTimeS', 'scatterNote', 'scatterWhole', 'scatterEarly', 'spectrum', 'percentileLog', 'phasesNote', 'p95'];
   const out = {} as ChartLabels;
   for (const k of keys) {
     const v = t.phrases[`chart.${k}`];
