@@ -62,7 +62,7 @@ export function forLogScale<T extends Record<string, unknown>>(rows: readonly T[
   return { rows: kept, dropped: rows.length - kept.length };
 }
 /** a chart title, with the dropped-values note as subtitle when any were left out */
-function titleOf(text: string, dropped: number, t: ChartLabels): string | { text: string; subtitle: string } {
+function titleOf(text: string, dropped: number, t: Pick<ChartLabels, 'droppedLog'>): string | { text: string; subtitle: string } {
   return dropped > 0 ? { text, subtitle: t.droppedLog.replace('{{n}}', String(dropped)) } : text;
 }
 
@@ -285,4 +285,58 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   } finally {
     view.finalize();
   }
+}
+
+/** One level of a bounds chart: the measured throughput and every bound that applies there. */
+export interface BoundsChartLevel {
+  /** the level (x), e.g. c workers; > 0 (log axis) */
+  level: number;
+  /** measured throughput, req/s; null = not measured */
+  measuredRps: number | null;
+  /** every bound at this level, by name (e.g. "executor min(c, N)/L", "CPU cores / CPU-s per request", "DB pool / DB time"), req/s */
+  bounds: readonly { name: string; rps: number }[];
+}
+
+/** Labels of a bounds chart (the report's language). */
+export interface BoundsChartLabels { title: string; level: string; rps: string; measured: string; smallest: string; series: string }
+
+/**
+ * Throughput against every bound on one chart, the smallest bound highlighted (DESIGN.md "Bounds
+ * for any cell": name the smallest): each bound a thin dashed line, the smallest bound at each level
+ * a thick grey band under them (the binding constraint, which may change from level to level), the
+ * measured throughput a solid black line with points. Both axes logarithmic (levels and bounds span
+ * decades); non-positive values are left out and counted in the subtitle. For any study: its report
+ * hook builds the levels and calls this from `charts`. Pure.
+ * @param name the figure's name (`figures/<name>.svg`, `{{fig:<name>}}`)
+ * @param palette colours of the bounds in the order of first appearance (default: Dark2 minus the highlight grey)
+ */
+export function boundsChart(name: string, levels: readonly BoundsChartLevel[], t: BoundsChartLabels & Pick<ChartLabels, 'droppedLog'>, palette: readonly string[] = PALETTE): ChartSpec {
+  const names: string[] = [];
+  const rows: Record<string, unknown>[] = [];
+  for (const lv of levels) {
+    let smallest: { name: string; rps: number } | null = null;
+    for (const b of lv.bounds) {
+      if (!names.includes(b.name)) names.push(b.name);
+      rows.push({ level: lv.level, series: b.name, kind: 'bound', rps: r3(b.rps) });
+      if (Number.isFinite(b.rps) && (smallest === null || b.rps < smallest.rps)) smallest = b;
+    }
+    if (smallest) rows.push({ level: lv.level, series: t.smallest, kind: 'smallest', rps: r3(smallest.rps), binding: smallest.name });
+    if (lv.measuredRps !== null) rows.push({ level: lv.level, series: t.measured, kind: 'measured', rps: r3(lv.measuredRps) });
+  }
+  const kept = forLogScale(rows, 'rps');
+  const lvls = levels.map((l) => l.level).filter((x) => x > 0);
+  const x = { field: 'level', type: 'quantitative' as const, title: t.level, scale: { type: 'log' as const, nice: false, ...(lvls.length ? { domain: [Math.min(...lvls) * 0.8, Math.max(...lvls) * 1.25] } : {}) }, axis: { values: lvls, format: 'd', grid: false } };
+  const y = { field: 'rps', type: 'quantitative' as const, title: t.rps, scale: { type: 'log' as const } };
+  const domain = [t.measured, t.smallest, ...names];
+  const range = ['#111111', '#bdbdbd', ...names.map((_, i) => palette[i % palette.length] as string)];
+  const color = { field: 'series', type: 'nominal' as const, title: t.series, scale: { domain, range }, sort: domain };
+  return { name, title: t.title, spec: {
+    $schema: SCHEMA, title: titleOf(t.title, kept.dropped, t), width: 520, height: 280, config: CONFIG,
+    data: { values: kept.rows },
+    layer: [
+      { transform: [{ filter: "datum.kind == 'smallest'" }], mark: { type: 'line', strokeWidth: 9, opacity: 0.8, strokeCap: 'round' }, encoding: { x, y, color } },
+      { transform: [{ filter: "datum.kind == 'bound'" }], mark: { type: 'line', strokeWidth: 1.5, strokeDash: [5, 3], point: { size: 18 } }, encoding: { x, y, color, detail: { field: 'series' } } },
+      { transform: [{ filter: "datum.kind == 'measured'" }], mark: { type: 'line', strokeWidth: 2, point: { size: 40, filled: true } }, encoding: { x, y, color } },
+    ],
+  } as TopLevelSpec };
 }
