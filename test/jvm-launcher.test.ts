@@ -6,8 +6,8 @@ import { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { listeningAddresses } from './fixtures/listen-address.ts';
 import { join } from 'node:path';
-import { VtbenchError } from '../src/core/errors.ts';
-import { findJdk, majorOf, parseReleaseFile, SUT_MIN_JDK } from '../src/jvm/jdk.ts';
+import { EXIT, VtbenchError } from '../src/core/errors.ts';
+import { findJdk, majorOf, parseReleaseFile, requireSutJdk, SUT_MIN_JDK } from '../src/jvm/jdk.ts';
 import { sourceHash } from '../src/jvm/build.ts';
 import { startSut, sutArgs } from '../src/jvm/sut-process.ts';
 import { STUDIES } from '../src/studies/index.ts';
@@ -43,6 +43,14 @@ function withTmp(fn: (dir: string) => void | Promise<void>): () => Promise<void>
 
 test('parseReleaseFile reads quoted and bare values', () => {
   assert.deepEqual(parseReleaseFile('JAVA_VERSION="25.0.3"\nIMPLEMENTOR=Eclipse\n# x\n'), { JAVA_VERSION: '25.0.3', IMPLEMENTOR: 'Eclipse' });
+});
+
+test('requireSutJdk: JDK 25 only (older lacks the release, newer cannot load 25\'s preview class files); the message names the reason and the fix', () => {
+  const jdk = (major: number) => ({ home: `/jvm/${major}`, major, version: `${major}.0.1`, vendor: 'v' });
+  requireSutJdk(jdk(25));
+  assert.throws(() => requireSutJdk(jdk(21)), (e: unknown) => e instanceof VtbenchError && /compiled for Java 25/.test(e.message));
+  assert.throws(() => requireSutJdk(jdk(26)), (e: unknown) => e instanceof VtbenchError && /preview APIs \(--enable-preview/.test(e.message)
+    && /JAVA_HOME to a JDK 25/.test(e.hint) && e.exitCode === EXIT.prerequisite);
 });
 
 test('majorOf handles modern and 1.x versions', () => {
@@ -113,7 +121,7 @@ test('sutArgs puts the profile\'s JVM flags before -jar, bench settings and the 
     logFile: '/tmp/x.log', readyTimeoutMs: 1000,
   };
   const args = sutArgs(base);
-  assert.deepEqual(args.slice(0, jvmFlags.length + 2), [...jvmFlags, '-jar', '/x/vtbench-sut.jar']);
+  assert.deepEqual(args.slice(0, jvmFlags.length + 3), ['--enable-preview', ...jvmFlags, '-jar', '/x/vtbench-sut.jar'], 'the jar is compiled with --enable-preview (StructuredTaskScope)');
   assert.ok(args.includes('--server.port=8081'));
   assert.ok(args.includes('--server.address=127.0.0.1'), 'loopback unless told otherwise');
   assert.ok(args.includes('--bench.variant=vt-x'));

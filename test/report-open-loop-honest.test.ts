@@ -92,6 +92,11 @@ test('the rendered open-loop report (en, zh): rate headline, no reproduced close
       assert.doesNotMatch(summary, /并发|worker/i, summary);
       assert.match(summary, /到达率 λ = 15, 25, 50 req\/s/);
     }
+    // (a') the static prose of §3 (mechanism), §4 (architecture) and §7 (throughput) speaks of arrivals, not workers
+    for (const h of lang === 'en' ? [/^## 4\. Architecture$/, /^## 7\. Metric definitions$/] : [/^## 4\./, /^## 7\./]) {
+      assert.doesNotMatch(section(md, h), /worker/i, `${lang} ${h}`);
+    }
+    assert.doesNotMatch(section(md, lang === 'en' ? /^## 3\. Hypothesis$/ : /^## 3\./), lang === 'en' ? /With more workers than pool threads/ : /当并发数超过线程池大小时/);
     // (b) §15: no closed-loop claim reproduced (rows of the "proven" table other than the load-model independent three)
     const concl = section(md, lang === 'en' ? /^## 15\. Conclusions$/ : /^## 15\./);
     const provenRows = concl.split('\n').filter((l) => l.startsWith('| ') && !/^\| (statement|陈述|结论|---)/.test(l));

@@ -21,7 +21,7 @@ import { makePlan } from '../src/config/plan.ts';
 import { studyProblems } from '../src/config/study-check.ts';
 import { loadRun } from '../src/report/load.ts';
 import { buildModel } from '../src/report/model.ts';
-import { buildReport, loadTemplates } from '../src/report/index.ts';
+import { buildReport, indexDocuments, loadTemplates, type ReportMeta } from '../src/report/index.ts';
 import type { BootExecutorsInfo, SutInfo } from '../src/jvm/api.ts';
 import type { ResolvedOptions } from '../src/store/types.ts';
 import type { Variant } from '../src/study/types.ts';
@@ -162,6 +162,12 @@ test('report of the real smoke run: experiment 1 from the jobs (pool of 8 on pla
     assert.doesNotMatch(md, /\| Tomcat \| maxThreads 200/, `${lang}: the environment does not print one maxThreads for both`);
     assert.match(md, /seed-004-http/, `${lang}: points to the other experiment's profile`);
   }
+  // the breakdown sentence names the part that dominates the virtual makespan, from the numbers
+  const vt = rows[1]!;
+  const submitDominates = vt.submitMs.median! >= vt.makespanMs.median! - vt.submitMs.median!;
+  const md = (await buildReport(run, await loadTemplates('en', STUDY_004))).files.find((f) => f.path === 'report.md')?.content ?? '';
+  if (submitDominates) assert.match(md, /most of the time is the submission loop/);
+  else assert.match(md, /Neither the sleep nor the submission loop explains most of it/);
 });
 
 test('report of the real quick-http run: min/median/P90/P95/P99/max per variant, which bound limited, the study\'s bound statements judged', async () => {
@@ -188,4 +194,14 @@ test('report of the real quick-http run: min/median/P90/P95/P99/max per variant,
     assert.doesNotMatch(md, /\{\{|\}\}/);
     assert.match(md, /\| P50 \| P90 \| P95 \| P99 \| max \|/);
   }
+});
+
+test('report/index lists an in-process run by its job time, with no req/s figure (one job per cell is not a throughput)', async () => {
+  const run = await loadRun(FIX('smoke'));
+  const built = await buildReport(run, await loadTemplates('en', STUDY_004));
+  const meta = JSON.parse(built.files.find((f) => f.path === 'meta.json')!.content) as ReportMeta;
+  assert.equal(meta.load, 'in-process');
+  const row = indexDocuments([meta]).md.split('\n').find((l) => l.includes(meta.runId))!;
+  assert.match(row, /\| — \| job time [\d,.]+ ms → [\d,.]+ ms \|/);
+  assert.doesNotMatch(row, /req\/s/);
 });

@@ -42,6 +42,20 @@ declare module 'fastify' {
 }
 
 const CHAT_PATH = '/v1/chat/completions';
+/** The plain delay route (study 002's downstream services): `GET /delay?ms=<0..MAX_DELAY_MS>`. */
+export const DELAY_PATH = '/delay';
+/** The largest `ms` the delay route accepts (10 minutes, the SUT's request timeout). */
+export const MAX_DELAY_MS = 600_000;
+
+/**
+ * The `ms` query parameter of `GET /delay`: a whole number 0..MAX_DELAY_MS, or an error message.
+ */
+export function parseDelayMs(raw: unknown): number | { message: string } {
+  if (typeof raw !== 'string' || !/^\d{1,7}$/.test(raw)) return { message: `Invalid 'ms': expected a whole number 0..${MAX_DELAY_MS}, got ${JSON.stringify(raw ?? null)}.` };
+  const n = Number(raw);
+  if (n > MAX_DELAY_MS) return { message: `Invalid 'ms': ${n} is above ${MAX_DELAY_MS}.` };
+  return n;
+}
 
 /** Effective server timeouts, as printed at start (ms; 0 = off). */
 export interface MockTimeouts {
@@ -247,6 +261,33 @@ export async function createMockServer(config: Partial<MockConfig> = {}): Promis
 
   const due = new DueQueue();
   const prepared = new PreparedCache(cfg.completionTokens);
+
+  // GET /delay?ms=N: answers {"delayedMs":N} N ms after arrival, through the same timing wheel as
+  // the chat answers (never early), counted in /stats `delay` only (not in the chat figures).
+  function onDelayClose(this: FastifyReply['raw']): void {
+    stats.delayLeave(this.writableFinished);
+  }
+  app.get(DELAY_PATH, (req, reply) => {
+    const arrivalMs = nsToMs(process.hrtime.bigint());
+    const ms = parseDelayMs((req.query as Record<string, unknown>)['ms']);
+    if (typeof ms !== 'number') {
+      reply.code(400).send(errorBody(ms.message, 'invalid_request_error', 'ms', null));
+      return;
+    }
+    const res = reply.raw;
+    stats.delayEnter();
+    res.on('close', onDelayClose);
+    reply.hijack();
+    const body = `{"delayedMs":${ms}}`;
+    due.add({
+      dueMs: arrivalMs + ms,
+      run: () => {
+        if (res.destroyed) return;
+        res.writeHead(200, { 'content-type': JSON_CONTENT_TYPE, 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      },
+    });
+  });
 
   // A synchronous handler: every held request is hijacked at once (fastify's request and reply
   // objects are then garbage while it waits), parked in the timing wheel, and answered there with

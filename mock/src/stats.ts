@@ -15,6 +15,8 @@ export class StatsRecorder {
   /** epoch ms since which served, peak, lateness and faults count: the start, or the last reset */
   sinceEpochMs: number;
   readonly faults: Record<FaultKind, number>;
+  /** the delay route's counters (`GET /delay`): null until it is first called */
+  delay: { served: number; inFlight: number; peakInFlight: number } | null = null;
   private lateness = new Float64Array(1024);
   private latenessN = 0;
 
@@ -34,6 +36,21 @@ export class StatsRecorder {
   /** One chat request finished (answered, failed or abandoned). */
   leave(): void {
     this.inFlight--;
+  }
+
+  /** One `GET /delay` request arrived. */
+  delayEnter(): void {
+    const d = (this.delay ??= { served: 0, inFlight: 0, peakInFlight: 0 });
+    d.inFlight++;
+    if (d.inFlight > d.peakInFlight) d.peakInFlight = d.inFlight;
+  }
+
+  /** One `GET /delay` request closed; `answered`: its answer was written in full. */
+  delayLeave(answered: boolean): void {
+    const d = this.delay;
+    if (d === null) return;
+    d.inFlight--;
+    if (answered) d.served++;
   }
 
   recordLatenessMs(ms: number): void {
@@ -56,6 +73,7 @@ export class StatsRecorder {
     this.peakInFlight = this.inFlight;
     this.latenessN = 0;
     for (const k of FAULT_KINDS) this.faults[k] = 0;
+    if (this.delay !== null) this.delay = { served: 0, inFlight: this.delay.inFlight, peakInFlight: this.delay.inFlight };
   }
 
   snapshot(): MockStats {
@@ -69,6 +87,7 @@ export class StatsRecorder {
       config: { ...this.config },
       startedEpochMs: this.startedEpochMs,
       sinceEpochMs: this.sinceEpochMs,
+      ...(this.delay !== null ? { delay: { ...this.delay } } : {}),
     };
   }
 }

@@ -18,4 +18,11 @@ export interface MockStats {
    * Absent in runs recorded before it existed.
    */
   sinceEpochMs?: number;
+  /**
+   * the plain delay route `GET /delay?ms=` (study 002's downstream HTTP services), counted apart from
+   * the chat route so the chat figures above never include it; reset with them. Absent until the
+   * route is first called (so a run that never calls it, e.g. study 000's, has the same `/stats` as
+   * before the route existed).
+   */
+  delay?: { served: number; inFlight: number; peakInFlight: number };
 }

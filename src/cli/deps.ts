@@ -12,6 +12,7 @@ import { startMockProcess, getMockStats, resetMockStats } from '../pipeline/mock
 import { httpProbe } from '../pipeline/liveness.ts';
 import type { MainDeps } from './main.ts';
 import type { RunDeps } from '../pipeline/run.ts';
+import { findPgBinaries, startPostgres, useExternalPostgres } from '../db/postgres.ts';
 
 /** How long a SUT JVM may take to answer /bench/info after start. */
 const SUT_READY_TIMEOUT_MS = 120_000;
@@ -28,7 +29,8 @@ const SUT_READY_TIMEOUT_MS = 120_000;
  */
 export function realDeps(): MainDeps {
   return {
-    async prepare(options, logsDir) {
+    async prepare(options, logsDir, extra) {
+      const dbUrl = extra?.dbUrl ?? null;
       const jdk = findJdk(SUT_MIN_JDK);
       const jarPath = await buildSut({ jdk, logFile: join(logsDir, 'build.log') });
       const deps: RunDeps = {
@@ -61,6 +63,11 @@ export function realDeps(): MainDeps {
         getThreadDump: (baseUrl) => getThreadDump(baseUrl),
         getMockStats,
         resetMockStats,
+        async startDb(o) {
+          // own server (fresh data directory, stopped at the end) or --db-url (seeded, never stopped)
+          if (dbUrl !== null) return useExternalPostgres(findPgBinaries(process.env, undefined, 'client'), dbUrl);
+          return startPostgres({ bin: findPgBinaries(), maxPool: o.maxPool, logFile: o.logFile });
+        },
       };
       return { deps, jdk: { version: jdk.version, vendor: jdk.vendor } };
     },

@@ -16,7 +16,8 @@ import { STUDIES, DEFAULT_STUDY, getStudy } from '../studies/index.ts';
 import type { Study } from '../study/types.ts';
 import { maxValue } from '../config/options.ts';
 import { readHostLimits } from '../config/limits.ts';
-import { makePlan, formatPlan, formatDuration, formatExecutor, type Plan } from '../config/plan.ts';
+import { makePlan, formatPlan, formatDuration, formatExecutor, planNeedsDb, type Plan } from '../config/plan.ts';
+import { findPgBinaries, parseDbUrl, redactUrl } from '../db/postgres.ts';
 import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
 import { requireProfileJdk } from '../jvm/jdk.ts';
 import { VtbenchError, EXIT, exitCodeHelp, fsError } from '../core/errors.ts';
@@ -43,10 +44,16 @@ export interface Io {
   stderr: NodeJS.WriteStream;
 }
 
+/** Run settings that are not recorded options (they may hold secrets): `--db-url`. */
+export interface PrepareExtra {
+  /** `--db-url`: an existing PostgreSQL for the database scenarios (null: the harness starts its own) */
+  dbUrl: string | null;
+}
+
 /** Everything main needs from outside, so tests can run it in-process with fakes. */
 export interface MainDeps {
   /** checks JDK (and Maven), builds the SUT; returns JDK facts and the run dependencies */
-  prepare(o: ResolvedOptions, logsDir: string): Promise<{ deps: RunDeps; jdk: { version: string; vendor: string } | null }>;
+  prepare(o: ResolvedOptions, logsDir: string, extra?: PrepareExtra): Promise<{ deps: RunDeps; jdk: { version: string; vendor: string } | null }>;
   /** find the JDK the SUT needs; returns a one-line description; throws VtbenchError if absent */
   checkJdk(): string;
   /** render the report of a run folder (its study found among `studies`); returns the report's folder and gaps */
@@ -206,6 +213,7 @@ function buildProgram(io: Io, studies: readonly Study[]): Command {
     .option('--dry-run', 'print the plan and check prerequisites (JDK, Maven, ports, disk, writable output folders), run nothing')
     .option('--json', 'machine-readable events on stdout instead of progress bars')
     .option('--thresholds <file>', 'after the run (and its report) check the rules of this JSON file (thresholds.example.json); exit 9 when one is broken')
+    .option('--db-url <url>', 'database scenarios (study 002): use this existing PostgreSQL (jdbc:postgresql://host:port/db?user=u&password=p or postgresql://user:password@host:port/db) instead of starting one; its orders table is created or checked there, and it is never stopped')
     .option('--debug', 'print stack traces');
   program.addHelpText('after', profileHelp(studies));
   program.action(() => {
@@ -520,6 +528,9 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   manifest.plannedDurationS = plan.theoreticalS;
 
   const json = Boolean(opts['json']);
+  const dbUrl = typeof opts['dbUrl'] === 'string' ? opts['dbUrl'] : null;
+  if (dbUrl !== null) parseDbUrl(dbUrl); // a malformed --db-url stops here (exit 2)
+  const needsDb = planNeedsDb(study, options);
   io.stderr.write(formatPlan(options, plan, store.dir) + '\n');
   if (resumeId) {
     // what --resume will measure: the planned cells without a valid result (damaged ones are set aside first)
@@ -542,7 +553,8 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     const mvn = checkMaven();
     const jdk = deps.checkJdk();
     checkDisk(resumeId ? store.dir : nearestExisting(runsDir));
-    io.stderr.write(`prerequisites ok: ${jdk}; ${mvn}; ports ${options.mockPort} and ${options.sutPort} free; output folders writable\n`);
+    const pg = needsDb ? `; PostgreSQL ${findPgBinaries(process.env, undefined, dbUrl === null ? 'server' : 'client').version}${dbUrl !== null ? ` client for --db-url ${redactUrl(dbUrl)}` : ''}` : '';
+    io.stderr.write(`prerequisites ok: ${jdk}; ${mvn}${pg}; ports ${options.mockPort} and ${options.sutPort} free; output folders writable\n`);
     if (opts['json']) io.stdout.write(JSON.stringify({ type: 'dry-run', ok: true, runDir: store.dir, study: study.id, profile: options.profile, scenario: options.scenario, variants: [...options.variants], cells: plan.cells.length, totalRequests: plan.totalRequests, theoreticalS: plan.theoreticalS, jdk, maven: mvn }) + '\n');
     return 0;
   }
@@ -557,6 +569,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   });
   checkDisk(resumeId ? store.dir : nearestExisting(runsDir));
   checkMaven();
+  if (needsDb) findPgBinaries(process.env, undefined, dbUrl === null ? 'server' : 'client');
   const createdRunDir = !existsSync(store.dir);
   try {
     store.init();
@@ -606,7 +619,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   let status: RunManifest['status'] = 'running';
   let summaryError: unknown = null;
   try {
-    const { deps: runDeps, jdk } = await deps.prepare(options, store.logsDir);
+    const { deps: runDeps, jdk } = await deps.prepare(options, store.logsDir, { dbUrl });
     if (jdk) {
       manifest.versions.jdk = jdk.version;
       manifest.versions.jdkVendor = jdk.vendor;

@@ -15,6 +15,12 @@ export interface PlannedCell {
   variant: VariantId;
   /** the variant's effective executor (bounds are computed from it) */
   executor: ExecutorSpec;
+  /** the scenario the cell measures (the variant's own, or the run's) */
+  scenario: string;
+  /** L of the cell's scenario, ms */
+  latencyMs: number;
+  /** measured requests each worker sends in this cell */
+  requestsPerWorker: number;
   /** the level: closed-loop workers c, or for an open-loop scenario the arrival rate λ (req/s) */
   concurrency: number;
   repeat: number;
@@ -91,12 +97,45 @@ export function serviceTimeMs(study: Pick<Study, 'id' | 'scenarios'>, o: Resolve
 }
 
 /**
+ * The scenario a variant's cells measure: the variant's own (`Variant.scenario`) or the run's.
+ * @throws VtbenchError(EXIT.usage) when the variant names a scenario the study does not have
+ */
+export function scenarioOfVariant(study: Pick<Study, 'id' | 'scenarios'>, o: Pick<ResolvedOptions, 'scenario'>, v: Pick<Variant, 'scenario'>): Scenario {
+  return scenarioOf(study, v.scenario ?? o.scenario);
+}
+
+/**
+ * Levels and requests per worker of one scenario's cells: its entry of `o.scenarioLevels`, else the
+ * run's `levels` and `requestsPerWorker`.
+ */
+export function levelsOf(o: Pick<ResolvedOptions, 'levels' | 'requestsPerWorker' | 'scenarioLevels'>, scenarioId: string): { levels: number[]; requestsPerWorker: number } {
+  const e = o.scenarioLevels?.[scenarioId];
+  return e ?? { levels: o.levels, requestsPerWorker: o.requestsPerWorker };
+}
+
+/** Whether a scenario of the run queries PostgreSQL (Scenario.usesDb): the run then needs one. */
+export function planNeedsDb(study: Pick<Study, 'id' | 'scenarios'>, o: ResolvedOptions): boolean {
+  return runScenarios(study, o).some((x) => x.scenario.usesDb === true);
+}
+
+/** Every scenario the run's variants measure, with its levels (once each, in variant order). */
+export function runScenarios(study: Pick<Study, 'id' | 'scenarios'>, o: ResolvedOptions): { scenario: Scenario; levels: number[]; requestsPerWorker: number }[] {
+  const seen = new Map<string, { scenario: Scenario; levels: number[]; requestsPerWorker: number }>();
+  for (const v of o.variantSpecs.length > 0 ? o.variantSpecs : [{ scenario: undefined }]) {
+    const sc = scenarioOfVariant(study, o, v);
+    if (!seen.has(sc.id)) seen.set(sc.id, { scenario: sc, ...levelsOf(o, sc.id) });
+  }
+  return [...seen.values()];
+}
+
+/**
  * Warm-up requests per worker so that the warm-up at concurrency c lasts about warmupS:
  * max(1, round(warmupS / (waves · L))). null when warmupS = 0.
  * @param exec the variant's effective executor
  * @param latencyMs L, the scenario's service time (serviceTimeMs)
  */
 export function warmupPlan(exec: ExecutorSpec, o: Pick<ResolvedOptions, 'warmupS' | 'levels'>, latencyMs: number): PlannedBlock['warmup'] {
+  // (a variant with its own scenario passes that scenario's levels as `o.levels`)
   if (o.warmupS <= 0) return null;
   const c = Math.max(...o.levels);
   const roundS = (waves(exec, c) * latencyMs) / 1000;
@@ -110,19 +149,25 @@ export function warmupPlan(exec: ExecutorSpec, o: Pick<ResolvedOptions, 'warmupS
  * @param study the run's study (for its scenario's service time L)
  */
 export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenarios'>): Plan {
-  const L = serviceTimeMs(study, o);
-  const scenario = scenarioOf(study, o.scenario);
+  const runL = serviceTimeMs(study, o);
   const blocks: PlannedBlock[] = [];
   const open = isOpenLoop(study, o);
   const D = openLoopDurationS(o);
   for (let r = 1; r <= o.repeats; r++) {
     const order = r % 2 === 1 ? o.variantSpecs : [...o.variantSpecs].reverse();
     for (const v of order) {
+      const scenario = scenarioOfVariant(study, o, v);
+      const L = scenario.id === o.scenario ? runL : scenario.serviceTimeMs(o);
+      const lv = levelsOf(o, scenario.id);
+      const ov = { ...o, levels: lv.levels, requestsPerWorker: lv.requestsPerWorker };
       if (open) {
         const cells = o.levels.map((rate) => ({
           cellId: cellId(v.id, rate, r, true),
           variant: v.id,
           executor: v.executor,
+          scenario: scenario.id,
+          latencyMs: L,
+          requestsPerWorker: o.requestsPerWorker,
           concurrency: rate,
           repeat: r,
           requests: Math.ceil(rate * D),
@@ -134,22 +179,25 @@ export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenario
         blocks.push({ blockId: blockId(v.id, r), variant: v, repeat: r, warmup, cells });
         continue;
       }
-      const cells = o.levels.map((c) => ({
+      const cells = ov.levels.map((c) => ({
         cellId: cellId(v.id, c, r),
         variant: v.id,
         executor: v.executor,
+        scenario: scenario.id,
+        latencyMs: L,
+        requestsPerWorker: ov.requestsPerWorker,
         concurrency: c,
         repeat: r,
-        requests: c * o.requestsPerWorker,
+        requests: c * ov.requestsPerWorker,
         boundRps: throughputBoundRps(v.executor, c, L),
-        theoreticalS: (scenario.cellTheoreticalS ? scenario.cellTheoreticalS(v.executor, o, c) : cellMinDurationS(v.executor, c, L, o.requestsPerWorker)) + (o.start === 'ramp' ? o.rampMs / 1000 : 0),
+        theoreticalS: (scenario.cellTheoreticalS ? scenario.cellTheoreticalS(v.executor, ov, c) : cellMinDurationS(v.executor, c, L, ov.requestsPerWorker)) + (o.start === 'ramp' ? o.rampMs / 1000 : 0),
       }));
       if (scenario.freshJvmPerCell) {
         // one JVM per cell: the block is the cell (Scenario.freshJvmPerCell)
-        for (const c of cells) blocks.push({ blockId: `${v.id}-c${c.concurrency}-r${r}`, variant: v, repeat: r, warmup: warmupPlan(v.executor, { ...o, levels: [c.concurrency] }, L), cells: [c] });
+        for (const c of cells) blocks.push({ blockId: `${v.id}-c${c.concurrency}-r${r}`, variant: v, repeat: r, warmup: warmupPlan(v.executor, { ...ov, levels: [c.concurrency] }, L), cells: [c] });
         continue;
       }
-      blocks.push({ blockId: blockId(v.id, r), variant: v, repeat: r, warmup: warmupPlan(v.executor, o, L), cells });
+      blocks.push({ blockId: blockId(v.id, r), variant: v, repeat: r, warmup: warmupPlan(v.executor, ov, L), cells });
     }
   }
   const cells = blocks.flatMap((b) => b.cells);
@@ -157,8 +205,8 @@ export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenario
     blocks,
     cells,
     totalRequests: cells.reduce((s, c) => s + c.requests, 0),
-    workersPerRun: open ? 0 : o.levels.reduce((s, c) => s + c, 0),
-    latencyMs: L,
+    workersPerRun: open ? 0 : o.variantSpecs.length > 0 && o.scenarioLevels !== undefined ? runScenarios(study, o).reduce((t, x) => t + x.levels.reduce((s, c) => s + c, 0), 0) : o.levels.reduce((s, c) => s + c, 0),
+    latencyMs: runL,
     theoreticalS: blocks.reduce((s, b) => s + (b.warmup?.theoreticalS ?? 0) + b.cells.reduce((t, c) => t + c.theoreticalS, 0), 0),
   };
 }

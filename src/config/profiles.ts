@@ -5,7 +5,7 @@
  */
 import { VtbenchError, EXIT } from '../core/errors.ts';
 import { OPTION_SPECS, maxValue, tooLarge, type OptionKey } from './options.ts';
-import { makePlan, formatDuration, scenarioOf, isOpenLoop, openLoopDurationS } from './plan.ts';
+import { makePlan, formatDuration, scenarioOf, isOpenLoop, openLoopDurationS, levelsOf, scenarioOfVariant } from './plan.ts';
 import { executorCapacityRps, queueAtEnd, openLoopCellDurationS } from '../theory/open-loop.ts';
 import { OPEN_LOOP_DEFAULTS } from '../load/driver.ts';
 import { MAX_PLAN_DURATION_S, SUT_REQUEST_TIMEOUT_MS, maxCellRequests, maxConcurrency, maxRunRequests, readHostLimits, type HostLimits } from './limits.ts';
@@ -129,12 +129,15 @@ export function resolveOptions(study: Study, profileName: string, raw: Partial<R
       throw new VtbenchError(e.message, `${e.hint}; study ${study.id}'s ${s.key === 'variants' ? 'variants' : 'scenarios'}: ${ids.join(', ')}`, e.exitCode);
     }
   }
+  // flags that set levels or requests per worker apply to every cell: the per-scenario map is dropped
+  if (raw.levels !== undefined || raw.requestsPerWorker !== undefined) delete out.scenarioLevels;
   if (!study.scenarios.some((x) => x.id === out.scenario)) {
     throw new VtbenchError(`--scenario: unknown scenario '${out.scenario}' of study ${study.id}`, `use one of: ${study.scenarios.map((x) => x.id).join(', ')}`, EXIT.usage);
   }
   driverFor(scenarioOf(study, out.scenario)); // a scenario whose driver is not built yet stops here
   checkPoolOverrides(study, out, raw);
   out.variantSpecs = effectiveVariants(study, out);
+  for (const v of out.variantSpecs) driverFor(scenarioOfVariant(study, out, v)); // a variant's own scenario must exist and be runnable
   if (out.mockPort === out.sutPort) {
     throw new VtbenchError(`--mock-port and --sut-port are both ${out.mockPort}`, 'give them different ports', EXIT.usage);
   }
@@ -167,23 +170,35 @@ export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study):
       if (typeof x === 'number' && x > max) throw tooLarge(s.flag, x, max, s.max.why);
     }
   }
-  const c = Math.max(...o.levels);
+  // per-scenario levels (ResolvedOptions.scenarioLevels) are checked like --levels
+  const levelsSpec = OPTION_SPECS.find((x) => x.key === 'levels');
+  for (const [id, e] of Object.entries(o.scenarioLevels ?? {})) {
+    if (inProcess || !levelsSpec?.max) break;
+    const max = maxValue(levelsSpec.max, host);
+    for (const x of e.levels) if (x > max) throw tooLarge('levels', `${x} (scenario ${id})`, max, levelsSpec.max.why);
+  }
+  // each variant's cells: its scenario's levels and requests per worker
+  const perVariant = o.variantSpecs.length > 0 ? o.variantSpecs.map((v) => levelsOf(o, scenarioOfVariant(study, o, v).id)) : o.variants.map(() => levelsOf(o, o.scenario));
   const cellMax = maxCellRequests(host);
   // open loop: a cell's requests are its schedule, λ × D (the level is a rate)
-  const perLevel = isOpenLoop(study, o) ? openLoopDurationS(o) : o.requestsPerWorker;
-  if (c * perLevel > cellMax) {
-    throw new VtbenchError(
-      `--requests-per-worker/--levels: the largest cell would hold ${c.toLocaleString('en-US')} × ${o.requestsPerWorker.toLocaleString('en-US')} requests; at most ${cellMax.toLocaleString('en-US')} fit this harness's heap (${Math.round(host.heapLimitBytes / 2 ** 20)} MiB, half of it for ≈512 B per request)`,
-      `lower --requests-per-worker to ${Math.max(1, Math.floor(cellMax / c))} or less, or lower --levels`, EXIT.usage);
+  const open = isOpenLoop(study, o);
+  for (const lv of perVariant) {
+    const c = Math.max(...lv.levels);
+    const perLevel = open ? openLoopDurationS(o) : lv.requestsPerWorker;
+    if (c * perLevel > cellMax) {
+      throw new VtbenchError(
+        `--requests-per-worker/--levels: the largest cell would hold ${c.toLocaleString('en-US')} × ${lv.requestsPerWorker.toLocaleString('en-US')} requests; at most ${cellMax.toLocaleString('en-US')} fit this harness's heap (${Math.round(host.heapLimitBytes / 2 ** 20)} MiB, half of it for ≈512 B per request)`,
+        `lower --requests-per-worker to ${Math.max(1, Math.floor(cellMax / c))} or less, or lower --levels`, EXIT.usage);
+    }
   }
-  const cells = o.levels.length * o.repeats * o.variants.length;
+  const cells = perVariant.reduce((t, lv) => t + lv.levels.length, 0) * o.repeats;
   if (cells > MAX_CELLS) {
     throw new VtbenchError(
       `--levels/--repeats/--variants: the plan would have ${cells.toLocaleString('en-US')} cells; the stated maximum is ${MAX_CELLS.toLocaleString('en-US')} (every cell adds files that summary.json is rebuilt from after each cell)`,
       'fewer --levels, --repeats or --variants, or split the plan into several runs', EXIT.usage);
   }
   // totals by arithmetic first: makePlan itself allocates per cell
-  const totalRequests = o.levels.reduce((t, l) => t + l, 0) * perLevel * o.repeats * o.variants.length;
+  const totalRequests = perVariant.reduce((t, lv) => t + lv.levels.reduce((u, l) => u + l, 0) * (open ? openLoopDurationS(o) : lv.requestsPerWorker), 0) * o.repeats;
   const runMax = maxRunRequests(host);
   if (totalRequests > runMax) {
     throw new VtbenchError(
@@ -205,15 +220,21 @@ export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study):
  * the SUT's request timeout. L is the scenario's service time (Scenario.serviceTimeMs).
  */
 function checkFeasible(o: ResolvedOptions, study: Study): void {
-  const c = Math.max(...o.levels);
-  const scenario = scenarioOf(study, o.scenario);
-  const L = scenario.serviceTimeMs(o);
   const limit = Math.min(o.headersTimeoutMs, SUT_REQUEST_TIMEOUT_MS);
   const limitName = limit === o.headersTimeoutMs ? 'client headers timeout (--headers-timeout-ms)' : 'SUT request timeout';
-  if (L >= limit) {
-    throw new VtbenchError(`--latency-ms: scenario ${scenario.id} (${scenario.label}): L = ${L} ms per call, not below the ${limit / 1000} s ${limitName}`, `lower L (--latency-ms)${limit === o.headersTimeoutMs ? ' or raise --headers-timeout-ms' : ''}`, EXIT.usage);
+  const checked = new Set<string>();
+  for (const scenario of [scenarioOf(study, o.scenario), ...o.variantSpecs.map((v) => scenarioOfVariant(study, o, v))]) {
+    if (checked.has(scenario.id)) continue;
+    checked.add(scenario.id);
+    const L = scenario.serviceTimeMs(o);
+    if (L >= limit) {
+      throw new VtbenchError(`--latency-ms: scenario ${scenario.id} (${scenario.label}): L = ${L} ms per call, not below the ${limit / 1000} s ${limitName}`, `lower L (--latency-ms)${limit === o.headersTimeoutMs ? ' or raise --headers-timeout-ms' : ''}`, EXIT.usage);
+    }
   }
   for (const v of o.variantSpecs) {
+    const scenario = scenarioOfVariant(study, o, v);
+    const L = scenario.serviceTimeMs(o);
+    const c = Math.max(...levelsOf(o, scenario.id).levels);
     if (v.executor.kind !== 'platform-pool') continue;
     const { threads, queueCapacity } = v.executor;
     if (c > threads + queueCapacity) {

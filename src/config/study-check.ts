@@ -33,6 +33,9 @@ export function studyProblems(s: Study): string[] {
     if (reserved.length > 0) out.push(`variant ${v.id}: sutProperties set ${reserved.join(', ')}, which the harness sets from the executor and the options`);
   }
   for (const x of s.scenarios) if (!SLUG.test(x.id)) out.push(`scenario id '${x.id}' is not a slug (a-z, 0-9, -)`);
+  for (const v of s.variants) {
+    if (v.scenario !== undefined && !s.scenarios.some((x) => x.id === v.scenario)) out.push(`variant ${v.id}: scenario '${v.scenario}' is not a scenario of the study`);
+  }
   for (const d of dupes(s.variants.map((v) => v.id))) out.push(`variant id '${d}' twice`);
   for (const d of dupes(s.scenarios.map((x) => x.id))) out.push(`scenario id '${d}' twice`);
   for (const d of dupes(s.profiles.map((p) => p.name))) out.push(`profile '${d}' twice`);
@@ -47,6 +50,11 @@ export function studyProblems(s: Study): string[] {
     for (const id of v.variants) if (!ids.has(id)) out.push(`profile ${p.name}: variants name '${id}', which is not a variant of the study (known: ${[...ids].join(', ')})`);
     if (v.variants.length === 0) out.push(`profile ${p.name}: no variant selected`);
     if (!scenarioIds.has(v.scenario)) out.push(`profile ${p.name}: scenario '${v.scenario}' is not a scenario of the study (known: ${[...scenarioIds].join(', ')})`);
+    for (const [id, e] of Object.entries(v.scenarioLevels ?? {})) {
+      if (!scenarioIds.has(id)) out.push(`profile ${p.name}: scenarioLevels names '${id}', which is not a scenario of the study`);
+      if (e.levels.length === 0 || e.levels.some((x, i) => !Number.isInteger(x) || x < 1 || (i > 0 && x <= e.levels[i - 1]!))) out.push(`profile ${p.name}: scenarioLevels.${id}.levels must be ascending whole numbers >= 1`);
+      if (!Number.isInteger(e.requestsPerWorker) || e.requestsPerWorker < 1) out.push(`profile ${p.name}: scenarioLevels.${id}.requestsPerWorker must be a whole number >= 1`);
+    }
     const pools = v.variants.filter((id) => s.variants.find((x) => x.id === id)?.executor.kind === 'platform-pool');
     for (const [key, value] of [['poolSize', v.poolSize], ['queueCapacity', v.queueCapacity]] as const) {
       if (value !== null && pools.length > 1) out.push(`profile ${p.name}: ${key} ${value} would give ${pools.join(', ')} the same value`);

@@ -18,7 +18,12 @@ export interface LlmResponse {
 /**
  * `GET|POST /api/scenario/{id}` (query parameters per scenario, e.g. `sleep?ms=200`) -> 200 and
  * this JSON, with the same `Server-Timing` header as the LLM route. The scenario runs on the
- * variant's executor (sut/…/scenario/*.java).
+ * variant's executor (sut/…/*Scenario.java). Some scenarios add named phases after queue and exec,
+ * each part of exec (ms): study 002's DB scenarios `conn` (wait for a pooled connection) and `db`
+ * (conn + the query), `db-small-synchronized` also `lock` (wait for its shared monitor), `mixed` and
+ * `mixed-structured` also `user` and `logistics` (the two delay-route calls). Study 002's scenarios:
+ * `io-http?ms=`, `cpu-fib[?n=]`, `mixed?dbMs=&userMs=&logisticsMs=`, `mixed-structured?…` (same),
+ * `db-small?ms=`, `db-small-synchronized?ms=`.
  */
 export interface ScenarioResponse {
   /** `bench.variant` of the SUT */
@@ -34,8 +39,9 @@ export interface ScenarioResponse {
 /** Error body of the SUT. No stack trace. */
 export interface SutError {
   /**
-   * stable code: 'rejected' (503, the pool's queue is full) | 'upstream_unreachable' |
-   * 'upstream_bad_response' (502) | 'unknown_scenario' (404) | 'bad_scenario_parameter' (400,
+   * stable code: 'rejected' (503, the pool's queue is full) | 'db_not_configured' (503, no
+   * `bench.db.url`) | 'db_pool_exhausted' (503, HikariCP timed out waiting for a connection) |
+   * 'upstream_unreachable' | 'upstream_bad_response' (502) | 'unknown_scenario' (404) | 'bad_scenario_parameter' (400,
    * the message names the parameter) | 'internal' (500)
    */
   error: string;
@@ -140,6 +146,56 @@ export interface SutInfo {
    * (sut/…/BootExecutorsInfo.java; study 004). Absent in runs before it was recorded.
    */
   boot?: BootExecutorsInfo | null;
+  /** The blocking HTTP client of study 002's `io-http` / `mixed*` scenarios (sut/…/DelayHttpClient.java). Absent in runs before it was recorded. */
+  http?: SutHttpClientInfo;
+  /** The PostgreSQL pool of study 002's DB scenarios (sut/…/DbPool.java). Absent in runs before it was recorded. */
+  db?: SutDbInfo;
+  /** `cpu-fib`'s calibration at SUT start (sut/…/FibCalibration.java). Absent in runs before it was recorded. */
+  fib?: SutFibInfo;
+}
+
+/**
+ * `GET <baseUrl>/delay?ms=<ms>` client: OkHttp synchronous calls (the calling thread blocks on the socket).
+ * `baseUrlFrom`: `bench.http.base-url`, or `spring.ai.openai.base-url` without `/v1` when that is unset.
+ * `maxIdleConnections`: the ConnectionPool's keep-alive cap (`bench.http.max-connections`);
+ * `maxOpenConnections` null = no cap on open connections (synchronous OkHttp calls have none).
+ * `timeoutMs`: connect, read and write timeout each (`bench.http.timeout`).
+ */
+export interface SutHttpClientInfo {
+  client: string;
+  clientVersion: string;
+  baseUrl: string;
+  baseUrlFrom: 'bench.http.base-url' | 'spring.ai.openai.base-url';
+  maxIdleConnections: number;
+  keepAliveMs: number;
+  timeoutMs: number;
+  maxOpenConnections: number | null;
+  retryOnConnectionFailure: boolean;
+}
+
+/**
+ * `bench.db.*` and what runs: `url` has any password masked (null = not configured: the DB scenarios
+ * answer 503 `db_not_configured`); `poolSize` = Hikari maximumPoolSize (= minimumIdle);
+ * `hikariYieldFix`: the HikariCP jar has PR 2402's fix of issue 2398 (Thread.yield() spinning under
+ * virtual-thread waiters; 7.0.2 has not, 7.1.0 has); `serverVersion` from JDBC DatabaseMetaData, null
+ * without a database.
+ */
+export interface SutDbInfo {
+  configured: boolean;
+  url: string | null;
+  poolSize: number;
+  connectionTimeoutMs: number;
+  hikariVersion: string;
+  hikariYieldFix: boolean;
+  jdbcDriverVersion: string;
+  serverVersion: string | null;
+}
+
+/** fib(n) calibrated so one call costs about `targetCpuMs` of thread CPU; `cpuMsPerCall`: the median of 3 measured calls of fib(n). */
+export interface SutFibInfo {
+  n: number;
+  targetCpuMs: number;
+  cpuMsPerCall: number;
 }
 
 /**

@@ -130,8 +130,22 @@ export function jdkEnv(jdk: Jdk, base: NodeJS.ProcessEnv = process.env): NodeJS.
   return { ...base, JAVA_HOME: jdk.home, PATH: `${join(jdk.home, 'bin')}:${base['PATH'] ?? ''}` };
 }
 
-/** @throws VtbenchError when the JDK is too old to run the SUT jar */
+/**
+ * The SUT is compiled with `--enable-preview` (sut/pom.xml: JDK 25's StructuredTaskScope, JEP 505, for
+ * study 002's `mixed-structured`). Class files with preview features load only on the JDK major they were
+ * compiled for, and javac accepts `--enable-preview` only for its own release: so JDK 25 exactly.
+ */
+export const SUT_MAX_JDK = 25;
+
+/** @throws VtbenchError when the JDK is too old to run the SUT jar, or newer than the preview features it was compiled with allow */
 export function requireSutJdk(jdk: Jdk): void {
+  if (jdk.major > SUT_MAX_JDK) {
+    throw new VtbenchError(
+      `the SUT uses JDK ${SUT_MAX_JDK} preview APIs (--enable-preview: StructuredTaskScope) and builds and runs on JDK ${SUT_MAX_JDK} only, but the JDK found is ${jdk.version} (${jdk.home})`,
+      `set JAVA_HOME to a JDK ${SUT_MAX_JDK} (e.g. Temurin ${SUT_MAX_JDK} under /usr/lib/jvm)`,
+      EXIT.prerequisite,
+    );
+  }
   if (jdk.major < SUT_MIN_JDK) {
     throw new VtbenchError(
       `the SUT is compiled for Java ${SUT_MIN_JDK} but the JDK found is ${jdk.version} (${jdk.home})`,

@@ -63,6 +63,13 @@ export function reservedSutProperties(v: Pick<Variant, 'sutProperties'>): string
 }
 
 /**
+ * Flags every SUT JVM needs whatever the profile: `--enable-preview`, since the jar is compiled with it
+ * (sut/pom.xml) for JDK 25's StructuredTaskScope (JEP 505, the `mixed-structured` scenario); a JVM
+ * without it refuses to load the jar's classes. Before the profile's flags.
+ */
+export const SUT_JVM_FLAGS: readonly string[] = ['--enable-preview'];
+
+/**
  * The java command line (without the executable); exported for tests and the run manifest. Every
  * Spring property appears once (Spring joins repeated command-line values with commas): a
  * variant's `sutProperties` replace the harness's defaults (`bench.pinning`) in place and come
@@ -87,7 +94,7 @@ export function sutArgs(o: StartSutOptions): string[] {
     if (at >= 0) props[at] = [k, val];
     else props.push([k, val]);
   }
-  return [...o.jvmFlags, '-jar', o.jarPath, ...props.map(([k, val]) => `--${k}=${val}`), ...(o.extraArgs ?? [])];
+  return [...SUT_JVM_FLAGS, ...o.jvmFlags, '-jar', o.jarPath, ...props.map(([k, val]) => `--${k}=${val}`), ...(o.extraArgs ?? [])];
 }
 
 /**

@@ -19,7 +19,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { setMaxListeners } from 'node:events';
 import { driverFor, type Driver } from '../load/driver.ts';
 import type { LoadResult, LoadSummary } from '../load/types.ts';
-import { scenarioOf, type Plan, type PlannedBlock, type PlannedCell } from '../config/plan.ts';
+import { levelsOf, scenarioOfVariant, type Plan, type PlannedBlock, type PlannedCell } from '../config/plan.ts';
+import { dbSutProperties, type DbHandle } from '../db/postgres.ts';
 import type { Scenario, Study, Variant } from '../study/types.ts';
 import { RunStore, compactRequests } from '../store/run-store.ts';
 import { buildSummary } from '../analysis/summary.ts';
@@ -74,6 +75,12 @@ export interface RunDeps {
   getMockStats(url: string): Promise<MockStats | null>;
   /** POST /stats/reset of the mock; the snapshot right after the reset, null if it did not answer */
   resetMockStats(url: string): Promise<MockStats | null>;
+  /**
+   * the run's PostgreSQL (own server or `--db-url`, src/db/postgres.ts), started when a scenario of
+   * the plan has `usesDb`; `maxPool` is the largest Hikari pool of the plan. Absent: a plan that needs
+   * a database stops before any SUT starts.
+   */
+  startDb?(o: { maxPool: number; logFile: string }): Promise<DbHandle>;
 }
 
 export interface RunContext {
@@ -105,31 +112,71 @@ const SAMPLE_PULL_MS = 5000;
 export async function executePlan(ctx: RunContext): Promise<void> {
   const { store, deps, options: o } = ctx;
   const done = store.doneCellIds();
+  const pending = ctx.plan.blocks.filter((b) => b.cells.some((c) => !done.has(c.cellId)));
+  const needsDb = pending.some((b) => scenarioOfVariant(ctx.study, o, b.variant).usesDb === true);
   const mock = await deps.startMock({ port: o.mockPort, latencyMs: o.latencyMs, logFile: join(store.logsDir, 'mock.log'), ...(o.mockFaults ? { faults: o.mockFaults } : {}) });
   ctx.children.add({ pid: mock.pid, role: 'mock', marker: mock.marker, stop: mock.stop });
+  let db: DbHandle | null = null;
   try {
+    if (needsDb) {
+      if (!deps.startDb) throw new VtbenchError('a scenario of this plan queries PostgreSQL, but the run has no database', 'run it through run.mjs (it starts PostgreSQL or uses --db-url)', EXIT.prerequisite);
+      ctx.emit({ type: 'info', message: '  starting PostgreSQL for the database scenarios' });
+      db = await deps.startDb({ maxPool: maxDbPool(pending.map((b) => b.variant)), logFile: join(store.logsDir, 'postgres.log') });
+      if (db.pid !== null) ctx.children.add({ pid: db.pid, role: 'postgres', marker: db.marker, stop: db.stop });
+      ctx.manifest.db = db.info;
+      store.writeManifest(ctx.manifest);
+      ctx.emit({ type: 'info', message: `  PostgreSQL ${db.info.serverVersion} at ${db.info.url} (${db.info.kind}; max_connections ${db.info.settings['max_connections'] ?? '?'}; orders ${db.info.ordersRows} rows)` });
+    }
     for (const block of ctx.plan.blocks) {
       if (ctx.signal.aborted) return;
       const todo = block.cells.filter((c) => !done.has(c.cellId));
       if (todo.length === 0) continue;
-      await runBlock(ctx, block, todo, mock);
+      await runBlock(ctx, block, todo, mock, db);
     }
   } finally {
+    if (db) {
+      await db.stop();
+      if (db.pid !== null) ctx.children.remove(db.pid);
+    }
     await mock.stop();
     ctx.children.remove(mock.pid);
   }
 }
 
-async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[], mock: MockHandle): Promise<void> {
+/** Hikari's default `maximumPoolSize` (the SUT's `bench.db.pool-size` default, HikariCP's own). */
+export const HIKARI_DEFAULT_POOL = 10;
+
+/** The largest Hikari pool of these variants (`bench.db.pool-size`, default HIKARI_DEFAULT_POOL). */
+export function maxDbPool(variants: readonly Variant[]): number {
+  return Math.max(HIKARI_DEFAULT_POOL, ...variants.map((v) => Number(v.sutProperties?.['bench.db.pool-size'] ?? HIKARI_DEFAULT_POOL)));
+}
+
+/**
+ * The SUT JVM's properties for a block beyond the variant's own: the database (`bench.db.*`) when
+ * the block's scenario queries one, the mock's origin (`bench.http.base-url`) when it calls the
+ * mock's delay route. The variant's own properties win on a clash. Pure.
+ */
+export function blockSutProperties(scenario: Scenario, variant: Variant, mockUrl: string, db: DbHandle | null): Record<string, string> | null {
+  const extra: Record<string, string> = {};
+  if (scenario.usesDb && db) Object.assign(extra, dbSutProperties(db.target));
+  if (scenario.usesDelayRoute) extra['bench.http.base-url'] = mockUrl;
+  if (Object.keys(extra).length === 0) return null;
+  return { ...extra, ...(variant.sutProperties ?? {}) };
+}
+
+async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[], mock: MockHandle, db: DbHandle | null): Promise<void> {
   const { store, deps, options: o } = ctx;
   ctx.emit({ type: 'block-start', blockId: block.blockId });
-  const sut = await deps.startSut({ variant: block.variant, options: o, mockUrl: `${mock.url}/v1`, logFile: join(store.logsDir, `sut-${block.blockId}.log`) });
+  const blockScenario = scenarioOfVariant(ctx.study, o, block.variant);
+  const props = blockSutProperties(blockScenario, block.variant, mock.url, db);
+  const sutVariant: Variant = props === null ? block.variant : { ...block.variant, sutProperties: props };
+  const sut = await deps.startSut({ variant: sutVariant, options: o, mockUrl: `${mock.url}/v1`, logFile: join(store.logsDir, `sut-${block.blockId}.log`) });
   ctx.children.add({ pid: sut.pid, role: `sut-${block.blockId}`, marker: sut.marker, stop: sut.stop });
   const watched = watchedOf(block, sut, mock);
   try {
     ctx.manifest.sut[block.blockId] = sut.info;
     store.writeManifest(ctx.manifest);
-    const mismatches = sutMismatches(block.variant, loadOf(ctx).scenario, sut.info);
+    const mismatches = sutMismatches(block.variant, blockScenario, sut.info);
     if (mismatches.length > 0) {
       throw new VtbenchError(
         `the SUT started for block ${block.blockId} is not the one asked for: ${mismatches.join('; ')}; no load was sent to it`,
@@ -142,19 +189,19 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
       const abort = new AbortController();
       const watch = new LivenessWatch(() => watched, ctx.liveness).start(() => abort.abort());
       try {
-        const { driver, scenario } = loadOf(ctx);
-        await driver.run({ ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, abort.signal)), variant: block.variant, concurrency: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker, ...(block.warmup.durationS !== undefined ? { durationS: block.warmup.durationS } : {}) });
+        const { driver, scenario } = loadOf(ctx, block.variant);
+        await driver.run({ ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, abort.signal), block.cells[0]?.latencyMs ?? ctx.plan.latencyMs), variant: block.variant, concurrency: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker, ...(block.warmup.durationS !== undefined ? { durationS: block.warmup.durationS } : {}) });
       } finally {
         await watch.stop();
       }
       if (watch.dead) throw diedError(ctx, watch.dead, `the warm-up of block ${block.blockId}`, null);
     }
-    const maxLevel = Math.max(...o.levels);
+    const maxLevel = Math.max(...levelsOf(o, blockScenario.id).levels);
     for (const cell of todo) {
       if (ctx.signal.aborted) return;
       const before = await checkNow(watched, ctx.liveness);
       if (before) throw diedError(ctx, before, `before cell ${cell.cellId}`, null);
-      const result = await runCell(ctx, cell, block.variant, sut, mock, cell.concurrency === maxLevel && loadOf(ctx).scenario.threadDump !== false, watched);
+      const result = await runCell(ctx, cell, block.variant, sut, mock, cell.concurrency === maxLevel && blockScenario.threadDump !== false, watched);
       if (result === null) return; // aborted
     }
   } finally {
@@ -231,19 +278,19 @@ function diedError(ctx: RunContext, d: Death, when: string, failedCellId: string
   );
 }
 
-/** The run's scenario and the driver that loads it (src/load/driver.ts). */
-function loadOf(ctx: Pick<RunContext, 'study' | 'options'>): { scenario: Scenario; driver: Driver } {
-  const scenario = scenarioOf(ctx.study, ctx.options.scenario);
+/** A variant's scenario (its own, or the run's) and the driver that loads it (src/load/driver.ts). */
+function loadOf(ctx: Pick<RunContext, 'study' | 'options'>, variant: Variant): { scenario: Scenario; driver: Driver } {
+  const scenario = scenarioOfVariant(ctx.study, ctx.options, variant);
   return { scenario, driver: driverFor(scenario) };
 }
 
-/** What every load of the run shares (the caller adds concurrency and requests per worker). */
-function cellLoad(ctx: Pick<RunContext, 'options' | 'plan'>, scenario: Scenario, baseUrl: string, signal: AbortSignal) {
+/** What every load of the run shares (the caller adds concurrency and requests per worker); `latencyMs` is the cell's L. */
+function cellLoad(ctx: Pick<RunContext, 'options' | 'plan'>, scenario: Scenario, baseUrl: string, signal: AbortSignal, latencyMs: number) {
   return {
     baseUrl,
     scenario,
     options: ctx.options,
-    lateSendThresholdMs: generatorDelayThresholdMs(ctx.plan.latencyMs),
+    lateSendThresholdMs: generatorDelayThresholdMs(latencyMs),
     signal,
   };
 }
@@ -324,9 +371,9 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
 
   let result: LoadResult;
   try {
-    const { driver, scenario } = loadOf(ctx);
+    const { driver, scenario } = loadOf(ctx, variant);
     result = await driver.run(
-      { ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, cellAbort.signal)), variant, concurrency: cell.concurrency, requestsPerWorker: o.requestsPerWorker },
+      { ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, cellAbort.signal), cell.latencyMs), variant, concurrency: cell.concurrency, requestsPerWorker: cell.requestsPerWorker },
       { progress: (done, total) => ctx.emit({ type: 'progress', cellId: cell.cellId, done, total }) },
     );
   } finally {
@@ -350,7 +397,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
 
   const durationMs = Date.now() - wallStart;
   const host = hostCpuPct(cpuBefore, cpuAfter);
-  const latencyMs = ctx.plan.latencyMs;
+  const latencyMs = cell.latencyMs;
   const flags = computeFlags({
     executor: cell.executor,
     latencyMs,
@@ -381,11 +428,11 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     schemaVersion: SCHEMA_VERSION,
     cellId: cell.cellId,
     variant: cell.variant,
-    scenario: o.scenario,
+    scenario: cell.scenario,
     executor: cell.executor,
     concurrency: cell.concurrency,
     repeat: cell.repeat,
-    requestsPerWorker: o.requestsPerWorker,
+    requestsPerWorker: cell.requestsPerWorker,
     latencyMs,
     start: o.start,
     startedAt: startedAt.toISOString(),

@@ -49,6 +49,14 @@ export interface ReportMeta {
   lang: Lang;
   levels: number[];
   /**
+   * how the cells were loaded, so the index words the levels and figures right: `closed-loop`
+   * (levels are concurrent clients), `open-loop` (levels are arrival rates, req/s) or `in-process`
+   * (one timed job per cell, its level read by the study: the E2E time is the job's, and req/s
+   * means nothing); absent in a
+   * meta.json written before it was recorded (read as closed-loop)
+   */
+  load?: 'closed-loop' | 'open-loop' | 'in-process';
+  /**
    * the study's first comparison at its highest common level: variant ids, whole-run throughput
    * (req/s) and E2E P95 (ms), medians of the repeats; null when the run has no such level
    */
@@ -93,6 +101,7 @@ export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltRe
   const meta: ReportMeta = {
     runId: model.runId, study: model.manifest.options.study, profile: model.manifest.options.profile, status: model.manifest.status, startedAt: model.manifest.startedAt,
     lang: t.lang, levels: model.levels,
+    load: model.study.scenarios.find((sc) => sc.id === model.manifest.options.scenario)?.driver === 'in-process' ? 'in-process' : model.openLoop ? 'open-loop' : 'closed-loop',
     highest: pair && h ? {
       concurrency: h.concurrency, baseline: pair.baseline, candidate: pair.candidate,
       baselineRps: h.baseline.wholeRunRps.median, candidateRps: h.candidate.wholeRunRps.median,
@@ -132,12 +141,15 @@ export function indexDocuments(metas: readonly ReportMeta[]): { md: string; html
       sorted.map((m) => {
         // a meta.json written before it named its comparison (no `baseline`) is listed without figures
         const h = m.highest && typeof m.highest.baseline === 'string' ? m.highest : null;
+        const job = m.load === 'in-process';
         return [
           raw(`[${esc(m.runId)}](${encodeURIComponent(m.runId)}/${target})`),
-          m.study ?? '—', m.profile, m.status, m.startedAt, m.levels.join(', '),
+          m.study ?? '—', m.profile, m.status, m.startedAt,
+          m.load === 'open-loop' ? `${m.levels.join(', ')} req/s offered` : m.levels.join(', '),
           h ? `${h.baseline} → ${h.candidate}` : '—',
-          h ? `${int(h.concurrency)}: ${rps(h.baselineRps)} → ${rps(h.candidateRps)}` : '—',
-          h ? `${ms(h.baselineE2eP95Ms)} → ${ms(h.candidateE2eP95Ms)}` : '—',
+          // one in-process job per cell: its request rate is not a throughput
+          h && !job ? `${int(h.concurrency)}: ${rps(h.baselineRps)} → ${rps(h.candidateRps)}` : '—',
+          h ? `${job ? 'job time ' : ''}${ms(h.baselineE2eP95Ms)} → ${ms(h.candidateE2eP95Ms)}` : '—',
           String(m.gaps),
         ];
       }));

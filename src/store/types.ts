@@ -23,6 +23,7 @@ import type { LoadSummary, Percentiles, ErrorClass } from '../load/types.ts';
 import type { SutSample, SutInfo } from '../jvm/api.ts';
 import type { MockStats } from '../../mock/src/types.ts';
 import type { ExecutorSpec, Variant } from '../study/types.ts';
+import type { DbInfo } from '../db/postgres.ts';
 
 export const SCHEMA_VERSION = 3;
 
@@ -35,10 +36,18 @@ export interface ResolvedOptions {
   /** the study (src/studies/<id>) */
   study: string;
   profile: string;
-  /** the scenario of the study every cell measures */
+  /** the scenario of the study every cell measures (a variant with its own `scenario` measures that one instead) */
   scenario: string;
   levels: number[];
   requestsPerWorker: number;
+  /**
+   * levels and requests per worker of the cells of one scenario, by scenario id, for a run whose
+   * variants carry their own scenarios (Variant.scenario, study 002): a CPU scenario holds far fewer
+   * requests per second than an I/O one. A scenario without an entry uses `levels` and
+   * `requestsPerWorker`. `--levels` or `--requests-per-worker` on the command line drop this map
+   * (the flags then apply to every cell). Absent in runs of one scenario.
+   */
+  scenarioLevels?: Record<string, ScenarioLevels>;
   repeats: number;
   warmupS: number;
   /** the mock LLM's fixed latency per call, ms */
@@ -90,6 +99,13 @@ export interface ResolvedOptions {
   mockFaults?: MockFaults;
 }
 
+/** The cells of one scenario (ResolvedOptions.scenarioLevels). */
+export interface ScenarioLevels {
+  /** closed-loop workers per cell, ascending */
+  levels: number[];
+  requestsPerWorker: number;
+}
+
 /** The mock's injected faults of a run (ResolvedOptions.mockFaults). */
 export interface MockFaults {
   /** probability of an error answer with `errorStatus`, at once */
@@ -123,6 +139,11 @@ export interface RunManifest {
   error: string | null;
   host: HostInfo;
   versions: { node: string; undici: string; jdk: string | null; jdkVendor: string | null; springBoot: string | null; springAi: string | null };
+  /**
+   * the PostgreSQL the run's database scenarios used (Scenario.usesDb): own server or `--db-url`, its
+   * version and settings. Absent in runs without a database scenario.
+   */
+  db?: DbInfo;
   /** /bench/info of each SUT JVM block, keyed `${variant}-r${repeat}` */
   sut: Record<string, SutInfo>;
   /** planned cell order (ids) */

@@ -7,9 +7,10 @@ import type { Study } from '../study/types.ts';
 import { STUDY_000 } from './000/index.ts';
 import { STUDY_004 } from './004/index.ts';
 import { STUDY_003 } from './003/index.ts';
+import { STUDY_002 } from './002/index.ts';
 
 /** All studies, the default first. */
-export const STUDIES: readonly Study[] = [STUDY_000, STUDY_004, STUDY_003];
+export const STUDIES: readonly Study[] = [STUDY_000, STUDY_004, STUDY_003, STUDY_002];
 
 /** The study `npx zx run.mjs` runs without --study. */
 export const DEFAULT_STUDY: string = STUDIES[0]!.id;

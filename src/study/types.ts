@@ -45,6 +45,13 @@ export interface Variant {
   threadNamePrefix: string;
   /** more Spring properties for this variant's SUT, `key -> value` (passed as `--key=value`) */
   sutProperties?: Readonly<Record<string, string>>;
+  /**
+   * the scenario this variant's cells measure, when a study covers several scenarios in one run
+   * (study 002: `io-pool-200`, `cpu-virtual`, `db10-virtual`…: one variant per (scenario, executor,
+   * setting)); absent: the run's `options.scenario`. Each cell records its own scenario and L, and the
+   * bounds, flags and summaries use the cell's own (src/config/plan.ts scenarioOfVariant).
+   */
+  scenario?: string;
 }
 
 /**
@@ -79,6 +86,17 @@ export interface Scenario {
   serviceTimeMs(o: ResolvedOptions): number;
   /** the scenario calls the mock LLM (the pipeline starts the mock either way) */
   usesMock: boolean;
+  /**
+   * the scenario queries PostgreSQL: the pipeline starts one for the run (src/db/postgres.ts, or uses
+   * `--db-url`), seeds its `orders` table and passes `bench.db.url`, `bench.db.user` and
+   * `bench.db.password` to every SUT JVM of the run. Absent: no database.
+   */
+  usesDb?: boolean;
+  /**
+   * the scenario calls the mock's plain delay route (`GET /delay?ms=`): the pipeline passes the mock's
+   * origin as `bench.http.base-url` to the SUT. Absent: not passed.
+   */
+  usesDelayRoute?: boolean;
   /**
    * the id of the SUT scenario bean the request reaches (sut/…/Scenario.java `id()`), checked
    * against `/bench/info` `scenarios` after each SUT start (src/pipeline/run.ts, sutMismatches);

@@ -662,6 +662,10 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
   return {
     summary: join(summaryParts),
     hypothesis: P('hypothesis', { N: int(N), queue: int(queueCapacity(model)), L: int(L), Ls: num(L / 1000, 3), bound: num(N / (L / 1000), 2) }),
+    // static prose of §3, §4 and §7 with an open-loop wording (`<key>@openLoop`: arrivals, not workers)
+    mechanism: P('mechanism'),
+    architecture: P('architecture'),
+    metricThroughput: P('metric.throughput'),
     highestTable,
     lowest,
     queueTrend,

@@ -234,7 +234,10 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
       ['l', 'l', 'r', 'r', 'r', 'r', 'l', 'l']);
     const vt = rows.find((r) => r.variant === 'virtual');
     out['asyncBreakdown'] = vt && vt.makespanMs.median !== null && vt.submitMs.median !== null
-      ? s('async.breakdown', { makespan: ms(vt.makespanMs.median), submit: ms(vt.submitMs.median), rest: ms(vt.makespanMs.median - vt.submitMs.median), sleep: int(vt.sleepMs), rate: int(vt.submitRatePerS.median) })
+      // which part dominates decides the sentence: the submission loop, or the time after the last submit
+      ? s(vt.submitMs.median >= vt.makespanMs.median - vt.submitMs.median ? 'async.breakdown.submit' : 'async.breakdown.after', {
+        makespan: ms(vt.makespanMs.median), submit: ms(vt.submitMs.median), rest: ms(vt.makespanMs.median - vt.submitMs.median),
+        sleep: int(vt.sleepMs), rate: int(vt.submitRatePerS.median), tasks: int(vt.tasks), cores: int(model.manifest.host.cores) })
       : s('async.noVirtual');
     out['httpTable'] = s('other.http', { profile: 'seed-004-http' });
     out['httpBounds'] = '';

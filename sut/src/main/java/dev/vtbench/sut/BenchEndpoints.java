@@ -1,14 +1,12 @@
 package dev.vtbench.sut;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat;
@@ -57,13 +55,14 @@ public class BenchEndpoints {
             List<String> jvmFlags, int availableProcessors, ExecutorInfo executor, List<String> scenarios,
             Integer vtSchedulerParallelism,
             TomcatInfo tomcat, OkhttpInfo okhttp, String mockBaseUrl, long samplerIntervalMs, long pinnedThresholdMs,
-            String serverAddress, BootExecutorsInfo.Info boot) {
+            String serverAddress, BootExecutorsInfo.Info boot, DelayHttpClient.Info http, DbPool.Info db,
+            FibCalibration.Info fib) {
 
         /** This info with Boot's executors as read now (study 004's variants are checked against it). */
         SutInfo withBoot(BootExecutorsInfo.Info b) {
             return new SutInfo(jdkVendor, jdkVersion, springBootVersion, springAiVersion, jvmFlags, availableProcessors,
                     executor, scenarios, vtSchedulerParallelism, tomcat, okhttp, mockBaseUrl, samplerIntervalMs,
-                    pinnedThresholdMs, serverAddress, b);
+                    pinnedThresholdMs, serverAddress, b, http, db, fib);
         }
     }
 
@@ -73,7 +72,8 @@ public class BenchEndpoints {
     private final BootExecutorsInfo boot;
 
     public BenchEndpoints(Sampler sampler, PinnedEventCounter pinned, MeasuringExecutor executor,
-            ScenarioRegistry scenarios, BenchProperties props, Environment env, BootExecutorsInfo boot) {
+            ScenarioRegistry scenarios, BenchProperties props, Environment env, BootExecutorsInfo boot,
+            DelayHttpClient http, DbPool db, FibCalibration fib) {
         this.sampler = sampler;
         this.boot = boot;
         this.pinned = pinned;
@@ -105,7 +105,10 @@ public class BenchEndpoints {
                 pinned.thresholdMs(),
                 // null = every interface (Spring's default when server.address is unset)
                 env.getProperty("server.address"),
-                null);
+                null,
+                http.info(),
+                db.info(),
+                fib.info());
     }
 
     private static long millis(Environment env, String key, long fallback) {
@@ -121,18 +124,7 @@ public class BenchEndpoints {
     }
 
     static String springAiVersion() {
-        String path = "META-INF/maven/org.springframework.ai/spring-ai-client-chat/pom.properties";
-        try (InputStream in = BenchEndpoints.class.getClassLoader().getResourceAsStream(path)) {
-            if (in != null) {
-                Properties p = new Properties();
-                p.load(in);
-                return p.getProperty("version", "unknown");
-            }
-        } catch (IOException e) {
-            // fall through
-        }
-        String v = org.springframework.ai.chat.client.ChatClient.class.getPackage().getImplementationVersion();
-        return v == null ? "unknown" : v;
+        return Versions.of("org.springframework.ai", "spring-ai-client-chat", org.springframework.ai.chat.client.ChatClient.class);
     }
 
     @GetMapping("/bench/info")

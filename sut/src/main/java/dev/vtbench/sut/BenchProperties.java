@@ -23,7 +23,10 @@ public record BenchProperties(
         @DefaultValue Sampler sampler,
         @DefaultValue Pinned pinned,
         @DefaultValue Okhttp okhttp,
-        @DefaultValue Bulkhead bulkhead) {
+        @DefaultValue Bulkhead bulkhead,
+        @DefaultValue Http http,
+        @DefaultValue Db db,
+        @DefaultValue Fib fib) {
 
     public BenchProperties {
         if (variant == null || variant.isBlank()) {
@@ -124,6 +127,95 @@ public record BenchProperties(
         public Bulkhead {
             if (permits < 0) {
                 throw new InvalidBenchPropertyException("bench.bulkhead.permits", permits, "must be >= 0 (0 = no bulkhead)");
+            }
+        }
+    }
+
+    /**
+     * {@code bench.http.*}: the blocking HTTP client of the {@code io-http} and {@code mixed*} scenarios
+     * ({@link DelayHttpClient}), which call {@code GET <baseUrl>/delay?ms=<ms>} on the mock.
+     *
+     * @param baseUrl        the mock's origin, e.g. {@code http://127.0.0.1:9000} (no trailing {@code /});
+     *                       unset = {@code spring.ai.openai.base-url} without its {@code /v1} (the same mock
+     *                       process), resolved by {@link DelayHttpClient} and shown in {@code /bench/info}
+     * @param maxConnections OkHttp {@code ConnectionPool} max idle connections (OkHttp's default is 5; its
+     *                       synchronous calls have no cap on open connections, so this only decides how many
+     *                       are kept for reuse): keep it above the highest concurrency so the client is never
+     *                       the limit
+     * @param keepAlive      how long an idle connection is kept
+     * @param timeout        OkHttp connect, read and write timeout each (a request slower than this is a 502)
+     */
+    public record Http(String baseUrl, @DefaultValue("20000") int maxConnections,
+            @DefaultValue("10m") Duration keepAlive, @DefaultValue("600s") Duration timeout) {
+        public Http {
+            if (baseUrl != null && !baseUrl.matches("https?://[^/?#]+(/[^?#]*)?")) {
+                throw new InvalidBenchPropertyException("bench.http.base-url", baseUrl,
+                        "must be an http(s) URL such as http://127.0.0.1:9000 (or unset: the mock of spring.ai.openai.base-url)");
+            }
+            if (maxConnections <= 0) {
+                throw new InvalidBenchPropertyException("bench.http.max-connections", maxConnections, "must be > 0");
+            }
+            if (keepAlive.isNegative() || keepAlive.isZero()) {
+                throw new InvalidBenchPropertyException("bench.http.keep-alive", keepAlive, "must be > 0");
+            }
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new InvalidBenchPropertyException("bench.http.timeout", timeout, "must be > 0");
+            }
+        }
+    }
+
+    /**
+     * {@code bench.db.*}: the PostgreSQL pool of the DB scenarios ({@link DbPool}). Without {@code url}
+     * there is no pool: the SUT starts, and the DB scenarios answer 503 {@code db_not_configured}.
+     *
+     * @param url                 {@code jdbc:postgresql://127.0.0.1:<port>/<db>}; null = no database
+     * @param user                database user (null = the driver's default)
+     * @param password            may be empty; never shown in {@code /bench/info}
+     * @param poolSize            HikariCP {@code maximumPoolSize} (Hikari's default 10, as in study 002);
+     *                            {@code minimumIdle} is left at Hikari's default (= maximumPoolSize: a fixed pool)
+     * @param connectionTimeoutMs HikariCP {@code connectionTimeout}: the longest wait for a pooled connection
+     *                            before {@code SQLTransientConnectionException} (Hikari's default 30000; its
+     *                            minimum is 250)
+     */
+    public record Db(String url, String user, String password, @DefaultValue("10") int poolSize,
+            @DefaultValue("30000") long connectionTimeoutMs) {
+        public Db {
+            if (url != null && url.isBlank()) {
+                url = null;
+            }
+            if (url != null && !url.startsWith("jdbc:postgresql:")) {
+                throw new InvalidBenchPropertyException("bench.db.url", url,
+                        "must be a PostgreSQL JDBC URL: jdbc:postgresql://127.0.0.1:<port>/<db> (or unset: no database)");
+            }
+            if (poolSize <= 0) {
+                throw new InvalidBenchPropertyException("bench.db.pool-size", poolSize, "must be > 0 (HikariCP maximumPoolSize)");
+            }
+            if (connectionTimeoutMs < 250) {
+                throw new InvalidBenchPropertyException("bench.db.connection-timeout-ms", connectionTimeoutMs,
+                        "must be >= 250 (HikariCP's minimum connectionTimeout)");
+            }
+        }
+
+        public boolean configured() {
+            return url != null;
+        }
+
+        /** Hides the password in {@code toString} (Spring may log bound properties). */
+        @Override
+        public String toString() {
+            return "Db[url=" + url + ", user=" + user + ", password=" + (password == null ? "null" : "***")
+                    + ", poolSize=" + poolSize + ", connectionTimeoutMs=" + connectionTimeoutMs + "]";
+        }
+    }
+
+    /**
+     * {@code bench.fib.target-cpu-ms}: the thread CPU time one {@code cpu-fib} call should cost; the n of
+     * fib(n) is calibrated to it at SUT start ({@link FibCalibration}).
+     */
+    public record Fib(@DefaultValue("100") long targetCpuMs) {
+        public Fib {
+            if (targetCpuMs < 1 || targetCpuMs > 10_000) {
+                throw new InvalidBenchPropertyException("bench.fib.target-cpu-ms", targetCpuMs, "must be in 1..10000");
             }
         }
     }

@@ -79,19 +79,19 @@ public class BenchmarkController {
         return executor.submit(() -> phases.run(() -> scenario.call(request))).handle((timed, failure) -> {
             if (failure == null) {
                 return ResponseEntity.ok()
-                        .header("Server-Timing", ServerTiming.header(timed.queueNanos(), timed.execNanos(), phases.permitNanos()))
+                        .header("Server-Timing", ServerTiming.header(timed.queueNanos(), timed.execNanos(), phases.permitNanos(), phases.phases()))
                         .body(okBody.apply(timed));
             }
             return errorResponse(failure, phases);
         });
     }
 
-    /** 400 bad parameter, 502 upstream failure, 500 anything else; with Server-Timing when the call was timed. */
+    /** 400 bad parameter, 502 upstream failure, 503 database unavailable (not configured, pool exhausted), 500 anything else; with Server-Timing when the call was timed. */
     private static ResponseEntity<?> errorResponse(Throwable failure, RequestPhases phases) {
         Throwable f = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         String serverTiming = null;
         if (f instanceof MeasuringExecutor.TimedFailure tf) {
-            serverTiming = ServerTiming.header(tf.queueNanos(), tf.execNanos(), phases.permitNanos());
+            serverTiming = ServerTiming.header(tf.queueNanos(), tf.execNanos(), phases.permitNanos(), phases.phases());
             f = tf.getCause();
         }
         HttpStatus status;
@@ -99,6 +99,9 @@ public class BenchmarkController {
         if (f instanceof UpstreamException up) {
             status = HttpStatus.BAD_GATEWAY;
             error = new SutError(up.code(), up.getMessage());
+        } else if (f instanceof DbUnavailableException db) {
+            status = HttpStatus.SERVICE_UNAVAILABLE;
+            error = new SutError(db.code(), db.getMessage());
         } else if (f instanceof BadScenarioParameterException bad) {
             status = HttpStatus.BAD_REQUEST;
             error = badParameter(bad);

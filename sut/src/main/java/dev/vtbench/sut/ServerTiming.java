@@ -1,11 +1,13 @@
 package dev.vtbench.sut;
 
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The {@code Server-Timing} header value: {@code queue;dur=X.XXX, exec;dur=Y.YYY} in ms, then
  * {@code , permit;dur=Z.ZZZ} when the request passed a bulkhead ({@link LlmBulkhead}; the permit wait
- * is part of exec, which runs from the task's start to its end).
+ * is part of exec, which runs from the task's start to its end), then the scenario's named phases
+ * ({@link RequestPhases#phase}, e.g. {@code , db;dur=…, user;dur=…, logistics;dur=…}), also parts of exec.
  */
 public final class ServerTiming {
 
@@ -19,6 +21,13 @@ public final class ServerTiming {
     /** {@link #header(long, long)} plus {@code , permit;dur=} when {@code permitNanos} >= 0. */
     public static String header(long queueNanos, long execNanos, long permitNanos) {
         return permitNanos < 0 ? header(queueNanos, execNanos) : header(queueNanos, execNanos) + ", permit;dur=" + ms3(permitNanos);
+    }
+
+    /** {@link #header(long, long, long)} plus {@code , <name>;dur=<ms>} for each named phase, in the map's order. */
+    public static String header(long queueNanos, long execNanos, long permitNanos, Map<String, Long> phases) {
+        StringBuilder b = new StringBuilder(header(queueNanos, execNanos, permitNanos));
+        phases.forEach((name, nanos) -> b.append(", ").append(name).append(";dur=").append(ms3(nanos)));
+        return b.toString();
     }
 
     /** Nanoseconds to milliseconds with exactly three decimals (microsecond precision). */

@@ -91,7 +91,7 @@ class ScenarioPlatformPoolIT extends StubbedSutIT {
         assertEquals(404, r.status(), r.body());
         assertEquals("unknown_scenario", r.json().get("error").asText());
         String msg = r.json().get("message").asText();
-        assertTrue(msg.contains("'nope'") && msg.endsWith("known: llm, sleep"), msg);
+        assertTrue(msg.contains("'nope'") && msg.endsWith("known: cpu-fib, db-small, db-small-synchronized, io-http, llm, mixed, mixed-structured, sleep"), msg);
         assertNull(r.serverTiming(), "nothing was run");
     }
 
@@ -146,6 +146,7 @@ class ScenarioPlatformPoolIT extends StubbedSutIT {
         assertEquals("pool-", ex.get("threadNamePrefix").asText());
         assertEquals("none", ex.get("pinning").asText());
         assertEquals(6, ex.size(), ex.toString());
-        assertEquals("[\"llm\",\"sleep\"]", info.get("scenarios").toString());
+        assertEquals("[\"cpu-fib\",\"db-small\",\"db-small-synchronized\",\"io-http\",\"llm\",\"mixed\",\"mixed-structured\",\"sleep\"]",
+                info.get("scenarios").toString());
     }
 }

@@ -43,4 +43,27 @@ class ServerTimingTest {
         assertEquals(1.235, ServerTiming.ms(1_234_567L));
         assertEquals(0.0, ServerTiming.ms(0L));
     }
+
+    @Test
+    void namedPhasesFollowQueueExecAndPermitInRecordingOrder() {
+        RequestPhases phases = new RequestPhases();
+        phases.phase("db", 50_100_000L);
+        phases.phase("user", 100_000_000L);
+        phases.phase("logistics", 80_000_000L);
+        phases.phase("db", 50_200_000L); // replaced in place
+        assertEquals("queue;dur=0.000, exec;dur=230.000, db;dur=50.200, user;dur=100.000, logistics;dur=80.000",
+                ServerTiming.header(0L, 230_000_000L, -1L, phases.phases()));
+        assertEquals("queue;dur=0.000, exec;dur=1.000, permit;dur=0.500, db;dur=50.200, user;dur=100.000, logistics;dur=80.000",
+                ServerTiming.header(0L, 1_000_000L, 500_000L, phases.phases()));
+        assertEquals("queue;dur=0.000, exec;dur=1.000", ServerTiming.header(0L, 1_000_000L, -1L, new RequestPhases().phases()));
+    }
+
+    @Test
+    void phaseNamesAreTokensOtherThanTheBuiltInOnes() {
+        RequestPhases phases = new RequestPhases();
+        for (String bad : new String[] {"queue", "exec", "permit", "Db", "db;dur=1", "", "1db"}) {
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> phases.phase(bad, 1L), bad);
+        }
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> phases.phase("db", -1L));
+    }
 }

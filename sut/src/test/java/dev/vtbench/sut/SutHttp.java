@@ -19,6 +19,8 @@ final class SutHttp {
 
     /** queue and exec; then a permit entry only behind a bulkhead ({@code bench.bulkhead.permits} > 0) */
     static final Pattern SERVER_TIMING = Pattern.compile("^queue;dur=(\\d+\\.\\d{3}), exec;dur=(\\d+\\.\\d{3})(?:, permit;dur=\\d+\\.\\d{3})?$");
+    /** Any Server-Timing of the SUT: queue and exec, then named entries (permit; a scenario's phases such as db, user). */
+    static final Pattern SERVER_TIMING_ANY = Pattern.compile("^queue;dur=(\\d+\\.\\d{3}), exec;dur=(\\d+\\.\\d{3})(?:, [a-z][a-z0-9]*;dur=\\d+\\.\\d{3})*$");
     static final ObjectMapper JSON = new ObjectMapper();
 
     record Result(int status, String body, String serverTiming, double queueMs, double execMs) {
@@ -56,7 +58,7 @@ final class SutHttp {
             double q = Double.NaN;
             double e = Double.NaN;
             if (st != null) {
-                Matcher m = SERVER_TIMING.matcher(st);
+                Matcher m = SERVER_TIMING_ANY.matcher(st);
                 if (m.matches()) {
                     q = Double.parseDouble(m.group(1));
                     e = Double.parseDouble(m.group(2));

@@ -1,0 +1,218 @@
+/**
+ * Study 002: "10,000 concurrency, 5 scenarios: pool-200 vs pool-500 vs virtual threads"
+ * (shared/seeds/002_*.txt, figures in shared/seeds/published.json `002`), on a real PostgreSQL the
+ * harness starts (src/db/postgres.ts) and the mock's plain delay route (`GET /delay?ms=`).
+ *
+ * One run covers every scenario: each variant is one (scenario, executor, setting) arm and carries
+ * its scenario (Variant.scenario), e.g. `io-pool-200`, `cpu-virtual`, `mixed-virtual-structured`,
+ * `db10-virtual`, `db200-virtual`, `db10-virtual-sync`. The run's levels per scenario are
+ * `scenarioLevels` of the profile (a CPU-bound scenario holds far fewer requests per second than an
+ * I/O one). Cell ids stay `<variant>-c<level>-r<repeat>`.
+ *
+ * Executors (the study's `ExecutorConfig`): `pool-200` and `pool-500` are ThreadPoolExecutor(N, N,
+ * LinkedBlockingQueue(10000)) (`platform-pool`), `virtual` one virtual thread per task
+ * (`virtual-per-task`). The SUT beans (sut/…, the Java ↔ harness contract of issue 12) behind
+ * `GET /api/scenario/{id}`:
+ * - `io-http?ms=100`: one blocking HTTP GET to the mock's `/delay` (scenario 1, pure I/O);
+ * - `cpu-fib`: recursive fib(n), n calibrated at SUT start to ≈ `bench.fib.target-cpu-ms` of CPU
+ *   (scenario 2; the study's fib(40) ≈ 1 s on 8 cores);
+ * - `mixed?dbMs=50&userMs=100&logisticsMs=80`: order query (pg_sleep 50 ms), user service (100 ms),
+ *   logistics (80 ms), serially (scenario 3: 230 ms);
+ * - `mixed-structured`: the same with StructuredTaskScope (JDK 25 preview): (order → user) ∥
+ *   logistics, critical path max(50 + 100, 80) = 150 ms (the study says 100 ms);
+ * - `db-small?ms=5`: one 5 ms query through HikariCP (scenario 4), pool 10 (Hikari's default, as in
+ *   the study) or 200 (`bench.db.pool-size`);
+ * - `db-small-synchronized?ms=5`: the same inside `synchronized` (the study's pinning pitfall).
+ */
+import { fileURLToPath } from 'node:url';
+import type { ExecutorSpec, Profile, ProfileValues, Scenario, Study, Variant } from '../../study/types.ts';
+import { DEFAULT_BIND_ADDRESS } from '../../jvm/bind.ts';
+import { PUBLISHED_002 } from './published.ts';
+
+/** The study's work per request, ms (its text: §2.1, §4.1, §5.1). */
+export const IO_MS = 100;
+export const MIXED_DB_MS = 50;
+export const MIXED_USER_MS = 100;
+export const MIXED_LOGISTICS_MS = 80;
+export const SMALL_DB_MS = 5;
+/** CPU time one fib call is calibrated to on this host, ms (`bench.fib.target-cpu-ms`, the SUT's default). */
+export const FIB_TARGET_CPU_MS = 100;
+/** The study's queue capacity of both pools. */
+export const STUDY_QUEUE = 10_000;
+/** Hikari pool sizes of scenario 4: Hikari's default and the study's enlarged pool. */
+export const HIKARI_DEFAULT = 10;
+export const HIKARI_LARGE = 200;
+
+const pool = (threads: number): ExecutorSpec => ({ kind: 'platform-pool', threads, queueCapacity: STUDY_QUEUE });
+const VT: ExecutorSpec = { kind: 'virtual-per-task' };
+
+/** The three executors of the study, with their variant-id suffix, label and thread-name prefix. */
+const EXECUTORS: readonly { suffix: string; label: string; executor: ExecutorSpec; prefix: string }[] = [
+  { suffix: 'pool-200', label: 'pool of 200 platform threads, queue 10,000', executor: pool(200), prefix: 'pool200-' },
+  { suffix: 'pool-500', label: 'pool of 500 platform threads, queue 10,000', executor: pool(500), prefix: 'pool500-' },
+  { suffix: 'virtual', label: 'one virtual thread per task', executor: VT, prefix: 'vt-' },
+];
+
+/** One variant per executor for a scenario, ids `<prefix>-<executor>`. */
+function arms(prefix: string, scenario: string, what: string, props?: Record<string, string>): Variant[] {
+  return EXECUTORS.map((e) => ({
+    id: `${prefix}-${e.suffix}`,
+    label: `${what}: ${e.label}`,
+    executor: e.executor,
+    threadNamePrefix: e.prefix,
+    scenario,
+    ...(props ? { sutProperties: props } : {}),
+  }));
+}
+
+const DB10 = { 'bench.db.pool-size': String(HIKARI_DEFAULT) };
+const DB200 = { 'bench.db.pool-size': String(HIKARI_LARGE) };
+
+export const VARIANTS_002: readonly Variant[] = [
+  ...arms('io', 'io-100ms', 'I/O 100 ms'),
+  ...arms('cpu', 'cpu-fib', 'CPU fib'),
+  ...arms('mixed', 'mixed', 'mixed serial, Hikari 10', DB10),
+  { id: 'mixed-virtual-structured', label: 'mixed with StructuredTaskScope fan-out, Hikari 10: one virtual thread per task', executor: VT, threadNamePrefix: 'vt-', scenario: 'mixed-structured', sutProperties: DB10 },
+  ...arms('db10', 'db-small', '5 ms query, Hikari 10', DB10),
+  { id: 'db200-virtual', label: '5 ms query, Hikari 200: one virtual thread per task', executor: VT, threadNamePrefix: 'vt-', scenario: 'db-small', sutProperties: DB200 },
+  { id: 'db10-virtual-sync', label: '5 ms query inside synchronized, Hikari 10: one virtual thread per task', executor: VT, threadNamePrefix: 'vt-', scenario: 'db-small-synchronized', sutProperties: DB10 },
+];
+
+/** The scenario ids of the study, by the source's chapter. */
+export const SCENARIO_IDS = ['io-100ms', 'cpu-fib', 'mixed', 'mixed-structured', 'db-small', 'db-small-synchronized'] as const;
+
+const get = (path: string) => () => ({ method: 'GET' as const, path });
+
+export const SCENARIOS_002: readonly Scenario[] = [
+  {
+    id: 'io-100ms', label: `one blocking HTTP GET to the mock's /delay (${IO_MS} ms)`, driver: 'closed-loop-http',
+    request: get(`/api/scenario/io-http?ms=${IO_MS}`), serviceTimeMs: () => IO_MS, usesMock: false, usesDelayRoute: true, sutScenario: 'io-http',
+  },
+  {
+    id: 'cpu-fib', label: `recursive fib(n), n calibrated to ≈ ${FIB_TARGET_CPU_MS} ms of CPU per call on this host`, driver: 'closed-loop-http',
+    request: get('/api/scenario/cpu-fib'), serviceTimeMs: () => FIB_TARGET_CPU_MS, usesMock: false, sutScenario: 'cpu-fib',
+  },
+  {
+    id: 'mixed', label: `order query ${MIXED_DB_MS} ms, then user service ${MIXED_USER_MS} ms, then logistics ${MIXED_LOGISTICS_MS} ms, serially`, driver: 'closed-loop-http',
+    request: get(`/api/scenario/mixed?dbMs=${MIXED_DB_MS}&userMs=${MIXED_USER_MS}&logisticsMs=${MIXED_LOGISTICS_MS}`),
+    serviceTimeMs: () => MIXED_DB_MS + MIXED_USER_MS + MIXED_LOGISTICS_MS, usesMock: false, usesDb: true, usesDelayRoute: true, sutScenario: 'mixed',
+  },
+  {
+    id: 'mixed-structured', label: `(order query ${MIXED_DB_MS} ms → user service ${MIXED_USER_MS} ms) ∥ logistics ${MIXED_LOGISTICS_MS} ms, StructuredTaskScope`, driver: 'closed-loop-http',
+    request: get(`/api/scenario/mixed-structured?dbMs=${MIXED_DB_MS}&userMs=${MIXED_USER_MS}&logisticsMs=${MIXED_LOGISTICS_MS}`),
+    serviceTimeMs: () => Math.max(MIXED_DB_MS + MIXED_USER_MS, MIXED_LOGISTICS_MS), usesMock: false, usesDb: true, usesDelayRoute: true, sutScenario: 'mixed-structured',
+  },
+  {
+    id: 'db-small', label: `one ${SMALL_DB_MS} ms PostgreSQL query (pg_sleep) through HikariCP`, driver: 'closed-loop-http',
+    request: get(`/api/scenario/db-small?ms=${SMALL_DB_MS}`), serviceTimeMs: () => SMALL_DB_MS, usesMock: false, usesDb: true, sutScenario: 'db-small',
+  },
+  {
+    id: 'db-small-synchronized', label: `the ${SMALL_DB_MS} ms query inside a synchronized block (the study's pinning pitfall)`, driver: 'closed-loop-http',
+    request: get(`/api/scenario/db-small-synchronized?ms=${SMALL_DB_MS}`), serviceTimeMs: () => SMALL_DB_MS, usesMock: false, usesDb: true, sutScenario: 'db-small-synchronized',
+  },
+];
+
+/** Every variant, in the source's chapter order. */
+const ALL = VARIANTS_002.map((v) => v.id);
+
+/**
+ * The study's shape where this host can hold it: JMeter's 10 s ramp (`start: 'ramp'`), closed loop,
+ * GET `/api/scenario/{id}`; the levels per scenario are the profiles' (see their descriptions).
+ */
+const BASE: ProfileValues = {
+  scenario: 'io-100ms',
+  levels: [1000],
+  requestsPerWorker: 4,
+  repeats: 1,
+  warmupS: 5,
+  latencyMs: IO_MS,
+  variants: ALL,
+  poolSize: null,
+  queueCapacity: null,
+  start: 'ramp',
+  rampMs: 10_000,
+  jvmFlags: ['-Xms2g', '-Xmx2g', '-XX:+UseG1GC'],
+  mockPort: 19002,
+  sutPort: 19082,
+  bindAddress: DEFAULT_BIND_ADDRESS,
+  samplerIntervalMs: 250,
+  pinnedThresholdMs: 20,
+  errorFlagThreshold: 0.001,
+  connectTimeoutMs: 30_000,
+  headersTimeoutMs: 120_000,
+  bodyTimeoutMs: 120_000,
+};
+
+/** All profiles, default first. */
+export const PROFILES_002: readonly Profile[] = [
+  {
+    name: 'seed-002',
+    description: 'the study\'s five HTTP scenarios (WebSocket apart) as one run, 10 s ramp, 1 repeat; levels cut from the study\'s 10,000 to what a 2-core host holds in ≤ 45 min: io 500/2,000, cpu 20/200 (at ≈ 20 fib calls/s a round of 10,000 workers takes 500 s), mixed 20/1,000, db 100/2,000',
+    values: {
+      ...BASE,
+      scenarioLevels: {
+        'io-100ms': { levels: [500, 2000], requestsPerWorker: 10 },
+        'cpu-fib': { levels: [20, 200], requestsPerWorker: 2 },
+        'mixed': { levels: [20, 1000], requestsPerWorker: 3 },
+        'mixed-structured': { levels: [20, 1000], requestsPerWorker: 3 },
+        'db-small': { levels: [100, 2000], requestsPerWorker: 10 },
+        'db-small-synchronized': { levels: [100, 2000], requestsPerWorker: 2 },
+      },
+    },
+  },
+  {
+    name: 'quick',
+    description: 'every variant at two small levels, 2 s ramp, 1 repeat (≈ 6–8 min with 15 SUT starts)',
+    values: {
+      ...BASE,
+      warmupS: 2,
+      rampMs: 2000,
+      scenarioLevels: {
+        'io-100ms': { levels: [100, 1000], requestsPerWorker: 5 },
+        'cpu-fib': { levels: [4, 40], requestsPerWorker: 1 },
+        'mixed': { levels: [20, 400], requestsPerWorker: 2 },
+        'mixed-structured': { levels: [20, 400], requestsPerWorker: 2 },
+        'db-small': { levels: [50, 500], requestsPerWorker: 5 },
+        'db-small-synchronized': { levels: [50, 200], requestsPerWorker: 1 },
+      },
+    },
+  },
+  {
+    name: 'smoke',
+    description: 'CI check (< 1 min of load): io-virtual, cpu-virtual, mixed-virtual-structured, db10-virtual at one level each',
+    values: {
+      ...BASE,
+      variants: ['io-virtual', 'cpu-virtual', 'mixed-virtual-structured', 'db10-virtual'],
+      warmupS: 1,
+      rampMs: 500,
+      jvmFlags: ['-Xms256m', '-Xmx256m', '-XX:+UseSerialGC'],
+      scenarioLevels: {
+        'io-100ms': { levels: [20], requestsPerWorker: 3 },
+        'cpu-fib': { levels: [2], requestsPerWorker: 2 },
+        'mixed-structured': { levels: [10], requestsPerWorker: 2 },
+        'db-small': { levels: [20], requestsPerWorker: 5 },
+      },
+    },
+  },
+];
+
+export const STUDY_002: Study = {
+  id: '002',
+  title: 'pool-200 vs pool-500 vs virtual threads on I/O, CPU, mixed DB + API and small-query scenarios',
+  source: 'seeds/002_*.txt',
+  variants: VARIANTS_002,
+  scenarios: SCENARIOS_002,
+  profiles: PROFILES_002,
+  comparisons: [
+    { baseline: 'io-pool-200', candidate: 'io-virtual' },
+    { baseline: 'io-pool-500', candidate: 'io-virtual' },
+    { baseline: 'cpu-pool-200', candidate: 'cpu-virtual' },
+    { baseline: 'mixed-pool-500', candidate: 'mixed-virtual' },
+    { baseline: 'mixed-virtual', candidate: 'mixed-virtual-structured' },
+    { baseline: 'db10-pool-500', candidate: 'db10-virtual' },
+    { baseline: 'db10-virtual', candidate: 'db200-virtual' },
+    { baseline: 'db10-virtual', candidate: 'db10-virtual-sync' },
+  ],
+  published: PUBLISHED_002,
+  templateDir: fileURLToPath(new URL('../../../templates/002/', import.meta.url)),
+};
