@@ -118,7 +118,7 @@ test('the report renders every flag code in its one unit (flags from computeFlag
   cells[0]!.flags = flags;
   const model = buildModel({ ...run, cells });
   const t = await loadTemplates('en');
-  const figures = (['e2e-latency', 'distribution', 'throughput', 'phases', 'timeseries'] as const).map((name) => ({ name, title: chartLabels(t).e2e }));
+  const figures = (['e2e-latency', 'distribution', 'latency-scatter', 'percentiles', 'throughput', 'phases', 'timeseries'] as const).map((name) => ({ name, title: chartLabels(t).e2e }));
   const md = renderMarkdown(model, t, figures);
   const row = (code: string) => md.split('\n').find((l) => l.startsWith(`| ${cells[0]!.cellId} | ${code} |`)) ?? '';
   assert.match(row('loadgen-lag'), /\| 1,500\.0 ms \| 75\.00 ms \|$/);

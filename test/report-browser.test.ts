@@ -53,8 +53,10 @@ for (const lang of ['en', 'zh'] as const) {
       page.on('dialog', (d) => { errors.push(`dialog: ${d.message()}`); void d.dismiss(); });
       await page.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load' });
 
-      const expected = (await loadTemplates(lang)).report.split('\n').filter((l) => l.startsWith('## ')).map((l) => l.slice(3).trim());
-      assert.ok(expected.length >= 19, 'templates list the sections');
+      const tpl = await loadTemplates(lang);
+      // the template's sections, then the engine's appendices: the data, and how each number was computed
+      const expected = [...tpl.report.split('\n').filter((l) => l.startsWith('## ')).map((l) => l.slice(3).trim()), tpl.phrases['data.title'], tpl.phrases['prov.title']];
+      assert.ok(expected.length >= 21, 'templates list the sections');
       const headings = page.locator('h2');
       assert.equal(await headings.count(), expected.length);
       for (let i = 0; i < expected.length; i++) {
@@ -63,8 +65,10 @@ for (const lang of ['en', 'zh'] as const) {
         assert.ok(await h.isVisible(), `heading ${expected[i]} visible`);
       }
       const figures = page.locator('figure.chart');
-      assert.equal(await figures.count(), 5);
-      for (let i = 0; i < 5; i++) {
+      const nFigures = [...tpl.report.matchAll(/\{\{fig:[a-z0-9-]+\}\}/g)].length;
+      assert.ok(nFigures >= 7, `the template embeds the charts (${nFigures})`);
+      assert.equal(await figures.count(), nFigures);
+      for (let i = 0; i < nFigures; i++) {
         const svg = figures.nth(i).locator('svg').first();
         await svg.scrollIntoViewIfNeeded();
         assert.ok(await svg.isVisible(), `chart ${i} visible`);
@@ -78,6 +82,48 @@ for (const lang of ['en', 'zh'] as const) {
       assert.ok(!/https?:\/\/(?!www\.w3\.org\/)/.test(readFileSync(htmlPath, 'utf8')), 'no external URL in the HTML apart from SVG namespaces');
       if (process.env['VTBENCH_SCREENSHOT']) await page.screenshot({ path: `${process.env['VTBENCH_SCREENSHOT']}-${lang}.png`, fullPage: true });
       await context.close();
+    } finally {
+      await browser.close();
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+}
+
+for (const lang of ['en', 'zh'] as const) {
+  test(`report (${lang}) in headless Chromium: hovering and focusing a value shows its provenance, which the appendix repeats`, { timeout: 60_000, skip: SKIP }, async () => {
+    const out = mkdtempSync(join(tmpdir(), 'vtbench-browser-'));
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    try {
+      const r = await renderReport(FIXTURE_DIR, out, { lang });
+      const page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
+      await page.goto(pathToFileURL(join(r.outDir, 'index.html')).href, { waitUntil: 'load' });
+      const tpl = await loadTemplates(lang);
+      // a value of §8's "all levels" table: the first cell with a provenance link in the table after the heading 8.6
+      const value = page.locator('h3:has-text("8.6") + table a.pv').first();
+      await value.scrollIntoViewIfNeeded();
+      const after = () => value.evaluate((el) => getComputedStyle(el, '::after').content);
+      assert.equal(await after(), 'none', 'no provenance shown before hover or focus');
+      await value.hover();
+      const shown = await after();
+      assert.match(shown, new RegExp(tpl.phrases['prov.label.source'] as string), `hover shows the source: ${shown}`);
+      assert.match(shown, /summary\.json \/rows\/\d+\/[a-zA-Z]+|cells\/[a-z0-9-]+/, 'the hover names a run file and a JSON path');
+      const box = await value.evaluate((el) => { const a = el.getBoundingClientRect(); return { w: a.width, h: a.height }; });
+      assert.ok(box.w > 0 && box.h > 0);
+      // keyboard: focus another value (a different link) with the mouse away
+      await page.mouse.move(0, 0);
+      const other = page.locator('h3:has-text("8.6") + table a.pv').nth(2);
+      await other.focus();
+      const focused = await other.evaluate((el) => getComputedStyle(el, '::after').content);
+      assert.match(focused, new RegExp(tpl.phrases['prov.label.source'] as string), 'focus shows the provenance too');
+      // the link leads to the appendix row, which holds the same definition
+      const href = (await other.getAttribute('href')) as string;
+      const row = page.locator(`tr${href}`);
+      assert.equal(await row.count(), 1, `appendix row ${href}`);
+      const definition = ((await row.locator('td').nth(2).textContent()) ?? '').trim();
+      assert.ok(definition.length > 10 && focused.includes(definition.slice(0, 40)), 'the hover and the appendix give the same definition');
+      await other.click();
+      assert.ok(page.url().endsWith(href), 'following the value leads to its appendix row');
+      if (process.env['VTBENCH_SCREENSHOT']) { await other.focus(); await page.screenshot({ path: `${process.env['VTBENCH_SCREENSHOT']}-hover-${lang}.png` }); }
     } finally {
       await browser.close();
       rmSync(out, { recursive: true, force: true });

@@ -17,6 +17,7 @@ import { PUBLISHED_000 } from '../src/studies/000/published.ts';
 const SETUP_IDENTITIES = new Map(PUBLISHED_000.filter((p) => p.setupIdentity !== null).map((p) => [p.id, p.setupIdentity as string] as const));
 import { loadTemplates } from '../src/report/index.ts';
 import { chartLabels, renderMarkdown } from '../src/report/render-md.ts';
+import { withoutProvenance } from './fixtures/report-helpers.ts';
 import type { Agg, CellResult, SummaryRow } from '../src/store/types.ts';
 
 type Mode = string;
@@ -108,7 +109,7 @@ test('setup identities come from the study\'s typed published rows, name figures
   assert.equal(counted.length, m.published.length - SETUP_IDENTITIES.size);
   const t = await loadTemplates('en');
   const labels = chartLabels(t);
-  const doc = renderMarkdown(m, t, (['e2e-latency', 'distribution', 'throughput', 'phases', 'timeseries'] as const).map((name) => ({ name, title: labels.e2e })));
+  const doc = withoutProvenance(renderMarkdown(m, t, (['e2e-latency', 'distribution', 'latency-scatter', 'percentiles', 'throughput', 'phases', 'timeseries'] as const).map((name) => ({ name, title: labels.e2e }))));
   const rep = counted.filter((p) => p.verdict === 'reproduced').length;
   const notRep = counted.filter((p) => p.verdict === 'not reproduced').length;
   assert.match(doc, new RegExp(`${counted.length} figures: ${rep} reproduced, ${notRep} not reproduced, 0 not tested here`));
@@ -161,6 +162,6 @@ test('a published figure for another scenario than the run measured is "not test
   }
   const tpl = await loadTemplates('en');
   const labels = chartLabels(tpl);
-  const md = renderMarkdown(buildModel({ ...run, study }), tpl, (['e2e-latency', 'distribution', 'throughput', 'phases', 'timeseries'] as const).map((name) => ({ name, title: labels.e2e })));
+  const md = withoutProvenance(renderMarkdown(buildModel({ ...run, study }), tpl, (['e2e-latency', 'distribution', 'latency-scatter', 'percentiles', 'throughput', 'phases', 'timeseries'] as const).map((name) => ({ name, title: labels.e2e }))));
   assert.match(md, new RegExp(`this run measured scenario ${measured}, the figure is for other-scenario`));
 });

@@ -127,7 +127,7 @@ test('charts: no title or label cut short (no "…" in any SVG), and the HTML do
     for (const f of b.files.filter((x) => x.path.endsWith('.svg'))) assert.ok(!f.content.includes('…'), `${lang} ${f.path}: truncated text`);
     const html = file(b, 'index.html');
     assert.ok(!html.includes('<figcaption'), 'figcaption repeats the chart title');
-    assert.equal((html.match(/<figure class="chart"[^>]* aria-label="[^"]+"/g) ?? []).length, 5);
+    assert.equal((html.match(/<figure class="chart"[^>]* aria-label="[^"]+"/g) ?? []).length, 7);
   }
 });
 

@@ -89,7 +89,8 @@ test('the toy study runs through the real pipeline: cells per variant, executors
     const en = readFileSync(join(reportDir, ids[0]!, 'report.md'), 'utf8');
     const zh = readFileSync(join(reportDir, ids[0]!, 'zh', 'report.md'), 'utf8');
     assert.match(en, /^# Toy study: a pool of 2 vs virtual threads on a sleep — run /);
-    assert.deepEqual(en.match(/^## .*/gm), ['## 1. Setup', '## 2. Results']);
+    // the study's sections, then the engine's appendices (data; how each number was computed)
+    assert.deepEqual(en.match(/^## .*/gm), ['## 1. Setup', '## 2. Results', '## Data appendix', '## How each number was computed']);
     assert.deepEqual(zh.match(/^## .*/gm), ['## 1. 实验设置', '## 2. 结果']);
     for (const doc of [en, zh]) assert.doesNotMatch(doc, /\{\{/, 'every placeholder filled');
     // the results table has one row per variant × level, named by the variants' labels

@@ -6,7 +6,8 @@
 import * as vega from 'vega';
 import * as vl from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
-import type { ReportModel } from './model.ts';
+import { int } from './format.ts';
+import { SCATTER_EARLY_SHARE, SPECTRUM_PERCENTILES, type ReportModel } from './model.ts';
 
 export interface ChartSpec { name: string; title: string; spec: TopLevelSpec }
 export interface ChartLabels {
@@ -19,6 +20,12 @@ export interface ChartLabels {
   droppedLog: string;
   /** the open-loop queue chart (only for runs with open-loop cells) */
   openLoopQueue: string; queueTasks: string; arrivalRate: string; queueTheory: string;
+  /** the latency scatter: title, x axis, subtitle (`{{shown}}`, `{{total}}`, `{{c}}`) */
+  scatter: string; sendTimeS: string; scatterNote: string; scatterWhole: string; scatterEarly: string;
+  /** the percentile spectrum: title, x axis */
+  spectrum: string; percentileLog: string;
+  /** the phases chart's subtitle (bars = means, ticks = P95) and the tick series */
+  phasesNote: string; p95: string;
 }
 
 const FONT = 'Helvetica, Arial, sans-serif';
@@ -37,6 +44,12 @@ export const CONFIG = {
   point: { size: 40, filled: true },
 };
 export const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+/** a subtitle split after each "; " into lines (vega does not wrap text) */
+const lines = (text: string): string[] => text.split(/(?<=;) /);
+/** "P50", "P99.9", "P99.99" for 0.5, 0.999, 0.9999 */
+export function pLabel(p: number): string {
+  return `P${Number((p * 100).toFixed(4))}`;
+}
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 /**
@@ -49,7 +62,7 @@ export function forLogScale<T extends Record<string, unknown>>(rows: readonly T[
   return { rows: kept, dropped: rows.length - kept.length };
 }
 /** a chart title, with the dropped-values note as subtitle when any were left out */
-function titleOf(text: string, dropped: number, t: ChartLabels): string | { text: string; subtitle: string } {
+function titleOf(text: string, dropped: number, t: Pick<ChartLabels, 'droppedLog'>): string | { text: string; subtitle: string } {
   return dropped > 0 ? { text, subtitle: t.droppedLog.replace('{{n}}', String(dropped)) } : text;
 }
 
@@ -118,26 +131,31 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
   } as TopLevelSpec });
 
   // 3 mean queue wait + execution + overhead = mean E2E, stacked, per level and mode
+  // with the P95 of queue wait and execution (median of the repeats) as ticks: P95s do not add up, so they are not stacked
   const ph: Record<string, unknown>[] = [];
   for (const r of model.rows) {
-    if (!r.means) continue;
-    ph.push({ mode: r.variant, concurrency: String(r.concurrency), phase: t.queue, order: 1, ms: r3(r.means.queueMs) });
-    ph.push({ mode: r.variant, concurrency: String(r.concurrency), phase: t.exec, order: 2, ms: r3(r.means.execMs) });
-    ph.push({ mode: r.variant, concurrency: String(r.concurrency), phase: t.overhead, order: 3, ms: r3(Math.max(0, r.means.overheadMs)) });
+    if (r.means) {
+      ph.push({ kind: 'mean', mode: r.variant, concurrency: String(r.concurrency), phase: t.queue, order: 1, ms: r3(r.means.queueMs) });
+      ph.push({ kind: 'mean', mode: r.variant, concurrency: String(r.concurrency), phase: t.exec, order: 2, ms: r3(r.means.execMs) });
+      ph.push({ kind: 'mean', mode: r.variant, concurrency: String(r.concurrency), phase: t.overhead, order: 3, ms: r3(Math.max(0, r.means.overheadMs)) });
+    }
+    if (r.queueP95Ms.median !== null) ph.push({ kind: 'p95', mode: r.variant, concurrency: String(r.concurrency), phase: t.queue, ms: r3(r.queueP95Ms.median) });
+    if (r.execP95Ms.median !== null) ph.push({ kind: 'p95', mode: r.variant, concurrency: String(r.concurrency), phase: t.exec, ms: r3(r.execP95Ms.median) });
   }
+  const phaseColor = { field: 'phase', type: 'nominal' as const, title: t.phase, sort: [t.queue, t.exec, t.overhead], scale: { domain: [t.queue, t.exec, t.overhead], range: ['#e7298a', '#7570b3', '#a6a6a6'] } };
+  const phX = { field: 'concurrency', type: 'ordinal' as const, title: t.concurrency, sort: levels.map(String), axis: { labelAngle: 0 } };
   specs.push({ name: 'phases', title: t.phases, spec: {
-    $schema: SCHEMA, title: t.phases, config: CONFIG,
+    $schema: SCHEMA, title: { text: t.phases, subtitle: lines(t.phasesNote) }, config: CONFIG,
     data: { values: ph },
     facet: { column: { field: 'mode', type: 'nominal', title: t.mode, sort: [...model.variants] } },
     spec: {
       width: 240, height: 260,
-      mark: { type: 'bar' },
-      encoding: {
-        x: { field: 'concurrency', type: 'ordinal', title: t.concurrency, sort: levels.map(String), axis: { labelAngle: 0 } },
-        y: { field: 'ms', type: 'quantitative', title: t.ms, stack: 'zero' },
-        color: { field: 'phase', type: 'nominal', title: t.phase, sort: [t.queue, t.exec, t.overhead], scale: { domain: [t.queue, t.exec, t.overhead], range: ['#e7298a', '#7570b3', '#a6a6a6'] } },
-        order: { field: 'order', type: 'quantitative' },
-      },
+      layer: [
+        { transform: [{ filter: "datum.kind == 'mean'" }], mark: { type: 'bar' },
+          encoding: { x: phX, y: { field: 'ms', type: 'quantitative', title: t.ms, stack: 'zero' }, color: phaseColor, order: { field: 'order', type: 'quantitative' } } },
+        { transform: [{ filter: "datum.kind == 'p95'" }], mark: { type: 'tick', thickness: 3, size: 26, stroke: '#111111', strokeWidth: 0.6 },
+          encoding: { x: phX, y: { field: 'ms', type: 'quantitative' }, color: phaseColor } },
+      ],
     },
   } as TopLevelSpec });
 
@@ -153,13 +171,14 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
       width: 520, height: 90,
       mark: { type: 'line', strokeWidth: 1.5, interpolate: 'step-after' },
       encoding: {
-        x: { field: 't', type: 'quantitative', title: t.timeS },
+        x: { field: 't', type: 'quantitative', title: t.timeS, axis: { tickCount: 8 } },
         y: { field: 'value', type: 'quantitative', title: null, axis: { tickCount: 3 } },
         color: { field: 'mode', type: 'nominal', title: t.mode, scale: MODE_SCALE },
         detail: { field: 'cell' },
       },
     },
-    resolve: { scale: { y: 'independent' } },
+    // every panel gets its own labelled time axis (a shared one is drawn under the last panel only)
+    resolve: { scale: { y: 'independent' }, axis: { x: 'independent' } },
   } as TopLevelSpec });
 
   // 5 latency distribution per mode at the highest level: E2E by percentile rank
@@ -174,7 +193,61 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
       color: { field: 'mode', type: 'nominal', title: t.mode, scale: { range: MODE_SCALE.range } },
     },
   } as TopLevelSpec });
-  // 6 open loop: the platform pool's executor queue over time at each arrival rate, with λ − N/L
+  // 6 E2E of (a downsampled set of) every request against its send time, per variant at its highest level
+  const sc: Record<string, unknown>[] = [];
+  const early = t.scatterEarly.replace('{{pct}}', String(SCATTER_EARLY_SHARE * 100));
+  let shown = 0;
+  let total = 0;
+  for (const g of model.charts.scatter) {
+    shown += g.points.length;
+    total += g.total;
+    for (const p of g.points) sc.push({ mode: g.variant, w: t.scatterWhole, s: p.sendS, ms: p.e2eMs });
+    for (const p of g.early) sc.push({ mode: g.variant, w: early, s: p.sendS, ms: p.e2eMs });
+  }
+  const topLevels = [...new Set(model.charts.scatter.map((g) => g.concurrency))].join(', ');
+  specs.push({ name: 'latency-scatter', title: t.scatter, spec: {
+    $schema: SCHEMA, config: CONFIG,
+    title: { text: t.scatter, subtitle: lines(t.scatterNote.replace('{{shown}}', int(shown)).replace('{{total}}', int(total)).replace('{{c}}', topLevels)) },
+    data: { values: sc },
+    facet: {
+      row: { field: 'mode', type: 'nominal', title: null, sort: [...model.variants], header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top' } },
+      column: { field: 'w', type: 'nominal', title: null, sort: [t.scatterWhole, early] },
+    },
+    spec: {
+      width: 330, height: 170,
+      mark: { type: 'point', filled: true, size: 9, opacity: 0.55, shape: 'square', aria: false },
+      encoding: {
+        x: { field: 's', type: 'quantitative', title: t.sendTimeS },
+        y: { field: 'ms', type: 'quantitative', title: t.latencyMs, axis: { tickCount: 4 } },
+        color: { field: 'mode', type: 'nominal', title: t.mode, scale: MODE_SCALE, legend: null },
+      },
+    },
+    resolve: { scale: { x: 'independent', y: 'independent' }, axis: { x: 'independent' } },
+  } as TopLevelSpec });
+
+  // 7 E2E percentile spectrum per variant and level: x = 1 / (1 − p) on a log axis (HdrHistogram style)
+  const specRows = model.charts.percentiles.map((d) => ({ mode: d.variant, level: d.concurrency, x: r3(1 / (1 - d.p)), label: pLabel(d.p), ms: d.e2eMs }));
+  const specLog = forLogScale(specRows, 'ms');
+  const xs = SPECTRUM_PERCENTILES.map((p) => r3(1 / (1 - p)));
+  specs.push({ name: 'percentiles', title: t.spectrum, spec: {
+    $schema: SCHEMA, title: titleOf(t.spectrum, specLog.dropped, t), config: CONFIG,
+    data: { values: specLog.rows },
+    facet: { column: { field: 'mode', type: 'nominal', title: t.mode, sort: [...model.variants] } },
+    spec: {
+      width: 250, height: 240,
+      mark: { type: 'line', point: { size: 25 } },
+      encoding: {
+        x: { field: 'x', type: 'quantitative', title: t.percentileLog, scale: { type: 'log', domain: [xs[0] as number, xs[xs.length - 1] as number], nice: false },
+          axis: { values: xs, labelExpr: SPECTRUM_PERCENTILES.map((p) => `datum.value == ${r3(1 / (1 - p))} ? '${pLabel(p)}' : `).join('') + "''", labelAngle: -40, grid: true } },
+        y: { field: 'ms', type: 'quantitative', title: t.latencyMs, scale: { type: 'log' } },
+        // levels in order, colour-blind-safe sequential colours (viridis), darkest = highest
+        color: { field: 'level', type: 'ordinal', title: t.concurrency, sort: levels, scale: { scheme: 'viridis', reverse: true } },
+        detail: { field: 'level' },
+      },
+    },
+  } as TopLevelSpec });
+
+  // 8 open loop: the platform pool's executor queue over time at each arrival rate, with λ − N/L
   const olPool = (model.openLoop ?? []).filter((c) => c.executor.kind === 'platform-pool' && c.repeat === 1);
   if (olPool.length > 0) {
     const pts: Record<string, unknown>[] = [];
@@ -212,4 +285,58 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   } finally {
     view.finalize();
   }
+}
+
+/** One level of a bounds chart: the measured throughput and every bound that applies there. */
+export interface BoundsChartLevel {
+  /** the level (x), e.g. c workers; > 0 (log axis) */
+  level: number;
+  /** measured throughput, req/s; null = not measured */
+  measuredRps: number | null;
+  /** every bound at this level, by name (e.g. "executor min(c, N)/L", "CPU cores / CPU-s per request", "DB pool / DB time"), req/s */
+  bounds: readonly { name: string; rps: number }[];
+}
+
+/** Labels of a bounds chart (the report's language). */
+export interface BoundsChartLabels { title: string; level: string; rps: string; measured: string; smallest: string; series: string }
+
+/**
+ * Throughput against every bound on one chart, the smallest bound highlighted (DESIGN.md "Bounds
+ * for any cell": name the smallest): each bound a thin dashed line, the smallest bound at each level
+ * a thick grey band under them (the binding constraint, which may change from level to level), the
+ * measured throughput a solid black line with points. Both axes logarithmic (levels and bounds span
+ * decades); non-positive values are left out and counted in the subtitle. For any study: its report
+ * hook builds the levels and calls this from `charts`. Pure.
+ * @param name the figure's name (`figures/<name>.svg`, `{{fig:<name>}}`)
+ * @param palette colours of the bounds in the order of first appearance (default: Dark2 minus the highlight grey)
+ */
+export function boundsChart(name: string, levels: readonly BoundsChartLevel[], t: BoundsChartLabels & Pick<ChartLabels, 'droppedLog'>, palette: readonly string[] = PALETTE): ChartSpec {
+  const names: string[] = [];
+  const rows: Record<string, unknown>[] = [];
+  for (const lv of levels) {
+    let smallest: { name: string; rps: number } | null = null;
+    for (const b of lv.bounds) {
+      if (!names.includes(b.name)) names.push(b.name);
+      rows.push({ level: lv.level, series: b.name, kind: 'bound', rps: r3(b.rps) });
+      if (Number.isFinite(b.rps) && (smallest === null || b.rps < smallest.rps)) smallest = b;
+    }
+    if (smallest) rows.push({ level: lv.level, series: t.smallest, kind: 'smallest', rps: r3(smallest.rps), binding: smallest.name });
+    if (lv.measuredRps !== null) rows.push({ level: lv.level, series: t.measured, kind: 'measured', rps: r3(lv.measuredRps) });
+  }
+  const kept = forLogScale(rows, 'rps');
+  const lvls = levels.map((l) => l.level).filter((x) => x > 0);
+  const x = { field: 'level', type: 'quantitative' as const, title: t.level, scale: { type: 'log' as const, nice: false, ...(lvls.length ? { domain: [Math.min(...lvls) * 0.8, Math.max(...lvls) * 1.25] } : {}) }, axis: { values: lvls, format: 'd', grid: false } };
+  const y = { field: 'rps', type: 'quantitative' as const, title: t.rps, scale: { type: 'log' as const } };
+  const domain = [t.measured, t.smallest, ...names];
+  const range = ['#111111', '#bdbdbd', ...names.map((_, i) => palette[i % palette.length] as string)];
+  const color = { field: 'series', type: 'nominal' as const, title: t.series, scale: { domain, range }, sort: domain };
+  return { name, title: t.title, spec: {
+    $schema: SCHEMA, title: titleOf(t.title, kept.dropped, t), width: 520, height: 280, config: CONFIG,
+    data: { values: kept.rows },
+    layer: [
+      { transform: [{ filter: "datum.kind == 'smallest'" }], mark: { type: 'line', strokeWidth: 9, opacity: 0.8, strokeCap: 'round' }, encoding: { x, y, color } },
+      { transform: [{ filter: "datum.kind == 'bound'" }], mark: { type: 'line', strokeWidth: 1.5, strokeDash: [5, 3], point: { size: 18 } }, encoding: { x, y, color, detail: { field: 'series' } } },
+      { transform: [{ filter: "datum.kind == 'measured'" }], mark: { type: 'line', strokeWidth: 2, point: { size: 40, filled: true } }, encoding: { x, y, color } },
+    ],
+  } as TopLevelSpec };
 }

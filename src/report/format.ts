@@ -72,7 +72,7 @@ export function tableCell(md: string): string {
 }
 
 /** Markdown table: header and cells escaped unless Raw; pipes in Raw cells are escaped for the table (tableCell). */
-export function table(headers: readonly string[], rows: readonly (readonly (string | Raw)[])[], align?: readonly ('l' | 'r')[]): Raw {
+export function table(headers: readonly (string | Raw)[], rows: readonly (readonly (string | Raw)[])[], align?: readonly ('l' | 'r')[]): Raw {
   const cell = (v: string | Raw) => (v instanceof Raw ? tableCell(v.md) : esc(v));
   const sep = headers.map((_, i) => ((align?.[i] ?? 'l') === 'r' ? '---:' : '---'));
   const lines = [

@@ -31,6 +31,8 @@ export interface FigureCheck {
    * measured value and its difference still shown; empty: compared.
    */
   ownGate?: Reason[];
+  /** how `measured` is computed (src/report/provenance.ts); default: the engine metric's, else the cells of the figure's (variant, level) */
+  prov?: import('./provenance.ts').Provenance;
 }
 
 /** Analysis of a study over the generic model (pure; computed once, in the model stage). */

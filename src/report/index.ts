@@ -11,7 +11,8 @@ import type { TopLevelSpec } from 'vega-lite';
 import { loadRun, type LoadedRun } from './load.ts';
 import { buildModel, type ReportModel } from './model.ts';
 import { chartSpecs, renderSvg } from './charts.ts';
-import { chartLabels, renderMarkdown, templatesForRun, type Templates } from './render-md.ts';
+import { chartLabels, joinProvAppendix, renderMarkdownParts, templatesForRun, type Templates } from './render-md.ts';
+import { provMarkdown } from './provenance.ts';
 import { escapeHtml, htmlPage, markdown, renderHtml } from './render-html.ts';
 import { esc, int, ms, raw, rps, table } from './format.ts';
 import { writeAll, writeAtomic, type OutFile } from './write.ts';
@@ -88,9 +89,13 @@ export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltRe
   const specs = [...chartSpecs(model, labels), ...(model.study.report?.charts?.(model, labels, tRun.phrases) ?? [])];
   const svgs = new Map<string, string>();
   for (const s of specs) svgs.set(s.name, await renderSvg(s.spec));
-  const md = renderMarkdown(model, t, specs.map((s) => ({ name: s.name, title: s.title })));
+  // the body carries a footnote reference after every value with a provenance; the Markdown ends with
+  // the footnotes, the HTML with its own appendix table (values link to its rows)
+  const parts = renderMarkdownParts(model, t, specs.map((s) => ({ name: s.name, title: s.title })));
+  const md = joinProvAppendix(parts.body, provMarkdown(parts.book.entries, parts.phrases));
   const titleLine = md.split('\n')[0]?.replace(/^#\s*/, '') ?? model.runId;
-  const html = renderHtml(md, svgs, { lang: t.lang, title: titleLine.replace(/\\(.)/g, '$1') });
+  const html = renderHtml(parts.body, svgs, { lang: t.lang, title: titleLine.replace(/\\(.)/g, '$1') },
+    { entries: parts.book.entries, phrases: parts.phrases, runId: model.runId, upgradedFrom: run.upgradedFrom ?? null });
   // report/index.* lists the study's first comparison
   const pair = primaryPair(model);
   const h = pair?.highest ?? null;

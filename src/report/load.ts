@@ -28,6 +28,8 @@ export interface LoadedRun {
   summary: RunSummary;
   summarySource: 'file' | 'recomputed';
   gaps: string[];
+  /** the schema version the run was written in when it was read through a study's upgrade reader (src/study/migrate.ts); absent or null when current */
+  upgradedFrom?: number | null;
 }
 
 function runDataError(message: string, hint: string): VtbenchError {
@@ -199,5 +201,5 @@ export async function loadRun(runDir: string, opts: { study?: Study; studies?: r
       }
     }
   }
-  return { runDir, study, manifest, cells, requests, summary, summarySource, gaps };
+  return { runDir, study, manifest, cells, requests, summary, summarySource, gaps, upgradedFrom: reader?.version ?? null };
 }

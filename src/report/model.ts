@@ -23,11 +23,13 @@ import { EXIT, VtbenchError } from '../core/errors.ts';
 import { agg, maxOf, meanOf, medianOf } from './stats.ts';
 import { successfulColumns } from '../analysis/summary.ts';
 import { pushAll } from '../stats/extremes.ts';
+import { downsampleMinMax } from './downsample.ts';
 import { quantileSorted } from 'simple-statistics';
 import { warmupPlan } from '../config/plan.ts';
 import { deriveUpstream } from './upstream.ts';
 import { schedulerDelayThresholdMs, SUT_CPU_SATURATED as PIPELINE_SUT_CPU_SATURATED, SUT_CPU_SATURATED_SHARE, sutCpuSaturation, upgradeLegacyFlag } from '../pipeline/flags.ts';
 import type { BaseModel, ConclusionRow, FigureCheck, FollowUp, StudyReportHook, Verdict } from './hook.ts';
+import { cellFile, rowProvenance, type Provenance, type RowMetric, type RowProv, type RowSource } from './provenance.ts';
 
 export type { ConclusionRow, FollowUp, Verdict } from './hook.ts';
 /** A reason or expected difference, phrased by the renderer from templates (`reason.<key>`). */
@@ -104,6 +106,10 @@ export interface RowModel {
   };
   /** concurrent calls that reached the upstream (the mock), per cell, median over repeats; see {@link UpstreamRow} */
   upstream: UpstreamRow;
+  /** where the row's numbers come from: its summary.json row (null when recomputed) and its cells in repeat order */
+  source: RowSource;
+  /** how each printed value of the row was computed (src/report/provenance.ts) */
+  prov: RowProv;
 }
 
 /**
@@ -230,6 +236,13 @@ export interface PublishedVerdict {
    * `identity.<kind>`): its verdict checks the setup, it is shown apart and never counted as a reproduction.
    */
   identity: string | null;
+  /**
+   * where the published and the measured value come from: the study's published row (its source
+   * document and src/studies/<id>/published.ts), and the measured value's provenance (the row's
+   * metric for an engine metric, the hook's FigureCheck.prov, else the cells of the figure's
+   * (variant, level) as the study's hook reads them); null measured = nothing measured
+   */
+  prov: { published: Provenance; measured: Provenance | null };
 }
 
 export interface ThreadDumpEvidence {
@@ -274,6 +287,14 @@ export const PIN_EVENTS_PER_REQUEST = 0.01;
 export interface PinRule { events: number | null; requests: number; thresholdMs: number | null; allowed: number; notable: boolean | null }
 
 export interface PinningRow { variant: VariantId; concurrency: number; thresholdMs: number | null; total: number | null; byReason: Record<string, number>; cells: number; cellsWithData: number }
+
+/** points per cell and metric of the time-series chart, and per variant of the latency scatter */
+export const SERIES_MAX_POINTS = 600;
+export const SCATTER_MAX_POINTS = 400;
+/** the share of a cell's send span the latency scatter also shows zoomed in */
+export const SCATTER_EARLY_SHARE = 0.1;
+/** the percentiles of the percentile chart (HdrHistogram style), as fractions */
+export const SPECTRUM_PERCENTILES: readonly number[] = [0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 0.9999];
 
 export interface SeriesPoint { cellId: string; variant: VariantId; tS: number; metric: 'inFlight' | 'queue' | 'platformThreads' | 'heapMiB' | 'rssMiB' | 'cpuPct'; value: number }
 
@@ -348,8 +369,25 @@ export interface ReportModel {
   conclusions: ConclusionRow[];
   followUps: FollowUp[];
   charts: {
+    /** SUT samples of the highest level of each variant (first repeat), at most SERIES_MAX_POINTS per cell and metric (downsampleMinMax) */
     series: SeriesPoint[];
     distribution: { variant: VariantId; concurrency: number; pct: number; e2eMs: number }[];
+    /**
+     * E2E of the requests of the highest level of each variant (first repeat present) against their
+     * send time, s after the cell's t0; at most SCATTER_MAX_POINTS per variant (downsampleMinMax over
+     * send order: each bucket's fastest and slowest request, so the extremes are never dropped);
+     * `total` is the cell's successful requests
+     */
+    scatter: {
+      variant: VariantId; concurrency: number; cellId: string; points: { sendS: number; e2eMs: number }[]; total: number;
+      /** the requests sent in the cell's first SCATTER_EARLY_SHARE of its send span (where a pool's waves build up), downsampled the same way; `earlyS` is that span's end */
+      early: { sendS: number; e2eMs: number }[]; earlyS: number; earlyTotal: number;
+    }[];
+    /**
+     * E2E percentiles per variant and level over the pooled successful requests of all repeats
+     * (R type 7); a percentile p is given only when the pool has at least 1 / (1 − p) requests
+     */
+    percentiles: { variant: VariantId; concurrency: number; p: number; e2eMs: number; n: number }[];
   };
   /** the run's open-loop (arrival-rate) cells (src/report/open-loop.ts); null when it has none */
   openLoop: OpenLoopCellModel[] | null;
@@ -408,7 +446,7 @@ export function isOpenLoopCells(cells: readonly CellResult[], study: Pick<Study,
   return cells.some((x) => study.scenarios.find((sc) => sc.id === x.scenario)?.driver === 'open-loop-http' || x.load.openLoop !== undefined);
 }
 
-function buildRow(sr: SummaryRow, exec: ExecutorSpec, L: number, cells: CellResult[], m: RunManifest, requests: ReadonlyMap<string, CompactRequests>, study: Pick<Study, 'scenarios'>): RowModel {
+function buildRow(sr: SummaryRow, exec: ExecutorSpec, L: number, cells: CellResult[], m: RunManifest, requests: ReadonlyMap<string, CompactRequests>, study: Pick<Study, 'scenarios'>, source: RowSource, pdef: string): RowModel {
   const { requestsPerWorker: n, start } = m.options;
   const c = sr.concurrency;
   // an open-loop row: its level is an arrival rate, so no closed-loop theory is computed for it
@@ -424,7 +462,7 @@ function buildRow(sr: SummaryRow, exec: ExecutorSpec, L: number, cells: CellResu
   const predicted = ol ? null : littleThroughputRps(c, means?.e2eMs ?? null);
   const res = cells.map(cellResources);
   const qAgg = (k: keyof ReturnType<typeof cellResources>) => agg(res.map((r) => r[k]));
-  return {
+  const row: Omit<RowModel, 'prov'> = {
     variant: sr.variant,
     executor: exec,
     concurrency: c,
@@ -460,7 +498,9 @@ function buildRow(sr: SummaryRow, exec: ExecutorSpec, L: number, cells: CellResu
       peakExecutorActive: qAgg('peakExecutorActive'), samples: cells.reduce((s, x) => s + x.samples.length, 0),
     },
     upstream: upstreamRow(exec, c, cells, requests),
+    source,
   };
+  return { ...row, prov: rowProvenance(row, source, { latencyMs: L, requestsPerWorker: n, levels: m.options.levels, percentileDefinition: pdef }) };
 }
 
 function compareLevel(c: number, b: RowModel, v: RowModel, L: number): LevelComparison {
@@ -507,6 +547,11 @@ export const GENERIC_METRICS: Readonly<Record<string, (r: RowModel) => number | 
   errorRate: (r) => r.errorRate.median,
 };
 
+/** the RowModel provenance of each engine metric (GENERIC_METRICS) */
+const GENERIC_METRIC_KEYS: Readonly<Record<string, RowMetric>> = {
+  throughputRps: 'wholeRunRps', e2eP95Ms: 'e2eP95Ms', e2eP99Ms: 'e2eP99Ms', queueWaitP95Ms: 'queueP95Ms', executionP95Ms: 'execP95Ms', errorRate: 'errorRate',
+};
+
 function verdictOf(published: number, measured: number | null, tol: Tolerance): { diff: number | null; diffPct: number | null; verdict: Verdict } {
   if (measured === null) return { diff: null, diffPct: null, verdict: 'not tested here' };
   const diff = measured - published;
@@ -533,12 +578,17 @@ export function evaluatePublished(model: BaseModel, hook: StudyReportHook | unde
     if (p.tolerance === null || typeof p.value !== 'number') continue;
     const chk: FigureCheck = hook?.figure?.(p, model, cells) ?? {};
     const tol = chk.tolerance ?? { rel: p.tolerance, abs: 0 };
-    const base = { id: p.id, metric: p.metric, variant: p.variant, concurrency: p.level, unit: p.unit, published: p.value, tolerance: tol, identity: p.setupIdentity };
+    const row = p.variant !== null && p.level !== null ? rowOf(model, p.variant, p.level) : null;
+    const published: Provenance = { def: 'published', v: { id: p.id }, formula: null, sources: [{ file: model.study.source, pointer: p.id }, { file: `src/studies/${model.study.id}/published.ts`, pointer: p.id }] };
+    const metricKey = GENERIC_METRIC_KEYS[p.metric];
+    const measuredProv: Provenance = !chk.measured && metricKey && row ? row.prov[metricKey]
+      : chk.prov ?? { def: 'studyMeasure', v: { figure: p.metric, study: model.study.id }, formula: null,
+        sources: cells.filter((x) => x.variant === p.variant && x.concurrency === p.level).map((x) => ({ file: cellFile(x.cellId), pointer: '' })) };
+    const base = { id: p.id, metric: p.metric, variant: p.variant, concurrency: p.level, unit: p.unit, published: p.value, tolerance: tol, identity: p.setupIdentity, prov: { published, measured: measuredProv } };
     if (p.scenario !== null && !runScenarios.has(p.scenario)) {
       out.push({ ...base, measured: null, diff: null, diffPct: null, verdict: 'not tested here', reasons: [{ key: 'otherScenario', v: { measured: m.options.scenario, published: p.scenario } }] });
       continue;
     }
-    const row = p.variant !== null && p.level !== null ? rowOf(model, p.variant, p.level) : null;
     const generic = GENERIC_METRICS[p.metric];
     const measure = chk.measured ?? (generic ? (r: RowModel | null) => (r ? generic(r) : null) : () => null);
     if (chk.ownGate !== undefined) {
@@ -614,7 +664,11 @@ export function buildModel(run: LoadedRun): ReportModel {
   const rows = summary.rows
     .slice()
     .sort((a, b) => order.indexOf(a.variant) - order.indexOf(b.variant) || a.concurrency - b.concurrency)
-    .map((sr) => { const cs = cellsOf(sr.variant, sr.concurrency); return buildRow(sr, execOf(sr.variant, cs), cs[0]?.latencyMs ?? L, cs, m, run.requests, study); });
+    .map((sr) => {
+      const cs = cellsOf(sr.variant, sr.concurrency);
+      const source: RowSource = { summaryIndex: run.summarySource === 'file' ? summary.rows.indexOf(sr) : null, cellIds: cs.map((x) => x.cellId) };
+      return buildRow(sr, execOf(sr.variant, cs), cs[0]?.latencyMs ?? L, cs, m, run.requests, study, source, summary.percentileDefinition);
+    });
   const levels = [...new Set(rows.map((r) => r.concurrency))].sort((a, b) => a - b);
   const variants = order.filter((v) => rows.some((r) => r.variant === v));
   const pairs: PairComparison[] = [];
@@ -701,20 +755,52 @@ export function buildModel(run: LoadedRun): ReportModel {
   // charts: time series of the highest level of each variant (first repeat present)
   const series: SeriesPoint[] = [];
   const distribution: ReportModel['charts']['distribution'] = [];
+  const scatter: ReportModel['charts']['scatter'] = [];
+  const spectrum: ReportModel['charts']['percentiles'] = [];
+  // percentiles of every row over its pooled successful requests
+  for (const r of rows) {
+    const e2e: number[] = [];
+    for (const x of cellsOf(r.variant, r.concurrency)) { const req = run.requests.get(x.cellId); if (req) pushAll(e2e, successfulColumns(req).e2eMs); }
+    if (e2e.length === 0) continue;
+    e2e.sort((a, b) => a - b);
+    for (const p of SPECTRUM_PERCENTILES) {
+      if (e2e.length < 1 / (1 - p) - 1e-9) continue;
+      spectrum.push({ variant: r.variant, concurrency: r.concurrency, p, e2eMs: Math.round(quantileSorted(e2e, p) * 1000) / 1000, n: e2e.length });
+    }
+  }
   for (const variant of variants) {
     const top = topLevelOf(variant);
     if (top === null) continue;
     const cs = cellsOf(variant, top);
     const cell = cs[0];
     if (cell) {
+      const per = new Map<SeriesPoint['metric'], SeriesPoint[]>();
+      const add = (p: SeriesPoint) => { const g = per.get(p.metric) ?? []; g.push(p); per.set(p.metric, g); };
       for (const s of cell.samples) {
         const tS = Math.round((s.tEpochMs - cell.t0EpochMs) / 10) / 100;
-        series.push({ cellId: cell.cellId, variant, tS, metric: 'inFlight', value: s.inFlight });
-        series.push({ cellId: cell.cellId, variant, tS, metric: 'queue', value: s.queueSize });
-        series.push({ cellId: cell.cellId, variant, tS, metric: 'platformThreads', value: s.platformThreads });
-        series.push({ cellId: cell.cellId, variant, tS, metric: 'heapMiB', value: Math.round((s.heapUsedBytes / MIB) * 10) / 10 });
-        if (s.rssBytes !== null) series.push({ cellId: cell.cellId, variant, tS, metric: 'rssMiB', value: Math.round((s.rssBytes / MIB) * 10) / 10 });
-        if (s.processCpuLoad !== null) series.push({ cellId: cell.cellId, variant, tS, metric: 'cpuPct', value: Math.round(s.processCpuLoad * 10000) / 100 });
+        add({ cellId: cell.cellId, variant, tS, metric: 'inFlight', value: s.inFlight });
+        add({ cellId: cell.cellId, variant, tS, metric: 'queue', value: s.queueSize });
+        add({ cellId: cell.cellId, variant, tS, metric: 'platformThreads', value: s.platformThreads });
+        add({ cellId: cell.cellId, variant, tS, metric: 'heapMiB', value: Math.round((s.heapUsedBytes / MIB) * 10) / 10 });
+        if (s.rssBytes !== null) add({ cellId: cell.cellId, variant, tS, metric: 'rssMiB', value: Math.round((s.rssBytes / MIB) * 10) / 10 });
+        if (s.processCpuLoad !== null) add({ cellId: cell.cellId, variant, tS, metric: 'cpuPct', value: Math.round(s.processCpuLoad * 10000) / 100 });
+      }
+      // a long cell has thousands of samples: keep each bucket's lowest and highest (peaks survive)
+      for (const g of per.values()) pushAll(series, downsampleMinMax(g, (p) => p.value, SERIES_MAX_POINTS));
+      const req = run.requests.get(cell.cellId);
+      if (req) {
+        const pts: { sendS: number; e2eMs: number }[] = [];
+        for (let i = 0; i < req.e2eMs.length; i++) {
+          if ((req.error[i] ?? 'other') !== '') continue;
+          pts.push({ sendS: Math.round((req.startMs[i] ?? 0) / 10) / 100, e2eMs: Math.round((req.e2eMs[i] ?? 0) * 10) / 10 });
+        }
+        pts.sort((a, b) => a.sendS - b.sendS);
+        const earlyS = Math.round((pts.length ? (pts[pts.length - 1] as { sendS: number }).sendS * SCATTER_EARLY_SHARE : 0) * 100) / 100;
+        const early = pts.filter((p) => p.sendS <= earlyS);
+        scatter.push({
+          variant, concurrency: top, cellId: cell.cellId, points: downsampleMinMax(pts, (p) => p.e2eMs, SCATTER_MAX_POINTS), total: pts.length,
+          early: downsampleMinMax(early, (p) => p.e2eMs, SCATTER_MAX_POINTS / 2), earlyS, earlyTotal: early.length,
+        });
       }
     }
     const e2e: number[] = [];
@@ -759,7 +845,7 @@ export function buildModel(run: LoadedRun): ReportModel {
     pinReads: { cellsWithData: cells.filter((x) => x.pinned !== null).length, flushed: cells.filter((x) => x.pinned?.flushed === true).length },
     flags,
     saturation,
-    charts: { series, distribution },
+    charts: { series, distribution, scatter, percentiles: spectrum },
     openLoop: openLoopModel(cells, order),
     cells,
     requests: run.requests,

@@ -4,6 +4,7 @@
  * the image rule, which only accepts `figures/<name>.svg` names this report rendered itself.
  */
 import MarkdownIt from 'markdown-it';
+import { groupedSources, provDefinition, provPlain, type ProvEntry } from './provenance.ts';
 
 export function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -33,14 +34,32 @@ code { font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace
 figure.chart { margin: 18px 0; padding: 8px; border: 1px solid #e5e7eb; border-radius: 6px; overflow-x: auto; }
 figure.chart svg { display: block; max-width: 100%; height: auto; }
 strong { color: #111; }
+pre { background: #f6f8fa; border: 1px solid #e5e7eb; border-radius: 6px; padding: 8px 10px; overflow-x: auto; max-height: 28em; }
+pre code { background: none; padding: 0; font-size: 11.5px; white-space: pre; }
+a.pv { color: inherit; text-decoration: underline dotted #6e7781; text-underline-offset: 2px; }
+a.pv:hover, a.pv:focus { background: #fff8c5; outline: 1px solid #d4a72c; }
+a.pv:hover::after, a.pv:focus::after { content: attr(data-pv); position: fixed; z-index: 10; display: block; max-width: 34em; margin-top: 4px; padding: 6px 9px; background: #fff; color: #1f2328; border: 1px solid #8c959f; border-radius: 4px; box-shadow: 0 2px 8px rgba(0,0,0,.18); font: 12px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; white-space: pre-wrap; text-align: left; font-weight: normal; }
+table.prov { display: table; font-size: 12px; }
+table.prov td { word-break: break-word; }
+table.prov td:first-child { white-space: nowrap; }
+table.prov tr:target td { background: #fff8c5; }
+@media print {
+  body { background: #fff; }
+  main { max-width: none; padding: 0; }
+  a.pv { text-decoration: none; }
+  a.pv::after { content: none !important; }
+  pre { max-height: none; white-space: pre-wrap; }
+  figure.chart, tr { break-inside: avoid; }
+}
 `;
 
 /**
  * @param md the report Markdown (every run string already escaped)
  * @param figures trusted SVG by figure name (from charts.renderSvg)
  */
-export function renderHtml(md: string, figures: ReadonlyMap<string, string>, page: { lang: 'en' | 'zh'; title: string }): string {
+export function renderHtml(md: string, figures: ReadonlyMap<string, string>, page: { lang: 'en' | 'zh'; title: string }, prov?: ProvHtml): string {
   const mdi = markdown();
+  if (prov) provPlugin(mdi, prov);
   const fallback = mdi.renderer.rules.image;
   mdi.renderer.rules.image = (tokens, idx, options, env, self) => {
     const tok = tokens[idx];
@@ -55,7 +74,88 @@ export function renderHtml(md: string, figures: ReadonlyMap<string, string>, pag
     return fallback ? fallback(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
   };
   const body = mdi.render(md).replace(/<p>(<figure class="chart"[\s\S]*?<\/figure>)<\/p>/g, '$1');
-  return htmlPage(body, page);
+  return htmlPage(prov ? `${body}${provHtml(prov)}` : body, page);
+}
+
+/** The provenance of a report for its HTML: the entries the Markdown referenced and the phrases to word them. */
+export interface ProvHtml {
+  entries: readonly ProvEntry[];
+  phrases: Readonly<Record<string, string>>;
+  runId: string;
+  /** the schema version the run was written in, when it was read through an upgrade reader */
+  upgradedFrom: number | null;
+}
+
+/** An attribute value: escaped, line breaks as `&#10;` (kept by `attr()` in CSS `content`). */
+const attr = (s: string): string => escapeHtml(s).replace(/\n/g, '&#10;');
+
+/**
+ * markdown-it plugin: a footnote reference `[^n<id>]` of a known entry becomes a link around the
+ * value printed just before it (`<a class="pv" href="#pv-<id>" data-pv="…">value</a>`): the CSS shows
+ * `data-pv` on hover and focus, the link leads to the appendix row. The value is the end of the
+ * preceding text (the entry's `text`); when the text does not end with it, the link holds a "†"
+ * after the text instead. Only references to entries of `prov` are taken; any other `[^…]` stays text.
+ */
+function provPlugin(mdi: ReturnType<typeof markdown>, prov: ProvHtml): void {
+  type Token = ReturnType<typeof mdi.parse>[number];
+  const byLabel = new Map<string, ProvEntry>(prov.entries.map((e) => [`n${e.id}`, e]));
+  mdi.inline.ruler.before('link', 'pv_ref', (state, silent) => {
+    if (state.src.charCodeAt(state.pos) !== 0x5b /* [ */ || state.src.charCodeAt(state.pos + 1) !== 0x5e /* ^ */) return false;
+    const m = /^\[\^(n\d+)\]/.exec(state.src.slice(state.pos));
+    const e = m ? byLabel.get(m[1] as string) : undefined;
+    if (!m || !e) return false;
+    if (!silent) state.push('pv_ref', '', 0).meta = { id: e.id };
+    state.pos += m[0].length;
+    return true;
+  });
+  mdi.core.ruler.push('pv_wrap', (state) => {
+    for (const blk of state.tokens) {
+      if (blk.type !== 'inline' || !blk.children) continue;
+      const out: Token[] = [];
+      for (const tok of blk.children) {
+        if (tok.type !== 'pv_ref') { out.push(tok); continue; }
+        const e = byLabel.get(`n${(tok.meta as { id: number }).id}`) as ProvEntry;
+        const prev = out[out.length - 1];
+        const open = new state.Token('pv_open', 'a', 1);
+        open.meta = { id: e.id };
+        const close = new state.Token('pv_close', 'a', -1);
+        const value = new state.Token('text', '', 0);
+        if (prev && prev.type === 'text' && prev.content.endsWith(e.text)) {
+          prev.content = prev.content.slice(0, prev.content.length - e.text.length);
+          value.content = e.text;
+          if (prev.content === '') out.pop();
+        } else value.content = '†';
+        out.push(open, value, close);
+      }
+      blk.children = out;
+    }
+  });
+  mdi.renderer.rules['pv_open'] = (tokens: Token[], idx: number) => {
+    const id = (tokens[idx]?.meta as { id: number }).id;
+    const e = byLabel.get(`n${id}`) as ProvEntry;
+    return `<a class="pv" href="#pv-${id}" aria-describedby="pv-${id}" data-pv="${attr(provPlain(e, prov.phrases))}">`;
+  };
+  mdi.renderer.rules['pv_close'] = () => '</a>';
+}
+
+/** The printable appendix "How each number was computed": one table row per entry, with the anchor the values link to. */
+export function provHtml(prov: ProvHtml): string {
+  if (prov.entries.length === 0) return '';
+  const ph = (k: string, v: Record<string, string> = {}) => (prov.phrases[k] ?? k).replace(/\{\{(\w+)\}\}/g, (_, x: string) => v[x] ?? '');
+  const rows = prov.entries.map((e) => `<tr id="pv-${e.id}"><td>${e.id}</td><td>${escapeHtml(e.text)}</td><td>${escapeHtml(provDefinition(e.prov, prov.phrases))}</td>`
+    + `<td>${e.prov.formula ? `<code>${escapeHtml(e.prov.formula)}</code>` : '—'}</td>`
+    + `<td>${groupedSources(e.prov.sources).map((g) => `<code>${escapeHtml(`${g.files} ${g.pointer}`.trimEnd())}</code>`).join('<br>') || '—'}</td></tr>`);
+  return `<section class="provenance" id="provenance">
+<h2>${escapeHtml(ph('prov.title'))}</h2>
+<p>${escapeHtml(ph('prov.intro.html', { runId: prov.runId }))}${prov.upgradedFrom !== null ? ` ${escapeHtml(ph('prov.upgraded', { from: String(prov.upgradedFrom) }))}` : ''}</p>
+<table class="prov">
+<thead><tr><th>${escapeHtml(ph('prov.h.id'))}</th><th>${escapeHtml(ph('prov.h.value'))}</th><th>${escapeHtml(ph('prov.h.definition'))}</th><th>${escapeHtml(ph('prov.h.formula'))}</th><th>${escapeHtml(ph('prov.h.source'))}</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>
+</section>
+`;
 }
 
 export function htmlPage(body: string, page: { lang: 'en' | 'zh'; title: string }): string {

@@ -10,8 +10,10 @@
 import type { CellFlag, VariantId } from '../store/types.ts';
 import type { ChartLabels } from './charts.ts';
 import type { LevelComparison, PublishedVerdict, Reason, ReportModel, RowModel, Verdict } from './model.ts';
-import { LAT_TOL, primaryPair, rowOf, rssDeltaMiB } from './model.ts';
+import { LAT_TOL, PIN_EVENTS_PER_REQUEST, primaryPair, rowOf, rssDeltaMiB } from './model.ts';
 import { Raw, aggText, code, esc, fill, int, mib, ms, num, pct, raw, rps, signed, table } from './format.ts';
+import { ProvBook, changeProv, countProv, derivedProv, optionProv, provMarkdown, type Provenance } from './provenance.ts';
+import { dataAppendix } from './data-appendix.ts';
 
 export interface Templates {
   lang: 'en' | 'zh';
@@ -62,7 +64,8 @@ export function phraser(t: Templates) {
 export function chartLabels(t: Templates): ChartLabels {
   const keys: (keyof ChartLabels)[] = ['throughput', 'e2e', 'phases', 'timeseries', 'distribution', 'concurrency', 'rps', 'latencyMs', 'ms', 'timeS', 'percentile', 'mode',
     'series', 'measured', 'bound', 'wavesBound', 'theoryP95', 'phase', 'queue', 'exec', 'overhead', 'metric', 'value',
-    'inFlight', 'queueSize', 'platformThreads', 'heapMiB', 'rssMiB', 'cpuPct', 'droppedLog', 'openLoopQueue', 'queueTasks', 'arrivalRate', 'queueTheory'];
+    'inFlight', 'queueSize', 'platformThreads', 'heapMiB', 'rssMiB', 'cpuPct', 'droppedLog', 'openLoopQueue', 'queueTasks', 'arrivalRate', 'queueTheory',
+    'scatter', 'sendTimeS', 'scatterNote', 'scatterWhole', 'scatterEarly', 'spectrum', 'percentileLog', 'phasesNote', 'p95'];
   const out = {} as ChartLabels;
   for (const k of keys) {
     const v = t.phrases[`chart.${k}`];
@@ -99,6 +102,11 @@ export interface RenderContext {
   edgeNote: () => string;
   /** a generic placeholder's value by name (a study may reuse one inside its own), undefined for an unknown name */
   generic: (name: string) => string | Raw | undefined;
+  /**
+   * a printed value with its provenance (src/report/provenance.ts): the escaped text and its footnote
+   * reference; a text without a digit has none
+   */
+  pv: (text: string, prov: Provenance | null | undefined) => Raw;
 }
 
 /**
@@ -112,6 +120,23 @@ export interface RenderContext {
  *   from `t.phrases` (engine and study phrases; template bugs, caught by the golden tests)
  */
 export function renderMarkdown(model: ReportModel, t0: Templates, figures: readonly FigureRef[]): string {
+  const parts = renderMarkdownParts(model, t0, figures);
+  return joinProvAppendix(parts.body, provMarkdown(parts.book.entries, parts.phrases));
+}
+
+/** The report body followed by its provenance appendix (footnotes), one blank line apart. */
+export function joinProvAppendix(body: string, appendix: string): string {
+  return appendix === '' ? body : `${body.replace(/\n+$/, '')}\n\n${appendix}\n`;
+}
+
+/**
+ * The parts of renderMarkdown: the report body (the template filled, then the data appendix) with a
+ * footnote reference after every value that has a provenance, and the book of those references.
+ * `phrases` are the phrases the body used (the run's load model), for the appendix.
+ */
+export function renderMarkdownParts(model: ReportModel, t0: Templates, figures: readonly FigureRef[]): { body: string; book: ProvBook; phrases: Record<string, string> } {
+  const book = new ProvBook();
+  const pv = (text: string, prov: Provenance | null | undefined): Raw => book.md(text, prov);
   // an open-loop run: rate wording (phrases `<key>@openLoop`); the published figures keep their own (closed-loop) level header
   const t = templatesForRun(t0, model);
   const openLoopRun = t !== t0;
@@ -164,14 +189,14 @@ export function renderMarkdown(model: ReportModel, t0: Templates, figures: reado
     for (const v of model.variants) {
       const r = rowOf(model, v, c);
       if (!r) continue;
-      boundsRows.push([raw(variantName(v)), int(c), rps(r.boundRps), int(r.waves), msT(r.theoryQueueP95Ms), msT(r.theoryQueueMeanMs), r.wavesWholeRunRps === null ? '—' : rps(r.wavesWholeRunRps)]);
+      boundsRows.push([raw(variantName(v)), pv(int(c), r.prov.concurrency), pv(rps(r.boundRps), r.prov.boundRps), pv(int(r.waves), r.prov.waves), pv(msT(r.theoryQueueP95Ms), r.prov.theoryQueueP95Ms), pv(msT(r.theoryQueueMeanMs), r.prov.theoryQueueMeanMs), r.wavesWholeRunRps === null ? '—' : pv(rps(r.wavesWholeRunRps), r.prov.wavesWholeRunRps)]);
     }
   }
   // open loop: the bounds of arrivals at λ (src/theory/open-loop.ts): served min(λ, N/L) or λ, queue growth max(0, λ − N/L)
   const boundsTable = openLoopRun
     ? table([s('h.mode'), s('h.concurrency'), s('h.bound'), s('h.ol.theory')],
       model.levels.flatMap((c) => model.variants.flatMap((v) => { const r = rowOf(model, v, c); return r ? [[raw(variantName(v)), int(c), rps(r.boundRps), num(r.queueGrowthPerS, 2)]] : []; })), ['l', 'r', 'r', 'r'])
-    : table([s('h.mode'), s('h.concurrency'), s('h.bound'), s('h.waves'), s('h.theoryQueueP95'), s('h.theoryQueueMean'), s('h.wavesBound', { n: int(o.requestsPerWorker) })], boundsRows, ['l', 'r', 'r', 'r', 'r', 'r', 'r']);
+    : table([s('h.mode'), s('h.concurrency'), s('h.bound'), s('h.waves'), s('h.theoryQueueP95'), s('h.theoryQueueMean'), raw(s('h.wavesBound', { n: pv(int(o.requestsPerWorker), optionProv('requestsPerWorker')) }))], boundsRows, ['l', 'r', 'r', 'r', 'r', 'r', 'r']);
 
   // ------------------------------------------------------------ environment
   const sut = model.sutInfo;
@@ -236,79 +261,118 @@ export function renderMarkdown(model: ReportModel, t0: Templates, figures: reado
   });
 
   // ------------------------------------------------------------ results
+  const tt = model.totals;
+  // every cell file of the run: one source with a glob, not one per cell
+  const sumCells = (field: string, value: number): Provenance => ({ def: 'sumCells', v: { field }, formula: `Σ over ${int(model.cells.length)} cells of ${field} = ${int(value)}`, sources: [{ file: 'cells/*.json', pointer: field }] });
+  const countP = sumCells('/load/count', tt.count);
+  const okP = sumCells('/load/ok', tt.ok);
+  const failedP = derivedProv('failed', `${int(tt.count)} − ${int(tt.ok)} = ${int(tt.failed)}`, [countP, okP]);
+  const errorRateText = pct(tt.errorRate === null ? null : tt.errorRate * 100, 3);
   const totals = P('totals', {
-    count: int(model.totals.count), ok: int(model.totals.ok), failed: int(model.totals.failed), errorRate: pct(model.totals.errorRate === null ? null : model.totals.errorRate * 100, 3),
-    planned: int(model.totals.plannedTotal), present: int(model.totals.presentCells), cells: int(model.totals.plannedCells),
+    count: pv(int(tt.count), countP), ok: pv(int(tt.ok), okP), failed: pv(int(tt.failed), failedP),
+    errorRate: pv(errorRateText, derivedProv('errorRate', tt.errorRate === null ? null : `${int(tt.failed)} / ${int(tt.count)} = ${errorRateText}`, [failedP, countP])),
+    planned: pv(int(tt.plannedTotal), { def: 'planned', formula: openLoopRun ? null : `(${o.levels.join(' + ')}) × ${int(o.requestsPerWorker)} × ${int(o.repeats)} × ${int(o.variants.length)} = ${int(tt.plannedTotal)}`, sources: [optionProv('levels'), optionProv('requestsPerWorker'), optionProv('repeats'), optionProv('variants')].flatMap((x) => x.sources) }),
+    present: pv(int(tt.presentCells), { def: 'cellsPresent', formula: null, sources: [{ file: 'cells/', pointer: '*.json' }] }),
+    cells: pv(int(tt.plannedCells), { def: 'cellsPlanned', formula: null, sources: [{ file: 'manifest.json', pointer: '/cellOrder' }] }),
   });
   const cmpTable = (cmp: LevelComparison | null): Raw => {
     if (!cmp) return P('results.noComparison');
     const f = cmp.baseline;
     const v = cmp.candidate;
-    const rel = (a: number | null, b: number | null) => (a === null || b === null || a === 0 ? '—' : `${signed(((b - a) / a) * 100, 2)} %`);
+    type K = 'wholeRunRps' | 'e2eP95Ms' | 'e2eP99Ms' | 'queueP95Ms' | 'execP95Ms';
+    const rel = (k: K, fmt: (x: number) => string): string | Raw => {
+      const a = f[k].median;
+      const b = v[k].median;
+      if (a === null || b === null || a === 0) return '—';
+      const text = `${signed(((b - a) / a) * 100, 2)} %`;
+      return pv(text, changeProv(a, b, fmt, text, f.prov[k], v.prov[k]));
+    };
     /** latencies: no percent change on noise (both below the floor, or closer than it) */
-    const relMs = (a: number | null, b: number | null) => (a !== null && b !== null && (Math.max(Math.abs(a), Math.abs(b)) < CHANGE_FLOOR_MS || Math.abs(b - a) < CHANGE_FLOOR_MS) ? '—' : rel(a, b));
+    const relMs = (k: K) => { const a = f[k].median; const b = v[k].median; return a !== null && b !== null && (Math.max(Math.abs(a), Math.abs(b)) < CHANGE_FLOOR_MS || Math.abs(b - a) < CHANGE_FLOOR_MS) ? '—' : rel(k, ms); };
+    const both = (a: Raw, b: Raw): Raw => raw(`${a.md} / ${b.md}`);
+    const errPct = (r: RowModel) => pv(pct(r.errorRate.median === null ? null : r.errorRate.median * 100, 3), r.prov.errorRate);
     return table([s('h.metric'), variantName(f.variant), variantName(v.variant), s('h.change'), s('h.theory')], [
-      [s('m.throughput'), rps(f.wholeRunRps.median), rps(v.wholeRunRps.median), rel(f.wholeRunRps.median, v.wholeRunRps.median), `${rps(f.boundRps)} / ${rps(v.boundRps)}`],
-      [s('m.e2eP95'), ms(f.e2eP95Ms.median), ms(v.e2eP95Ms.median), relMs(f.e2eP95Ms.median, v.e2eP95Ms.median), `${ms(f.theoryE2eP95Ms)} / ${ms(v.theoryE2eP95Ms)}`],
-      [s('m.e2eP99'), ms(f.e2eP99Ms.median), ms(v.e2eP99Ms.median), relMs(f.e2eP99Ms.median, v.e2eP99Ms.median), '—'],
-      [s('m.queueP95'), ms(f.queueP95Ms.median), ms(v.queueP95Ms.median), relMs(f.queueP95Ms.median, v.queueP95Ms.median), `${msT(f.theoryQueueP95Ms)} / ${msT(v.theoryQueueP95Ms)}`],
-      [s('m.execP95'), ms(f.execP95Ms.median), ms(v.execP95Ms.median), relMs(f.execP95Ms.median, v.execP95Ms.median), `≥ ${ms(L)}`],
-      [s('m.errorRate'), pct(f.errorRate.median === null ? null : f.errorRate.median * 100, 3), pct(v.errorRate.median === null ? null : v.errorRate.median * 100, 3), '—', '0 %'],
+      [s('m.throughput'), pv(rps(f.wholeRunRps.median), f.prov.wholeRunRps), pv(rps(v.wholeRunRps.median), v.prov.wholeRunRps), rel('wholeRunRps', rps), both(pv(rps(f.boundRps), f.prov.boundRps), pv(rps(v.boundRps), v.prov.boundRps))],
+      [s('m.e2eP95'), pv(ms(f.e2eP95Ms.median), f.prov.e2eP95Ms), pv(ms(v.e2eP95Ms.median), v.prov.e2eP95Ms), relMs('e2eP95Ms'), both(pv(ms(f.theoryE2eP95Ms), f.prov.theoryE2eP95Ms), pv(ms(v.theoryE2eP95Ms), v.prov.theoryE2eP95Ms))],
+      [s('m.e2eP99'), pv(ms(f.e2eP99Ms.median), f.prov.e2eP99Ms), pv(ms(v.e2eP99Ms.median), v.prov.e2eP99Ms), relMs('e2eP99Ms'), '—'],
+      [s('m.queueP95'), pv(ms(f.queueP95Ms.median), f.prov.queueP95Ms), pv(ms(v.queueP95Ms.median), v.prov.queueP95Ms), relMs('queueP95Ms'), both(pv(msT(f.theoryQueueP95Ms), f.prov.theoryQueueP95Ms), pv(msT(v.theoryQueueP95Ms), v.prov.theoryQueueP95Ms))],
+      [s('m.execP95'), pv(ms(f.execP95Ms.median), f.prov.execP95Ms), pv(ms(v.execP95Ms.median), v.prov.execP95Ms), relMs('execP95Ms'), pv(`≥ ${ms(L)}`, f.prov.theoryExecMs)],
+      [s('m.errorRate'), errPct(f), errPct(v), '—', pv('0 %', f.prov.theoryErrorRate)],
     ], ['l', 'r', 'r', 'r', 'r']);
   };
+  /** a row's level with its provenance */
+  const lvl = (r: RowModel): Raw => pv(int(r.concurrency), r.prov.concurrency);
+  /** a median of the repeats with its spread, with its provenance */
+  const ag = (r: RowModel, k: 'wholeRunRps' | 'steadyRps' | 'e2eP50Ms' | 'e2eP95Ms' | 'e2eP99Ms' | 'queueP95Ms' | 'execP95Ms' | 'execP99Ms' | 'errorCount', f: (x: number | null) => string): Raw => pv(aggText(r[k], f), r.prov[k]);
   /** every comparison of the study at every level both variants have */
   const comparisons = model.pairs.length
-    ? raw(model.pairs.flatMap((p) => p.levels.map((lv) => `${s('cmp.heading', { baseline: raw(variantName(p.baseline)), candidate: raw(variantName(p.candidate)), c: int(lv.concurrency) })}\n\n${cmpTable(lv).md}`)).join('\n\n'))
+    ? raw(model.pairs.flatMap((p) => p.levels.map((lv) => `${s('cmp.heading', { baseline: raw(variantName(p.baseline)), candidate: raw(variantName(p.candidate)), c: pv(int(lv.concurrency), lv.baseline.prov.concurrency) })}\n\n${cmpTable(lv).md}`)).join('\n\n'))
     : P('results.noComparison');
   // open loop: no steady-state column (it is a per-worker closed-loop rate; an open-loop cell has no workers)
   const allLevels = openLoopRun
     ? table([s('h.mode'), s('h.concurrency'), s('h.throughput'), s('h.e2eP50'), s('h.e2eP95'), s('h.e2eP99'), s('h.queueP95'), s('h.execP95'), s('h.errors')],
-      model.rows.map((r) => [raw(variantName(r.variant)), int(r.concurrency), aggText(r.wholeRunRps, rps), aggText(r.e2eP50Ms, ms), aggText(r.e2eP95Ms, ms), aggText(r.e2eP99Ms, ms), aggText(r.queueP95Ms, ms), aggText(r.execP95Ms, ms), aggText(r.errorCount, int)]),
+      model.rows.map((r) => [raw(variantName(r.variant)), lvl(r), ag(r, 'wholeRunRps', rps), ag(r, 'e2eP50Ms', ms), ag(r, 'e2eP95Ms', ms), ag(r, 'e2eP99Ms', ms), ag(r, 'queueP95Ms', ms), ag(r, 'execP95Ms', ms), ag(r, 'errorCount', int)]),
       ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'])
     : table([s('h.mode'), s('h.concurrency'), s('h.throughput'), s('h.steady'), s('h.e2eP50'), s('h.e2eP95'), s('h.e2eP99'), s('h.queueP95'), s('h.execP95'), s('h.errors')],
-    model.rows.map((r) => [raw(variantName(r.variant)), int(r.concurrency), aggText(r.wholeRunRps, rps), aggText(r.steadyRps, rps), aggText(r.e2eP50Ms, ms), aggText(r.e2eP95Ms, ms), aggText(r.e2eP99Ms, ms), aggText(r.queueP95Ms, ms), aggText(r.execP95Ms, ms), aggText(r.errorCount, int)]),
+    model.rows.map((r) => [raw(variantName(r.variant)), lvl(r), ag(r, 'wholeRunRps', rps), ag(r, 'steadyRps', rps), ag(r, 'e2eP50Ms', ms), ag(r, 'e2eP95Ms', ms), ag(r, 'e2eP99Ms', ms), ag(r, 'queueP95Ms', ms), ag(r, 'execP95Ms', ms), ag(r, 'errorCount', int)]),
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
 
   // ------------------------------------------------------------ published vs measured
   const unitFmt = (u: string, x: number | null): string => (x === null ? '—' : u === 'ms' ? ms(x) : u === 'req/s' ? rps(x) : u === 'ratio' ? pct(x * 100, 2) : u === 'MiB' ? `${num(x, 1)} MiB` : int(x));
   const reasonText = (r: Reason): Raw => {
     const v: Record<string, string | Raw> = {};
-    for (const [k, x] of Object.entries(r.v ?? {})) v[k] = k === 'variant' ? raw(variantName(String(x))) : typeof x === 'number' ? int(x) : x;
+    // a number in a reason is a fact of this run's setup or of the study's (the reason names which)
+    const reasonProv: Provenance = { def: 'reasonValue', v: { reason: r.key, key: '', study: model.study.id }, formula: null, sources: [{ file: 'manifest.json', pointer: '' }, { file: `src/studies/${model.study.id}/published.ts`, pointer: 'SETUP_FACTS' }] };
+    for (const [k, x] of Object.entries(r.v ?? {})) {
+      const p = { ...reasonProv, v: { ...reasonProv.v, key: k } };
+      v[k] = k === 'variant' ? raw(variantName(String(x))) : pv(typeof x === 'number' ? int(x) : x, p);
+    }
     if (r.parts) v['list'] = raw(r.parts.map((q) => reasonText(q).md).join(s('reason.sep')));
     return P(`reason.${r.key}`, v);
   };
+  const tolProv = (p: PublishedVerdict): Provenance => ({
+    def: p.unit === 'events' ? 'tolerancePin' : 'tolerance', v: { id: p.id, study: model.study.id },
+    formula: `max(${num(p.tolerance.rel * 100, 0)} % × |${unitFmt(p.unit, p.published)}|, ${unitFmt(p.unit, p.tolerance.abs)}) = ${unitFmt(p.unit, Math.max(p.tolerance.rel * Math.abs(p.published), p.tolerance.abs))}`,
+    sources: [{ file: `src/studies/${model.study.id}/published.ts`, pointer: p.id }, { file: `src/studies/${model.study.id}/report.ts`, pointer: 'figure()' }],
+  });
   const tolText = (p: PublishedVerdict): string | Raw => {
-    if (p.unit === 'events') return P('tol.pinRule', { abs: num(p.tolerance.abs, 1) });
+    if (p.unit === 'events') return P('tol.pinRule', { abs: pv(num(p.tolerance.abs, 1), derivedProv('pinAllowed', `${num(PIN_EVENTS_PER_REQUEST, 2)} × ${int(model.pinRule.requests)} = ${num(p.tolerance.abs, 1)}`, [], undefined, model.cells.filter((x) => x.pinned !== null && x.executor.kind === 'virtual-per-task').map((x) => ({ file: `cells/${x.cellId}.json`, pointer: '/load/count' })))) });
     const parts: string[] = [];
     if (p.tolerance.rel > 0) parts.push(`±${num(p.tolerance.rel * 100, 0)} %`);
     if (p.tolerance.abs > 0 || parts.length === 0) parts.push(`±${unitFmt(p.unit, p.tolerance.abs)}`);
-    return parts.join(s('tol.or'));
+    return pv(parts.join(s('tol.or').replace(/\\(.)/g, '$1')), tolProv(p));
   };
-  const diffText = (p: PublishedVerdict): string => {
+  const diffText = (p: PublishedVerdict): string | Raw => {
     if (p.diff === null) return '—';
-    if (p.unit === 'ratio') return `${signed(p.diff * 100, 2)} pp`;
+    const inputs = [p.prov.measured, p.prov.published];
+    const f = (x: number) => unitFmt(p.unit, x);
+    if (p.unit === 'ratio') { const text = `${signed(p.diff * 100, 2)} pp`; return pv(text, derivedProv('diff', `${f(p.measured as number)} − ${f(p.published)} = ${text}`, inputs)); }
     const d = signed(p.diff, p.unit === 'req/s' || p.unit === 'ms' ? 2 : p.unit === 'MiB' ? 1 : 0);
     const noise = p.unit === 'ms' && p.measured !== null && (Math.max(Math.abs(p.published), Math.abs(p.measured)) < CHANGE_FLOOR_MS || Math.abs(p.diff) < CHANGE_FLOOR_MS);
-    return p.diffPct === null || noise ? d : `${d} (${signed(p.diffPct, 1)} %)`;
+    const text = p.diffPct === null || noise ? d : `${d} (${signed(p.diffPct, 1)} %)`;
+    return pv(text, derivedProv('diff', `${f(p.measured as number)} − ${f(p.published)} = ${d}${p.diffPct === null || noise ? '' : `; ${d} / ${f(p.published)} = ${signed(p.diffPct, 1)} %`}`, inputs));
   };
   const counts = { reproduced: 0, 'not reproduced': 0, 'not tested here': 0 } as Record<Verdict, number>;
   const counted = model.published.filter((p) => p.identity === null);
   const identities = model.published.filter((p) => p.identity !== null);
   for (const p of counted) counts[p.verdict]++;
   const figName = (p: PublishedVerdict) => P(`fig.${p.metric}`);
+  /** the published figure's level: the study's (its published row) */
+  const pubLevel = (p: PublishedVerdict): string | Raw => (p.concurrency === null ? '—' : pv(int(p.concurrency), p.prov.published));
   const variantCell = (p: PublishedVerdict): string | Raw => (p.variant === null ? '—' : raw(variantName(p.variant)));
-  const pubParts: string[] = [s('published.intro', { n: int(counted.length), rep: int(counts.reproduced), notRep: int(counts['not reproduced']), notTested: int(counts['not tested here']) }), table(
+  const cnt = (x: number, what: string) => pv(int(x), countProv(what));
+  const pubParts: string[] = [s('published.intro', { n: cnt(counted.length, 'figures'), rep: cnt(counts.reproduced, 'reproduced'), notRep: cnt(counts['not reproduced'], 'notReproduced'), notTested: cnt(counts['not tested here'], 'notTested') }), table(
     [s('h.figure'), s('h.mode'), phraser(t0)('h.concurrency').md, s('h.published'), s('h.measured'), s('h.diff'), s('h.tolerance'), s('h.verdict'), s('h.reason')],
-    counted.map((p) => [figName(p), variantCell(p), p.concurrency === null ? '—' : int(p.concurrency),
-      unitFmt(p.unit, p.published), unitFmt(p.unit, p.measured),
+    counted.map((p) => [figName(p), variantCell(p), pubLevel(p),
+      pv(unitFmt(p.unit, p.published), p.prov.published), pv(unitFmt(p.unit, p.measured), p.prov.measured),
       diffText(p),
       tolText(p), verdict(p.verdict), raw(p.reasons.map((q) => reasonText(q).md).join(s('reason.sep')))]),
     ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'l']).md];
   if (identities.length) {
-    pubParts.push(s('published.identities', { n: int(identities.length) }));
+    pubParts.push(s('published.identities', { n: cnt(identities.length, 'identities') }));
     pubParts.push(table([s('h.figure'), s('h.mode'), phraser(t0)('h.concurrency').md, s('h.published'), s('h.measured'), s('h.check'), s('h.why')],
-      identities.map((p) => [figName(p), variantCell(p), p.concurrency === null ? '—' : int(p.concurrency),
-        unitFmt(p.unit, p.published), unitFmt(p.unit, p.measured),
+      identities.map((p) => [figName(p), variantCell(p), pubLevel(p),
+        pv(unitFmt(p.unit, p.published), p.prov.published), pv(unitFmt(p.unit, p.measured), p.prov.measured),
         p.verdict === 'reproduced' ? P('identity.holds') : p.verdict === 'not reproduced' ? P('identity.fails') : raw(`${verdict(p.verdict).md}${p.reasons.length ? ` (${p.reasons.map((q) => reasonText(q).md).join(s('reason.sep'))})` : ''}`),
         P(`identity.${p.identity as string}`)]),
       ['l', 'l', 'r', 'r', 'r', 'l', 'l']).md);
@@ -316,22 +380,23 @@ export function renderMarkdown(model: ReportModel, t0: Templates, figures: reado
   const publishedTable = raw(pubParts.join('\n\n'));
 
   // ------------------------------------------------------------ analysis
-  const edgeNote = () => s('edge.note', { n: int(o.requestsPerWorker), frac: pct(model.rampFraction * 100) });
+  const nOpt = () => pv(int(o.requestsPerWorker), optionProv('requestsPerWorker'));
+  const edgeNote = () => s('edge.note', { n: nOpt(), frac: pv(pct(model.rampFraction * 100), derivedProv('rampFraction', `n / (n + 1) = ${int(o.requestsPerWorker)} / ${int(o.requestsPerWorker + 1)} = ${pct(model.rampFraction * 100)}`, [optionProv('requestsPerWorker')])) });
   // open loop: no waves bound and no per-worker steady state (there are no workers)
   const boundTable = openLoopRun
     ? table([s('h.mode'), s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.pctOfBound')],
-      model.rows.map((r) => [raw(variantName(r.variant)), int(r.concurrency), rps(r.wholeRunRps.median), rps(r.boundRps), pct(r.pctOfBound)]), ['l', 'r', 'r', 'r', 'r'])
-    : table([s('h.mode'), s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.pctOfBound'), s('h.wavesBound', { n: int(o.requestsPerWorker) }), s('h.pctOfWaves'), s('h.steady')],
-    model.rows.map((r) => [raw(variantName(r.variant)), int(r.concurrency), rps(r.wholeRunRps.median), rps(r.boundRps), pct(r.pctOfBound), r.wavesWholeRunRps === null ? '—' : rps(r.wavesWholeRunRps), pct(r.pctOfWavesBound), rps(r.steadyRps.median)]),
+      model.rows.map((r) => [raw(variantName(r.variant)), lvl(r), pv(rps(r.wholeRunRps.median), r.prov.wholeRunRps), pv(rps(r.boundRps), r.prov.boundRps), pv(pct(r.pctOfBound), r.prov.pctOfBound)]), ['l', 'r', 'r', 'r', 'r'])
+    : table([s('h.mode'), s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.pctOfBound'), raw(s('h.wavesBound', { n: nOpt() })), s('h.pctOfWaves'), s('h.steady')],
+    model.rows.map((r) => [raw(variantName(r.variant)), lvl(r), pv(rps(r.wholeRunRps.median), r.prov.wholeRunRps), pv(rps(r.boundRps), r.prov.boundRps), pv(pct(r.pctOfBound), r.prov.pctOfBound), r.wavesWholeRunRps === null ? '—' : pv(rps(r.wavesWholeRunRps), r.prov.wavesWholeRunRps), pv(pct(r.pctOfWavesBound), r.prov.pctOfWavesBound), pv(rps(r.steadyRps.median), r.prov.steadyRps)]),
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
   const decomposition = raw(`${table([s('h.mode'), s('h.concurrency'), s('h.meanE2e'), s('h.meanQueue'), s('h.meanExec'), s('h.overhead'), s('h.queueShare'), s('h.n')],
     model.rows.map((r) => r.means
-      ? [raw(variantName(r.variant)), int(r.concurrency), ms(r.means.e2eMs), ms(r.means.queueMs), ms(r.means.execMs), ms(r.means.overheadMs), pct((r.means.queueMs / r.means.e2eMs) * 100), int(r.means.n)]
-      : [raw(variantName(r.variant)), int(r.concurrency), '—', '—', '—', '—', '—', '—']),
+      ? [raw(variantName(r.variant)), lvl(r), pv(ms(r.means.e2eMs), r.prov.meanE2eMs), pv(ms(r.means.queueMs), r.prov.meanQueueMs), pv(ms(r.means.execMs), r.prov.meanExecMs), pv(ms(r.means.overheadMs), r.prov.overheadMs), pv(pct((r.means.queueMs / r.means.e2eMs) * 100), r.prov.queueShare), pv(int(r.means.n), r.prov.meansN)]
+      : [raw(variantName(r.variant)), lvl(r), '—', '—', '—', '—', '—', '—']),
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']).md}\n\n${s('decomp.note')}`);
   // open loop: Little's law with c workers does not apply (phrase little.note@openLoop says where L = λW is checked)
   const little = openLoopRun ? P('little.note') : raw(`${table([s('h.mode'), s('h.concurrency'), s('h.meanE2e'), s('h.littleRps'), s('h.measuredRps'), s('h.ratio')],
-    model.rows.map((r) => [raw(variantName(r.variant)), int(r.concurrency), ms(r.means?.e2eMs), rps(r.little?.predictedRps), r.little ? `${rps(r.little.measuredRps)} (${s(`def.${r.little.measuredDefinition}`)})` : '—', r.little ? pct(r.little.ratio * 100) : '—']),
+    model.rows.map((r) => [raw(variantName(r.variant)), lvl(r), pv(ms(r.means?.e2eMs), r.prov.meanE2eMs), pv(rps(r.little?.predictedRps), r.prov.littlePredictedRps), r.little ? raw(`${pv(rps(r.little.measuredRps), r.prov.littleMeasuredRps).md} (${s(`def.${r.little.measuredDefinition}`)})`) : '—', r.little ? pv(pct(r.little.ratio * 100), r.prov.littleRatio) : '—']),
     ['l', 'r', 'r', 'r', 'r', 'r']).md}\n\n${s('little.note')}`);
 
   // ------------------------------------------------------------ thread dumps (phrase td.<executor kind>)
@@ -486,7 +551,7 @@ export function renderMarkdown(model: ReportModel, t0: Templates, figures: reado
   };
   const value = (name: string): string | Raw | undefined => { const g = generic[name]; return typeof g === 'function' ? g() : g; };
   const ctx: RenderContext = {
-    t, P, s, variantName, verdict, sentenceSep, join, statusText, msT, span, latTol, reasonText, cmpTable, edgeNote, generic: value,
+    t, P, s, variantName, verdict, sentenceSep, join, statusText, msT, span, latTol, reasonText, cmpTable, edgeNote, generic: value, pv,
   };
   const own = model.study.report?.sections?.(model, ctx) ?? {};
   const values: Record<string, string | Raw> = {};
@@ -494,7 +559,8 @@ export function renderMarkdown(model: ReportModel, t0: Templates, figures: reado
     const v = own[name as string] ?? value(name as string);
     if (v !== undefined) values[name as string] = v;
   }
-  return fill(t.report, values, `report.${t.lang}.md`).replace(/\n{3,}/g, '\n\n');
+  const body = fill(t.report, values, `report.${t.lang}.md`).replace(/\n{3,}/g, '\n\n');
+  return { body: `${body.replace(/\n+$/, '')}\n\n${dataAppendix(model, P)}\n`, book, phrases: t.phrases };
 }
 
 export type { RowModel, CellFlag };

@@ -17,6 +17,7 @@ import { Raw, aggText, code, esc, int, ms, num, pct, raw, rps, signed, table } f
 import { maxOf, medianOf } from '../../report/stats.ts';
 import { setupFact } from './published.ts';
 import { dispatcherLimit, SPRING_AI_CALL_TIMEOUT_S, TIMEOUT_PROPERTY } from './arms.ts';
+import { derivedProv, optionProv, type Provenance } from '../../report/provenance.ts';
 
 /** the study's two arms (src/studies/000/index.ts VARIANTS) */
 const FIXED = 'fixed';
@@ -557,10 +558,33 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
   const L = model.latencyMs;
   const N = poolSize(model);
   const pubOf = (id: string) => model.published.find((p) => p.id === id) ?? null;
+  /** a published figure with its provenance (the study's published row) */
+  const pubV = (id: string, f: (x: number | null) => string): Raw | string => { const p = pubOf(id); return p ? ctx.pv(f(p.published), p.prov.published) : '—'; };
   const sat = model.saturation;
   const h = highestOf(model);
   const lo0 = pair000(model)?.lowest ?? null;
   const outcome = (cmp: LevelComparison | null) => cmp?.throughput ?? null;
+  // ------------------------------------------------------------ values with their provenance (src/report/provenance.ts)
+  const pv = ctx.pv;
+  const lv = (r: RowModel): Raw => pv(int(r.concurrency), r.prov.concurrency);
+  type AggKey = 'wholeRunRps' | 'steadyRps' | 'e2eP95Ms' | 'e2eP99Ms' | 'queueP95Ms' | 'execP95Ms' | 'execP99Ms';
+  const med = (r: RowModel, k: AggKey, f: (x: number | null) => string): Raw => pv(f(r[k].median), r.prov[k]);
+  const spread = (r: RowModel, k: AggKey, f: (x: number | null) => string): Raw => pv(aggText(r[k], f), r.prov[k]);
+  const fixedIndex = o.variantSpecs.findIndex((v) => v.id === FIXED);
+  const nProv: Provenance = { def: 'option', v: { option: 'variantSpecs/executor/threads' }, formula: null, sources: fixedIndex >= 0 ? [{ file: 'manifest.json', pointer: `/options/variantSpecs/${fixedIndex}/executor/threads` }] : [{ file: `src/studies/${model.study.id}/index.ts`, pointer: FIXED }] };
+  const Nv = (): Raw => pv(int(N), nProv);
+  const Lv = (): Raw => pv(int(L), optionProv('latencyMs'));
+  const capText = num(N / (L / 1000), 2);
+  const capV = (): Raw => pv(capText, derivedProv('bound', `N / L = ${int(N)} / ${num(L / 1000, 3)} s = ${capText} req/s`, [nProv, optionProv('latencyMs')]));
+  const ratioV = (cmp: LevelComparison): Raw => {
+    const text = num(cmp.throughputRatio, 2);
+    return pv(text, derivedProv('ratio', cmp.throughputRatio === null ? null : `${rps(cmp.candidate.wholeRunRps.median)} / ${rps(cmp.baseline.wholeRunRps.median)} = ${text}`, [cmp.baseline.prov.wholeRunRps, cmp.candidate.prov.wholeRunRps]));
+  };
+  /** a range of one value over rows ("a–b" or one value when equal), with the rows' provenance */
+  const rangeV = (rows: readonly RowModel[], xs: readonly number[], f: (x: number) => string, what: string, inputs: readonly Provenance[]): Raw => {
+    const text = span(Math.min(...xs), Math.max(...xs), f);
+    return pv(text, derivedProv('range', `min(${xs.map(f).join(', ')}) = ${f(Math.min(...xs))}; max(…) = ${f(Math.max(...xs))}`, inputs, { what, levels: rows.map((r) => int(r.concurrency)).join(', ') }));
+  };
 
   // ------------------------------------------------------------ summary
   // phrased from the variants this run ran: both arms compared, or one arm described alone
@@ -592,8 +616,8 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
     if (!cmp || !cmp.throughput) return P('summary.noComparison');
     if (ol) return olHeadline(cmp);
     const v = {
-      c: int(cmp.concurrency), fx: rps(cmp.baseline.wholeRunRps.median), vt: rps(cmp.candidate.wholeRunRps.median),
-      ratio: num(cmp.throughputRatio, 2), fxP95: ms(cmp.baseline.e2eP95Ms.median), vtP95: ms(cmp.candidate.e2eP95Ms.median),
+      c: lv(cmp.baseline), fx: med(cmp.baseline, 'wholeRunRps', rps), vt: med(cmp.candidate, 'wholeRunRps', rps),
+      ratio: ratioV(cmp), fxP95: med(cmp.baseline, 'e2eP95Ms', ms), vtP95: med(cmp.candidate, 'e2eP95Ms', ms),
     };
     return P(`summary.throughput.${cmp.throughput}`, v);
   };
@@ -624,7 +648,7 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
 
   // ------------------------------------------------------------ results
   const highestTable = h
-    ? raw(`${s(o.repeats === 1 ? 'results.highestIntro.one' : 'results.highestIntro', { c: int(h.concurrency) })}\n\n${cmpTable(h).md}\n\n${headline(h).md}`)
+    ? raw(`${s(o.repeats === 1 ? 'results.highestIntro.one' : 'results.highestIntro', { c: lv(h.baseline) })}\n\n${cmpTable(h).md}\n\n${headline(h).md}`)
     : P('results.noComparison');
   let lowest: Raw;
   if (lo0 && lo0 !== h && lo0.throughput) {
@@ -632,31 +656,35 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
     // below the pool: c ≤ N workers, or in open loop λ ≤ N/L (the pool's capacity, lo.baseline.boundRps < λ above it)
     const below = ol ? lo.baseline.boundRps >= lo.concurrency : lo.concurrency <= N;
     const key = below ? `lowest.belowPool.${lo.throughput}` : `lowest.abovePool.${lo.throughput}`;
-    lowest = raw(`${cmpTable(lo).md}\n\n${s(key, { c: int(lo.concurrency), N: int(N), cap: num(N / (L / 1000), 2), fx: rps(lo.baseline.wholeRunRps.median), vt: rps(lo.candidate.wholeRunRps.median), fxP95: ms(lo.baseline.e2eP95Ms.median), vtP95: ms(lo.candidate.e2eP95Ms.median), diffPct: signed(((lo.throughputRatio ?? 1) - 1) * 100, 1) })}`);
+    const dText = signed(((lo.throughputRatio ?? 1) - 1) * 100, 1);
+    const dV = pv(dText, derivedProv('change', lo.throughputRatio === null ? null : `(${rps(lo.candidate.wholeRunRps.median)} − ${rps(lo.baseline.wholeRunRps.median)}) / ${rps(lo.baseline.wholeRunRps.median)} = ${dText} %`, [lo.baseline.prov.wholeRunRps, lo.candidate.prov.wholeRunRps]));
+    lowest = raw(`${cmpTable(lo).md}\n\n${s(key, { c: lv(lo.baseline), N: Nv(), cap: capV(), fx: med(lo.baseline, 'wholeRunRps', rps), vt: med(lo.candidate, 'wholeRunRps', rps), fxP95: med(lo.baseline, 'e2eP95Ms', ms), vtP95: med(lo.candidate, 'e2eP95Ms', ms), diffPct: dV })}`);
   } else lowest = P('results.noComparison');
 
   const fixedRows = model.rows.filter((r) => r.variant === FIXED);
   // open loop: the pool's queue theory is its growth λ − N/L, and the published (closed-loop, c workers) figures are not set beside a rate
   const queueTrend = fixedRows.length && ol
     ? raw(`${table([s('h.concurrency'), s('h.queueP95'), s('h.ol.theory'), s('h.execP95')], fixedRows.map((r) => [
-        int(r.concurrency), aggText(r.queueP95Ms, ms), num(r.queueGrowthPerS, 2), aggText(r.execP95Ms, ms),
-      ]), ['r', 'r', 'r', 'r']).md}\n\n${s('queueTrend.note', { N: int(N), L: int(L), cap: num(N / (L / 1000), 2) })}`)
+        lv(r), spread(r, 'queueP95Ms', ms), pv(num(r.queueGrowthPerS, 2), r.prov.queueGrowthPerS), spread(r, 'execP95Ms', ms),
+      ]), ['r', 'r', 'r', 'r']).md}\n\n${s('queueTrend.note', { N: Nv(), L: Lv(), cap: capV() })}`)
     : fixedRows.length
     ? raw(`${table([s('h.concurrency'), s('h.queueP95'), s('h.theoryQueueP95'), s('h.pctOfTheory'), s('h.execP95'), s('h.published')], fixedRows.map((r) => [
-        int(r.concurrency), aggText(r.queueP95Ms, ms), msT(r.theoryQueueP95Ms),
-        r.queueP95Ms.median !== null && r.theoryQueueP95Ms !== null && r.theoryQueueP95Ms > 0 ? pct((r.queueP95Ms.median / r.theoryQueueP95Ms) * 100) : '—',
-        aggText(r.execP95Ms, ms), ms(pubOf(`${FIXED}.queueWaitP95Ms.${r.concurrency}`)?.published ?? null),
-      ]), ['r', 'r', 'r', 'r', 'r', 'r']).md}\n\n${s('queueTrend.note', { N: int(N), L: int(L) })}`)
+        lv(r), spread(r, 'queueP95Ms', ms), pv(msT(r.theoryQueueP95Ms), r.prov.theoryQueueP95Ms),
+        r.queueP95Ms.median !== null && r.theoryQueueP95Ms !== null && r.theoryQueueP95Ms > 0
+          ? pv(pct((r.queueP95Ms.median / r.theoryQueueP95Ms) * 100), derivedProv('pctOf', `${ms(r.queueP95Ms.median)} / ${ms(r.theoryQueueP95Ms)} = ${pct((r.queueP95Ms.median / r.theoryQueueP95Ms) * 100)}`, [r.prov.queueP95Ms, r.prov.theoryQueueP95Ms], { what: 'queueP95Ms', of: 'theoryQueueP95Ms' }))
+          : '—',
+        spread(r, 'execP95Ms', ms), pubV(`${FIXED}.queueWaitP95Ms.${r.concurrency}`, ms),
+      ]), ['r', 'r', 'r', 'r', 'r', 'r']).md}\n\n${s('queueTrend.note', { N: Nv(), L: Lv() })}`)
     : P('results.noMode', { variant: raw(name(FIXED)) });
   const vtRows = model.rows.filter((r) => r.variant === VIRTUAL);
   const vtTrend = vtRows.length && ol
     ? raw(`${table([s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.pctOfBound')], vtRows.map((r) => [
-        int(r.concurrency), aggText(r.wholeRunRps, rps), rps(r.boundRps), pct(r.pctOfBound),
+        lv(r), spread(r, 'wholeRunRps', rps), pv(rps(r.boundRps), r.prov.boundRps), pv(pct(r.pctOfBound), r.prov.pctOfBound),
       ]), ['r', 'r', 'r', 'r']).md}\n\n${ctx.edgeNote()}`)
     : vtRows.length
-    ? raw(`${table([s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.pctOfBound'), s('h.wavesBound', { n: int(o.requestsPerWorker) }), s('h.pctOfWaves'), s('h.published')], vtRows.map((r) => [
-        int(r.concurrency), aggText(r.wholeRunRps, rps), rps(r.boundRps), pct(r.pctOfBound), r.wavesWholeRunRps === null ? '—' : rps(r.wavesWholeRunRps), pct(r.pctOfWavesBound),
-        rps(pubOf(`${VIRTUAL}.throughputRps.${r.concurrency}`)?.published ?? null),
+    ? raw(`${table([s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.pctOfBound'), raw(s('h.wavesBound', { n: pv(int(o.requestsPerWorker), optionProv('requestsPerWorker')) })), s('h.pctOfWaves'), s('h.published')], vtRows.map((r) => [
+        lv(r), spread(r, 'wholeRunRps', rps), pv(rps(r.boundRps), r.prov.boundRps), pv(pct(r.pctOfBound), r.prov.pctOfBound), r.wavesWholeRunRps === null ? '—' : pv(rps(r.wavesWholeRunRps), r.prov.wavesWholeRunRps), pv(pct(r.pctOfWavesBound), r.prov.pctOfWavesBound),
+        pubV(`${VIRTUAL}.throughputRps.${r.concurrency}`, rps),
       ]), ['r', 'r', 'r', 'r', 'r', 'r', 'r']).md}\n\n${ctx.edgeNote()}`)
     : P('results.noMode', { variant: raw(name(VIRTUAL)) });
 
@@ -669,17 +697,24 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
     const pcts = above.map((r) => r.pctOfBound as number);
     const wp = above.map((r) => r.pctOfWavesBound).filter((x): x is number => x !== null);
     const n1 = (x: number) => num(x, 1);
+    const withWaves = above.filter((r) => r.pctOfWavesBound !== null);
     boundSentence = P(above.length === 1 ? 'bound.fixedAbove.one' : 'bound.fixedAbove', {
-      levels: above.map((r) => int(r.concurrency)).join(', '), thr: span(Math.min(...vals), Math.max(...vals), (x) => num(x, 2)), bound: rps(above[0]?.boundRps),
-      pctBound: span(Math.min(...pcts), Math.max(...pcts), n1), pctWaves: wp.length ? span(Math.min(...wp), Math.max(...wp), n1) : '—',
+      levels: raw(above.map((r) => lv(r).md).join(', ')),
+      thr: rangeV(above, vals, (x) => num(x, 2), 'wholeRunRps', above.map((r) => r.prov.wholeRunRps)),
+      bound: above[0] ? pv(rps(above[0].boundRps), above[0].prov.boundRps) : '—',
+      pctBound: rangeV(above, pcts, n1, 'pctOfBound', above.map((r) => r.prov.pctOfBound)),
+      pctWaves: wp.length ? rangeV(withWaves, wp, n1, 'pctOfWavesBound', withWaves.map((r) => r.prov.pctOfWavesBound)) : '—',
     });
-  } else boundSentence = P('bound.noFixedAbove', { N: int(N) });
+  } else boundSentence = P('bound.noFixedAbove', { N: Nv() });
   const boundTable = ctx.generic('boundTable') as Raw;
   const boundAnalysis = raw(`${boundTable.md}\n\n${boundSentence.md}\n\n${ctx.edgeNote()}`);
   let execAnalysis: Raw;
   if (h && h.execSame !== null) {
     const cause = carrierCause(h);
-    execAnalysis = raw([P(h.execSame ? 'exec.same' : 'exec.differs', { c: int(h.concurrency), fx: ms(h.baseline.execP95Ms.median), vt: ms(h.candidate.execP95Ms.median), diffPct: signed((h.execP95RelDiff as number) * 100, 2), L: int(L), tol: latTol }).md, cause?.md ?? ''].filter((x) => x !== '').join(sentenceSep));
+    const dText = signed((h.execP95RelDiff as number) * 100, 2);
+    const dV = pv(dText, derivedProv('change', `(${ms(h.candidate.execP95Ms.median)} − ${ms(h.baseline.execP95Ms.median)}) / ${ms(h.baseline.execP95Ms.median)} = ${dText} %`, [h.baseline.prov.execP95Ms, h.candidate.prov.execP95Ms]));
+    const tolV = pv(latTol, { def: 'latTol', formula: `max(${num(LAT_TOL.rel * 100, 0)} % × ${ms(h.baseline.execP95Ms.median)}, ${int(LAT_TOL.abs)} ms)`, sources: [{ file: 'src/report/model.ts', pointer: 'LAT_TOL' }] });
+    execAnalysis = raw([P(h.execSame ? 'exec.same' : 'exec.differs', { c: lv(h.baseline), fx: med(h.baseline, 'execP95Ms', ms), vt: med(h.candidate, 'execP95Ms', ms), diffPct: dV, L: Lv(), tol: tolV }).md, cause?.md ?? ''].filter((x) => x !== '').join(sentenceSep));
   } else execAnalysis = P('results.noComparison');
 
   // ------------------------------------------------------------ rate limiting, bottleneck
