@@ -212,7 +212,7 @@ class DbScenariosIT extends DbSutIT {
         assertTrue(h.get("clientVersion").asText().matches("\\d+\\.\\d+\\.\\d+.*"), h.toString());
 
         assertTrue(info.get("fib").get("n").asInt() > 0, info.get("fib").toString());
-        assertEquals("[\"cpu-fib\",\"db-small\",\"db-small-synchronized\",\"io-http\",\"llm\",\"mixed\",\"mixed-structured\",\"sleep\"]",
+        assertEquals("[\"cpu-fib\",\"db-small\",\"db-small-synchronized\",\"io-http\",\"llm\",\"llm-stream\",\"mixed\",\"mixed-structured\",\"sleep\"]",
                 info.get("scenarios").toString());
         assertFalse(info.get("jvmFlags").toString().isEmpty());
     }
