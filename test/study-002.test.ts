@@ -1,8 +1,8 @@
 /** Study 002: bounds per cell, the verdict rule, the published figures against the study's own setup, the plan, error codes and extra Server-Timing entries. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cellBounds, cellCpu, cellWindow, boundVerdict, sutCpuMsAt, windowRps } from '../src/theory/cell-bounds.ts';
-import { boundsFor, checkPublished, holding, MIXED_CRITICAL_PATH_MS, MIXED_SERIAL_MS, plannedCellS } from '../src/studies/002/theory.ts';
+import { cellBounds, cellCpu, cellWindow, boundVerdict, MIN_WINDOW_COMPLETIONS, sutCpuMsAt, windowRps } from '../src/theory/cell-bounds.ts';
+import { boundsFor, checkPublished, holding, MIXED_CRITICAL_PATH_MS, MIXED_SERIAL_MS, plannedCellS, plannedRps, requestsPerWorkerForWindow } from '../src/studies/002/theory.ts';
 import { STUDY_002, VARIANTS_002 } from '../src/studies/002/index.ts';
 import { PUBLISHED_002 } from '../src/studies/002/published.ts';
 import { resolveOptions } from '../src/config/profiles.ts';
@@ -135,7 +135,7 @@ describe('plan of study 002', () => {
     const plan = makePlan(o, STUDY_002);
     assert.equal(plan.blocks.length, VARIANTS_002.length);
     const cpu = plan.cells.filter((c) => c.variant === 'cpu-virtual');
-    assert.deepEqual(cpu.map((c) => [c.cellId, c.scenario, c.latencyMs, c.requestsPerWorker]), [['cpu-virtual-c4-r1', 'cpu-fib', 100, 5], ['cpu-virtual-c40-r1', 'cpu-fib', 100, 5]]);
+    assert.deepEqual(cpu.map((c) => [c.cellId, c.scenario, c.latencyMs, c.requestsPerWorker]), [['cpu-virtual-c20-r1', 'cpu-fib', 100, 12], ['cpu-virtual-c40-r1', 'cpu-fib', 100, 12]]);
     const st = plan.cells.find((c) => c.variant === 'mixed-virtual-structured')!;
     assert.equal(st.scenario, 'mixed-structured');
     assert.equal(st.latencyMs, 150);
@@ -143,6 +143,27 @@ describe('plan of study 002', () => {
     const flat = makePlan(resolveOptions(STUDY_002, 'quick', { levels: '7' }, HOST), STUDY_002);
     assert.ok(flat.cells.every((c) => c.concurrency === 7));
   });
+  test('requests per worker for a window of k successes: ⌈1 + R / E2E + k / c⌉', () => {
+    assert.equal(requestsPerWorkerForWindow(20, 500, 230, 200), 14);
+    assert.equal(requestsPerWorkerForWindow(20, 500, 150, 200), 15);
+    assert.equal(requestsPerWorkerForWindow(4, 500, 160, 200), 55);
+    assert.equal(requestsPerWorkerForWindow(100, 1000, 100, 200), 13);
+  });
+
+  test('quick and seed-002: every cell\'s all-workers window holds ≥ 2 × 100 successes at the planned rate on 2 cores, within 8 and 45 min of plan', () => {
+    for (const [profile, maxS] of [['quick', 8 * 60], ['seed-002', 45 * 60]] as const) {
+      const o = resolveOptions(STUDY_002, profile, {}, HOST);
+      let totalS = 0;
+      for (const c of makePlan(o, STUDY_002).cells) {
+        const e2eMs = (c.concurrency / plannedRps(c.scenario, c.executor, c.concurrency, 2)) * 1000;
+        const need = requestsPerWorkerForWindow(c.concurrency, o.rampMs, e2eMs, 2 * MIN_WINDOW_COMPLETIONS);
+        assert.ok(c.requestsPerWorker >= need, `${profile} ${c.cellId}: ${c.requestsPerWorker} requests per worker, the window needs ${need}`);
+        totalS += plannedCellS(c.scenario, c.executor, c.concurrency, c.requestsPerWorker, 2) + o.rampMs / 1000;
+      }
+      assert.ok(totalS <= maxS, `${profile}: ${totalS} s of load planned`);
+    }
+  });
+
   test('planned time uses the smallest bound known before the run (mixed through Hikari 10: 200 req/s)', () => {
     assert.equal(plannedCellS('mixed', { kind: 'virtual-per-task' }, 1000, 2, 2), 10);
     assert.equal(plannedCellS('cpu-fib', { kind: 'virtual-per-task' }, 40, 1, 2), 2);
