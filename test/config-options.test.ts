@@ -94,9 +94,12 @@ test('--scenario is checked against the study; --profile against the study\'s pr
   assert.equal(o.profile, 'tiny');
 });
 
-test('a scenario whose driver is not built yet is refused when the options are resolved', () => {
+test('a WebSocket scenario: levels are held connections, up to what the host holds (one descriptor per process, one port), beyond the HTTP limit', () => {
   const ws: Study = { ...TOY_STUDY, scenarios: [{ ...TOY_STUDY.scenarios[0]!, driver: 'websocket' }] };
-  assert.throws(() => resolveOptions(ws, 'tiny', {}), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.usage && /^--scenario: scenario sleep: load driver 'websocket' is not built yet \(see issue 13/.test(e.message) && e.hint.includes('--scenario'));
+  const host = { openFiles: 4096, ephemeralPorts: 28232, heapLimitBytes: 4 * 2 ** 30 };
+  // an HTTP level of 3,000 would need 6,000 descriptors; a WebSocket one needs 3,000 (+ reserve)
+  assert.deepEqual(resolveOptions(ws, 'tiny', { levels: '3000', durationS: '5' }, host).levels, [3000]);
+  assert.throws(() => resolveOptions(ws, 'tiny', { levels: '3585', durationS: '5' }, host), (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.usage && /^--levels: 3585 is too large: the maximum is 3,584 \(each WebSocket connection/.test(e.message) && /the sweep stops there/.test(e.message));
 });
 
 test('hints fit the option: list examples per flag, the study\'s own ids, L worded by the scenario, the cell maximum names --variants', () => {

@@ -69,6 +69,16 @@ export function maxConcurrency(h: HostLimits): number {
 }
 
 /**
+ * Most WebSocket connections the host can hold (study 002 scenario 5, src/load/websocket.ts): each
+ * costs the SUT one descriptor (it holds no upstream connection) and the harness one descriptor and
+ * one ephemeral port; both processes have their own `ulimit -n` (inherited from this one), each less
+ * FD_RESERVE for its own files.
+ */
+export function maxWebSocketConnections(h: HostLimits): number {
+  return Math.max(0, Math.min(h.openFiles - FD_RESERVE, h.ephemeralPorts));
+}
+
+/**
  * Heap bytes one request costs the harness while its cell runs and is written: measured on
  * Node 20 with 10^6 requests as 242 B (RequestRecord) + 83 B (compact columns) + 47 B (JSON text)
  * = 372 B; rounded up to 512 B for summarize's sorted copies and gzip.

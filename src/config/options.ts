@@ -199,7 +199,7 @@ export const OPTION_SPECS = [
   intSpec('headersTimeoutMs', 'headers-timeout-ms', 'ms', `load generator headers timeout, ms (must exceed the worst queue wait; >= ${UNDICI_TIMER_RESOLUTION_MS}: undici's timer resolution; fires up to 0.5 s late)`, UNDICI_TIMER_RESOLUTION_MS, TIMER),
   intSpec('bodyTimeoutMs', 'body-timeout-ms', 'ms', `load generator body timeout, ms (>= ${UNDICI_TIMER_RESOLUTION_MS}: undici's timer resolution; fires up to 0.5 s late)`, UNDICI_TIMER_RESOLUTION_MS, TIMER),
   spec({
-    key: 'durationS', flag: 'duration-s', arg: 's', description: 'open-loop scenarios: the arrival schedule of every cell, s (its levels are then arrival rates, req/s)',
+    key: 'durationS', flag: 'duration-s', arg: 's', description: 'open-loop scenarios: the arrival schedule of every cell, s (its levels are then arrival rates, req/s); WebSocket scenarios: how long every cell holds its connections, s',
     max: { value: 86_400, why: 'a stated maximum: a day of arrivals per cell' },
     parse: (r) => parseNumber('duration-s', r, 0.001, 86_400), show: (v) => (v === undefined ? '(closed loop)' : `${v}`),
   }),

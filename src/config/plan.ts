@@ -144,6 +144,17 @@ export function warmupPlan(exec: ExecutorSpec, o: Pick<ResolvedOptions, 'warmupS
 }
 
 /**
+ * A WebSocket scenario's warm-up: its smallest level held `warmupS` (a cell's hold), opened over the
+ * ramp, not recorded. null when warmupS = 0.
+ * @param rampS the ramp, s (0 unless the run starts with a ramp)
+ */
+export function wsWarmupPlan(scenario: Scenario, exec: ExecutorSpec, o: ResolvedOptions, rampS: number): PlannedBlock['warmup'] {
+  if (o.warmupS <= 0) return null;
+  const c = Math.min(...o.levels);
+  return { workers: c, requestsPerWorker: 1, durationS: o.warmupS, theoreticalS: (scenario.cellTheoreticalS ? scenario.cellTheoreticalS(exec, { ...o, durationS: o.warmupS }, c) : o.warmupS) + rampS };
+}
+
+/**
  * Build the plan. Variant order alternates between repeats (repeat 1: variants as given; repeat 2:
  * reversed; ...) so no variant always runs on a cooler machine.
  * @param study the run's study (for its scenario's service time L)
@@ -153,6 +164,7 @@ export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenario
   const blocks: PlannedBlock[] = [];
   const open = isOpenLoop(study, o);
   const D = openLoopDurationS(o);
+  const ramp = o.start === 'ramp' ? o.rampMs / 1000 : 0;
   for (let r = 1; r <= o.repeats; r++) {
     const order = r % 2 === 1 ? o.variantSpecs : [...o.variantSpecs].reverse();
     for (const v of order) {
@@ -160,6 +172,7 @@ export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenario
       const L = scenario.id === o.scenario ? runL : scenario.serviceTimeMs(o);
       const lv = levelsOf(o, scenario.id);
       const ov = { ...o, levels: lv.levels, requestsPerWorker: lv.requestsPerWorker };
+      const ws = scenario.driver === 'websocket';
       if (open) {
         const cells = o.levels.map((rate) => ({
           cellId: cellId(v.id, rate, r, true),
@@ -188,7 +201,8 @@ export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenario
         requestsPerWorker: ov.requestsPerWorker,
         concurrency: c,
         repeat: r,
-        requests: c * ov.requestsPerWorker,
+        // a WebSocket cell's requests are its N opening handshakes (its messages are in the ws block)
+        requests: ws ? c : c * ov.requestsPerWorker,
         boundRps: throughputBoundRps(v.executor, c, L),
         theoreticalS: (scenario.cellTheoreticalS ? scenario.cellTheoreticalS(v.executor, ov, c) : cellMinDurationS(v.executor, c, L, ov.requestsPerWorker)) + (o.start === 'ramp' ? o.rampMs / 1000 : 0),
       }));
@@ -197,7 +211,7 @@ export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenario
         for (const c of cells) blocks.push({ blockId: `${v.id}-c${c.concurrency}-r${r}`, variant: v, repeat: r, warmup: warmupPlan(v.executor, { ...ov, levels: [c.concurrency] }, L), cells: [c] });
         continue;
       }
-      blocks.push({ blockId: blockId(v.id, r), variant: v, repeat: r, warmup: warmupPlan(v.executor, ov, L), cells });
+      blocks.push({ blockId: blockId(v.id, r), variant: v, repeat: r, warmup: ws ? wsWarmupPlan(scenario, v.executor, ov, ramp) : warmupPlan(v.executor, ov, L), cells });
     }
   }
   const cells = blocks.flatMap((b) => b.cells);

@@ -7,8 +7,8 @@ import { VtbenchError, EXIT } from '../core/errors.ts';
 import { OPTION_SPECS, maxValue, tooLarge, type OptionKey } from './options.ts';
 import { makePlan, formatDuration, scenarioOf, isOpenLoop, openLoopDurationS, levelsOf, scenarioOfVariant } from './plan.ts';
 import { executorCapacityRps, queueAtEnd, openLoopCellDurationS } from '../theory/open-loop.ts';
-import { OPEN_LOOP_DEFAULTS } from '../load/driver.ts';
-import { MAX_PLAN_DURATION_S, SUT_REQUEST_TIMEOUT_MS, maxCellRequests, maxConcurrency, maxRunRequests, readHostLimits, type HostLimits } from './limits.ts';
+import { OPEN_LOOP_DEFAULTS, WEBSOCKET_DEFAULT_HOLD_S } from '../load/driver.ts';
+import { FD_RESERVE, MAX_PLAN_DURATION_S, SUT_REQUEST_TIMEOUT_MS, maxCellRequests, maxConcurrency, maxRunRequests, maxWebSocketConnections, readHostLimits, type HostLimits } from './limits.ts';
 import type { ResolvedOptions } from '../store/types.ts';
 import type { Profile, Study, Variant } from '../study/types.ts';
 import { STUDIES } from '../studies/index.ts';
@@ -159,35 +159,49 @@ export const MAX_CELLS = 10_000;
  * @throws VtbenchError(EXIT.usage) naming the flag, the maximum and its reason
  */
 export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study): void {
-  const inProcess = scenarioOf(study, o.scenario).driver === 'in-process';
+  const driver = scenarioOf(study, o.scenario).driver;
+  const inProcess = driver === 'in-process';
+  const websocket = driver === 'websocket';
   for (const s of OPTION_SPECS) {
     if (!s.max) continue;
-    // an in-process level is no HTTP worker (no descriptors of the harness's): the SUT's job checks its own limits (study 003)
-    if (inProcess && s.key === 'levels') continue;
+    // an in-process level is no HTTP worker (no descriptors of the harness's): the SUT's job checks its own limits (study 003);
+    // a WebSocket level is N held connections, one descriptor each per process: checked below
+    if ((inProcess || websocket) && s.key === 'levels') continue;
     const max = maxValue(s.max, host);
     const v = o[s.key] as unknown;
     for (const x of Array.isArray(v) ? v : [v]) {
       if (typeof x === 'number' && x > max) throw tooLarge(s.flag, x, max, s.max.why);
     }
   }
-  // per-scenario levels (ResolvedOptions.scenarioLevels) are checked like --levels
+  // per-scenario levels (ResolvedOptions.scenarioLevels) are checked like --levels; a WebSocket
+  // scenario's levels are held connections (one descriptor each per process), checked below
   const levelsSpec = OPTION_SPECS.find((x) => x.key === 'levels');
   for (const [id, e] of Object.entries(o.scenarioLevels ?? {})) {
     if (inProcess || !levelsSpec?.max) break;
+    if (study.scenarios.find((x) => x.id === id)?.driver === 'websocket') continue;
     const max = maxValue(levelsSpec.max, host);
     for (const x of e.levels) if (x > max) throw tooLarge('levels', `${x} (scenario ${id})`, max, levelsSpec.max.why);
   }
   // each variant's cells: its scenario's levels and requests per worker
-  const perVariant = o.variantSpecs.length > 0 ? o.variantSpecs.map((v) => levelsOf(o, scenarioOfVariant(study, o, v).id)) : o.variants.map(() => levelsOf(o, o.scenario));
-  const cellMax = maxCellRequests(host);
-  // open loop: a cell's requests are its schedule, λ × D (the level is a rate)
-  const open = isOpenLoop(study, o);
+  const variantScenarios = o.variantSpecs.length > 0 ? o.variantSpecs.map((v) => scenarioOfVariant(study, o, v)) : o.variants.map(() => scenarioOf(study, o.scenario));
+  const perVariant = variantScenarios.map((sc) => ({ ...levelsOf(o, sc.id), websocket: sc.driver === 'websocket' }));
+  const wsMax = maxWebSocketConnections(host);
   for (const lv of perVariant) {
     const c = Math.max(...lv.levels);
-    const perLevel = open ? openLoopDurationS(o) : lv.requestsPerWorker;
+    if (lv.websocket && c > wsMax) {
+      throw tooLarge('levels', c, wsMax, `each WebSocket connection costs the SUT and the harness one file descriptor each under ulimit -n (${host.openFiles}), less ${FD_RESERVE} per process, and the harness one of ${host.ephemeralPorts} ephemeral ports: this host holds no more (the sweep stops there)`);
+    }
+  }
+  const cellMax = maxCellRequests(host);
+  // open loop: a cell's requests are its schedule, λ × D (the level is a rate); WebSocket: N connections × D messages each
+  const open = isOpenLoop(study, o);
+  const perLevelOf = (lv: (typeof perVariant)[number]): number => (open ? openLoopDurationS(o) : lv.websocket ? (o.durationS ?? WEBSOCKET_DEFAULT_HOLD_S) : lv.requestsPerWorker);
+  for (const lv of perVariant) {
+    const c = Math.max(...lv.levels);
+    const perLevel = perLevelOf(lv);
     if (c * perLevel > cellMax) {
       throw new VtbenchError(
-        `--requests-per-worker/--levels: the largest cell would hold ${c.toLocaleString('en-US')} × ${lv.requestsPerWorker.toLocaleString('en-US')} requests; at most ${cellMax.toLocaleString('en-US')} fit this harness's heap (${Math.round(host.heapLimitBytes / 2 ** 20)} MiB, half of it for ≈512 B per request)`,
+        `--requests-per-worker/--levels: the largest cell would hold ${c.toLocaleString('en-US')} × ${perLevel.toLocaleString('en-US')} ${lv.websocket ? 'messages' : 'requests'}; at most ${cellMax.toLocaleString('en-US')} fit this harness's heap (${Math.round(host.heapLimitBytes / 2 ** 20)} MiB, half of it for ≈512 B per request)`,
         `lower --requests-per-worker to ${Math.max(1, Math.floor(cellMax / c))} or less, or lower --levels`, EXIT.usage);
     }
   }
@@ -198,7 +212,7 @@ export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study):
       'fewer --levels, --repeats or --variants, or split the plan into several runs', EXIT.usage);
   }
   // totals by arithmetic first: makePlan itself allocates per cell
-  const totalRequests = perVariant.reduce((t, lv) => t + lv.levels.reduce((u, l) => u + l, 0) * (open ? openLoopDurationS(o) : lv.requestsPerWorker), 0) * o.repeats;
+  const totalRequests = perVariant.reduce((t, lv) => t + lv.levels.reduce((u, l) => u + l, 0) * perLevelOf(lv), 0) * o.repeats;
   const runMax = maxRunRequests(host);
   if (totalRequests > runMax) {
     throw new VtbenchError(
@@ -233,6 +247,8 @@ function checkFeasible(o: ResolvedOptions, study: Study): void {
   }
   for (const v of o.variantSpecs) {
     const scenario = scenarioOfVariant(study, o, v);
+    // a WebSocket level holds connections, not tasks: a full queue is a measured outcome (refused pushes), not a plan error
+    if (scenario.driver === 'websocket') continue;
     const L = scenario.serviceTimeMs(o);
     const c = Math.max(...levelsOf(o, scenario.id).levels);
     if (v.executor.kind !== 'platform-pool') continue;

@@ -80,6 +80,10 @@ export interface SutSample {
   submitFailedTotal: number;
   /** cumulative upstream failures answered 502 */
   upstreamErrorsTotal: number;
+  /** WebSocket push scenario (sut/…/WsPushService.java): sessions open now; absent in runs before it */
+  wsSessionsOpen?: number;
+  /** WebSocket push scenario: messages sent since JVM start; absent in runs before it */
+  wsMessagesSent?: number;
 }
 
 export interface SamplesResponse {
@@ -217,4 +221,28 @@ export interface BootExecutorsInfo {
   tomcatExecutorClass: string | null;
   tomcatVirtualThreads: boolean | null;
   tomcatMaxThreads: number | null;
+}
+
+/**
+ * `GET /bench/ws` (sut/…/WsPushService.java Stats): the WebSocket push scenario's settings and
+ * counters, cumulative since JVM start except `tickLagMaxMs` (the largest tick lag since the previous
+ * read: the harness reads right before and right after a cell). `closesByCause`: `client-<code>`,
+ * `send-time-limit`, `buffer-size-limit` (the session decorator's limits), `send-error`, `transport-error`.
+ */
+export interface WsPushStats {
+  path: string;
+  workMs: number;
+  intervalMs: number;
+  sendTimeLimitMs: number;
+  bufferSizeLimitBytes: number;
+  sessionsOpen: number;
+  sessionsOpened: number;
+  sessionsClosed: number;
+  closesByCause: Record<string, number>;
+  ticks: number;
+  messagesSent: number;
+  messagesRejected: number;
+  messagesSkipped: number;
+  tickLagOver100Ms: number;
+  tickLagMaxMs: number;
 }

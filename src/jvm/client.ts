@@ -1,5 +1,5 @@
 /** Typed fetchers for the SUT's measurement endpoints (shapes in ./api.ts). */
-import type { PinnedResponse, SamplesResponse, SutInfo } from './api.ts';
+import type { PinnedResponse, SamplesResponse, SutInfo, WsPushStats } from './api.ts';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -36,4 +36,9 @@ export function getPinned(baseUrl: string, timeoutMs = DEFAULT_TIMEOUT_MS): Prom
  */
 export function getThreadDump(baseUrl: string, timeoutMs = 60_000): Promise<string> {
   return getText(`${trim(baseUrl)}/bench/threaddump`, timeoutMs);
+}
+
+/** `GET /bench/ws`: the WebSocket push scenario's settings and counters (reading resets its tick-lag maximum). */
+export function getWsStats(baseUrl: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<WsPushStats> {
+  return getJson<WsPushStats>(`${trim(baseUrl)}/bench/ws`, timeoutMs);
 }

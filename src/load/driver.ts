@@ -4,9 +4,9 @@
  * `driver` (src/study/types.ts DriverKind) and stores what it returns. Built: closed-loop HTTP
  * (src/load/run.ts), open-loop HTTP (arrival rate without coordinated omission,
  * src/load/open-loop.ts) and in-process (a timed job the SUT runs itself and reports on,
- * src/load/in-process.ts); the others are typed slots whose registry entries throw a clear
- * VtbenchError until a later issue builds them:
- *   websocket       held connections with periodic pushes (issue 13)
+ * src/load/in-process.ts) and WebSocket (N held connections, one server push per interval on each,
+ * src/load/websocket.ts). A kind listed in NOT_BUILT is a typed slot whose registry entry throws a
+ * clear VtbenchError until a later issue builds it (none today).
  */
 import type { DriverKind, Scenario, Variant } from '../study/types.ts';
 import type { ResolvedOptions } from '../store/types.ts';
@@ -14,6 +14,7 @@ import { VtbenchError, EXIT } from '../core/errors.ts';
 import { runClosedLoop } from './run.ts';
 import { runOpenLoop } from './open-loop.ts';
 import { runInProcessJob } from './in-process.ts';
+import { runWebSocketCell } from './websocket.ts';
 import type { LoadEvents, LoadResult } from './types.ts';
 
 /** One cell's (or one warm-up's) load, as the pipeline hands it to a driver. */
@@ -135,24 +136,35 @@ export const openLoopHttpDriver: Driver = {
   },
 };
 
-// ---- typed slots for later issues ----------------------------------------------------------------
+/** The hold of a WebSocket cell when neither the plan nor the options give `durationS`, s (the source study held 60 s). */
+export const WEBSOCKET_DEFAULT_HOLD_S = 60;
 
-// ---- typed slots for later issues ----------------------------------------------------------------
-
-/** What a WebSocket cell will need: connections held open, one server push per interval (issue 13). */
-export interface WebSocketPlan {
-  /** connections held at once */
-  connections: number;
-  /** how long every connection is held, s */
-  holdS: number;
-  /** the interval of the server's pushes on each connection, ms */
-  pushIntervalMs: number;
-}
-
-/** Issues that build the drivers not built yet. */
-const NOT_BUILT: Readonly<Partial<Record<DriverKind, string>>> = {
-  websocket: 'issue 13 (held WebSocket connections)',
+/**
+ * The WebSocket driver (src/load/websocket.ts): the cell's level is N connections, opened over
+ * `options.rampMs`, held `durationS` (the plan's, else `options.durationS`, else 60 s) on the
+ * scenario's request path (the SUT's `/ws/push`); the SUT's push interval and work are read from its
+ * `GET /bench/ws`. Requests per worker are not used (one handshake per connection).
+ */
+export const websocketDriver: Driver = {
+  kind: 'websocket',
+  run(p) {
+    const o = p.options;
+    return runWebSocketCell({
+      baseUrl: p.baseUrl,
+      path: p.scenario.request(o).path,
+      connections: p.concurrency,
+      rampMs: o.rampMs,
+      holdS: p.durationS ?? o.durationS ?? WEBSOCKET_DEFAULT_HOLD_S,
+      connectTimeoutMs: o.connectTimeoutMs,
+      signal: p.signal,
+    });
+  },
 };
+
+// ---- typed slots for later issues ----------------------------------------------------------------
+
+/** Issues that build the drivers not built yet (none today; a new DriverKind starts here). */
+const NOT_BUILT: Readonly<Partial<Record<DriverKind, string>>> = {};
 
 /** The one error of a driver slot not built yet, naming the scenario that chose it and the issue that builds it. */
 function notBuiltError(kind: DriverKind, scenarioId: string): VtbenchError {
@@ -171,7 +183,7 @@ function notBuilt(kind: DriverKind): Driver {
 export const DRIVERS: Readonly<Record<DriverKind, Driver>> = {
   'closed-loop-http': closedLoopHttpDriver,
   'open-loop-http': openLoopHttpDriver,
-  websocket: notBuilt('websocket'),
+  websocket: websocketDriver,
   'in-process': inProcessDriver,
 };
 

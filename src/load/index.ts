@@ -4,7 +4,8 @@ export { parseServerTiming, parseServerTimingEntries, parseHtmlFloat } from './s
 export type { ServerTimingEntry } from './server-timing.ts';
 export { classifyError, classifyStatus } from './errors.ts';
 export type * from './types.ts';
-export { DRIVERS, driverFor, driverBuilt, closedLoopHttpDriver, openLoopHttpDriver, openLoopPlanOf, inProcessDriver } from './driver.ts';
+export { DRIVERS, driverFor, driverBuilt, closedLoopHttpDriver, openLoopHttpDriver, openLoopPlanOf, inProcessDriver, websocketDriver } from './driver.ts';
 export { runOpenLoop, arrivalSchedule } from './open-loop.ts';
-export type { Driver, DriverCellPlan, OpenLoopHttpPlan, WebSocketPlan } from './driver.ts';
+export type { Driver, DriverCellPlan, OpenLoopHttpPlan } from './driver.ts';
+export { runWebSocketCell, summarizeWebSocket } from './websocket.ts';
 export type { InProcessJob } from '../study/types.ts';

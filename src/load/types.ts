@@ -2,6 +2,7 @@
  * Contracts of the closed-loop load generator (src/load/). Times are numbers in the unit their
  * name carries; offsets are relative to the run's t0 (the moment `runClosedLoop` started its clock).
  */
+import type { WsPushStats } from '../jvm/api.ts';
 
 /** Error classes of one request. `http` = a response arrived with status >= 400. */
 export type ErrorClass = 'connect' | 'reset' | 'timeout' | 'http' | 'other';
@@ -102,7 +103,81 @@ export interface LoadSummary {
    * carried one.
    */
   timingMs?: Record<string, Percentiles>;
+  /**
+   * WebSocket cells only (src/load/websocket.ts): held connections and the pushes they received. In
+   * such a cell the records above are the connections' opening handshakes (one per connection).
+   */
+  websocket?: WebSocketSummary;
 }
+
+/**
+ * What a WebSocket cell (N connections held, the SUT pushing one message per interval on each,
+ * study 002 scenario 5) established and received. Times are ms after t0 (the ramp's start).
+ * The measurement window is [windowStartMs, windowEndMs): it opens one interval after the last
+ * connection opened (every connection's schedule has begun) and lasts `holdS`; a message counts when
+ * its scheduled time lies in the window. Expected = `connections` × holdS × 1000 / intervalMs
+ * (every connection asked for, so one that failed to open or dropped counts its messages as missing).
+ */
+export interface WebSocketSummary {
+  /** N: connections asked for */
+  connections: number;
+  /** connections whose opening handshake succeeded */
+  opened: number;
+  /** connections that failed to open, by cause (`connect`, `timeout`, `host-limit`, `other`) */
+  failedToOpen: Record<string, number>;
+  /** connections that closed before the driver closed them, by cause (`server-limit` = close 4500 of the SUT's decorator, `server-error` 1011, `abnormal` 1006, `code-<n>`) */
+  dropped: Record<string, number>;
+  /** connections still open when the driver closed them */
+  heldToEnd: number;
+  rampMs: number;
+  holdS: number;
+  /** the SUT's push interval, ms (`GET /bench/ws` intervalMs) */
+  intervalMs: number;
+  /** the SUT's blocking work per message, ms (`GET /bench/ws` workMs) */
+  workMs: number;
+  /** how long after the window the driver kept listening for late messages, ms */
+  graceMs: number;
+  windowStartMs: number;
+  windowEndMs: number;
+  /** N × holdS × 1000 / intervalMs */
+  messagesExpected: number;
+  /** messages received whose scheduled time lies in the window (each (connection, seq) once) */
+  messagesInWindow: number;
+  /** messagesInWindow / messagesExpected, 0..1 */
+  deliveredShare: number;
+  /** every message received, in the window or not */
+  messagesReceived: number;
+  /** receive − scheduled of the messages in the window, ms (includes the SUT's workMs by construction) */
+  latenessMs: Percentiles | null;
+  /** sequence numbers never received between a connection's first and last received one, summed */
+  seqGaps: number;
+  /** messages received with a seq not above the connection's previous one */
+  outOfOrder: number;
+  /** messages per producing thread's name prefix (trailing digits stripped), e.g. {"pool-": 12000}; counted as they arrived (not in the raw records) */
+  byThreadPrefix: Record<string, number>;
+  /** messages that were not the SUT's JSON (not in the raw records) */
+  messagesUnparsed: number;
+  /** the progress watchdog fired: no message for `afterMs` while connections were open; the cell was ended there */
+  noProgress: { atMs: number; lastMessageMs: number | null; afterMs: number; openConnections: number } | null;
+  /** the most connections this host lets the harness and the SUT hold (src/config/limits.ts maxWebSocketConnections) */
+  hostMaxConnections: number;
+  /** `GET /bench/ws` after the cell minus before it (the SUT's own counts); null when it did not answer */
+  server: WsServerDelta | null;
+}
+
+/**
+ * The SUT's WebSocket counters over one cell (src/jvm/api.ts WsPushStats, after − before; its fields'
+ * meanings there): `messagesRejected` never sent (a full bounded executor queue), `tickLagOver100Ms`
+ * the ticker itself late, `tickLagMaxMs` the cell's own maximum; the limits as they were after the cell.
+ */
+export type WsServerDelta = Omit<WsPushStats, 'path' | 'workMs' | 'intervalMs' | 'sessionsOpen'>;
+
+/**
+ * The raw records of a WebSocket cell besides its handshakes: per message received (same index =
+ * same message) its connection, seq, scheduled and receive times (ms after t0) and the SUT's queue
+ * wait; per connection that closed before the driver closed it, when, its close code and cause.
+ */
+export type WsRawRecords = import('../store/types.ts').CompactWs;
 
 /**
  * What an open-loop (arrival-rate) cell offered and achieved. Latency is given twice: from the
@@ -225,4 +300,8 @@ export interface LoadResult {
   job?: import('../store/types.ts').InProcessJobResult;
   /** in-process driver, a `vt-sweep` job (study 003): the level's answer, whatever its outcome; stored as CellResult.sweep */
   sweep?: import('../store/types.ts').VtSweepResult;
+  /** websocket driver: the messages and drops (stored in the requests file's `ws` block) */
+  ws?: WsRawRecords;
+  /** a thread dump the driver took itself (the websocket driver's progress watchdog), ms after t0; stored as the cell's thread dump */
+  stallDump?: { raw: string; atMs: number };
 }

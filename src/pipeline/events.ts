@@ -114,6 +114,12 @@ export function textSubscriber(err: NodeJS.WriteStream, plan: Plan): Emit {
           break;
         }
         const s = e.summary;
+        if (s.websocket) {
+          const w = s.websocket;
+          const late = w.latenessMs ? `${w.latenessMs.p50.toFixed(1)} / ${w.latenessMs.p99.toFixed(1)} ms` : '–';
+          line(`    WebSocket: ${w.opened}/${w.connections} opened, ${(w.deliveredShare * 100).toFixed(2)} % of ${w.messagesExpected} messages in the window, lateness P50/P99 ${late}${w.noProgress ? ', no progress (watchdog)' : ''}${flagText}`);
+          break;
+        }
         const x = s.wholeRunThroughputRps;
         const p95 = s.e2eMs?.p95;
         const errs = s.count - s.ok;

@@ -144,8 +144,9 @@ export function computeFlags(i: FlagInputs): CellFlag[] {
   if (i.executor.kind === 'virtual-per-task' && q95 !== undefined && q95 > schedLimit) {
     flags.push({ code: 'scheduler-delay', message: `virtual-thread queue wait P95 ${q95.toFixed(1)} ms > ${schedLimit.toFixed(0)} ms: tasks waited for a carrier thread (cores busy), not for an executor slot`, value: q95, threshold: schedLimit });
   }
-  // an open loop has no target concurrency (its in-flight count follows from λ and the latency)
-  if (i.load.openLoop === undefined && i.load.peakInFlight < i.load.concurrency) {
+  // an open loop has no target concurrency (its in-flight count follows from λ and the latency); a
+  // WebSocket cell's records are handshakes made over a ramp (its held connections are in load.websocket)
+  if (i.load.openLoop === undefined && i.load.websocket === undefined && i.load.peakInFlight < i.load.concurrency) {
     flags.push({ code: 'concurrency-below-target', message: `peak in flight ${i.load.peakInFlight} < target ${i.load.concurrency}`, value: i.load.peakInFlight, threshold: i.load.concurrency });
   }
   const errors = i.load.count - i.load.ok;

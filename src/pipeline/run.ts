@@ -29,6 +29,7 @@ import { SCHEMA_VERSION, type CellResult, type MockFaults, type PinnedDelta, typ
 import type { PinnedResponse, SutInfo, SutSample } from '../jvm/api.ts';
 import type { MockStats } from '../../mock/src/types.ts';
 import { summarizeThreadDump } from './threaddump.ts';
+import { countsDelta } from '../stats/aggregate.ts';
 import { computeFlags, generatorDelayThresholdMs } from './flags.ts';
 import { readCpuTicks, hostCpuPct } from './host.ts';
 import { processTreeCpuMs } from './proc-cpu.ts';
@@ -303,12 +304,7 @@ function cellLoad(ctx: Pick<RunContext, 'options' | 'plan'>, scenario: Scenario,
  */
 export function pinnedDelta(before: PinnedResponse | null, after: PinnedResponse | null): PinnedDelta | null {
   if (!before || !after) return null;
-  const byReason: Record<string, number> = {};
-  for (const [k, v] of Object.entries(after.byReason)) {
-    const d = v - (before.byReason[k] ?? 0);
-    if (d > 0) byReason[k] = d;
-  }
-  const delta: PinnedDelta = { thresholdMs: after.thresholdMs, total: after.total - before.total, byReason, submitFailed: after.submitFailedTotal - before.submitFailedTotal };
+  const delta: PinnedDelta = { thresholdMs: after.thresholdMs, total: after.total - before.total, byReason: countsDelta(before.byReason, after.byReason), submitFailed: after.submitFailedTotal - before.submitFailedTotal };
   if (typeof before.flushed === 'boolean' && typeof after.flushed === 'boolean') delta.flushed = before.flushed && after.flushed;
   return delta;
 }
@@ -398,7 +394,8 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   if (death) throw fail(death.cause, death, result.summary, mockStats);
   const unusable = unusableLoad(result.summary);
   if (unusable) throw fail(unusable, null, result.summary, mockStats);
-  const dumped = takeDump ? await Promise.race([dump, sleep(10_000).then(() => null)]) : null;
+  // a dump the driver took itself (the websocket watchdog's, at the stall) is the cell's dump
+  const dumped = result.stallDump ?? (takeDump ? await Promise.race([dump, sleep(10_000).then(() => null)]) : null);
 
   const durationMs = Date.now() - wallStart;
   const host = hostCpuPct(cpuBefore, cpuAfter);
@@ -428,6 +425,9 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   const t0 = result.t0EpochMs;
   let lastEndMs = 0;
   for (const r of result.records) if (r.endMs > lastEndMs) lastEndMs = r.endMs; // no spread: cells can hold >100k records
+  // a WebSocket cell's records are its handshakes; its load lasted through the window and the grace
+  const ws = result.summary.websocket;
+  if (ws) lastEndMs = Math.max(lastEndMs, ws.windowEndMs + ws.graceMs);
   const endEpoch = t0 + lastEndMs;
   const out: CellResult = {
     schemaVersion: SCHEMA_VERSION,
@@ -456,7 +456,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     ...(result.sweep !== undefined ? { sweep: result.sweep } : {}),
   };
   if (out.pinned?.flushed === false) ctx.emit({ type: 'info', message: `  ${cell.cellId}: the SUT answered its pinned counts before JFR confirmed delivery (5 s wait timed out); a late pin may be counted in the next cell` });
-  store.writeCell(out, compactRequests(result.records, result.unsent));
+  store.writeCell(out, compactRequests(result.records, result.unsent, result.ws));
   clearFailedCell(store, ctx.manifest, cell.cellId);
   writeSummary(ctx);
   const job = result.job ? { completed: result.job.completed, tasks: result.job.tasks, makespanMs: result.job.makespanMs, submitMs: result.job.submitMs, theoreticalS: cell.theoreticalS } : undefined;

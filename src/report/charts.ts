@@ -23,8 +23,8 @@ export interface ChartLabels {
 
 const FONT = 'Helvetica, Arial, sans-serif';
 /** colours of the variants, in the run's variant order (Dark2) */
-const PALETTE = ['#d95f02', '#1b9e77', '#7570b3', '#e7298a', '#66a61e', '#e6ab02', '#a6761d', '#666666'];
-const CONFIG = {
+export const PALETTE = ['#d95f02', '#1b9e77', '#7570b3', '#e7298a', '#66a61e', '#e6ab02', '#a6761d', '#666666'];
+export const CONFIG = {
   font: FONT,
   background: 'white',
   axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 120, titleLimit: 360, titleFontWeight: 'normal' as const },
@@ -36,7 +36,7 @@ const CONFIG = {
   line: { strokeWidth: 2 },
   point: { size: 40, filled: true },
 };
-const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+export const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 /**

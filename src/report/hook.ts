@@ -70,10 +70,10 @@ export interface StudyReportHook {
   sections?(model: ReportModel, ctx: RenderContext): Record<string, string | Raw>;
   /**
    * the study's own charts (vega-lite specs), appended to the engine's; each fills `{{fig:<name>}}`
-   * and is written to `figures/<name>.svg`. `t` are the report's chart labels (its language).
-   * Pure.
+   * and is written to `figures/<name>.svg`. `t` are the report's chart labels (its language), `phrases`
+   * the report's phrases (engine and study, its language: a chart's own titles). Pure.
    */
-  charts?(model: ReportModel, t: import('./charts.ts').ChartLabels): import('./charts.ts').ChartSpec[];
+  charts?(model: ReportModel, t: import('./charts.ts').ChartLabels, phrases: Readonly<Record<string, string>>): import('./charts.ts').ChartSpec[];
 }
 
 /** The model before the study's analysis (what `gate`, `figure` and `analyse` see). */

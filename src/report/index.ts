@@ -83,8 +83,9 @@ export interface BuiltReport {
 export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltReport> {
   const model = buildModel(run);
   // chart axis titles and names in the run's load model (rate wording for an open-loop run)
-  const labels = chartLabels(templatesForRun(t, model));
-  const specs = [...chartSpecs(model, labels), ...(model.study.report?.charts?.(model, labels) ?? [])];
+  const tRun = templatesForRun(t, model);
+  const labels = chartLabels(tRun);
+  const specs = [...chartSpecs(model, labels), ...(model.study.report?.charts?.(model, labels, tRun.phrases) ?? [])];
   const svgs = new Map<string, string>();
   for (const s of specs) svgs.set(s.name, await renderSvg(s.spec));
   const md = renderMarkdown(model, t, specs.map((s) => ({ name: s.name, title: s.title })));

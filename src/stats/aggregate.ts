@@ -17,3 +17,16 @@ export function aggregate(values: readonly (number | null)[]): Agg {
   const median = n % 2 === 1 ? xs[mid]! : (xs[mid - 1]! + xs[mid]!) / 2;
   return { median, min: xs[0]!, max: xs[n - 1]!, n, values: [...values] };
 }
+
+/**
+ * The growth of cumulative counters between two reads, by key: after[k] − before[k] (a key absent
+ * before counts from 0); only keys that grew are kept. Pure.
+ */
+export function countsDelta(before: Readonly<Record<string, number>>, after: Readonly<Record<string, number>>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(after)) {
+    const d = v - (before[k] ?? 0);
+    if (d > 0) out[k] = d;
+  }
+  return out;
+}

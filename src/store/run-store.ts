@@ -8,7 +8,7 @@ import { readdirSync, existsSync, mkdirSync, readFileSync, renameSync, statSync 
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { writeJsonAtomic, writeGzJsonAtomic, writeFileAtomic, readJson, readGzJson } from './fsio.ts';
-import { SCHEMA_VERSION, type CellFile, type CellResult, type CompactRequests, type RunManifest, type RunSummary } from './types.ts';
+import { SCHEMA_VERSION, type CellFile, type CellResult, type CompactRequests, type CompactWs, type RunManifest, type RunSummary } from './types.ts';
 import { allProblems, cellFileNames, checkCell } from './check.ts';
 import { parseChecked } from './schema.ts';
 import { VtbenchError, EXIT } from '../core/errors.ts';
@@ -203,11 +203,14 @@ function gzipText(s: string): Buffer { return gzipSync(Buffer.from(s, 'utf8'), {
 
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 
-/** Per-request records (and an open loop's unsent ones) -> columns, ms rounded to 3 decimals (µs). */
 /** Server-Timing entries with a column of their own (queue, exec and the optional ones above); the rest go to `timingMs`. */
 export const OWN_COLUMN_TIMINGS: ReadonlySet<string> = new Set(['queue', 'exec', 'permit', 'ttft', 'gapmean', 'gapmax']);
 
-export function compactRequests(records: readonly RequestRecord[], unsent?: readonly UnsentRecord[]): CompactRequests {
+/**
+ * Per-request records (and an open loop's unsent ones, a WebSocket cell's messages and drops, already
+ * in columns) -> columns, ms rounded to 3 decimals (µs).
+ */
+export function compactRequests(records: readonly RequestRecord[], unsent?: readonly UnsentRecord[], ws?: CompactWs): CompactRequests {
   const intended: number[] = [];
   const out: CompactRequests = { worker: [], seq: [], intendedStartMs: intended, startMs: [], e2eMs: [], status: [], error: [], queueMs: [], execMs: [] };
   if (unsent !== undefined) {
@@ -239,5 +242,6 @@ export function compactRequests(records: readonly RequestRecord[], unsent?: read
   for (const r of records) for (const k in r.serverTiming) if (!OWN_COLUMN_TIMINGS.has(k)) names.add(k);
   if (names.size > 0) out.timingMs = Object.fromEntries([...names].sort().map((k) => [k, records.map((r) => { const v = r.serverTiming[k]; return v === undefined ? null : r3(v); })]));
   if (records.some((r) => r.errorKind !== undefined)) out.errorKind = records.map((r) => r.errorKind ?? null);
+  if (ws !== undefined) out.ws = ws;
   return out;
 }

@@ -90,22 +90,25 @@ export function parseChecked<T>(name: SchemaName, label: string, bytes: Buffer, 
 
 /**
  * What a schema cannot say about per-request columns: every column has the same length; so do the
- * columns of an open loop's `unsent` requests (an object of its own columns, CompactRequests.unsent).
+ * columns of an open loop's `unsent` requests (an object of its own columns, CompactRequests.unsent)
+ * and those of a WebSocket cell's `ws.messages` and `ws.drops` (CompactRequests.ws), each block on its own.
  * @returns problems, each naming the file and the column (empty = consistent)
  */
 export function requestColumnProblems(label: string, req: Record<string, unknown>): string[] {
-  const { unsent, timingMs, ...columns } = req;
+  const { unsent, timingMs, ws, ...columns } = req;
   const check = (prefix: string, obj: Record<string, unknown>, n0?: { n: number; name: string }): string[] => {
     const cols = Object.entries(obj).filter((x): x is [string, readonly unknown[]] => Array.isArray(x[1]));
     const ref = n0 ?? { n: cols[0]?.[1].length ?? 0, name: `${prefix}/${cols[0]?.[0] ?? ''}` };
     return cols.filter(([, v]) => v.length !== ref.n).map(([k, v]) => `${label}: ${prefix}/${k} has ${v.length} entries, ${ref.name} has ${ref.n}`);
   };
   const first = Object.entries(columns).find((x) => Array.isArray(x[1])) as [string, unknown[]] | undefined;
+  const block = (prefix: string, v: unknown): string[] => (v !== null && typeof v === 'object' ? check(prefix, v as Record<string, unknown>) : []);
+  const w = ws !== null && typeof ws === 'object' ? (ws as Record<string, unknown>) : {};
   return [
     ...check('', columns),
     // the other Server-Timing columns (CompactRequests.timingMs): as long as the main columns
     ...(timingMs !== null && typeof timingMs === 'object' && first ? check('/timingMs', timingMs as Record<string, unknown>, { n: first[1].length, name: `/${first[0]}` }) : []),
-    ...(unsent !== null && typeof unsent === 'object' ? check('/unsent', unsent as Record<string, unknown>) : []),
+    ...block('/unsent', unsent), ...block('/ws/messages', w['messages']), ...block('/ws/drops', w['drops']),
   ];
 }
 

@@ -431,6 +431,17 @@ export interface CompactRequests {
    * intended send time and why; sent + unsent = scheduled. Absent for closed-loop cells.
    */
   unsent?: { seq: number[]; intendedStartMs: number[]; reason: UnsentReason[] };
+  /**
+   * WebSocket cells (driver `websocket`): every message received (the requests above are the
+   * connections' handshakes) and every connection that dropped; ms after t0, 3 decimals. Absent otherwise.
+   */
+  ws?: CompactWs;
+}
+
+/** The raw WebSocket records of a cell (src/load/types.ts WsRawRecords), columns of one length each. */
+export interface CompactWs {
+  messages: { conn: number[]; seq: number[]; scheduledMs: number[]; receiveMs: number[]; queueMs: number[] };
+  drops: { conn: number[]; atMs: number[]; code: number[]; cause: string[] };
 }
 
 export interface ThreadDumpSummary {

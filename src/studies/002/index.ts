@@ -22,13 +22,17 @@
  *   logistics, critical path max(50 + 100, 80) = 150 ms (the study says 100 ms);
  * - `db-small?ms=5`: one 5 ms query through HikariCP (scenario 4), pool 10 (Hikari's default, as in
  *   the study) or 200 (`bench.db.pool-size`);
- * - `db-small-synchronized?ms=5`: the same inside `synchronized` (the study's pinning pitfall).
+ * - `db-small-synchronized?ms=5`: the same inside `synchronized` (the study's pinning pitfall);
+ * - `ws-push` (scenario 5, issue 13, ./ws-push.ts): N held WebSocket connections to `/ws/push`, one
+ *   push per second each after 10 ms of blocking work on the variant's executor (the `websocket`
+ *   driver; the profile's `durationS` is the hold).
  */
 import { fileURLToPath } from 'node:url';
 import type { ExecutorSpec, Profile, ProfileValues, Scenario, Study, Variant } from '../../study/types.ts';
 import { DEFAULT_BIND_ADDRESS } from '../../jvm/bind.ts';
 import { PUBLISHED_002 } from './published.ts';
 import { REPORT_002 } from './report.ts';
+import { WS_PUSH, wsCharts, wsPushScenario, wsSections } from './ws-push.ts';
 
 import { FIB_TARGET_CPU_MS, HIKARI_DEFAULT, HIKARI_LARGE, IO_MS, MIXED_DB_MS, MIXED_LOGISTICS_MS, MIXED_USER_MS, SMALL_DB_MS, STUDY_QUEUE } from './constants.ts';
 import { plannedCellS } from './theory.ts';
@@ -68,10 +72,11 @@ export const VARIANTS_002: readonly Variant[] = [
   ...arms('db10', 'db-small', '5 ms query, Hikari 10', DB10),
   { id: 'db200-virtual', label: '5 ms query, Hikari 200: one virtual thread per task', executor: VT, threadNamePrefix: 'vt-', scenario: 'db-small', sutProperties: DB200 },
   { id: 'db10-virtual-sync', label: '5 ms query inside synchronized, Hikari 10: one virtual thread per task', executor: VT, threadNamePrefix: 'vt-', scenario: 'db-small-synchronized', sutProperties: DB10 },
+  ...arms('ws', WS_PUSH, 'WebSocket push, 10 ms per push'),
 ];
 
 /** The scenario ids of the study, by the source's chapter. */
-export const SCENARIO_IDS = ['io-100ms', 'cpu-fib', 'mixed', 'mixed-structured', 'db-small', 'db-small-synchronized'] as const;
+export const SCENARIO_IDS = ['io-100ms', 'cpu-fib', 'mixed', 'mixed-structured', 'db-small', 'db-small-synchronized', WS_PUSH] as const;
 
 const get = (path: string) => () => ({ method: 'GET' as const, path });
 
@@ -102,6 +107,7 @@ export const SCENARIOS_002: readonly Scenario[] = [
     id: 'db-small-synchronized', cellTheoreticalS: (exec, o, c) => plannedCellS('db-small-synchronized', exec, c, o.requestsPerWorker), label: `the ${SMALL_DB_MS} ms query inside a synchronized block (the study's pinning pitfall)`, driver: 'closed-loop-http',
     request: get(`/api/scenario/db-small-synchronized?ms=${SMALL_DB_MS}`), serviceTimeMs: () => SMALL_DB_MS, usesMock: false, usesDb: true, sutScenario: 'db-small-synchronized',
   },
+  wsPushScenario,
 ];
 
 /** Every variant, in the source's chapter order. */
@@ -144,7 +150,7 @@ export const PROFILES_002: readonly Profile[] = [
     // above the host's limit with the reason). Requests per worker: at least
     // requestsPerWorkerForWindow(c, ramp, c / plannedRps, 200) at each level (theory.ts), so each
     // cell's all-workers window holds twice the 100 successes the acceptance check needs.
-    description: 'the study\'s four HTTP scenarios (WebSocket apart) in one run, 1 repeat, 1 s ramp (the study\'s 10 s ramp was 1.7 % of its 600 s cells; these last 5–120 s); levels cut from the study\'s 10,000 to fit ≤ 45 min on 2 cores: io 500/5,000 × 20, cpu 20/200 × 12 (at 20 fib calls/s a round of 10,000 workers takes 500 s), mixed 20/1,000 × 16 (Hikari 10: 200 req/s), fan-out 20/1,000 × 18, db 100/2,000 × 40, sync 100/1,000 × 10; requests per worker so that every cell\'s all-workers window holds ≥ 200 successes (plan ≥ 19 min of load; 15 SUT starts, and I/O cells held below their planned rate by this host\'s CPU, add to it)',
+    description: 'the study\'s five scenarios (four over HTTP, scenario 5 over held WebSocket connections) in one run, 1 repeat, 1 s ramp (the study\'s 10 s ramp was 1.7 % of its 600 s cells; these last 5–120 s); levels cut from the study\'s 10,000 to fit ≤ 45 min on 2 cores: io 500/5,000 × 20, cpu 20/200 × 12 (at 20 fib calls/s a round of 10,000 workers takes 500 s), mixed 20/1,000 × 16 (Hikari 10: 200 req/s), fan-out 20/1,000 × 18, db 100/2,000 × 40, sync 100/1,000 × 10, WebSocket 1,000/4,000/10,000 connections held 20 s; requests per worker so that every HTTP cell\'s all-workers window holds ≥ 200 successes (15 SUT starts, and I/O cells held below their planned rate by this host\'s CPU, add to the plan)',
     values: {
       ...BASE,
       rampMs: 1000,
@@ -155,7 +161,10 @@ export const PROFILES_002: readonly Profile[] = [
         'mixed-structured': { levels: [20, 1000], requestsPerWorker: 18 },
         'db-small': { levels: [100, 2000], requestsPerWorker: 40 },
         'db-small-synchronized': { levels: [100, 1000], requestsPerWorker: 10 },
+        // scenario 5: N held connections (≤ 400 opened per s), each held durationS = 20 s
+        [WS_PUSH]: { levels: [1000, 4000, 10_000], requestsPerWorker: 1 },
       },
+      durationS: 20,
     },
   },
   {
@@ -163,7 +172,7 @@ export const PROFILES_002: readonly Profile[] = [
     // requests per worker: at least requestsPerWorkerForWindow(c, ramp, c / plannedRps, 200) at each
     // level (theory.ts), so each cell's all-workers window holds ≥ 200 successes; cpu-fib starts at
     // c = 20, not 4 (at c = 4 that would take 54 requests per worker, 2,160 at c = 40)
-    description: 'every variant at two levels, 0.5 s ramp, 1 repeat: io 100/1,000 × 20, cpu 20/40 × 12, mixed 20/400 × 14, fan-out 20/400 × 15, db 50/500 × 40, sync 50/200 × 10; requests per worker so that every cell\'s all-workers window holds ≥ 200 successes (plan ≥ 6 min of load; 15 SUT starts, and I/O cells held below their planned rate by this host\'s CPU, add to it)',
+    description: 'every variant at two levels, 0.5 s ramp, 1 repeat: io 100/1,000 × 20, cpu 20/40 × 12, mixed 20/400 × 14, fan-out 20/400 × 15, db 50/500 × 40, sync 50/200 × 10; WebSocket: virtual threads at 200/1,000 connections held 5 s; requests per worker so that every HTTP cell\'s all-workers window holds ≥ 200 successes (15 SUT starts, and I/O cells held below their planned rate by this host\'s CPU, add to the plan)',
     values: {
       ...BASE,
       warmupS: 2,
@@ -175,15 +184,19 @@ export const PROFILES_002: readonly Profile[] = [
         'mixed-structured': { levels: [20, 400], requestsPerWorker: 15 },
         'db-small': { levels: [50, 500], requestsPerWorker: 40 },
         'db-small-synchronized': { levels: [50, 200], requestsPerWorker: 10 },
+        [WS_PUSH]: { levels: [200, 1000], requestsPerWorker: 1 },
       },
+      // scenario 5 on virtual threads only (held 5 s), to stay within the profile's 8 minutes
+      variants: ALL.filter((v) => v !== 'ws-pool-200' && v !== 'ws-pool-500'),
+      durationS: 5,
     },
   },
   {
     name: 'smoke',
-    description: 'CI check (< 1 min of load): io-virtual, cpu-virtual, mixed-virtual-structured, db10-virtual at one level each',
+    description: 'CI check (< 1 min of load): io-virtual, cpu-virtual, mixed-virtual-structured, db10-virtual at one level each, ws-virtual with 5 connections held 3 s',
     values: {
       ...BASE,
-      variants: ['io-virtual', 'cpu-virtual', 'mixed-virtual-structured', 'db10-virtual'],
+      variants: ['io-virtual', 'cpu-virtual', 'mixed-virtual-structured', 'db10-virtual', 'ws-virtual'],
       warmupS: 1,
       rampMs: 500,
       jvmFlags: ['-Xms256m', '-Xmx256m', '-XX:+UseSerialGC'],
@@ -192,7 +205,9 @@ export const PROFILES_002: readonly Profile[] = [
         'cpu-fib': { levels: [2], requestsPerWorker: 2 },
         'mixed-structured': { levels: [10], requestsPerWorker: 2 },
         'db-small': { levels: [20], requestsPerWorker: 5 },
+        [WS_PUSH]: { levels: [5], requestsPerWorker: 1 },
       },
+      durationS: 3,
     },
   },
 ];
@@ -216,5 +231,10 @@ export const STUDY_002: Study = {
   ],
   published: PUBLISHED_002,
   templateDir: fileURLToPath(new URL('../../../templates/002/', import.meta.url)),
-  report: REPORT_002,
+  // the study's own hook, with scenario 5's sections and charts (src/studies/002/ws-push.ts) added
+  report: {
+    ...REPORT_002,
+    sections: (model, ctx) => ({ ...REPORT_002.sections!(model, ctx), ...wsSections(model, ctx) }),
+    charts: (model, t, phrases) => [...(REPORT_002.charts?.(model, t, phrases) ?? []), ...wsCharts(model, t, phrases)],
+  },
 };

@@ -13,6 +13,7 @@
  * they are context for the `db10-virtual-sync` variant (tolerance null: not a comparison).
  */
 import type { PublishedRow } from '../../study/types.ts';
+import { PUBLISHED_WS } from './ws-push.ts';
 
 /** The study's concurrency (JMeter threads). */
 export const STUDY_LEVEL = 10_000;
@@ -57,4 +58,6 @@ export const PUBLISHED_002: readonly PublishedRow[] = [
   row('e2eP99Ms', 'db-small', 'db10-virtual', 'ms', 15, 0.1),
   // pitfall 10.1: synchronized around the order query pinned virtual threads (P99 2 s → 320 ms with ReentrantLock)
   { id: 'db10-virtual-sync.e2eP99MsPinned', metric: 'e2eP99Ms', scenario: 'db-small-synchronized', variant: 'db10-virtual-sync', level: STUDY_LEVEL, unit: 'ms', value: 2000, tolerance: null, setupIdentity: null },
+  // scenario 5, WebSocket (issue 13): compared in scenario 5's own section (./ws-push.ts)
+  ...PUBLISHED_WS,
 ];

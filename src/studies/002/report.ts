@@ -16,7 +16,7 @@ import type { ChartLabels, ChartSpec } from '../../report/charts.ts';
 import { Raw, aggText, code, int, mib, ms, num, pct, raw, rps, table } from '../../report/format.ts';
 import { aggregate } from '../../stats/aggregate.ts';
 import { boundVerdict, cellCpu, cellWindow, windowRps as rateInWindowRps, type Bound, type BoundVerdict, type CellWindow } from '../../theory/cell-bounds.ts';
-import { boundsFor, checkPublished, dbPoolOf, holding, MIXED_CRITICAL_PATH_MS, MIXED_STUDY_CLAIM_MS, type PublishedCheck } from './theory.ts';
+import { boundsFor, checkPublished, dbPoolOf, holding, MIXED_CRITICAL_PATH_MS, MIXED_STUDY_CLAIM_MS, REQUEST_SCENARIOS, type PublishedCheck } from './theory.ts';
 import { STUDY_LEVEL } from './published.ts';
 
 /** The flags that say the host, not the code under test, may have set the limit (src/pipeline/flags.ts). */
@@ -93,7 +93,8 @@ export function rows002(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSp
   const cores = model.manifest.host.cores;
   for (const v of model.variants) {
     const spec = model.variantSpecs.get(v);
-    const cellsV = model.cells.filter((c) => c.variant === v && c.load.e2eMs !== undefined);
+    // scenario 5's cells (held WebSocket connections) have their own section and bounds
+    const cellsV = model.cells.filter((c) => c.variant === v && c.load.e2eMs !== undefined && REQUEST_SCENARIOS.has(c.scenario));
     if (!spec || cellsV.length === 0) continue;
     const fib = fibCpuMsPerCall(model, v);
     for (const c of [...new Set(cellsV.map((x) => x.concurrency))].sort((a, b) => a - b)) {
@@ -223,7 +224,7 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
   const o = model.manifest.options;
 
   // test design: scenarios, their holding times and levels
-  const scenarios = [...new Set(model.study.variants.filter((v) => o.variants.includes(v.id)).map((v) => v.scenario ?? o.scenario))];
+  const scenarios = [...new Set(model.study.variants.filter((v) => o.variants.includes(v.id)).map((v) => v.scenario ?? o.scenario))].filter((id) => REQUEST_SCENARIOS.has(id));
   out['designTable'] = table([s('h.scenario'), s('h.what'), s('h.holds'), s('h.levels'), s('h.reqPerWorker'), s('h.variants')],
     scenarios.map((id) => {
       const sc = model.study.scenarios.find((x) => x.id === id)!;
@@ -261,7 +262,8 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
   // every published figure: published, the study's own bound, this run
   const checks = new Map(checkPublished(model.study.published, model.study.variants as Variant[]).map((c) => [c.rowId, c]));
   out['publishedVsBound'] = table([s('h.figure'), s('h.published'), s('h.studyBound'), s('h.consistency'), s('h.measured'), s('h.ourBound')],
-    model.study.published.map((p) => {
+    // scenario 5's figures (connections carried) are compared in its own section, with its own rule
+    model.study.published.filter((p) => p.scenario === null || REQUEST_SCENARIOS.has(p.scenario)).map((p) => {
       const c = checks.get(p.id);
       const r = p.variant ? topRow(rows, p.variant) : null;
       const m = p.metric === 'throughputRps' ? r?.throughputRps.median : p.metric === 'e2eP99Ms' ? r?.p99Ms.median : p.metric === 'memoryMB' && r?.rssMaxBytes.median != null ? r.rssMaxBytes.median / 1e6 : null;

@@ -47,6 +47,12 @@ export const MIXED_CRITICAL_PATH_MS = Math.max(MIXED_DB_MS + MIXED_USER_MS, MIXE
 export const MIXED_STUDY_CLAIM_MS = 100;
 
 /**
+ * The study's request scenarios, which `holding` describes and the per-cell bounds cover; scenario 5
+ * (`ws-push`, held WebSocket connections) has its own rule and bounds (src/studies/002/ws-push.ts).
+ */
+export const REQUEST_SCENARIOS: ReadonlySet<string> = new Set(['io-100ms', 'cpu-fib', 'mixed', 'mixed-structured', 'db-small', 'db-small-synchronized']);
+
+/**
  * What one request of `scenario` holds (see the module comment).
  * @throws Error for a scenario that is not the study's
  */
@@ -120,7 +126,7 @@ export function checkPublished(rows: readonly PublishedRow[], variants: readonly
   for (const r of rows) if (r.metric === 'throughputRps' && typeof r.value === 'number' && r.variant) qps.set(r.variant, r.value);
   for (const r of rows) {
     const v = variants.find((x) => x.id === r.variant);
-    if (!v || r.scenario === null || typeof r.value !== 'number') continue;
+    if (!v || r.scenario === null || !REQUEST_SCENARIOS.has(r.scenario) || typeof r.value !== 'number') continue;
     const h = holding(r.scenario);
     if (r.metric === 'throughputRps') {
       const exec = executorOfStudyVariant(v);

@@ -26,7 +26,8 @@ public record BenchProperties(
         @DefaultValue Bulkhead bulkhead,
         @DefaultValue Http http,
         @DefaultValue Db db,
-        @DefaultValue Fib fib) {
+        @DefaultValue Fib fib,
+        @DefaultValue Ws ws) {
 
     public BenchProperties {
         if (variant == null || variant.isBlank()) {
@@ -234,6 +235,32 @@ public record BenchProperties(
         public Fib {
             if (targetCpuMs < 1 || targetCpuMs > 10_000) {
                 throw new InvalidBenchPropertyException("bench.fib.target-cpu-ms", targetCpuMs, "must be in 1..10000");
+            }
+        }
+    }
+
+    /**
+     * {@code bench.ws.*}: the WebSocket push scenario of study 002 (scenario 5, issue 13), served at
+     * {@code /ws/push} by {@link WsPushService}. Every open connection gets one message every
+     * {@code intervalMs}; producing each costs {@code workMs} of blocking work (a sleep) on the
+     * {@code bench.executor.*} executor. Sends go through Spring's {@code ConcurrentWebSocketSessionDecorator}
+     * with {@code sendTimeLimitMs} and {@code bufferSizeLimitBytes}: a session past either is closed
+     * by the SUT and counted by cause ({@code GET /bench/ws}).
+     */
+    public record Ws(@DefaultValue("10") long workMs, @DefaultValue("1000") long intervalMs,
+            @DefaultValue("10000") int sendTimeLimitMs, @DefaultValue("524288") int bufferSizeLimitBytes) {
+        public Ws {
+            if (workMs < 0) {
+                throw new InvalidBenchPropertyException("bench.ws.work-ms", workMs, "must be >= 0");
+            }
+            if (intervalMs <= 0) {
+                throw new InvalidBenchPropertyException("bench.ws.interval-ms", intervalMs, "must be > 0");
+            }
+            if (sendTimeLimitMs <= 0) {
+                throw new InvalidBenchPropertyException("bench.ws.send-time-limit-ms", sendTimeLimitMs, "must be > 0");
+            }
+            if (bufferSizeLimitBytes <= 0) {
+                throw new InvalidBenchPropertyException("bench.ws.buffer-size-limit-bytes", bufferSizeLimitBytes, "must be > 0");
             }
         }
     }

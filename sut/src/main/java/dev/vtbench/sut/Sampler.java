@@ -29,6 +29,7 @@ public class Sampler implements DisposableBean {
     private final MeasuringExecutor executor;
     private final PinnedEventCounter pinned;
     private final LlmCallService llm;
+    private final WsPushService ws;
     private final long intervalMs;
     private final SutSample[] ring;
     private long written; // guarded by this
@@ -37,8 +38,9 @@ public class Sampler implements DisposableBean {
     private final com.sun.management.OperatingSystemMXBean os;
     private final VirtualThreadSchedulerMXBean vtScheduler;
 
-    public Sampler(MeasuringExecutor executor, PinnedEventCounter pinned, LlmCallService llm, BenchProperties props) {
+    public Sampler(MeasuringExecutor executor, PinnedEventCounter pinned, LlmCallService llm, WsPushService ws, BenchProperties props) {
         this.executor = executor;
+        this.ws = ws;
         this.pinned = pinned;
         this.llm = llm;
         this.intervalMs = props.sampler().intervalMs();
@@ -105,7 +107,9 @@ public class Sampler implements DisposableBean {
                 vtScheduler == null ? null : vtScheduler.getQueuedVirtualThreadCount(),
                 pinned.total(),
                 pinned.submitFailedTotal(),
-                llm.upstreamErrorsTotal());
+                llm.upstreamErrorsTotal(),
+                ws.sessionsOpen(),
+                ws.messagesSent());
     }
 
     /** Samples with {@code tEpochMs > sinceEpochMs}, oldest first. */

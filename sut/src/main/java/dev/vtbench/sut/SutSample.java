@@ -1,6 +1,9 @@
 package dev.vtbench.sut;
 
-/** One sampler tick; the shape is {@code SutSample} in src/jvm/api.ts. */
+/**
+ * One sampler tick; the shape is {@code SutSample} in src/jvm/api.ts. {@code wsSessionsOpen} and
+ * {@code wsMessagesSent} (cumulative) are the WebSocket push scenario's ({@link WsPushService}).
+ */
 public record SutSample(
         long tEpochMs,
         int executorActive,
@@ -19,5 +22,7 @@ public record SutSample(
         Long vtQueued,
         long pinnedTotal,
         long submitFailedTotal,
-        long upstreamErrorsTotal) {
+        long upstreamErrorsTotal,
+        int wsSessionsOpen,
+        long wsMessagesSent) {
 }
