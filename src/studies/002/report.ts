@@ -337,6 +337,12 @@ function analysis(rs: readonly Row002[], ctx: RenderContext, cores: number): Raw
     lines.push(`- ${s('an.variant', { variant: variantName(v), cells: parts.join('; ') })}`);
   }
   if (rs.some((r) => r.smallest?.kind === 'cpu')) lines.push('', s('an.cpuHost', { cores: int(cores) }));
+  // above the measured CPU bound: X · D > cores is impossible, so D's per-cell parts are overstated in the window
+  const above = rs.filter((r) => r.verdict === 'above-bound' && r.smallest?.kind === 'cpu' && r.windowRps.median !== null && r.cpuMsPerRequest !== null);
+  if (above.length > 0) {
+    const busy = above.map((r) => (r.windowRps.median! * r.cpuMsPerRequest!) / 1000);
+    lines.push('', s('an.cpuAbove', { cells: above.map((r) => `${variantName(r.variant)}, c = ${int(r.concurrency)}`).join('; '), busy: busy.map((b) => num(b, 2)).join('; '), cores: int(cores) }));
+  }
   // the phrases are escaped Markdown already; the list marks are ours
   return raw(lines.join('\n'));
 }
