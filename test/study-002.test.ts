@@ -1,8 +1,8 @@
 /** Study 002: bounds per cell, the verdict rule, the published figures against the study's own setup, the plan, error codes and extra Server-Timing entries. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cellBounds, cellCpu, boundVerdict } from '../src/theory/cell-bounds.ts';
-import { boundsFor, checkPublished, holding, MIXED_CRITICAL_PATH_MS, MIXED_SERIAL_MS, plannedCellS } from '../src/studies/002/theory.ts';
+import { cellBounds, cellCpu, cellWindow, boundVerdict, MIN_WINDOW_COMPLETIONS, sutCpuMsAt, windowRps } from '../src/theory/cell-bounds.ts';
+import { boundsFor, checkPublished, holding, MIXED_CRITICAL_PATH_MS, MIXED_SERIAL_MS, plannedCellS, plannedRps, REQUEST_SCENARIOS, requestsPerWorkerForWindow } from '../src/studies/002/theory.ts';
 import { STUDY_002, VARIANTS_002 } from '../src/studies/002/index.ts';
 import { PUBLISHED_002 } from '../src/studies/002/published.ts';
 import { resolveOptions } from '../src/config/profiles.ts';
@@ -62,16 +62,48 @@ describe('bounds of a cell', () => {
     assert.equal(boundVerdict(null, 1000, false), 'unknown');
   });
 
-  test('CPU per request sums SUT, generator, mock and DB over the successful requests', () => {
-    const cpu = cellCpu({
-      samples: [{ processCpuTimeNs: 1e9 }, { processCpuTimeNs: 3e9 }] as never,
-      load: { ok: 1000, wholeRunThroughputRps: 500 } as never,
-      loadgen: { cpuPct: 50, eventLoopLagP99Ms: null, eventLoopLagMaxMs: null, hostCpuPct: null },
-      componentCpuMs: { mock: 300, db: 200 },
-    });
-    // SUT 2,000 ms + generator 50 % of 2 s = 1,000 ms + 300 + 200 = 3,500 ms / 1,000
-    assert.equal(cpu.perRequestMs, 3.5);
-    assert.equal(cellCpu({ samples: [], load: { ok: 1, wholeRunThroughputRps: 1 } as never, loadgen: { cpuPct: 1, eventLoopLagP99Ms: null, eventLoopLagMaxMs: null, hostCpuPct: null } }).perRequestMs, null);
+  // t0 = 10 s; the SUT burns 1.5 s of CPU per second throughout: in the ramp (JIT), in the window,
+  // in the drain and after the last answer (GC); the window [1, 3] s holds 600 of the 1,000 successes
+  const T0 = 10_000;
+  const samples = [[-200, 0], [1000, 1.5e9], [2000, 3e9], [3000, 4.5e9], [4000, 6e9], [4500, 6.5e9]].map(([t, ns]) => ({ tEpochMs: T0 + t!, processCpuTimeNs: ns! })) as never;
+  const loadgen = { cpuPct: 25, eventLoopLagP99Ms: null, eventLoopLagMaxMs: null, hostCpuPct: null };
+  const load = (windowCompletions: number) => ({ ok: 1000, wholeRunThroughputRps: 250, steadyWindow: { startMs: 1000, endMs: 3000, completions: windowCompletions } }) as never;
+
+  test('the CPU bound\'s D is measured in the same window as the rate it bounds (service demand law X ≤ cores / D)', () => {
+    const cpu = cellCpu({ t0EpochMs: T0, samples, load: load(600), loadgen, componentCpuMs: { mock: 300, db: 200 } });
+    assert.deepEqual(cpu.window, { kind: 'all-workers', startMs: 1000, endMs: 3000, completions: 600 });
+    // SUT 4,500 − 1,500 = 3,000 ms / 600 = 5 ms; generator 25 % of 4 s = 1,000 + mock 300 + DB 200 = 1,500 ms / 1,000 = 1.5 ms
+    assert.equal(cpu.sutMs, 3000);
+    assert.equal(cpu.perRequestMs, 6.5);
+    // the window's 300 req/s keeps 2 cores / 6.5 ms = 307.7 req/s; the old D over the SUT's whole
+    // sample span (6,500 ms + 1,500 ms) / 1,000 = 8 ms gave 250 req/s, and the cell read "above the bound"
+    const w = cellWindow(load(600))!;
+    assert.equal(windowRps(w), 300);
+    const bound = boundsFor({ variant: v('io-virtual'), scenario: 'io-100ms', concurrency: 2000, cores: 2, cpuMsPerRequest: cpu.perRequestMs, fibCpuMsPerCall: null }).smallest!;
+    assert.equal(bound.kind, 'cpu');
+    assert.equal(boundVerdict(windowRps(w), bound.rps, false), 'within');
+  });
+
+  test('a window with fewer than 100 successes: rate and D both over the whole run [first send, last answer]', () => {
+    const w = cellWindow(load(99))!;
+    assert.deepEqual(w, { kind: 'whole-run', startMs: 0, endMs: 4000, completions: 1000 });
+    assert.equal(windowRps(w), 250);
+    const cpu = cellCpu({ t0EpochMs: T0, samples, load: load(99), loadgen, componentCpuMs: { mock: 300, db: 200 } });
+    // SUT at t0 interpolated: 200 / 1,200 of 1.5 s = 250 ms; at 4 s: 6,000 ms → 5,750 ms / 1,000 + 1.5
+    assert.equal(cpu.sutMs, 5750);
+    assert.equal(cpu.perRequestMs, 7.25);
+  });
+
+  test('SUT CPU is interpolated between samples, never extrapolated; unknown parts leave D unknown', () => {
+    assert.equal(sutCpuMsAt(samples, T0 + 1500), 2250);
+    assert.equal(sutCpuMsAt(samples, T0 + 1000), 1500);
+    assert.equal(sutCpuMsAt(samples, T0 - 201), null);
+    assert.equal(sutCpuMsAt(samples, T0 + 4501), null);
+    assert.equal(cellCpu({ t0EpochMs: T0, samples: [] as never, load: load(600), loadgen }).perRequestMs, null);
+    assert.equal(cellCpu({ t0EpochMs: T0, samples, load: load(600), loadgen: { ...loadgen, cpuPct: null } }).perRequestMs, null);
+    // no component CPU recorded: generator and SUT only
+    assert.equal(cellCpu({ t0EpochMs: T0, samples, load: load(600), loadgen }).perRequestMs, 6);
+    assert.equal(cellWindow({ ok: 0, wholeRunThroughputRps: null, steadyWindow: null }), null);
   });
 });
 
@@ -103,7 +135,7 @@ describe('plan of study 002', () => {
     const plan = makePlan(o, STUDY_002);
     assert.equal(plan.blocks.length, o.variants.length); // quick runs scenario 5 on virtual threads only
     const cpu = plan.cells.filter((c) => c.variant === 'cpu-virtual');
-    assert.deepEqual(cpu.map((c) => [c.cellId, c.scenario, c.latencyMs, c.requestsPerWorker]), [['cpu-virtual-c4-r1', 'cpu-fib', 100, 5], ['cpu-virtual-c40-r1', 'cpu-fib', 100, 5]]);
+    assert.deepEqual(cpu.map((c) => [c.cellId, c.scenario, c.latencyMs, c.requestsPerWorker]), [['cpu-virtual-c20-r1', 'cpu-fib', 100, 12], ['cpu-virtual-c40-r1', 'cpu-fib', 100, 12]]);
     const st = plan.cells.find((c) => c.variant === 'mixed-virtual-structured')!;
     assert.equal(st.scenario, 'mixed-structured');
     assert.equal(st.latencyMs, 150);
@@ -111,6 +143,26 @@ describe('plan of study 002', () => {
     const flat = makePlan(resolveOptions(STUDY_002, 'quick', { levels: '7' }, HOST), STUDY_002);
     assert.ok(flat.cells.every((c) => c.concurrency === 7));
   });
+  test('requests per worker for a window of k successes: ⌈1 + R / E2E + k / c⌉', () => {
+    assert.equal(requestsPerWorkerForWindow(20, 500, 230, 200), 14);
+    assert.equal(requestsPerWorkerForWindow(20, 500, 150, 200), 15);
+    assert.equal(requestsPerWorkerForWindow(4, 500, 160, 200), 55);
+    assert.equal(requestsPerWorkerForWindow(100, 1000, 100, 200), 13);
+  });
+
+  test('quick and seed-002: every cell\'s all-workers window holds ≥ 2 × 100 successes at the planned rate on 2 cores, within 8 and 45 min of plan', () => {
+    for (const [profile, maxS] of [['quick', 8 * 60], ['seed-002', 45 * 60]] as const) {
+      const o = resolveOptions(STUDY_002, profile, {}, HOST);
+      const plan = makePlan(o, STUDY_002);
+      for (const c of plan.cells.filter((x) => REQUEST_SCENARIOS.has(x.scenario))) {
+        const e2eMs = (c.concurrency / plannedRps(c.scenario, c.executor, c.concurrency, 2)) * 1000;
+        const need = requestsPerWorkerForWindow(c.concurrency, o.rampMs, e2eMs, 2 * MIN_WINDOW_COMPLETIONS);
+        assert.ok(c.requestsPerWorker >= need, `${profile} ${c.cellId}: ${c.requestsPerWorker} requests per worker, the window needs ${need}`);
+      }
+      assert.ok(plan.theoreticalS <= maxS, `${profile}: ${plan.theoreticalS} s planned`);
+    }
+  });
+
   test('planned time uses the smallest bound known before the run (mixed through Hikari 10: 200 req/s)', () => {
     assert.equal(plannedCellS('mixed', { kind: 'virtual-per-task' }, 1000, 2, 2), 10);
     assert.equal(plannedCellS('cpu-fib', { kind: 'virtual-per-task' }, 40, 1, 2), 2);
@@ -158,7 +210,7 @@ describe('report of a real smoke run (test/fixtures/study-002/smoke: io-virtual,
     const model = buildModel(run);
     const rows = rows002(model);
     assert.deepEqual(rows.map((r) => r.variant), ['io-virtual', 'cpu-virtual', 'mixed-virtual-structured', 'db10-virtual']);
-    for (const r of rows) assert.ok(r.smallest !== null && r.bounds.some((b) => b.kind === 'executor'), r.variant);
+    for (const r of rows) assert.ok(r.smallest !== null && r.bounds.some((b) => b.kind === 'executor') && r.windowKinds.length === 1, r.variant);
     assert.ok(rows.find((r) => r.variant === 'db10-virtual')!.bounds.some((b) => b.kind === 'dbPool' && b.rps === 2000));
     const cp = criticalPath(rows)!;
     assert.ok(cp.measuredMs >= 150 && Math.abs(cp.measuredMs - 150) < Math.abs(cp.measuredMs - 100), `critical path ${cp.measuredMs} ms`);

@@ -9,7 +9,8 @@
  *   (src/theory/bounds.ts throughputBoundRps), L = the time a request holds its thread.
  * - `dbPool`: Hikari pool / DB time per request (10 / 0.005 s = 2,000 req/s; 10 / 0.05 s = 200 req/s).
  * - `lock`: one shared monitor held H ms per request: 1 / H (a `synchronized` method of a singleton).
- * - `cpu`: cores / measured CPU-seconds per completed request (SUT + mock + load generator + DB).
+ * - `cpu`: cores / measured CPU-seconds per completed request (SUT + mock + load generator + DB),
+ *   over the same window as the throughput it bounds (cellCpu, cellWindow).
  * - `cpuPerCall`: cores / the CPU time one call costs by itself (cpu-fib: the SUT's calibration).
  */
 import type { ExecutorSpec } from '../study/types.ts';
@@ -40,7 +41,7 @@ export interface BoundInputs {
   /** ms a request holds one shared monitor, null when there is none */
   lockMs: number | null;
   cores: number;
-  /** CPU ms per completed request over every process (cellCpuMsPerRequest), null when unknown */
+  /** CPU ms per completed request over every process, in the window of the throughput it bounds (cellCpu), null when unknown */
   cpuMsPerRequest: number | null;
   /** CPU ms of one call by itself (cpu-fib calibration), null when not a CPU scenario */
   cpuMsPerCall: number | null;
@@ -75,37 +76,100 @@ export function cellBounds(i: BoundInputs): CellBounds {
   return { bounds: b, smallest };
 }
 
-/** CPU ms per completed request of one cell, split by process; `totalMs` null when a part is unknown. */
+/** Fewest successes in a cell's all-workers window for it to be used (else the whole run is the window). */
+export const MIN_WINDOW_COMPLETIONS = 100;
+
+/**
+ * The interval a cell's throughput and its CPU bound are both measured over, ms after the load's t0.
+ * `all-workers`: [latest first answer, earliest last answer] (LoadSummary.steadyWindow), when it
+ * holds at least MIN_WINDOW_COMPLETIONS successes (a cell too short for its ramp holds fewer);
+ * `whole-run`: [first send, last answer], the first send taken at t0 (worker 0's slot is 0 ms in
+ * every start mode, src/load/schedule.ts), its length the summary's whole-run span (ok / whole-run
+ * throughput). `completions`: the successes ending in it.
+ */
+export interface CellWindow {
+  kind: 'all-workers' | 'whole-run';
+  startMs: number;
+  endMs: number;
+  completions: number;
+}
+
+/** A cell's window (see CellWindow); null when neither is known (no success). */
+export function cellWindow(load: Pick<CellResult['load'], 'steadyWindow' | 'ok' | 'wholeRunThroughputRps'>): CellWindow | null {
+  const w = load.steadyWindow;
+  if (w && w.endMs > w.startMs && w.completions >= MIN_WINDOW_COMPLETIONS) return { kind: 'all-workers', startMs: w.startMs, endMs: w.endMs, completions: w.completions };
+  const rps = load.wholeRunThroughputRps;
+  if (rps === null || rps <= 0 || load.ok === 0) return null;
+  return { kind: 'whole-run', startMs: 0, endMs: (load.ok / rps) * 1000, completions: load.ok };
+}
+
+/** The window's throughput, req/s: completions / its length. */
+export function windowRps(w: CellWindow): number {
+  return w.completions / ((w.endMs - w.startMs) / 1000);
+}
+
+/**
+ * The SUT's cumulative process CPU at `tEpochMs`, ms, linearly interpolated between the two samples
+ * around it (`processCpuTimeNs`, every 250 ms by default); null when no sample lies at or before it
+ * or none at or after it (never extrapolated).
+ */
+export function sutCpuMsAt(samples: readonly Pick<CellResult['samples'][number], 'tEpochMs' | 'processCpuTimeNs'>[], tEpochMs: number): number | null {
+  let before: { t: number; ns: number } | null = null;
+  let after: { t: number; ns: number } | null = null;
+  for (const s of samples) {
+    if (s.processCpuTimeNs === null) continue;
+    if (s.tEpochMs <= tEpochMs && (before === null || s.tEpochMs >= before.t)) before = { t: s.tEpochMs, ns: s.processCpuTimeNs };
+    if (s.tEpochMs >= tEpochMs && (after === null || s.tEpochMs <= after.t)) after = { t: s.tEpochMs, ns: s.processCpuTimeNs };
+  }
+  if (before === null || after === null) return null;
+  const f = after.t === before.t ? 0 : (tEpochMs - before.t) / (after.t - before.t);
+  return (before.ns + f * (after.ns - before.ns)) / 1e6;
+}
+
+/** CPU of one cell per successful request, split by process, with the window it was measured in. */
 export interface CellCpu {
+  /** the window the SUT's CPU and the throughput it bounds are both measured over */
+  window: CellWindow | null;
+  /** the SUT's process CPU in the window, ms */
   sutMs: number | null;
+  /** the load generator's CPU over the measured phase (`loadgen.cpuPct` of one core × the whole-run span), ms */
   loadgenMs: number | null;
+  /** the mock's and the database's CPU over the cell's load (`componentCpuMs`), ms */
   mockMs: number | null;
   dbMs: number | null;
   /** the load's whole span (first send → last answer), ms */
   spanMs: number | null;
-  /** Σ of the known parts / successful requests; null when the SUT's or the generator's is unknown or nothing succeeded */
+  /**
+   * D_cpu = SUT ms in the window / successes in the window + (generator + mock + DB ms) / the cell's
+   * successes; null when the SUT's or the generator's part is unknown or nothing succeeded
+   */
   perRequestMs: number | null;
 }
 
 /**
- * The CPU all processes spent on one cell, per successful request (service demand D_cpu): the SUT's
- * process CPU between its first and last sample of the cell (`processCpuTimeNs`), the load
- * generator's (`loadgen.cpuPct` of one core over the load's whole span), the mock's and the
- * database's (`componentCpuMs`, from /proc; 0 when the cell did not record them: the scenario used
- * neither). Null when the SUT's or the generator's part is unknown or no request succeeded.
+ * The CPU all processes spent per successful request of one cell (service demand D_cpu of the
+ * service-demand law X ≤ cores / D_cpu; Denning & Buzen 1978), measured over the same interval as
+ * the throughput it bounds (cellWindow): the SUT's process CPU between the window's ends
+ * (interpolated from its samples) over the successes ending in the window. The generator, the mock
+ * and the database record one CPU total per cell (not per window), so their part is their total
+ * over the cell's successes: their work is per request, and their CPU outside the window (ramp,
+ * drain) is spent on requests too, unlike the SUT's JIT and GC before and after the load.
+ * `componentCpuMs` absent (the cell recorded neither): 0.
  */
-export function cellCpu(c: Pick<CellResult, 'samples' | 'load' | 'loadgen' | 'componentCpuMs'>): CellCpu {
-  const s = c.samples.filter((x) => x.processCpuTimeNs !== null);
-  const first = s[0]?.processCpuTimeNs;
-  const last = s[s.length - 1]?.processCpuTimeNs;
-  const sutMs = first == null || last == null ? null : (last - first) / 1e6;
+export function cellCpu(c: Pick<CellResult, 'samples' | 'load' | 'loadgen' | 'componentCpuMs' | 't0EpochMs'>): CellCpu {
+  const window = cellWindow(c.load);
+  const a = window ? sutCpuMsAt(c.samples, c.t0EpochMs + window.startMs) : null;
+  const b = window ? sutCpuMsAt(c.samples, c.t0EpochMs + window.endMs) : null;
+  const sutMs = a === null || b === null ? null : b - a;
   const rps = c.load.wholeRunThroughputRps;
   const spanMs = rps !== null && rps > 0 && c.load.ok > 0 ? (c.load.ok / rps) * 1000 : null;
   const loadgenMs = c.loadgen.cpuPct === null || spanMs === null ? null : (c.loadgen.cpuPct / 100) * spanMs;
   const mockMs = c.componentCpuMs?.mock ?? null;
   const dbMs = c.componentCpuMs?.db ?? null;
-  const perRequestMs = sutMs === null || loadgenMs === null || c.load.ok === 0 ? null : (sutMs + loadgenMs + (mockMs ?? 0) + (dbMs ?? 0)) / c.load.ok;
-  return { sutMs, loadgenMs, mockMs, dbMs, spanMs, perRequestMs };
+  const perRequestMs = window === null || sutMs === null || loadgenMs === null || c.load.ok === 0
+    ? null
+    : sutMs / window.completions + (loadgenMs + (mockMs ?? 0) + (dbMs ?? 0)) / c.load.ok;
+  return { window, sutMs, loadgenMs, mockMs, dbMs, spanMs, perRequestMs };
 }
 
 /** Measured ÷ bound, the issue's acceptance: ≤ 1.02 always, ≥ 0.95 where no host flag is raised. */

@@ -147,17 +147,18 @@ export const PROFILES_002: readonly Profile[] = [
     name: 'seed-002',
     // Levels cut from the study's 10,000 so the whole run stays ≤ 45 min on a 2-core host (each
     // level holds 2 descriptors per worker in the SUT, under ulimit -n: the engine refuses a level
-    // above the host's limit with the reason). Requests per worker: ≥ 3 + ramp / E2E at the low
-    // level, so each cell has a window with every worker in the loop.
-    description: 'the study\'s five scenarios (four over HTTP, scenario 5 over held WebSocket connections) in one run, 1 repeat, 1 s ramp (the study\'s 10 s ramp was 1.7 % of its 600 s cells; these last 5–100 s); levels cut from the study\'s 10,000 to fit ≤ 45 min on 2 cores: io 500/5,000 × 20, cpu 20/200 × 6 (at 20 fib calls/s a round of 10,000 workers takes 500 s), mixed 20/1,000 × 10 (Hikari 10: 200 req/s), db 100/2,000 × 40, sync 100/1,000 × 10, WebSocket 1,000/4,000/10,000 connections held 20 s (≈ 20 min with 15 SUT starts, plus the WebSocket sweep)',
+    // above the host's limit with the reason). Requests per worker: at least
+    // requestsPerWorkerForWindow(c, ramp, c / plannedRps, 200) at each level (theory.ts), so each
+    // cell's all-workers window holds twice the 100 successes the acceptance check needs.
+    description: 'the study\'s five scenarios (four over HTTP, scenario 5 over held WebSocket connections) in one run, 1 repeat, 1 s ramp (the study\'s 10 s ramp was 1.7 % of its 600 s cells; these last 5–120 s); levels cut from the study\'s 10,000 to fit ≤ 45 min on 2 cores: io 500/5,000 × 20, cpu 20/200 × 12 (at 20 fib calls/s a round of 10,000 workers takes 500 s), mixed 20/1,000 × 16 (Hikari 10: 200 req/s), fan-out 20/1,000 × 18, db 100/2,000 × 40, sync 100/1,000 × 10, WebSocket 1,000/4,000/10,000 connections held 20 s; requests per worker so that every HTTP cell\'s all-workers window holds ≥ 200 successes (15 SUT starts, and I/O cells held below their planned rate by this host\'s CPU, add to the plan)',
     values: {
       ...BASE,
       rampMs: 1000,
       scenarioLevels: {
         'io-100ms': { levels: [500, 5000], requestsPerWorker: 20 },
-        'cpu-fib': { levels: [20, 200], requestsPerWorker: 6 },
-        'mixed': { levels: [20, 1000], requestsPerWorker: 10 },
-        'mixed-structured': { levels: [20, 1000], requestsPerWorker: 10 },
+        'cpu-fib': { levels: [20, 200], requestsPerWorker: 12 },
+        'mixed': { levels: [20, 1000], requestsPerWorker: 16 },
+        'mixed-structured': { levels: [20, 1000], requestsPerWorker: 18 },
         'db-small': { levels: [100, 2000], requestsPerWorker: 40 },
         'db-small-synchronized': { levels: [100, 1000], requestsPerWorker: 10 },
         // scenario 5: N held connections (≤ 400 opened per s), each held durationS = 20 s
@@ -168,18 +169,19 @@ export const PROFILES_002: readonly Profile[] = [
   },
   {
     name: 'quick',
-    // each cell long enough for a window with every worker in the loop: requests per worker ≥ 3 +
-    // ramp / E2E at the low level; the longest cells (≈ 10 s) are the pools and Hikari 10 at the high level
-    description: 'every variant at two levels, 0.5 s ramp, 1 repeat (≈ 6–8 min with 15 SUT starts): io 100/1,000 × 20, cpu 4/40 × 5, mixed 20/400 × 6, db 50/500 × 40, sync 50/200 × 10; WebSocket: virtual threads at 200/1,000 connections held 5 s',
+    // requests per worker: at least requestsPerWorkerForWindow(c, ramp, c / plannedRps, 200) at each
+    // level (theory.ts), so each cell's all-workers window holds ≥ 200 successes; cpu-fib starts at
+    // c = 20, not 4 (at c = 4 that would take 54 requests per worker, 2,160 at c = 40)
+    description: 'every variant at two levels, 0.5 s ramp, 1 repeat: io 100/1,000 × 20, cpu 20/40 × 12, mixed 20/400 × 14, fan-out 20/400 × 15, db 50/500 × 40, sync 50/200 × 10; WebSocket: virtual threads at 200/1,000 connections held 5 s; requests per worker so that every HTTP cell\'s all-workers window holds ≥ 200 successes (15 SUT starts, and I/O cells held below their planned rate by this host\'s CPU, add to the plan)',
     values: {
       ...BASE,
       warmupS: 2,
       rampMs: 500,
       scenarioLevels: {
         'io-100ms': { levels: [100, 1000], requestsPerWorker: 20 },
-        'cpu-fib': { levels: [4, 40], requestsPerWorker: 5 },
-        'mixed': { levels: [20, 400], requestsPerWorker: 6 },
-        'mixed-structured': { levels: [20, 400], requestsPerWorker: 6 },
+        'cpu-fib': { levels: [20, 40], requestsPerWorker: 12 },
+        'mixed': { levels: [20, 400], requestsPerWorker: 14 },
+        'mixed-structured': { levels: [20, 400], requestsPerWorker: 15 },
         'db-small': { levels: [50, 500], requestsPerWorker: 40 },
         'db-small-synchronized': { levels: [50, 200], requestsPerWorker: 10 },
         [WS_PUSH]: { levels: [200, 1000], requestsPerWorker: 1 },

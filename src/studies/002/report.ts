@@ -15,7 +15,7 @@ import type { RenderContext } from '../../report/render-md.ts';
 import type { ChartLabels, ChartSpec } from '../../report/charts.ts';
 import { Raw, aggText, code, int, mib, ms, num, pct, raw, rps, table } from '../../report/format.ts';
 import { aggregate } from '../../stats/aggregate.ts';
-import { boundVerdict, cellCpu, type Bound, type BoundVerdict } from '../../theory/cell-bounds.ts';
+import { boundVerdict, cellCpu, cellWindow, windowRps as rateInWindowRps, type Bound, type BoundVerdict, type CellWindow } from '../../theory/cell-bounds.ts';
 import { boundsFor, checkPublished, dbPoolOf, holding, MIXED_CRITICAL_PATH_MS, MIXED_STUDY_CLAIM_MS, REQUEST_SCENARIOS, type PublishedCheck } from './theory.ts';
 import { STUDY_LEVEL } from './published.ts';
 
@@ -39,10 +39,13 @@ export interface Row002 {
   /** whole run: successes / (last answer − first send), the study's definition (JMeter's summary) */
   throughputRps: Agg;
   /**
-   * the rate while every worker was in the loop (windowRps): what the bounds are checked against, so
-   * the ramp and the drain of a short cell do not count as a limit
+   * the rate in the cell's window (cellWindow: every worker in the loop, else the whole run): what
+   * the bounds are checked against, so the ramp and the drain of a short cell do not count as a
+   * limit; the CPU bound's D is measured over the same window
    */
   windowRps: Agg;
+  /** the window kinds of the repeats, distinct, sorted */
+  windowKinds: CellWindow['kind'][];
   p50Ms: Agg;
   p95Ms: Agg;
   p99Ms: Agg;
@@ -52,7 +55,7 @@ export interface Row002 {
   errorKinds: Record<string, number>;
   /** other errors by class, summed */
   errorClasses: Record<string, number>;
-  /** CPU ms per successful request over SUT + generator + mock + DB (median over repeats) */
+  /** CPU ms per successful request over SUT + generator + mock + DB, in the window (cellCpu; median over repeats) */
   cpuMsPerRequest: number | null;
   /** host CPU busy % during the cell (median) */
   hostCpuPct: number | null;
@@ -114,11 +117,13 @@ export function rows002(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSp
         const m = aggOf(cs.map((x) => x.load.timingMs?.[k]?.p50 ?? null)).median;
         if (m !== null) timingP50Ms[k] = m;
       }
-      const windowRps = aggOf(cs.map((x) => windowRpsOf(x) ?? x.load.wholeRunThroughputRps));
+      const windows = cs.map((x) => cellWindow(x.load));
+      const windowRps = aggOf(windows.map((w) => (w === null ? null : rateInWindowRps(w))));
+      const windowKinds = [...new Set(windows.flatMap((w) => (w === null ? [] : [w.kind])))].sort();
       const share = windowRps.median !== null && b.smallest ? windowRps.median / b.smallest.rps : null;
       const pinned = cs.map((x) => x.pinned?.total ?? null).filter((x): x is number => x !== null);
       out.push({
-        variant: v, scenario, concurrency: c, repeats: cs.length, throughputRps, windowRps,
+        variant: v, scenario, concurrency: c, repeats: cs.length, throughputRps, windowRps, windowKinds,
         p50Ms: p((e) => e.p50), p95Ms: p((e) => e.p95), p99Ms: p((e) => e.p99),
         execP50Ms: aggOf(cs.map((x) => x.load.execMs?.p50 ?? null)),
         errorRate: aggOf(cs.map((x) => (x.load.count > 0 ? (x.load.count - x.load.ok) / x.load.count : null))),
@@ -136,21 +141,6 @@ export function rows002(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSp
     }
   }
   return out;
-}
-
-/** Fewest successes in a cell's all-workers window for its rate to be used (else the whole-run rate). */
-export const MIN_WINDOW_COMPLETIONS = 100;
-
-/**
- * A cell's rate while every worker was in the loop, req/s: the successes ending in
- * [latest first answer, earliest last answer] (LoadSummary.steadyWindow) over that window's length;
- * null when the window is empty or holds fewer than MIN_WINDOW_COMPLETIONS successes (a cell too
- * short for its ramp).
- */
-export function windowRpsOf(c: Pick<CellResult, 'load'>): number | null {
-  const w = c.load.steadyWindow;
-  if (!w || w.endMs <= w.startMs || w.completions < MIN_WINDOW_COMPLETIONS) return null;
-  return w.completions / ((w.endMs - w.startMs) / 1000);
 }
 
 /** The highest level's row of a variant, or null. */
@@ -286,7 +276,7 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
 
   // the acceptance summary: per scenario, the bound that limited each variant
   out['limits'] = table([s('h.scenario'), s('h.variant'), 'c', s('h.windowRps'), s('h.smallest'), s('h.share'), s('h.acceptance'), s('h.hostFlags')],
-    rows.map((r) => [code(r.scenario), variantName(r.variant), int(r.concurrency), aggText(r.windowRps, (x) => rps(x)), r.smallest ? `${rps(r.smallest.rps)} (${s(`bound.${r.smallest.kind}`)})` : '—', pct(r.share === null ? null : r.share * 100), s(`acc.${r.verdict}`), r.hostFlags.length ? r.hostFlags.join(', ') : '—']),
+    rows.map((r) => [code(r.scenario), variantName(r.variant), int(r.concurrency), windowText(r, ctx), r.smallest ? `${rps(r.smallest.rps)} (${s(`bound.${r.smallest.kind}`)})` : '—', pct(r.share === null ? null : r.share * 100), s(`acc.${r.verdict}`), r.hostFlags.length ? r.hostFlags.join(', ') : '—']),
     ['l', 'l', 'r', 'r', 'l', 'r', 'l', 'l']);
   const counts = { within: 0, above: 0, below: 0, flagged: 0 };
   for (const r of rows) {
@@ -314,13 +304,19 @@ function errorsText(r: Row002, ctx: RenderContext): string {
   return parts.length === 0 ? '0' : `${aggText(r.errorRate, (x) => pct(x === null ? null : x * 100, 2))} (${parts.join(', ')})`.replace(/^/, ctx.s('errors.prefix'));
 }
 
+/** A row's window rate with the window it was measured in, e.g. `396.36 req/s (all workers)`. */
+function windowText(r: Row002, ctx: RenderContext): string {
+  const rate = aggText(r.windowRps, (x) => rps(x));
+  return r.windowKinds.length === 0 ? rate : `${rate} (${r.windowKinds.map((k) => ctx.s(`win.${k}`)).join(', ')})`;
+}
+
 /** Every bound of each (variant, level), the smallest in bold, and the acceptance verdict. */
 function boundTable(rs: readonly Row002[], ctx: RenderContext): Raw {
   const { s, variantName } = ctx;
   const kinds: Bound['kind'][] = ['executor', 'dbPool', 'lock', 'cpuPerCall', 'cpu'];
   const used = kinds.filter((k) => rs.some((r) => r.bounds.some((b) => b.kind === k)));
   return table([s('h.variant'), 'c', s('h.windowRps'), ...used.map((k) => s(`bound.${k}`)), s('h.share'), s('h.acceptance')],
-    rs.map((r) => [variantName(r.variant), int(r.concurrency), aggText(r.windowRps, (x) => rps(x)),
+    rs.map((r) => [variantName(r.variant), int(r.concurrency), windowText(r, ctx),
       ...used.map((k) => {
         const b = r.bounds.find((x) => x.kind === k);
         if (!b) return '—';
@@ -341,6 +337,12 @@ function analysis(rs: readonly Row002[], ctx: RenderContext, cores: number): Raw
     lines.push(`- ${s('an.variant', { variant: variantName(v), cells: parts.join('; ') })}`);
   }
   if (rs.some((r) => r.smallest?.kind === 'cpu')) lines.push('', s('an.cpuHost', { cores: int(cores) }));
+  // above the measured CPU bound: X · D > cores is impossible, so D's per-cell parts are overstated in the window
+  const above = rs.filter((r) => r.verdict === 'above-bound' && r.smallest?.kind === 'cpu' && r.windowRps.median !== null && r.cpuMsPerRequest !== null);
+  if (above.length > 0) {
+    const busy = above.map((r) => (r.windowRps.median! * r.cpuMsPerRequest!) / 1000);
+    lines.push('', s('an.cpuAbove', { cells: above.map((r) => `${variantName(r.variant)}, c = ${int(r.concurrency)}`).join('; '), busy: busy.map((b) => num(b, 2)).join('; '), cores: int(cores) }));
+  }
   // the phrases are escaped Markdown already; the list marks are ours
   return raw(lines.join('\n'));
 }

@@ -148,16 +148,36 @@ export function checkPublished(rows: readonly PublishedRow[], variants: readonly
 }
 
 /**
+ * The rate a cell is planned at, req/s: the smallest bound known before the run — the executor, the
+ * DB pool at Hikari's default 10 (a larger pool only raises it), the shared lock, and for cpu-fib
+ * this host's cores / the nominal CPU per call. The measured CPU bound is not known before the run,
+ * so an I/O cell on a small host runs slower than this.
+ */
+export function plannedRps(scenario: string, exec: ExecutorSpec, c: number, cores: number = availableParallelism()): number {
+  const h = holding(scenario);
+  const b = cellBounds({ executor: exec, concurrency: c, holdMs: h.threadMs, dbPool: h.dbMs !== null ? HIKARI_DEFAULT : null, dbMs: h.dbMs, lockMs: h.lockMs, cores, cpuMsPerRequest: null, cpuMsPerCall: h.cpuMs });
+  return b.smallest?.rps ?? throughputBoundRps(exec, c, h.threadMs);
+}
+
+/**
  * The planned duration of one cell, s: the closed loop's minimum (src/theory/bounds.ts
- * cellMinDurationS) at the smallest bound known before the run — the executor, the DB pool at
- * Hikari's default 10 (a larger pool only shortens it), the shared lock, and for cpu-fib this host's
- * cores / the nominal CPU per call (the plan adds the ramp). The measured CPU bound is not known
- * before the run, so an I/O cell on a small host takes longer than this.
+ * cellMinDurationS) at plannedRps (the plan adds the ramp).
  */
 export function plannedCellS(scenario: string, exec: ExecutorSpec, c: number, requestsPerWorker: number, cores: number = availableParallelism()): number {
   const h = holding(scenario);
-  const b = cellBounds({ executor: exec, concurrency: c, holdMs: h.threadMs, dbPool: h.dbMs !== null ? HIKARI_DEFAULT : null, dbMs: h.dbMs, lockMs: h.lockMs, cores, cpuMsPerRequest: null, cpuMsPerCall: h.cpuMs });
-  const rps = b.smallest?.rps ?? throughputBoundRps(exec, c, h.threadMs);
-  const minS = Math.max(cellMinDurationS(exec, c, h.threadMs, requestsPerWorker), (c * requestsPerWorker) / rps);
-  return minS;
+  return Math.max(cellMinDurationS(exec, c, h.threadMs, requestsPerWorker), (c * requestsPerWorker) / plannedRps(scenario, exec, c, cores));
+}
+
+/**
+ * Requests per worker a closed-loop cell needs for its all-workers window (cellWindow) to hold
+ * `completions` successes: ⌈1 + R / E2E + completions / c⌉. Derivation: worker i starts at i·R/c, so
+ * the latest first answer comes at ≈ R + E2E and the earliest last answer (worker 0's) at ≈ n·E2E;
+ * the window holds X·(n·E2E − R − E2E) = c·(n − 1 − R/E2E) successes, with X = c / E2E (Little's law,
+ * no think time). E2E here is c / plannedRps: an upper estimate of the rate, so a lower one of E2E
+ * and of the window. Workers whose E2E spread widely (an unfair scheduler: virtual threads running
+ * fib on 2 carriers) end the window earlier than this; such a cell falls back to the whole run.
+ * e.g. mixed, c = 20, R = 500 ms, E2E = 230 ms, 200 successes: ⌈1 + 2.17 + 10⌉ = 14.
+ */
+export function requestsPerWorkerForWindow(c: number, rampMs: number, e2eMs: number, completions: number): number {
+  return Math.ceil(1 + rampMs / e2eMs + completions / c - 1e-9);
 }
