@@ -234,7 +234,7 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
       return [code(id), sc.label, holds, lv.levels.map(int).join(', '), int(lv.requestsPerWorker), o.variants.filter((v) => (model.variantSpecs.get(v)?.scenario ?? o.scenario) === id).map((v) => variantName(v)).join(', ')];
     }), ['l', 'l', 'l', 'r', 'r', 'l']);
   const db = model.manifest.db;
-  out['dbInfo'] = db ? s(db.kind === 'own' ? 'db.own' : 'db.external', { version: db.serverVersion, url: db.url, maxConn: db.settings['max_connections'] ?? '—', buffers: db.settings['shared_buffers'] ?? '—', fsync: db.settings['fsync'] ?? '—', rows: int(db.ordersRows) }) : s('db.none');
+  out['dbInfo'] = db ? ctx.P(db.kind === 'own' ? 'db.own' : 'db.external', { version: db.serverVersion, url: db.url, maxConn: db.settings['max_connections'] ?? '—', buffers: db.settings['shared_buffers'] ?? '—', fsync: db.settings['fsync'] ?? '—', rows: int(db.ordersRows) }) : s('db.none');
   out['sutInfo002'] = sutInfo(model, ctx);
 
   // one section per scenario group
@@ -245,17 +245,17 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
     out[`${g.id}Analysis`] = rs.length === 0 ? '' : analysis(rs, ctx, model.manifest.host.cores);
   }
   const cp = criticalPath(rows);
-  out['criticalPath'] = cp ? s('cp.text', { measured: ms(cp.measuredMs), c: int(cp.c), theory: int(MIXED_CRITICAL_PATH_MS), study: int(MIXED_STUDY_CLAIM_MS), serial: cp.serialMs === null ? '—' : ms(cp.serialMs), closer: Math.abs(cp.measuredMs - MIXED_CRITICAL_PATH_MS) <= Math.abs(cp.measuredMs - MIXED_STUDY_CLAIM_MS) ? int(MIXED_CRITICAL_PATH_MS) : int(MIXED_STUDY_CLAIM_MS) }) : s('cp.none');
+  out['criticalPath'] = cp ? ctx.P('cp.text', { measured: ms(cp.measuredMs), c: int(cp.c), theory: int(MIXED_CRITICAL_PATH_MS), study: int(MIXED_STUDY_CLAIM_MS), serial: cp.serialMs === null ? '—' : ms(cp.serialMs), closer: Math.abs(cp.measuredMs - MIXED_CRITICAL_PATH_MS) <= Math.abs(cp.measuredMs - MIXED_STUDY_CLAIM_MS) ? int(MIXED_CRITICAL_PATH_MS) : int(MIXED_STUDY_CLAIM_MS) }) : ctx.P('cp.none');
   const timings = rows.filter((r) => Object.keys(r.timingP50Ms).length > 0);
   out['mixedTimings'] = timings.length === 0 ? '' : table([s('h.variant'), 'c', 'db P50', 'user P50', 'logistics P50', s('h.execP50')],
     timings.map((r) => [variantName(r.variant), int(r.concurrency), ms(r.timingP50Ms['db']), ms(r.timingP50Ms['user']), ms(r.timingP50Ms['logistics']), aggMs(r.execP50Ms)]), ['l', 'r', 'r', 'r', 'r', 'r']);
 
   // pitfalls: synchronized pinning (JFR), pool exhaustion with the CPU seen during it
   const sync = rows.filter((r) => r.scenario === 'db-small-synchronized');
-  out['pinning002'] = sync.length === 0 ? s('pin002.none') : table([s('h.variant'), 'c', s('h.throughput'), s('h.smallest'), 'P99', s('h.pinned', { threshold: int(o.pinnedThresholdMs) })],
+  out['pinning002'] = sync.length === 0 ? ctx.P('pin002.none') : table([s('h.variant'), 'c', s('h.throughput'), s('h.smallest'), 'P99', s('h.pinned', { threshold: int(o.pinnedThresholdMs) })],
     sync.map((r) => [variantName(r.variant), int(r.concurrency), aggText(r.throughputRps, (x) => rps(x)), r.smallest ? `${rps(r.smallest.rps)} (${s(`bound.${r.smallest.kind}`)})` : '—', aggMs(r.p99Ms), r.pinnedTotal === null ? '—' : int(r.pinnedTotal)]), ['l', 'r', 'r', 'r', 'r', 'r']);
   const exhausted = rows.filter((r) => (r.errorKinds['db_pool_exhausted'] ?? 0) > 0);
-  out['exhaustion'] = exhausted.length === 0 ? s('exh.none') : table([s('h.variant'), 'c', 'db_pool_exhausted', s('h.errorRate'), s('h.hostCpu'), s('h.cpuPerReq')],
+  out['exhaustion'] = exhausted.length === 0 ? ctx.P('exh.none') : table([s('h.variant'), 'c', 'db_pool_exhausted', s('h.errorRate'), s('h.hostCpu'), s('h.cpuPerReq')],
     exhausted.map((r) => [variantName(r.variant), int(r.concurrency), int(r.errorKinds['db_pool_exhausted']), aggText(r.errorRate, (x) => pct(x === null ? null : x * 100)), pct(r.hostCpuPct), r.cpuMsPerRequest === null ? '—' : `${num(r.cpuMsPerRequest, 3)} ms`]), ['l', 'r', 'r', 'r', 'r', 'r']);
   out['hikariVersion'] = hikariLine(model, ctx);
 
@@ -359,9 +359,9 @@ function sutInfo(model: ReportModel, ctx: RenderContext): string | Raw {
 }
 
 /** The HikariCP version the SUT resolved, from `/bench/info` `db.hikariVersion` (issue 2398's `Thread.yield()` spin). */
-function hikariLine(model: ReportModel, ctx: RenderContext): string {
+function hikariLine(model: ReportModel, ctx: RenderContext): string | Raw {
   const versions = [...new Set(Object.values(model.manifest.sut).map((i) => (i as unknown as { db?: { hikariVersion?: unknown } }).db?.hikariVersion).filter((x): x is string => typeof x === 'string'))];
-  return versions.length === 0 ? ctx.s('hikari.unknown') : ctx.s('hikari.version', { versions: versions.join(', ') });
+  return versions.length === 0 ? ctx.s('hikari.unknown') : ctx.P('hikari.version', { versions: versions.join(', ') });
 }
 
 /** The study's decision tree (§9.1) beside what this run measured per scenario: virtual ÷ best pool at the highest level. */
