@@ -21,6 +21,7 @@ const ALLOWED: readonly { file: RegExp; line: RegExp; why: string }[] = [
   { file: /^mock\/src\//, line: /\b500\b/, why: 'HTTP status 500 of the mock' },
   { file: /^mock\/src\/(prng|config)\.ts$/, line: /\b32\b/, why: 'a 32-bit PRNG seed / hash' },
   { file: /^mock\/src\/(latency|config)\.ts$/, line: /'fixed'/, why: "the mock's fixed latency model" },
+  { file: /^src\/pipeline\/external\.ts$/, line: /latencyModel.*'fixed'/, why: "an external mock must run the mock's fixed latency model (--latency-model fixed)" },
   { file: /^mock\/src\/completion\.ts$/, line: /'virtual'/, why: "a word of the mock's reply text" },
   { file: /^src\/load\/server-timing\.ts$/, line: /\b32\b/, why: 'ASCII 32 (space)' },
   { file: /^src\/pipeline\/parent-watch\.ts$/, line: /\?\? 500\)/, why: 'default poll interval of the parent watch, ms' },

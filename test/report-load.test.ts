@@ -10,6 +10,7 @@ import { buildSummary } from '../src/analysis/summary.ts';
 import { renderReport } from '../src/report/index.ts';
 import { EXIT, VtbenchError } from '../src/core/errors.ts';
 import { FIXTURE_DIR } from './fixtures/report-helpers.ts';
+import { withoutProvenance } from './fixtures/report-helpers.ts';
 
 function tmpCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'vtbench-run-'));
@@ -45,7 +46,7 @@ test('a partial run (cells missing, no summary.json, a request file missing) sti
     assert.ok(r.gaps.some((g) => /3 of 12 planned cells have no result: virtual-c16-r1, virtual-c32-r2, fixed-c32-r2/.test(g)));
     assert.ok(r.gaps.some((g) => /fixed-c4-r1/.test(g)));
     assert.ok(r.gaps.some((g) => /interrupted/.test(g)));
-    const md = readFileSync(join(r.outDir, 'report.md'), 'utf8');
+    const md = withoutProvenance(readFileSync(join(r.outDir, 'report.md'), 'utf8'));
     assert.match(md, /summary\.json is missing; the summary was recomputed from the cells/);
     assert.match(md, /3 of 12 planned cells have no result/);
     assert.match(md, /9 of 12 cells/);
@@ -65,7 +66,7 @@ test('a run with only one variant reports it and says that the comparison is mis
     }
     const res = await renderReport(dir, out, { lang: 'zh' });
     assert.ok(res.gaps.some((g) => /only one variant/.test(g)));
-    const md = readFileSync(join(res.outDir, 'report.md'), 'utf8');
+    const md = withoutProvenance(readFileSync(join(res.outDir, 'report.md'), 'utf8'));
     assert.match(md, /没有任何档位同时具有两种模式的结果/);
   } finally {
     rmSync(join(dir, '..'), { recursive: true, force: true });
@@ -112,7 +113,7 @@ test('one non-numeric latency in a requests file: the report renders, that cell 
     const gap = 'per-request data of fixed-c32-r1: cells/fixed-c32-r1.requests.json.gz: /e2eMs/17 must be number; pooled percentiles and the latency distribution omit it';
     assert.ok(r.gaps.includes(gap), r.gaps.join('\n'));
     assert.ok(r.gaps.some((g) => /summary was recomputed from the usable cells and requests/.test(g)));
-    const md = readFileSync(join(r.outDir, 'report.md'), 'utf8');
+    const md = withoutProvenance(readFileSync(join(r.outDir, 'report.md'), 'utf8'));
     assert.ok(md.includes('cells/fixed-c32-r1.requests.json.gz: /e2eMs/17 must be number'), 'the gap is in the report');
     const run = await loadRun(dir);
     assert.equal(run.cells.length, 12, 'the cell itself (its load summary) is still a result');
@@ -135,7 +136,7 @@ test('a string where a number belongs in a cell file: the cell is left out as a 
     const r = await renderReport(dir, out, { lang: 'en' });
     assert.ok(r.gaps.includes('cells/virtual-c16-r2.json: /load/wholeRunThroughputRps must be number,null; the cell is left out'), r.gaps.join('\n'));
     assert.ok(r.gaps.some((g) => /1 of 12 planned cells have no result: virtual-c16-r2/.test(g)));
-    const md = readFileSync(join(r.outDir, 'report.md'), 'utf8');
+    const md = withoutProvenance(readFileSync(join(r.outDir, 'report.md'), 'utf8'));
     assert.doesNotMatch(md, /xyzzy/);
     assert.match(md, /11 of 12 cells/);
   } finally {

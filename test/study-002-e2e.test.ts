@@ -24,6 +24,7 @@ function capture(): { io: Io; text: () => string } {
   return { io: { stdout: sink, stderr: sink }, text: () => buf };
 }
 
+// the smoke profile's WebSocket arm (ws-virtual) has its own test: test/study-002-ws-e2e.test.ts
 test('study 002 smoke runs end to end: I/O, CPU, structured fan-out over PostgreSQL, small queries; database started and stopped; report written', { timeout: 400_000 }, async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-002-'));
   try {
@@ -31,7 +32,7 @@ test('study 002 smoke runs end to end: I/O, CPU, structured fan-out over Postgre
     const reportDir = join(tmp, 'report');
     const out = capture();
     const ports = ['--mock-port', String(await freePort()), '--sut-port', String(await freePort())];
-    const code = await runStudy(STUDY_002, ['--profile', 'smoke', ...ports, '--runs-dir', runsDir, '--report-dir', reportDir, '--json'], out.io, realDeps());
+    const code = await runStudy(STUDY_002, ['--profile', 'smoke', '--variants', 'io-virtual,cpu-virtual,mixed-virtual-structured,db10-virtual', ...ports, '--runs-dir', runsDir, '--report-dir', reportDir, '--json'], out.io, realDeps());
     assert.equal(code, 0, out.text());
     const [id] = readdirSync(runsDir);
     const store = new RunStore(join(runsDir, id!));
