@@ -18,6 +18,7 @@ import { RunStore } from '../src/store/run-store.ts';
 import { validate } from '../src/store/schema.ts';
 import { throughputBoundRps } from '../src/theory/bounds.ts';
 import { TOY_STUDY } from './fixtures/toy-study/study.ts';
+import { withoutProvenance } from './fixtures/report-helpers.ts';
 
 function capture(): { io: Io; text: () => string } {
   let buf = '';
@@ -86,8 +87,8 @@ test('the toy study runs through the real pipeline: cells per variant, executors
     // the report: the toy's own template (two sections), generic placeholders only, both languages
     const zhCode = await runStudy(TOY_STUDY, ['report', store.dir, '--report-dir', reportDir, '--lang', 'zh'], out.io, realDeps());
     assert.equal(zhCode, 0, out.text());
-    const en = readFileSync(join(reportDir, ids[0]!, 'report.md'), 'utf8');
-    const zh = readFileSync(join(reportDir, ids[0]!, 'zh', 'report.md'), 'utf8');
+    const en = withoutProvenance(readFileSync(join(reportDir, ids[0]!, 'report.md'), 'utf8'));
+    const zh = withoutProvenance(readFileSync(join(reportDir, ids[0]!, 'zh', 'report.md'), 'utf8'));
     assert.match(en, /^# Toy study: a pool of 2 vs virtual threads on a sleep — run /);
     // the study's sections, then the engine's appendices (data; how each number was computed)
     assert.deepEqual(en.match(/^## .*/gm), ['## 1. Setup', '## 2. Results', '## Data appendix', '## How each number was computed']);
@@ -100,7 +101,7 @@ test('the toy study runs through the real pipeline: cells per variant, executors
     const verdicts = en.split('\n').filter((l) => /^\| (throughput \(whole run\)|queue wait P95) \| platform pool of 2 \| 6 \|/.test(l)).map((l) => l.split('|')[8]?.trim());
     assert.deepEqual(verdicts, ['reproduced', 'reproduced'], en);
     const html = readFileSync(join(reportDir, ids[0]!, 'index.html'), 'utf8');
-    assert.equal((html.match(/<h2[ >]/g) ?? []).length, 2, 'the HTML has the template\'s two sections');
+    assert.equal((html.match(/<h2[ >]/g) ?? []).length, 4, 'the HTML has the template\'s two sections and the engine\'s two appendices');
     const index = readFileSync(join(reportDir, 'index.md'), 'utf8');
     assert.match(index, /\| toy \| tiny \| complete \|/);
     assert.match(index, /pool-2 → vt/);
