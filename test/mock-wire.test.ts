@@ -78,7 +78,7 @@ describe('mock wire format (fast path)', () => {
 });
 
 /** A hand-driven clock: `advance` moves time and fires the timers that are due, in order. */
-function manualClock(start: number): DueClock & { advance(toMs: number): void; timers: { at: number; fn: () => void }[] } {
+function manualClock(start: number): DueClock & { advance(toMs: number): void; jump(toMs: number): void; timers: { at: number; fn: () => void }[] } {
   let now = start;
   const timers: { at: number; fn: () => void }[] = [];
   return {
@@ -94,6 +94,10 @@ function manualClock(start: number): DueClock & { advance(toMs: number): void; t
         now = Math.max(now, t.at);
         t.fn();
       }
+      now = toMs;
+    },
+    /** moves time without firing timers (the loop is busy elsewhere, e.g. reading a burst of arrivals) */
+    jump(toMs: number) {
       now = toMs;
     },
   };
@@ -131,6 +135,39 @@ describe('DueQueue (timing wheel)', () => {
     now = 111;
     timers.shift()!();
     assert.deepEqual(ranAt, { early: 110.4, late: 111 });
+  });
+
+  test('runDue runs the buckets whose millisecond has passed, in tick order, and nothing early', () => {
+    const clock = manualClock(100);
+    const q = new DueQueue(clock);
+    const ran: string[] = [];
+    // added out of order: the heap, not the insertion order, decides
+    for (const [name, due] of [['c', 113.5], ['a', 110.2], ['b', 111.7], ['d', 114.1]] as const) q.add({ dueMs: due, run: () => ran.push(name) });
+    q.runDue();
+    assert.deepEqual(ran, [], 'nothing due at 100');
+    clock.jump(113.6); // no timer fires: the loop is busy reading a burst of arrivals
+    q.runDue();
+    assert.deepEqual(ran, ['a', 'b'], 'buckets 111 and 112 passed; bucket 114 holds c (113.5) and is not over');
+    assert.equal(q.size, 2);
+    clock.advance(120); // the drained buckets' timers find nothing; the rest run once
+    assert.deepEqual(ran, ['a', 'b', 'c', 'd']);
+    assert.equal(q.size, 0);
+  });
+
+  test('runDue after the timers ran everything does nothing, and a later item still gets its timer', () => {
+    const clock = manualClock(0);
+    const q = new DueQueue(clock);
+    let runs = 0;
+    for (let i = 0; i < 100; i++) q.add({ dueMs: 1 + i * 0.5, run: () => runs++ });
+    clock.advance(60);
+    assert.equal(runs, 100);
+    q.runDue();
+    assert.equal(runs, 100);
+    q.add({ dueMs: 70.5, run: () => runs++ });
+    q.runDue();
+    assert.equal(runs, 100, 'not due yet');
+    clock.advance(71);
+    assert.equal(runs, 101);
   });
 
   test('with Node timers, 500 items over 50 ms all run at or after their due instant', async () => {

@@ -4,7 +4,9 @@
  * Timing: a chat request's arrival is stamped (hrtime) in its onRequest hook; a non-stream answer is
  * parked in a timing wheel (`DueQueue`: one Node timer per millisecond bucket, not one per request)
  * and written when arrival + drawn latency has passed, never earlier; its lateness (response
- * written − arrival − drawn latency) is measured at the response's 'finish'.
+ * written − arrival − drawn latency) is measured at the response's 'finish'. Each arrival (chat and
+ * /delay) first writes the answers already due (`DueQueue.runDue`), so a burst of arrivals read in
+ * one poll phase does not hold them back until the next timers phase.
  *
  * Hot path (issue 20): the handler is synchronous (no promise per request), hijacks the reply at
  * once, and writes the answer on the raw response with a body prepared once per (model, messages,
@@ -240,7 +242,13 @@ export async function createMockServer(config: Partial<MockConfig> = {}): Promis
     stats.recordLatenessMs(elapsedMs(this.vtArrivalNs) - this.vtLatencyMs);
   }
 
+  const due = new DueQueue();
+  const prepared = new PreparedCache(cfg.completionTokens);
+
   const onChatRequest = (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    // answers already due go out first: in a burst of arrivals they would otherwise wait for the
+    // whole burst's parsing before the timers phase (DueQueue.runDue)
+    due.runDue();
     const res = reply.raw as ChatResponse;
     const arrival = process.hrtime.bigint();
     req.mockArrivalNs = arrival;
@@ -259,15 +267,13 @@ export async function createMockServer(config: Partial<MockConfig> = {}): Promis
     return reply.send(errorBody(message, type, null, code));
   };
 
-  const due = new DueQueue();
-  const prepared = new PreparedCache(cfg.completionTokens);
-
   // GET /delay?ms=N: answers {"delayedMs":N} N ms after arrival, through the same timing wheel as
   // the chat answers (never early), counted in /stats `delay` only (not in the chat figures).
   function onDelayClose(this: FastifyReply['raw']): void {
     stats.delayLeave(this.writableFinished);
   }
   app.get(DELAY_PATH, (req, reply) => {
+    due.runDue();
     const arrivalMs = nsToMs(process.hrtime.bigint());
     const ms = parseDelayMs((req.query as Record<string, unknown>)['ms']);
     if (typeof ms !== 'number') {
