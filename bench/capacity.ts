@@ -7,16 +7,22 @@
  * The mock runs in a child process (one of the 2 cores); both generators run in this process, one
  * after the other, after a short unrecorded warm-up of the mock. Our generator is count-based, so
  * it runs with a huge n and is stopped by an AbortSignal after --duration-s (cut requests dropped).
- * Rounds alternate who goes first; ratioVsAutocannon = median over rounds of our completed req/s /
- * autocannon's 2xx per second (target >= 1.0); cpuRatioVsAutocannon = median over rounds of our CPU
- * per completed request / autocannon's CPU per 2xx (this process's user + system CPU while each
- * generator ran; target <= 1.0, issue 20). The machine is shared: read the ranges too.
+ * A third side is undici's floor (bench/lib/undici-floor.ts): the same undici Clients and request
+ * with a do-nothing handler — what sending through undici costs before our generator records
+ * anything. Rounds rotate who goes first; ratioVsAutocannon = median over rounds of our completed
+ * req/s / autocannon's 2xx per second (target >= 1.0); cpuRatioVsAutocannon = median over rounds
+ * of our CPU per completed request / autocannon's CPU per 2xx (this process's user + system CPU
+ * while each generator ran; target <= 1.0, issue 20); floorCpuRatioVsAutocannon = the same for the
+ * floor: when it is above 1.0 the CPU target cannot be met while sending through undici, and it is
+ * the best ratio reachable; oursOverFloorCpuUs = what our generator adds per request on top of
+ * undici (timing, Server-Timing scan, records, summary). The machine is shared: read the ranges too.
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { runClosedLoop } from '../src/load/run.ts';
 import type { LoadOptions } from '../src/load/types.ts';
 import { startMockChild } from './lib/mock-child.ts';
+import { runUndiciFloor } from './lib/undici-floor.ts';
 import { table } from './lib/table.ts';
 import { failWith, positiveIntOf } from './lib/args.ts';
 
@@ -111,30 +117,70 @@ async function main(): Promise<void> {
         cpuPct: ac.duration > 0 ? ((cpu.user + cpu.system) / 1e4 / ac.duration) : null,
       };
     };
+    const floorOpts = Object.freeze({ path: base.path, method: base.method, body: Buffer.from(body), headers });
+    const floorOnce = async () => {
+      log(`  undici floor (do-nothing handler): c=${c}, ${durationS} s ...`);
+      const cpu0 = process.cpuUsage();
+      const f = await runUndiciFloor(mock.url, floorOpts, c, durationS, 10_000);
+      const cpu = process.cpuUsage(cpu0);
+      return {
+        throughputRps: f.durationS > 0 ? f.ok / f.durationS : null,
+        ok: f.ok,
+        errors: f.errors,
+        durationS: f.durationS,
+        e2eP50Ms: null,
+        e2eP99Ms: null,
+        cpuUsPerRequest: f.ok > 0 ? (cpu.user + cpu.system) / f.ok : null,
+        cpuSystemUsPerRequest: f.ok > 0 ? cpu.system / f.ok : null,
+        cpuPct: f.durationS > 0 ? (cpu.user + cpu.system) / 1e4 / f.durationS : null,
+      };
+    };
     type Side = Awaited<ReturnType<typeof oursOnce>>;
-    const rounds: { round: number; order: string; ours: Side; autocannon: Side; ratioVsAutocannon: number | null; cpuRatioVsAutocannon: number | null }[] = [];
+    const sides = { vtbench: oursOnce, autocannon: autocannonOnce, floor: floorOnce } as const;
+    const cpuRatioOf = (a: Side, b: Side) => (a.cpuUsPerRequest !== null && b.cpuUsPerRequest !== null && b.cpuUsPerRequest > 0 ? a.cpuUsPerRequest / b.cpuUsPerRequest : null);
+    const rounds: {
+      round: number;
+      order: string;
+      ours: Side;
+      autocannon: Side;
+      floor: Side;
+      ratioVsAutocannon: number | null;
+      cpuRatioVsAutocannon: number | null;
+      floorCpuRatioVsAutocannon: number | null;
+      oursOverFloorCpuUs: number | null;
+    }[] = [];
     for (let round = 1; round <= roundsN; round++) {
-      // alternate who goes first, so a drifting machine does not favour one side
-      const oursFirst = round % 2 === 1;
-      log(`round ${round}/${roundsN} (${oursFirst ? 'vtbench first' : 'autocannon first'})`);
-      let ours: Side;
-      let ac: Side;
-      if (oursFirst) {
-        ours = await oursOnce();
-        ac = await autocannonOnce();
-      } else {
-        ac = await autocannonOnce();
-        ours = await oursOnce();
-      }
+      // rotate who goes first, so a drifting machine does not favour one side
+      const names = Object.keys(sides) as (keyof typeof sides)[];
+      const order = [...names.slice((round - 1) % names.length), ...names.slice(0, (round - 1) % names.length)];
+      log(`round ${round}/${roundsN} (${order.join(', ')})`);
+      const got: Partial<Record<keyof typeof sides, Side>> = {};
+      for (const name of order) got[name] = await sides[name]();
+      const ours = got.vtbench as Side;
+      const ac = got.autocannon as Side;
+      const floor = got.floor as Side;
       const ratio = ours.throughputRps !== null && ac.throughputRps !== null && ac.throughputRps > 0 ? ours.throughputRps / ac.throughputRps : null;
-      const cpuRatio = ours.cpuUsPerRequest !== null && ac.cpuUsPerRequest !== null && ac.cpuUsPerRequest > 0 ? ours.cpuUsPerRequest / ac.cpuUsPerRequest : null;
-      rounds.push({ round, order: oursFirst ? 'vtbench,autocannon' : 'autocannon,vtbench', ours, autocannon: ac, ratioVsAutocannon: ratio, cpuRatioVsAutocannon: cpuRatio });
+      rounds.push({
+        round,
+        order: order.join(','),
+        ours,
+        autocannon: ac,
+        floor,
+        ratioVsAutocannon: ratio,
+        cpuRatioVsAutocannon: cpuRatioOf(ours, ac),
+        floorCpuRatioVsAutocannon: cpuRatioOf(floor, ac),
+        oursOverFloorCpuUs: ours.cpuUsPerRequest !== null && floor.cpuUsPerRequest !== null ? ours.cpuUsPerRequest - floor.cpuUsPerRequest : null,
+      });
     }
     const ratios = rounds.map((r) => r.ratioVsAutocannon).filter((x): x is number => x !== null).sort((a, b) => a - b);
     const cpuRatios = rounds.map((r) => r.cpuRatioVsAutocannon).filter((x): x is number => x !== null).sort((a, b) => a - b);
     const median = (xs: number[]) => (xs.length === 0 ? null : xs.length % 2 === 1 ? (xs[(xs.length - 1) / 2] as number) : ((xs[xs.length / 2 - 1] as number) + (xs[xs.length / 2] as number)) / 2);
     const ratio = median(ratios);
     const cpuRatio = median(cpuRatios);
+    const floorRatios = rounds.map((r) => r.floorCpuRatioVsAutocannon).filter((x): x is number => x !== null).sort((a, b) => a - b);
+    const floorRatio = median(floorRatios);
+    const overFloor = median(rounds.map((r) => r.oursOverFloorCpuUs).filter((x): x is number => x !== null).sort((a, b) => a - b));
+    const oursCpu = median(rounds.map((r) => r.ours.cpuUsPerRequest).filter((x): x is number => x !== null).sort((a, b) => a - b));
     const result = {
       bench: 'capacity',
       concurrency: c,
@@ -153,21 +199,36 @@ async function main(): Promise<void> {
       cpuRatioMax: cpuRatios[cpuRatios.length - 1] ?? null,
       cpuTarget: 1.0,
       cpuVerdict: cpuRatio === null ? 'FAIL' : cpuRatio <= 1.0 ? 'PASS' : 'FAIL',
+      floorCpuRatioVsAutocannon: floorRatio,
+      floorCpuRatioDefinition: `median over ${roundsN} rounds of (undici floor CPU µs per 2xx: same Clients and request, do-nothing handler) / (autocannon CPU µs per 2xx)`,
+      floorCpuRatioMin: floorRatios[0] ?? null,
+      floorCpuRatioMax: floorRatios[floorRatios.length - 1] ?? null,
+      /** median over rounds of (our CPU µs per request − the floor's): what the generator adds on top of undici */
+      oursOverFloorCpuUs: overFloor,
+      /** oursOverFloorCpuUs / our median CPU µs per request: the share of our CPU that is ours, not undici's */
+      oursOverFloorShare: overFloor !== null && oursCpu !== null && oursCpu > 0 ? overFloor / oursCpu : null,
+      /** false when undici alone spends more CPU per request than autocannon (floor ratio > 1): the CPU target is out of reach while sending through undici */
+      cpuTargetReachable: floorRatio === null ? null : floorRatio <= 1.0,
     };
     if (json) {
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     } else {
       const rows: (string | number | null)[][] = [];
       for (const r of rounds) {
-        for (const [name, side] of [['vtbench (undici)', r.ours], ['autocannon 8.0.0', r.autocannon]] as const) {
+        for (const [name, side] of [['vtbench (undici)', r.ours], ['autocannon 8.0.0', r.autocannon], ['undici floor', r.floor]] as const) {
           const ours = name.startsWith('vtbench');
-          rows.push([r.round, name, side.throughputRps, side.ok, side.errors, side.durationS, side.e2eP50Ms, side.e2eP99Ms, side.cpuUsPerRequest, ours ? r.ratioVsAutocannon : null, ours ? r.cpuRatioVsAutocannon : null]);
+          const cpuRatioCell = ours ? r.cpuRatioVsAutocannon : name === 'undici floor' ? r.floorCpuRatioVsAutocannon : null;
+          rows.push([r.round, name, side.throughputRps, side.ok, side.errors, side.durationS, side.e2eP50Ms, side.e2eP99Ms, side.cpuUsPerRequest, ours ? r.ratioVsAutocannon : null, cpuRatioCell]);
         }
       }
       process.stdout.write(`${table(['round', 'generator', 'throughputRps', 'ok', 'errors', 'durationS', 'e2eP50Ms', 'e2eP99Ms', 'cpuUsPerReq', 'ratio', 'cpuRatio'], rows)}\n`);
       process.stdout.write(
         `\nratioVsAutocannon = ${ratio?.toFixed(3) ?? '—'} (median of ${roundsN}; range ${result.ratioMin?.toFixed(3)}..${result.ratioMax?.toFixed(3)}; target >= 1.0): ${result.verdict}\n` +
           `cpuRatioVsAutocannon = ${cpuRatio?.toFixed(3) ?? '—'} (CPU per request, median of ${roundsN}; range ${result.cpuRatioMin?.toFixed(3)}..${result.cpuRatioMax?.toFixed(3)}; target <= 1.0): ${result.cpuVerdict}\n` +
+          `floorCpuRatioVsAutocannon = ${floorRatio?.toFixed(3) ?? '—'} (undici with a do-nothing handler; range ${result.floorCpuRatioMin?.toFixed(3)}..${result.floorCpuRatioMax?.toFixed(3)}): ${
+            result.cpuTargetReachable === false ? 'above 1.0, so the CPU target is out of reach while sending through undici; this is the best reachable ratio' : 'the CPU target is reachable in principle'
+          }\n` +
+          `our generator adds ${overFloor?.toFixed(1) ?? '—'} µs per request on top of undici (${result.oursOverFloorShare === null ? '—' : (result.oursOverFloorShare * 100).toFixed(0)}% of its CPU per request)\n` +
           `c = ${c}, ${durationS} s each, mock latency 0 in a child process, both generators in this process. cpuUsPerReq = this process's CPU per completed request.\n`,
       );
     }

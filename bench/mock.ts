@@ -19,6 +19,10 @@
  *     core (its utilisation: when it nears 1, answers queue behind each other and lateness grows,
  *     whatever the code), and the host's load average, so a busy host (load above the core count)
  *     is flagged rather than blamed on the mock
+ *   - the CPU the whole host spent in the held round (/proc/stat) and, after taking away the server's
+ *     and this client's, what other processes took (in cores): when server + client + others near
+ *     the core count, answers wait for a CPU, and that share — not the server's code — sets the
+ *     lateness
  * The N requests are spread over --ramp-ms (default 900 < latency, so all N are held at once;
  * peak in flight proves it; the mock's peak in flight is reported); --ramp-ms 0 sends them all at once.
  * Diagnostics: BENCH_NODE_ARGS="--trace-gc" adds node flags to both server children
@@ -73,6 +77,10 @@ export interface HeldRound {
   serverCpuShare: number | null;
   /** CPU this (client) process used during the held round, ms */
   clientCpuMs: number;
+  /** CPU the whole host spent (all cores, /proc/stat, 10 ms ticks) during the held round, in cores (CPU ms / wall ms); null without /proc */
+  hostBusyCores: number | null;
+  /** hostBusyCores minus the server's and this client's CPU: what other processes took, in cores (clamped at 0; tick rounding); null without /proc */
+  otherProcessesCores: number | null;
   loadAvg1Before: number | null;
   loadAvg1After: number | null;
   /** mock only (from its /stats): answers written − arrival − latency */
@@ -82,7 +90,7 @@ export interface HeldRound {
 }
 
 export interface MockBenchResult {
-  schemaVersion: 2;
+  schemaVersion: 3;
   concurrency: number;
   latencyMs: number;
   rampMs: number;
@@ -162,6 +170,17 @@ function procCpuMs(pid: number): number | null {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14, 15)
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time the whole host spent busy (all cores: user, nice, system, irq, softirq, steal), ms from /proc/stat's ticks of 10 ms, or null. */
+function hostBusyMs(): number | null {
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = cpu;
+    return (user + nice + system + irq + softirq + steal) * 10;
   } catch {
     return null;
   }
@@ -274,6 +293,7 @@ async function heldRound(server: HeldRound['server'], child: ChildProcess, url: 
     let bodyBytes: number | null = null;
     const loadBefore = loadAvg1();
     const cpuBefore = procCpuMs(pid);
+    const hostBefore = hostBusyMs();
     const clientCpuBefore = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     const at = (i: number) => (o.n > 1 ? (o.rampMs * i) / (o.n - 1) : 0);
@@ -298,6 +318,7 @@ async function heldRound(server: HeldRound['server'], child: ChildProcess, url: 
     );
     const heldWallMs = Number(process.hrtime.bigint() - t0) / 1e6;
     const cpuAfter = procCpuMs(pid);
+    const hostAfter = hostBusyMs();
     const clientCpu = process.cpuUsage(clientCpuBefore);
     const loadAfter = loadAvg1();
     clearInterval(sampler);
@@ -308,6 +329,8 @@ async function heldRound(server: HeldRound['server'], child: ChildProcess, url: 
     if (isMock) stats = (await (await clients[0]!.request({ method: 'GET', path: '/stats' })).body.json()) as MockStats;
     const l = stats?.latenessMs ?? null;
     const serverCpuMs = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
+    const clientCpuMs = (clientCpu.user + clientCpu.system) / 1000;
+    const hostMs = hostBefore !== null && hostAfter !== null ? hostAfter - hostBefore : null;
     return {
       server,
       ok,
@@ -321,7 +344,9 @@ async function heldRound(server: HeldRound['server'], child: ChildProcess, url: 
       serverCpuMs,
       serverCpuUsPerAnswer: serverCpuMs !== null && ok > 0 ? (serverCpuMs * 1000) / ok : null,
       serverCpuShare: serverCpuMs !== null && heldWallMs > 0 ? serverCpuMs / heldWallMs : null,
-      clientCpuMs: (clientCpu.user + clientCpu.system) / 1000,
+      clientCpuMs,
+      hostBusyCores: hostMs !== null && heldWallMs > 0 ? hostMs / heldWallMs : null,
+      otherProcessesCores: hostMs !== null && serverCpuMs !== null && heldWallMs > 0 ? Math.max(0, hostMs - serverCpuMs - clientCpuMs) / heldWallMs : null,
       loadAvg1Before: loadBefore,
       loadAvg1After: loadAfter,
       latenessMs: l ? { n: l.n, p50: l.p50, p99: l.p99, max: l.max } : null,
@@ -375,7 +400,7 @@ export async function runMockBench(o: Options, progress: (line: string) => void)
     const latenessP99Ms = median(rounds.map((r) => r.mock.latenessMs?.p99).filter((x): x is number => x !== undefined));
     const clean = rounds.every((r) => r.mock.failed === 0 && r.mock.emptyBodies === 0 && r.mock.ok === o.n);
     return {
-      schemaVersion: 2,
+      schemaVersion: 3,
       concurrency: o.n,
       latencyMs: o.latencyMs,
       rampMs: o.rampMs,
@@ -416,6 +441,7 @@ export function renderTable(r: MockBenchResult): string {
         ['client E2E − latency P50 / P99 / max (ms)', `${f(h.clientOverheadMs?.p50)} / ${f(h.clientOverheadMs?.p99)} / ${f(h.clientOverheadMs?.max)}`],
         ['server CPU per answer (µs) / share of one core', `${f(h.serverCpuUsPerAnswer, 1)} / ${f(h.serverCpuShare, 3)}`],
         ['CPU in the held round: server / client (ms)', `${f(h.serverCpuMs, 0)} / ${f(h.clientCpuMs, 0)}`],
+        [`host CPU in the held round: all / other processes (cores of ${r.cores})`, `${f(h.hostBusyCores)} / ${f(h.otherProcessesCores)}`],
         ['server RSS peak sampled / VmHWM', `${mb(h.rssPeakBytes)} / ${mb(h.rssHwmBytes)}`],
         ['wall time of the held round (ms)', f(h.heldWallMs, 0)],
         [`host load average (1 min) before / after, ${r.cores} cores`, `${f(h.loadAvg1Before)} / ${f(h.loadAvg1After)}${busy(h, r.cores) ? '  ← host busy: other processes competed for the CPU' : ''}`],
