@@ -200,19 +200,20 @@ class WorkerLoop implements OutcomeSink {
       return;
     }
     const startMs = this.startMs;
+    const record: RequestRecord = {
+      worker: this.index,
+      seq: this.seq,
+      intendedStartMs: this.intended,
+      startMs,
+      endMs,
+      e2eMs: endMs - startMs,
+      status,
+      errorClass,
+      serverTiming: serverTiming === null ? {} : parseServerTiming(serverTiming),
+    };
+    if (errorKind !== undefined) record.errorKind = errorKind; // set only when present (no spread of a temporary object per request)
     try {
-      this.run.record({
-        worker: this.index,
-        seq: this.seq,
-        intendedStartMs: this.intended,
-        startMs,
-        endMs,
-        e2eMs: endMs - startMs,
-        status,
-        errorClass,
-        serverTiming: parseServerTiming(serverTiming),
-        ...(errorKind !== undefined ? { errorKind } : {}),
-      });
+      this.run.record(record);
     } catch (err) {
       this.fail(err); // a throwing subscriber ends this worker and rejects the run, as an awaiting loop would
       return;
