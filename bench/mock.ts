@@ -26,7 +26,10 @@
  *     best round's P99 beside the median
  * The N requests are spread over --ramp-ms (default 900 < latency, so all N are held at once;
  * peak in flight proves it; the mock's peak in flight is reported); --ramp-ms 0 sends them all at once.
- * Diagnostics: BENCH_NODE_ARGS="--trace-gc" adds node flags to both server children
+ *   - the server's GC stops in the held round (both children run with `--trace-gc`): count, total
+ *     and the longest — a stop holds back every answer due meanwhile, so when the P99 lateness is
+ *     close to the longest stop, GC, not the wheel, sets it
+ * Diagnostics: BENCH_NODE_ARGS="--max-semi-space-size=64" adds node flags to both server children
  * (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`); BENCH_CHILD_STDOUT=1
  * copies its stdout to stderr.
  */
@@ -78,6 +81,13 @@ export interface HeldRound {
   serverCpuShare: number | null;
   /** CPU this (client) process used during the held round, ms */
   clientCpuMs: number;
+  /**
+   * the server's garbage collections that ended during the held round (its `--trace-gc` lines
+   * read while the round ran; gcPauseMsOf): how many, their main-thread time summed (final pauses
+   * and incremental marking steps), and the longest single stop, ms. Nothing else runs during a
+   * stop, so answers due then are late by up to `maxMs`
+   */
+  gcPauses: { count: number; totalMs: number; maxMs: number };
   /** CPU the whole host spent (all cores, /proc/stat, 10 ms ticks) during the held round, in cores (CPU ms / wall ms); null without /proc */
   hostBusyCores: number | null;
   /** hostBusyCores minus the server's and this client's CPU: what other processes took, in cores (clamped at 0; tick rounding); null without /proc */
@@ -200,22 +210,54 @@ function loadAvg1(): number | null {
   }
 }
 
-/** Starts `script` (run with tsx) and waits for its `listening on <url>` line. */
-async function startChild(script: string, args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), '--import', 'tsx', script, ...args], {
+/**
+ * The main-thread time of one garbage collection from a `node --trace-gc` line, ms, or null for
+ * any other line. V8 prints `…ms: Mark-Compact 40.8 (69.8) -> 30.4 (72.6) MB, 5.29 / 0.01 ms
+ * (+ 13.5 ms in 102 steps since start of marking, biggest step 1.1 ms, …)`: the final pause (5.29;
+ * the second figure is the part spent in embedder callbacks) and, for a major GC, the incremental
+ * marking steps run on the main thread before it (13.5 ms in all, the longest 1.1 ms).
+ * `totalMs` = pause + steps; `longestMs` = the longest single stop (pause or step).
+ */
+export function gcPauseMsOf(line: string): { totalMs: number; longestMs: number } | null {
+  const m = /\d ms: (?:Scavenge|Minor Mark-Sweep|Mark-Compact|Mark-Sweep)\b.*? MB, ([\d.]+) \/ [\d.]+ ms(?:\s+\(\+ ([\d.]+) ms in \d+ steps[^,]*, biggest step ([\d.]+) ms)?/.exec(line);
+  if (m?.[1] === undefined) return null;
+  const pause = Number(m[1]);
+  const steps = m[2] === undefined ? 0 : Number(m[2]);
+  const biggest = m[3] === undefined ? 0 : Number(m[3]);
+  return { totalMs: pause + steps, longestMs: Math.max(pause, biggest) };
+}
+
+/** A server child: its process, URL, and a hook that sees each line it prints to stdout (null: none). */
+interface ServerChild {
+  child: ChildProcess;
+  url: string;
+  onLine: ((line: string) => void) | null;
+}
+
+/**
+ * Starts `script` (run with tsx, with `--trace-gc` so the held round can count the server's GC
+ * pauses) and waits for its `listening on <url>` line.
+ */
+async function startChild(script: string, args: string[]): Promise<ServerChild> {
+  const child = spawn(process.execPath, ['--trace-gc', ...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), '--import', 'tsx', script, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
+  const server: ServerChild = { child, url: '', onLine: null };
+  let partial = '';
+  server.url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new BenchError(`${script} did not print its start line within 20 s`)), 20_000);
     child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
       if (process.env.BENCH_CHILD_STDOUT) process.stderr.write(d);
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve(m[1]);
+      const lines = (partial + d.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        const m = /listening on (http:\/\/\S+)/.exec(line);
+        if (m?.[1]) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+        server.onLine?.(line);
       }
     });
     child.once('exit', (code) => {
@@ -223,7 +265,7 @@ async function startChild(script: string, args: string[]): Promise<{ child: Chil
       reject(new BenchError(`${script} exited with code ${code} before listening`));
     });
   });
-  return { child, url };
+  return server;
 }
 
 const CHAT_BODY = JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Hello from bench:mock' }] });
@@ -267,7 +309,8 @@ async function mockAnswerBytes(): Promise<string> {
 }
 
 /** Opens N connections to `url`, warms up, then holds N chat requests (ramped) and measures the server process `pid`. */
-async function heldRound(server: HeldRound['server'], child: ChildProcess, url: string, o: Options, progress: (line: string) => void): Promise<HeldRound> {
+async function heldRound(server: HeldRound['server'], sc: ServerChild, o: Options, progress: (line: string) => void): Promise<HeldRound> {
+  const { child, url } = sc;
   const pid = child.pid!;
   const clients: Client[] = [];
   const isMock = server === 'mock';
@@ -296,6 +339,14 @@ async function heldRound(server: HeldRound['server'], child: ChildProcess, url: 
     let failed = 0;
     let empty = 0;
     let bodyBytes: number | null = null;
+    const gc = { count: 0, totalMs: 0, maxMs: 0 };
+    sc.onLine = (line) => {
+      const g = gcPauseMsOf(line);
+      if (g === null) return;
+      gc.count++;
+      gc.totalMs += g.totalMs;
+      if (g.longestMs > gc.maxMs) gc.maxMs = g.longestMs;
+    };
     const loadBefore = loadAvg1();
     const cpuBefore = procCpuMs(pid);
     const hostBefore = hostBusyMs();
@@ -322,6 +373,7 @@ async function heldRound(server: HeldRound['server'], child: ChildProcess, url: 
       }),
     );
     const heldWallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+    sc.onLine = null;
     const cpuAfter = procCpuMs(pid);
     const hostAfter = hostBusyMs();
     const clientCpu = process.cpuUsage(clientCpuBefore);
@@ -350,6 +402,7 @@ async function heldRound(server: HeldRound['server'], child: ChildProcess, url: 
       serverCpuUsPerAnswer: serverCpuMs !== null && ok > 0 ? (serverCpuMs * 1000) / ok : null,
       serverCpuShare: serverCpuMs !== null && heldWallMs > 0 ? serverCpuMs / heldWallMs : null,
       clientCpuMs,
+      gcPauses: gc,
       hostBusyCores: hostMs !== null && heldWallMs > 0 ? hostMs / heldWallMs : null,
       otherProcessesCores: hostMs !== null && serverCpuMs !== null && heldWallMs > 0 ? Math.max(0, hostMs - serverCpuMs - clientCpuMs) / heldWallMs : null,
       loadAvg1Before: loadBefore,
@@ -377,12 +430,10 @@ export async function runMockBench(o: Options, progress: (line: string) => void)
     const bodyFile = join(dir, 'answer.json');
     writeFileSync(bodyFile, await mockAnswerBytes());
     const runMock = async () => {
-      const { child, url } = await startChild('mock/src/cli.ts', ['--port', '0', '--latency-ms', String(o.latencyMs)]);
-      return heldRound('mock', child, url, o, progress);
+      return heldRound('mock', await startChild('mock/src/cli.ts', ['--port', '0', '--latency-ms', String(o.latencyMs)]), o, progress);
     };
     const runReference = async () => {
-      const { child, url } = await startChild('bench/lib/plain-fastify.ts', ['--latency-ms', String(o.latencyMs), '--body-file', bodyFile]);
-      return heldRound('reference', child, url, o, progress);
+      return heldRound('reference', await startChild('bench/lib/plain-fastify.ts', ['--latency-ms', String(o.latencyMs), '--body-file', bodyFile]), o, progress);
     };
     const rounds: MockBenchResult['rounds'] = [];
     for (let round = 1; round <= o.rounds; round++) {
@@ -455,6 +506,7 @@ export function renderTable(r: MockBenchResult): string {
         ['answers ok / failed / empty bodies (body bytes)', `${h.ok} / ${h.failed} / ${h.emptyBodies} (${h.bodyBytes ?? 'n/a'})`],
         ['lateness P50 / P99 / max (ms, server-measured)', h.latenessMs ? `${f(h.latenessMs.p50)} / ${f(h.latenessMs.p99)} / ${f(h.latenessMs.max)}` : 'n/a'],
         ['client E2E − latency P50 / P99 / max (ms)', `${f(h.clientOverheadMs?.p50)} / ${f(h.clientOverheadMs?.p99)} / ${f(h.clientOverheadMs?.max)}`],
+        ['server GC pauses in the held round: count / total / longest (ms)', `${h.gcPauses.count} / ${f(h.gcPauses.totalMs, 1)} / ${f(h.gcPauses.maxMs, 1)}`],
         ['server CPU per answer (µs) / share of one core', `${f(h.serverCpuUsPerAnswer, 1)} / ${f(h.serverCpuShare, 3)}`],
         ['CPU in the held round: server / client (ms)', `${f(h.serverCpuMs, 0)} / ${f(h.clientCpuMs, 0)}`],
         [
@@ -484,7 +536,10 @@ async function main() {
   process.stdout.write(o.json ? `${JSON.stringify(r, null, 2)}\n` : `${renderTable(r)}\n`);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`bench:mock: error: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(err instanceof BenchError ? 2 : 1);
-});
+// run only as a script (tests import the pure helpers)
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`bench:mock: error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(err instanceof BenchError ? 2 : 1);
+  });
+}
