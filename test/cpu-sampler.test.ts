@@ -15,12 +15,17 @@ import { fileURLToPath } from 'node:url';
 import { cellCpu, cellWindow, cumulativeAt, sutCpuMsAt } from '../src/theory/cell-bounds.ts';
 import { ProcessTreeCpu, processTreeCpuMs } from '../src/pipeline/proc-cpu.ts';
 import { startComponentCpuSampler } from '../src/pipeline/cpu-sampler.ts';
-import { runStudy, type Io } from '../src/cli/main.ts';
+import { runStudy } from '../src/cli/main.ts';
 import { realDeps } from '../src/cli/deps.ts';
 import { RunStore } from '../src/store/run-store.ts';
 import { STUDY_002 } from '../src/studies/002/index.ts';
 import type { CellResult } from '../src/store/types.ts';
 import { freePort } from './fixtures/ports.ts';
+import { capture } from './fixtures/capture-io.ts';
+import { loadRun, type LoadedRun } from '../src/report/load.ts';
+import { buildModel } from '../src/report/model.ts';
+import { buildReport, loadTemplates } from '../src/report/index.ts';
+import { rows002 } from '../src/studies/002/report.ts';
 
 const FIXTURE_002 = fileURLToPath(new URL('./fixtures/study-002/smoke', import.meta.url));
 
@@ -94,13 +99,27 @@ describe('D without component samples (every run before them)', () => {
       assert.equal(cpu.perRequestMs, oldFormula(c), c.cellId);
     }
   });
+  test('its report says D is per-cell totals for the generator, the mock and PostgreSQL', async () => {
+    const run = await loadRun(FIXTURE_002);
+    for (const r of rows002(buildModel(run))) assert.deepEqual(r.cpuBases, ['per-cell-totals'], r.variant);
+    for (const lang of ['en', 'zh'] as const) {
+      const md = await reportMd(run, lang);
+      assert.ok(md.includes(TOTALS[lang]), lang);
+      assert.ok(!md.includes(WINDOWED[lang]), lang);
+    }
+  });
 });
 
-function capture(): { io: Io; text: () => string } {
-  let buf = '';
-  const sink = { write: (s: string) => { buf += s; return true; } } as unknown as NodeJS.WriteStream;
-  return { io: { stdout: sink, stderr: sink }, text: () => buf };
+/** The study-002 report's Markdown of a loaded run. */
+async function reportMd(run: LoadedRun, lang: 'en' | 'zh'): Promise<string> {
+  const built = await buildReport(run, await loadTemplates(lang, STUDY_002));
+  return built.files.find((f) => f.path === 'report.md')?.content ?? '';
 }
+
+/** The phrases of D's measurement, per language: per-cell totals (every run before the samples), windowed, and the exception list. */
+const TOTALS = { en: 'they record one total\nper cell, not per window', zh: '它们每个单元只记录一个总量，不分窗口' };
+const WINDOWED = { en: 'between the window\'s ends, each interpolated from its own samples', zh: '在窗口两端之间的 CPU（各自由其采样线性插值' };
+const EXCEPT = { en: 'Except where a part is one total per cell', zh: '例外：以下单元的部分 CPU 为整个单元的一个总量' };
 
 test('a real cell (study 002 smoke io-virtual) records the samples, bracketing its load; D is taken over its window', { timeout: 300_000 }, async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-cpu-'));
@@ -149,6 +168,18 @@ test('a real cell (study 002 smoke io-virtual) records the samples, bracketing i
     const sharded = cellCpu({ ...cell, componentCpuSamples: xs.map((x) => ({ ...x, loadgenMs: null })) });
     assert.equal(sharded.basis, 'partly-windowed');
     assert.ok(Math.abs(sharded.perRequestMs! - ((cpu.sutMs! + mock) / w.completions + old.loadgenMs! / cell.load.ok)) < 1e-9);
+    // the report says which: windowed for this cell; the exception named when the generator's part is a total
+    const run = await loadRun(join(runsDir, id!));
+    assert.deepEqual(rows002(buildModel(run)).map((r) => [r.cpuBases, r.cpuTotalParts]), [[['windowed'], []]]);
+    const partly: LoadedRun = { ...run, cells: run.cells.map((c) => ({ ...c, componentCpuSamples: c.componentCpuSamples!.map((x) => ({ ...x, loadgenMs: null })) })) };
+    assert.deepEqual(rows002(buildModel(partly)).map((r) => [r.cpuBases, r.cpuTotalParts]), [[['partly-windowed'], ['loadgen']]]);
+    for (const lang of ['en', 'zh'] as const) {
+      const md = await reportMd(run, lang);
+      assert.ok(md.includes(WINDOWED[lang]) && !md.includes(TOTALS[lang]) && !md.includes(EXCEPT[lang]), lang);
+      const mdPartly = await reportMd(partly, lang);
+      assert.ok(mdPartly.includes(WINDOWED[lang]) && mdPartly.includes(EXCEPT[lang]), lang);
+      assert.match(mdPartly, lang === 'en' ? /c = 20 \(load generator\)/ : /c = 20 \(压测端\)/);
+    }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
