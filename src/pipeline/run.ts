@@ -189,7 +189,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
       );
     }
     if (block.warmup) {
-      ctx.emit({ type: 'warmup', blockId: block.blockId, workers: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker, ...(block.warmup.durationS !== undefined ? { durationS: block.warmup.durationS } : {}) });
+      ctx.emit({ type: 'warmup', blockId: block.blockId, workers: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker, ...(block.warmup.durationS !== undefined ? { durationS: block.warmup.durationS } : {}), ...(blockScenario.driver === 'websocket' ? { driver: 'websocket' } : {}) });
       const abort = new AbortController();
       const watch = new LivenessWatch(() => watched, ctx.liveness).start(() => abort.abort());
       try {
