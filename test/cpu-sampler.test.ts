@@ -9,6 +9,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,6 +84,29 @@ describe('the component CPU sampler', () => {
     const sharded = startComponentCpuSampler({ loadgenInProcess: false, mockPid: null, dbPid: null });
     sharded.sample();
     assert.deepEqual(sharded.stop().map((x) => [x.loadgenMs, x.mockMs, x.dbMs]), [[null, null, null]]);
+  });
+});
+
+describe('the sampler\'s own CPU', () => {
+  test('its /proc reads of a large tree are left out of the generator\'s series', async () => {
+    // 150 idle children, read every 5 ms: the sampler alone keeps this process busy
+    const kids = Array.from({ length: 150 }, () => spawn('sleep', ['20'], { stdio: 'ignore' }));
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      const u0 = process.cpuUsage();
+      const sampler = startComponentCpuSampler({ loadgenInProcess: true, mockPid: process.pid, dbPid: null }, 5);
+      sampler.sample();
+      await new Promise((r) => setTimeout(r, 800));
+      sampler.sample();
+      const xs = sampler.stop();
+      const u = process.cpuUsage(u0);
+      const processMs = (u.user + u.system) / 1000;
+      const seriesMs = xs[xs.length - 1]!.loadgenMs! - xs[0]!.loadgenMs!;
+      assert.ok(processMs > 150, `the reads cost ${processMs} ms of CPU`);
+      assert.ok(seriesMs < 0.3 * processMs, `generator series grew ${seriesMs} ms of the process's ${processMs} ms`);
+    } finally {
+      for (const k of kids) k.kill();
+    }
   });
 });
 
