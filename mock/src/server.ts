@@ -246,11 +246,12 @@ export async function createMockServer(config: Partial<MockConfig> = {}): Promis
   const prepared = new PreparedCache(cfg.completionTokens);
 
   const onChatRequest = (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    // answers already due go out first: in a burst of arrivals they would otherwise wait for the
-    // whole burst's parsing before the timers phase (DueQueue.runDue)
+    const arrival = process.hrtime.bigint();
+    // then the answers already due go out (after the stamp, so their writing is not hidden in this
+    // request's latency): in a burst of arrivals they would otherwise wait for the whole burst's
+    // parsing before the timers phase (DueQueue.runDue)
     due.runDue();
     const res = reply.raw as ChatResponse;
-    const arrival = process.hrtime.bigint();
     req.mockArrivalNs = arrival;
     res.vtArrivalNs = arrival;
     res.vtHeld = false;
@@ -273,8 +274,8 @@ export async function createMockServer(config: Partial<MockConfig> = {}): Promis
     stats.delayLeave(this.writableFinished);
   }
   app.get(DELAY_PATH, (req, reply) => {
-    due.runDue();
     const arrivalMs = nsToMs(process.hrtime.bigint());
+    due.runDue(); // after the stamp, as for chat
     const ms = parseDelayMs((req.query as Record<string, unknown>)['ms']);
     if (typeof ms !== 'number') {
       reply.code(400).send(errorBody(ms.message, 'invalid_request_error', 'ms', null));
