@@ -1,19 +1,21 @@
 /**
  * Children that do not outlive their harness: the parent watch (src/pipeline/parent-watch.ts
  * `watchProcess`), the mock's `--parent-pid`, and the harness passing its own pid to the mock and
- * the SUT (`startMockProcess`, `sutArgs`). The real SUT's watch is tested in
- * sut/…/ParentWatchTest.java and test/sut-parent-pid.test.ts.
+ * the SUT (`startMockProcess`, `sutArgs`), and the watchdog of an own PostgreSQL (src/db/postgres.ts).
+ * The real SUT's watch is tested in sut/…/ParentWatchTest.java and test/sut-parent-pid.test.ts, the
+ * real PostgreSQL's in test/db-postgres.test.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processRunning, watchProcess, type ProcInfo } from '../src/pipeline/parent-watch.ts';
 import { parentPidArgs } from '../src/pipeline/mock-process.ts';
-import { killIfOurs } from '../src/pipeline/children.ts';
+import { isOurs, killIfOurs } from '../src/pipeline/children.ts';
+import { PG_WATCHDOG_SCRIPT, startPgWatchdog } from '../src/db/postgres.ts';
 import { sutArgs } from '../src/jvm/sut-process.ts';
 import { idleChild } from './fixtures/idle-child.ts';
 import { freePort } from './fixtures/ports.ts';
@@ -157,5 +159,57 @@ setInterval(() => {}, 1 << 30);`;
     harness.kill('SIGKILL');
     if (mockPid > 0) killIfOurs(mockPid, 'mock/src/cli.ts', 'SIGKILL');
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Wait until `pred` holds, polling every 50 ms; false after `timeoutMs`. */
+async function until(pred: () => boolean, timeoutMs: number): Promise<boolean> {
+  const t0 = Date.now();
+  while (!pred()) {
+    if (Date.now() - t0 > timeoutMs) return false;
+    await sleep(50);
+  }
+  return true;
+}
+
+test('the PostgreSQL watchdog script: end of stdin stops the server named by its marker and removes the root; `keep` or another marker leaves them', { timeout: 60_000 }, async () => {
+  const runCase = async (how: 'eof' | 'keep' | 'other-marker'): Promise<{ serverRuns: boolean; rootExists: boolean }> => {
+    const root = mkdtempSync(join(tmpdir(), 'vtbench-pgwd-'));
+    const data = join(root, 'data');
+    const server = idleChild(data); // a stand-in postmaster: its argv holds the data directory, SIGINT ends it
+    const wd = spawn('/bin/sh', ['-c', PG_WATCHDOG_SCRIPT, 'vtbench-pg-watchdog', String(server.pid), how === 'other-marker' ? `${data}-other` : data, root], { stdio: ['pipe', 'ignore', 'inherit'] });
+    const wdExit = new Promise<number | null>((resolve) => wd.once('exit', resolve));
+    try {
+      await sleep(200);
+      assert.equal(wd.exitCode, null, 'the watchdog waits while the harness holds the pipe');
+      if (how === 'keep') wd.stdin!.end('keep\n');
+      else wd.stdin!.end(); // what the harness's death does to the pipe
+      assert.equal(await wdExit, 0);
+      await sleep(100);
+      return { serverRuns: isOurs(server.pid, data), rootExists: existsSync(root) };
+    } finally {
+      await server.stop();
+      rmSync(root, { recursive: true, force: true });
+    }
+  };
+  assert.deepEqual(await runCase('eof'), { serverRuns: false, rootExists: false });
+  assert.deepEqual(await runCase('keep'), { serverRuns: true, rootExists: true });
+  assert.deepEqual(await runCase('other-marker'), { serverRuns: true, rootExists: false }, 'a pid that is not our server is never signalled');
+});
+
+test('startPgWatchdog: disarm ends it without touching the server', { timeout: 30_000 }, async () => {
+  const root = mkdtempSync(join(tmpdir(), 'vtbench-pgwd-'));
+  const data = join(root, 'data');
+  const server = idleChild(data);
+  try {
+    const wd = startPgWatchdog(server.pid, data, root);
+    assert.ok(wd.pid > 0);
+    assert.ok(await until(() => processRunning(wd.pid), 2_000));
+    wd.disarm();
+    assert.ok(await until(() => !processRunning(wd.pid), 5_000), 'the watchdog exits once disarmed');
+    assert.ok(isOurs(server.pid, data) && existsSync(root));
+  } finally {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
   }
 });
