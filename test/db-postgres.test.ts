@@ -7,8 +7,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
+import { startStandInHarness } from './fixtures/stand-in-harness.ts';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { VtbenchError, EXIT } from '../src/core/errors.ts';
@@ -113,22 +113,16 @@ describe('own PostgreSQL lifecycle (real server)', () => {
 
   test('a harness killed with SIGKILL leaves no PostgreSQL: its watchdog stops the server and removes the data directory', { skip, timeout: 120_000 }, async (t) => {
     const logDir = mkdtempSync(join(tmpdir(), 'vtbench-pglog-'));
-    // a stand-in harness: starts the own server as the run does, prints its pid and data directory, then idles
-    const script = `import { startPostgres, findPgBinaries } from './src/db/postgres.ts';
-const h = await startPostgres({ bin: findPgBinaries(), maxPool: 5, logFile: ${JSON.stringify(join(logDir, 'postgres.log'))} });
-process.stdout.write(JSON.stringify({ pid: h.pid, marker: h.marker }) + '\\n');
-setInterval(() => {}, 1 << 30);`;
-    const harness = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] });
+    let harness: ChildProcess | null = null;
     let server: { pid: number; marker: string } | null = null;
     try {
-      server = await new Promise<{ pid: number; marker: string }>((resolve, reject) => {
-        let buf = '';
-        harness.stdout!.on('data', (d: Buffer) => {
-          buf += d;
-          if (buf.includes('\n')) resolve(JSON.parse(buf.split('\n')[0]!) as { pid: number; marker: string });
-        });
-        harness.once('exit', (c) => reject(new Error(`the stand-in harness exited with ${c}: ${buf}`)));
-      });
+      // a stand-in harness: starts the own server as the run does, prints its pid and data directory, then idles
+      const h = await startStandInHarness(`import { startPostgres, findPgBinaries } from './src/db/postgres.ts';
+const h = await startPostgres({ bin: findPgBinaries(), maxPool: 5, logFile: ${JSON.stringify(join(logDir, 'postgres.log'))} });
+process.stdout.write(JSON.stringify({ pid: h.pid, marker: h.marker }) + '\\n');
+setInterval(() => {}, 1 << 30);`);
+      harness = h.child;
+      server = JSON.parse(h.firstLine) as { pid: number; marker: string };
       assert.ok(isOurs(server.pid, server.marker));
       harness.kill('SIGKILL');
       const t0 = Date.now();
@@ -137,7 +131,7 @@ setInterval(() => {}, 1 << 30);`;
       assert.ok(!isOurs(server.pid, server.marker), 'the server process is gone');
       assert.ok(!existsSync(dirname(server.marker)), 'the data directory is removed');
     } finally {
-      harness.kill('SIGKILL');
+      harness?.kill('SIGKILL');
       if (server !== null) {
         killIfOurs(server.pid, server.marker, 'SIGKILL');
         rmSync(dirname(server.marker), { recursive: true, force: true });

@@ -18,20 +18,21 @@ import { isOurs, killIfOurs } from '../src/pipeline/children.ts';
 import { PG_WATCHDOG_SCRIPT, startPgWatchdog } from '../src/db/postgres.ts';
 import { sutArgs } from '../src/jvm/sut-process.ts';
 import { idleChild } from './fixtures/idle-child.ts';
+import { startStandInHarness, waitLine } from './fixtures/stand-in-harness.ts';
 import { freePort } from './fixtures/ports.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const proc = (pid: number, ppid: number, state = 'S', startTicks = pid * 10): ProcInfo => ({ pid, ppid, state, startTicks, argv: ['node', 'x'] });
 
-/** Resolves with the time (ms from the call) at which `pid` no longer runs; rejects after `timeoutMs`. */
-async function goneWithin(pid: number, timeoutMs: number): Promise<number> {
+/** Wait until `pred` holds, polling every 50 ms; false after `timeoutMs`. */
+async function until(pred: () => boolean, timeoutMs: number): Promise<boolean> {
   const t0 = Date.now();
-  while (Date.now() - t0 < timeoutMs) {
-    if (!processRunning(pid)) return Date.now() - t0;
+  while (!pred()) {
+    if (Date.now() - t0 > timeoutMs) return false;
     await sleep(50);
   }
-  throw new Error(`process ${pid} still runs ${timeoutMs} ms later`);
+  return true;
 }
 
 test('watchProcess: silent while the process lives, fires once when it exits', async () => {
@@ -97,23 +98,6 @@ test('the harness passes its own pid to the mock (--parent-pid) and the SUT (--b
   assert.deepEqual(sutArgs({ ...base, parentPid: null }).filter((a) => a.startsWith('--bench.parent-pid')), []);
 });
 
-/** Read a child's stdout until `re` matches; resolves with the match. */
-function waitLine(child: ChildProcess, re: RegExp, timeoutMs = 30_000): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    const timer = setTimeout(() => reject(new Error(`no ${re} within ${timeoutMs} ms: ${buf}`)), timeoutMs);
-    child.stdout!.on('data', (d: Buffer) => {
-      buf += d;
-      const m = re.exec(buf);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m);
-      }
-    });
-    child.once('exit', (c) => { clearTimeout(timer); reject(new Error(`exited ${c} before ${re}: ${buf}`)); });
-  });
-}
-
 test('the mock CLI with --parent-pid of a short-lived process exits 0 within a few seconds of that process being killed', { timeout: 60_000 }, async () => {
   const parent = idleChild('vtbench-parent-pid-test');
   const mock = spawn(process.execPath, ['--import', 'tsx', 'mock/src/cli.ts', '--port', '0', '--latency-ms', '10', '--parent-pid', String(parent.pid)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -140,37 +124,28 @@ test('a harness killed with SIGKILL leaves no mock: startMockProcess passes the 
   const dir = mkdtempSync(join(tmpdir(), 'vtbench-parent-'));
   const port = await freePort();
   const logFile = join(dir, 'mock.log');
-  // a stand-in harness: starts the mock as the run does, prints its pid, then idles
-  const script = `import { startMockProcess } from './src/pipeline/mock-process.ts';
-const m = await startMockProcess({ port: ${port}, latencyMs: 10, logFile: ${JSON.stringify(logFile)} });
-process.stdout.write('mock ' + m.pid + '\\n');
-setInterval(() => {}, 1 << 30);`;
-  const harness = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  let harness: ChildProcess | null = null;
   let mockPid = 0;
   try {
-    mockPid = Number((await waitLine(harness, /mock (\d+)\n/))[1]);
+    // a stand-in harness: starts the mock as the run does, prints its pid, then idles
+    const h = await startStandInHarness(`import { startMockProcess } from './src/pipeline/mock-process.ts';
+const m = await startMockProcess({ port: ${port}, latencyMs: 10, logFile: ${JSON.stringify(logFile)} });
+process.stdout.write(m.pid + '\\n');
+setInterval(() => {}, 1 << 30);`);
+    harness = h.child;
+    mockPid = Number(h.firstLine);
     assert.equal((await fetch(`http://127.0.0.1:${port}/health`)).status, 200);
     harness.kill('SIGKILL');
-    const ms = await goneWithin(mockPid, 5_000);
-    assert.ok(ms < 5_000, `the mock exited ${ms} ms after the harness was killed`);
+    const t0 = Date.now();
+    assert.ok(await until(() => !processRunning(mockPid), 5_000), `the mock still runs ${Date.now() - t0} ms after the harness was killed`);
     assert.match(readFileSync(logFile, 'utf8'), /vtbench-mock: stopping: .*\(--parent-pid \d+\)/);
     await assert.rejects(fetch(`http://127.0.0.1:${port}/health`), 'the port is free again');
   } finally {
-    harness.kill('SIGKILL');
+    harness?.kill('SIGKILL');
     if (mockPid > 0) killIfOurs(mockPid, 'mock/src/cli.ts', 'SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
 });
-
-/** Wait until `pred` holds, polling every 50 ms; false after `timeoutMs`. */
-async function until(pred: () => boolean, timeoutMs: number): Promise<boolean> {
-  const t0 = Date.now();
-  while (!pred()) {
-    if (Date.now() - t0 > timeoutMs) return false;
-    await sleep(50);
-  }
-  return true;
-}
 
 test('the PostgreSQL watchdog script: end of stdin stops the server named by its marker and removes the root; `keep` or another marker leaves them', { timeout: 60_000 }, async () => {
   const runCase = async (how: 'eof' | 'keep' | 'other-marker'): Promise<{ serverRuns: boolean; rootExists: boolean }> => {

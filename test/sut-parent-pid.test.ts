@@ -7,25 +7,19 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { findJdk, SUT_MIN_JDK } from '../src/jvm/jdk.ts';
+import { SUT_MIN_JDK } from '../src/jvm/jdk.ts';
 import { buildSut } from '../src/jvm/build.ts';
 import { processRunning } from '../src/pipeline/parent-watch.ts';
 import { killIfOurs } from '../src/pipeline/children.ts';
 import { freePort } from './fixtures/ports.ts';
+import { startStandInHarness, sutJdkOrNull } from './fixtures/stand-in-harness.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-let jdk: ReturnType<typeof findJdk> | null = null;
-try {
-  jdk = findJdk(SUT_MIN_JDK);
-} catch {
-  jdk = null;
-}
+const jdk = sutJdkOrNull();
 
 test('a harness killed with SIGKILL leaves no SUT: the JVM sees bench.parent-pid gone and exits within a few seconds', {
   skip: jdk === null ? `no JDK ${SUT_MIN_JDK}` : false,
@@ -39,24 +33,17 @@ test('a harness killed with SIGKILL leaves no SUT: the JVM sees bench.parent-pid
     jdk, jarPath, port, mockBaseUrl: 'http://127.0.0.1:9/v1', jvmFlags: ['-Xmx256m'], samplerIntervalMs: 250, pinnedThresholdMs: 20,
     logFile, readyTimeoutMs: 120_000, variant: { id: 'vt', label: 'vt', executor: { kind: 'virtual-per-task' }, threadNamePrefix: 'vt-' },
   };
-  // a stand-in harness: starts the SUT as the run does, prints its pid, then idles
-  const script = `import { startSut } from './src/jvm/sut-process.ts';
-const s = await startSut(${JSON.stringify(o)});
-process.stdout.write('sut ' + s.pid + '\\n');
-setInterval(() => {}, 1 << 30);`;
-  const harness = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  let harness: ChildProcess | null = null;
   let sutPid = 0;
   try {
-    sutPid = await new Promise<number>((resolve, reject) => {
-      let buf = '';
-      harness.stdout!.on('data', (d: Buffer) => {
-        buf += d;
-        const m = /sut (\d+)\n/.exec(buf);
-        if (m) resolve(Number(m[1]));
-      });
-      harness.once('exit', (c) => reject(new Error(`the stand-in harness exited with ${c}: ${buf}`)));
-    });
-    const harnessPid = harness.pid!;
+    // a stand-in harness: starts the SUT as the run does, prints its pid, then idles
+    const h = await startStandInHarness(`import { startSut } from './src/jvm/sut-process.ts';
+const s = await startSut(${JSON.stringify(o)});
+process.stdout.write(s.pid + '\\n');
+setInterval(() => {}, 1 << 30);`);
+    harness = h.child;
+    sutPid = Number(h.firstLine);
+    const harnessPid = h.child.pid!;
     assert.equal((await fetch(`http://127.0.0.1:${port}/bench/info`)).status, 200);
     assert.match(readFileSync(logFile, 'utf8'), new RegExp(`stopping when parent process ${harnessPid} is gone`));
     await new Promise((r) => setTimeout(r, 2_000));
@@ -71,7 +58,7 @@ setInterval(() => {}, 1 << 30);`;
     assert.match(readFileSync(logFile, 'utf8'), new RegExp(`vtbench-sut: parent process ${harnessPid} (exited|went away)[^\\n]*; stopping`));
     await assert.rejects(fetch(`http://127.0.0.1:${port}/bench/info`), 'the port is free again');
   } finally {
-    harness.kill('SIGKILL');
+    harness?.kill('SIGKILL');
     if (sutPid > 0) killIfOurs(sutPid, 'vtbench-sut', 'SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
