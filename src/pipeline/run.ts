@@ -33,6 +33,7 @@ import { countsDelta } from '../stats/aggregate.ts';
 import { computeFlags, generatorDelayThresholdMs } from './flags.ts';
 import { readCpuTicks, hostCpuPct } from './host.ts';
 import { processTreeCpuMs } from './proc-cpu.ts';
+import { startComponentCpuSampler } from './cpu-sampler.ts';
 import { ChildRegistry } from './children.ts';
 import type { Emit } from './events.ts';
 import { LivenessWatch, checkNow, type Death, type LivenessOptions, type Watched } from './liveness.ts';
@@ -176,7 +177,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
   const sutVariant: Variant = props === null ? block.variant : { ...block.variant, sutProperties: props };
   const sut = await deps.startSut({ variant: sutVariant, options: o, mockUrl: `${mock.url}/v1`, logFile: join(store.logsDir, `sut-${block.blockId}.log`) });
   if (sut.pid !== null) ctx.children.add({ pid: sut.pid, role: `sut-${block.blockId}`, marker: sut.marker, stop: sut.stop });
-  const watched = watchedOf(block, sut, mock);
+  const watched = watchedOf(block, sut, mock, blockScenario.usesDb ? db : null);
   try {
     ctx.manifest.sut[block.blockId] = sut.info;
     store.writeManifest(ctx.manifest);
@@ -189,7 +190,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
       );
     }
     if (block.warmup) {
-      ctx.emit({ type: 'warmup', blockId: block.blockId, workers: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker, ...(block.warmup.durationS !== undefined ? { durationS: block.warmup.durationS } : {}) });
+      ctx.emit({ type: 'warmup', blockId: block.blockId, workers: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker, ...(block.warmup.durationS !== undefined ? { durationS: block.warmup.durationS } : {}), ...(blockScenario.driver === 'websocket' ? { driver: 'websocket' } : {}) });
       const abort = new AbortController();
       const watch = new LivenessWatch(() => watched, ctx.liveness).start(() => abort.abort());
       try {
@@ -257,12 +258,19 @@ export function bootMismatches(variantId: string, e: Extract<Variant['executor']
   return want.filter(([, g, w]) => g !== w).map(([k, g, w]) => `variant ${variantId}: boot.${k} is ${JSON.stringify(g ?? null)}, expected ${JSON.stringify(w)}`);
 }
 
-/** The children a block's cells depend on, for the liveness checks. */
-function watchedOf(block: PlannedBlock, sut: SutHandle, mock: MockHandle): Watched[] {
-  return [
+/**
+ * The components a block's cells depend on, for the liveness checks: the mock, the block's SUT and,
+ * when the block's scenario queries it, the run's PostgreSQL (own server: its pid and a TCP probe;
+ * `--db-url`: the probe alone). A database that dies mid-cell thus fails the cell like a dead SUT,
+ * instead of leaving only failed requests (503 `db_pool_exhausted`) in a cell that looks measured.
+ */
+export function watchedOf(block: Pick<PlannedBlock, 'blockId'>, sut: SutHandle, mock: MockHandle, db: DbHandle | null): Watched[] {
+  const out: Watched[] = [
     { role: 'mock LLM', pid: mock.pid, marker: mock.marker, logFile: mock.logFile, probe: (t) => mock.probe(t) },
     { role: `SUT (${block.blockId})`, pid: sut.pid, marker: sut.marker, logFile: sut.logFile, probe: (t) => sut.probe(t) },
   ];
+  if (db) out.push({ role: `PostgreSQL (${db.info.kind === 'own' ? 'own server' : '--db-url'})`, pid: db.pid, marker: db.marker, logFile: db.logFile || db.info.url, probe: (t) => db.probe(t) });
+  return out;
 }
 
 /** An AbortSignal that aborts when either does (many workers listen to it). */
@@ -372,14 +380,20 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     });
   }
 
+  // the same components' CPU (and the generator's, one shard only) on a timer, bracketing the load
+  const cpuSampler = startComponentCpuSampler({ loadgenInProcess: (o.shards ?? 1) <= 1, mockPid: components ? mock.pid : null, dbPid: components?.db?.pid ?? null });
   let result: LoadResult;
+  let componentCpuSamples: CellResult['componentCpuSamples'] = [];
   try {
     const { driver, scenario } = loadOf(ctx, variant);
+    cpuSampler.sample();
     result = await driver.run(
       { ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, cellAbort.signal), cell.latencyMs), variant, concurrency: cell.concurrency, requestsPerWorker: cell.requestsPerWorker },
       { progress: (done, total) => ctx.emit({ type: 'progress', cellId: cell.cellId, done, total }) },
     );
   } finally {
+    cpuSampler.sample();
+    componentCpuSamples = cpuSampler.stop();
     clearInterval(puller);
     if (dumpTimer) clearTimeout(dumpTimer);
     await watch.stop();
@@ -456,6 +470,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     threadDump,
     ...(sut.pid !== null ? { sutPid: sut.pid } : {}),
     ...(componentsBefore && componentsAfter ? { componentCpuMs: { mock: diffOrNull(componentsBefore.mock, componentsAfter.mock), db: diffOrNull(componentsBefore.db, componentsAfter.db) } } : {}),
+    componentCpuSamples,
     ...(result.job !== undefined ? { job: result.job } : {}),
     ...(result.sweep !== undefined ? { sweep: result.sweep } : {}),
     ...(result.shards !== undefined ? { shards: result.shards } : {}),
