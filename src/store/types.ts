@@ -223,7 +223,7 @@ export interface MergedShard {
   index: number;
   /** the shard folder's own run id and status */
   runId: string;
-  status: RunManifest['status'];
+  status: 'running' | 'complete' | 'interrupted' | 'failed';
   hostname: string;
   host: HostInfo;
   startedAt: string;
