@@ -173,6 +173,7 @@ test('two shard processes against a SUT and a mock started by hand, merged into 
     assert.equal(await main(['report', merged, '--report-dir', join(tmp, 'report')], rep.io, realDeps()), 0, rep.text());
     const md = readFileSync(join(tmp, 'report', 'merged', 'report.md'), 'utf8');
     assert.match(md, /Per-shard load/);
+    assert.match(md, new RegExp(`load generator hosts \\| 2 hosts, one shard each .*: 0: ${m.mergedShards![0]!.hostname} `));
 
     // a missing shard, a shard of another plan: refused before anything is written
     const only = capture();

@@ -187,7 +187,7 @@ export function mergeShardRuns(dirs: readonly string[], outDir: string, now = ne
       error: gaps.length === 0 ? null : `${gaps.length} of ${m0.cellOrder.length} planned cell(s) have no result in every shard: ${gaps.map((g) => g.cellId).join(', ')}`,
       failedCells: gaps.map((g) => ({ ...g, atIso: now.toISOString() })),
       notes: [...(m0.notes ?? []),
-        `${now.toISOString()}: merged by run.mjs merge from ${k} shard folders of a multi-host run (${shards.map((s) => `shard ${s.index}: ${s.manifest.runId} on ${s.manifest.shard!.hostname}`).join('; ')}); each cell's load is merged from every shard's raw records; the SUT's samples, pinned counts, thread dumps and the mock's figures are shard 0's; the host figures (manifest host, host CPU) are the generators' own`],
+        `${now.toISOString()}: merged by run.mjs merge from ${k} shard folders of a multi-host run (${shards.map((s) => `shard ${s.index}: ${s.manifest.runId} on ${s.manifest.shard!.hostname}`).join('; ')}); each cell's load is merged from every shard's raw records; the SUT's samples, pinned counts, thread dumps and the mock's figures are shard 0's; the manifest's host is shard 0's generator host, each cell's host CPU the busiest generator host's`],
       mergedShards,
     };
     if (manifest.failedCells!.length === 0) delete manifest.failedCells;
