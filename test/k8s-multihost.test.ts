@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { fetchPodManifest, jobManifest, k8sFiles, pvcManifest } from '../src/k8s/manifests.ts';
-import { k8sSpecOf, shardOf } from '../src/cli/multihost.ts';
+import { checkShardRun, k8sSpecOf, shardOf } from '../src/cli/multihost.ts';
 import { FsBarrier } from '../src/load/pod-shard.ts';
 import { STUDIES } from '../src/studies/index.ts';
 import { main, type Io } from '../src/cli/main.ts';
@@ -99,6 +99,11 @@ test('k8s: bad options are refused, each naming the option and the fix', () => {
   assert.throws(() => shardOf({ out: '/tmp/x' }, {}), /--index is not given and \$JOB_COMPLETION_INDEX is not set/);
   assert.equal(shardOf({ out: '/tmp/x' }, { JOB_COMPLETION_INDEX: '2' }).index, 2);
   assert.throws(() => shardOf({ index: '1' }, {}), /--out is required/);
+  assert.throws(() => shardOf({ index: '-1', out: '/tmp/x' }, {}), /is not a whole number >= 0/);
+  const { options } = k8sSpecOf(K8S_ARGS, STUDIES);
+  assert.throws(() => checkShardRun({ index: 3, dir: '/tmp/x', syncTimeoutS: 60 }, options), /index 3 is not below --shards 3/);
+  assert.throws(() => checkShardRun({ index: 0, dir: '/tmp/x', syncTimeoutS: 60 }, { ...options, mockUrl: undefined }), /--sut-url and --mock-url are required/);
+  assert.doesNotThrow(() => checkShardRun({ index: 2, dir: '/tmp/x', syncTimeoutS: 60 }, options));
 });
 
 test('FsBarrier: K shards meet (same arrival times for all), a shard running another load or a failed shard stops the others, a stale folder is refused', async () => {
