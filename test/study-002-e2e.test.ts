@@ -71,3 +71,47 @@ test('study 002 smoke runs end to end: I/O, CPU, structured fan-out over Postgre
     rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+// The run's own PostgreSQL SIGKILLed during a cell (found by last session's kill test: the run went
+// on, its requests failing with 503s): the database is watched like the SUT and the mock, so the
+// run ends with exit 6 and the cell is recorded as failed, naming PostgreSQL, never as a result.
+test('study 002: the own PostgreSQL killed mid-cell fails the cell (exit 6), naming the database; nothing is measured after it', { timeout: 300_000 }, async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'vtbench-002-pgkill-'));
+  try {
+    const runsDir = join(tmp, 'runs');
+    const out = capture();
+    const ports = ['--mock-port', String(await freePort()), '--sut-port', String(await freePort())];
+    // 20 workers × 1,500 queries of 5 ms through a pool of 10: ≥ 15 s of load, time enough to kill
+    const run = runStudy(STUDY_002, ['--profile', 'smoke', '--variants', 'db10-virtual', '--levels', '20', '--requests-per-worker', '1500', '--warmup-s', '0', ...ports, '--runs-dir', runsDir, '--report-dir', join(tmp, 'report'), '--json'], out.io, realDeps());
+    const pgPid = async (): Promise<number | null> => {
+      const ids = existsSync(runsDir) ? readdirSync(runsDir) : [];
+      if (ids.length !== 1) return null;
+      try {
+        const list = JSON.parse(readFileSync(join(runsDir, ids[0]!, 'pids.json'), 'utf8')) as { pid: number; role: string }[];
+        return list.find((p) => p.role === 'postgres')?.pid ?? null;
+      } catch {
+        return null;
+      }
+    };
+    const deadline = Date.now() + 240_000;
+    while (!/"type":"cell-start"/.test(out.text()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    assert.match(out.text(), /"type":"cell-start"/, 'the db cell started');
+    await new Promise((r) => setTimeout(r, 1500));
+    const pid = await pgPid();
+    assert.ok(pid, 'the own PostgreSQL is in pids.json');
+    process.kill(pid, 'SIGKILL');
+    const code = await run;
+    assert.equal(code, 6, out.text());
+    assert.match(out.text(), new RegExp(`the PostgreSQL \\(own server\\) died during cell db10-virtual-c20-r1 \\(process ${pid} is gone\\)`));
+    const [id] = readdirSync(runsDir);
+    const store = new RunStore(join(runsDir, id!));
+    const m = store.readManifest();
+    assert.equal(m.status, 'failed');
+    assert.deepEqual(m.failedCells?.map((f) => f.cellId), ['db10-virtual-c20-r1']);
+    const evidence = JSON.parse(readFileSync(join(runsDir, id!, 'cells', 'db10-virtual-c20-r1.failed.json'), 'utf8')) as { component: { role: string; pid: number } | null; cause: string };
+    assert.deepEqual(evidence.component, { role: 'PostgreSQL (own server)', pid });
+    assert.deepEqual([...store.doneCellIds()], [], 'the cell is not a result');
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});

@@ -6,7 +6,7 @@ import { boundsFor, checkPublished, holding, MIXED_CRITICAL_PATH_MS, MIXED_SERIA
 import { STUDY_002, VARIANTS_002 } from '../src/studies/002/index.ts';
 import { PUBLISHED_002 } from '../src/studies/002/published.ts';
 import { resolveOptions } from '../src/config/profiles.ts';
-import { makePlan } from '../src/config/plan.ts';
+import { levelsOf, makePlan } from '../src/config/plan.ts';
 import { errorKindOf } from '../src/load/run.ts';
 import { summarize } from '../src/load/summarize.ts';
 import { compactRequests } from '../src/store/run-store.ts';
@@ -221,4 +221,18 @@ describe('report of a real smoke run (test/fixtures/study-002/smoke: io-virtual,
       assert.match(md, lang === 'en' ? /inconsistent as published/ : /发布值自相矛盾/);
     }
   });
+});
+
+test('a --levels or --requests-per-worker flag replaces that field of every per-scenario entry and keeps the other', () => {
+  const base = resolveOptions(STUDY_002, 'smoke', {}, HOST);
+  const rpw = resolveOptions(STUDY_002, 'smoke', { requestsPerWorker: '7' }, HOST);
+  for (const [id, e] of Object.entries(base.scenarioLevels ?? {})) {
+    assert.deepEqual(rpw.scenarioLevels?.[id], { levels: e.levels, requestsPerWorker: 7 }, id);
+  }
+  const lv = resolveOptions(STUDY_002, 'smoke', { levels: '3' }, HOST);
+  for (const [id, e] of Object.entries(base.scenarioLevels ?? {})) {
+    assert.deepEqual(lv.scenarioLevels?.[id], { levels: [3], requestsPerWorker: e.requestsPerWorker }, id);
+  }
+  // the db scenario of the smoke profile keeps its 20 workers under --requests-per-worker
+  assert.deepEqual(levelsOf(rpw, 'db-small'), { levels: [20], requestsPerWorker: 7 });
 });

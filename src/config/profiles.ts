@@ -129,8 +129,15 @@ export function resolveOptions(study: Study, profileName: string, raw: Partial<R
       throw new VtbenchError(e.message, `${e.hint}; study ${study.id}'s ${s.key === 'variants' ? 'variants' : 'scenarios'}: ${ids.join(', ')}`, e.exitCode);
     }
   }
-  // flags that set levels or requests per worker apply to every cell: the per-scenario map is dropped
-  if (raw.levels !== undefined || raw.requestsPerWorker !== undefined) delete out.scenarioLevels;
+  // a flag that sets levels or requests per worker applies to every scenario: it replaces that one
+  // field of each per-scenario entry and keeps the other (`--profile smoke --requests-per-worker
+  // 1500` keeps each scenario's smoke levels instead of falling back to the study's base levels)
+  if (out.scenarioLevels && (raw.levels !== undefined || raw.requestsPerWorker !== undefined)) {
+    out.scenarioLevels = Object.fromEntries(Object.entries(out.scenarioLevels).map(([id, e]) => [id, {
+      levels: raw.levels !== undefined ? out.levels : e.levels,
+      requestsPerWorker: raw.requestsPerWorker !== undefined ? out.requestsPerWorker : e.requestsPerWorker,
+    }]));
+  }
   if (!study.scenarios.some((x) => x.id === out.scenario)) {
     throw new VtbenchError(`--scenario: unknown scenario '${out.scenario}' of study ${study.id}`, `use one of: ${study.scenarios.map((x) => x.id).join(', ')}`, EXIT.usage);
   }

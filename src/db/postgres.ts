@@ -21,7 +21,7 @@
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -156,8 +156,36 @@ export interface DbHandle {
   pid: number | null;
   /** substring of the own server's command line (its data directory), for the child registry */
   marker: string;
+  /** own server: the run's `logs/postgres.log`; external: '' (its log is not ours) */
+  logFile: string;
+  /**
+   * One bounded liveness probe for the run's watch (src/pipeline/liveness.ts): a TCP connection to
+   * the server's host:port (`tcpProbe`), cheap enough to repeat every second during a cell (no
+   * psql spawn, no query on the pool under test). Resolves true when it connected within
+   * `timeoutMs`; never rejects.
+   */
+  probe(timeoutMs: number): Promise<boolean>;
   /** own server: stop it and remove its data directory; external: nothing */
   stop(): Promise<void>;
+}
+
+/**
+ * Whether a TCP connection to `host:port` opens within `timeoutMs` (then closed at once, nothing
+ * sent). PostgreSQL's postmaster accepts it only while it runs; a killed server refuses at once.
+ * Never rejects.
+ */
+export function tcpProbe(host: string, port: number, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = connect({ host, port });
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      sock.destroy();
+      resolve(ok);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    sock.once('connect', () => done(true));
+    sock.once('error', () => done(false));
+  });
 }
 
 /** Options of an own server. */
@@ -328,6 +356,8 @@ export async function startPostgres(o: StartPostgresOptions): Promise<DbHandle> 
       target,
       pid,
       marker: data,
+      logFile: o.logFile,
+      probe: (timeoutMs) => tcpProbe(target.host, target.port, timeoutMs),
       info: { kind: 'own', url: jdbcUrl(target), user: PG_SUPERUSER, serverVersion: d.serverVersion, settings: d.settings, binDir: o.bin.dir, ordersRows },
       stop: () => (stopped ??= stopChild(proc, () => exited !== null).then(cleanup)),
     };
@@ -373,6 +403,8 @@ export async function useExternalPostgres(bin: PgBinaries, rawUrl: string): Prom
     target,
     pid: null,
     marker: '',
+    logFile: '',
+    probe: (timeoutMs) => tcpProbe(target.host, target.port, timeoutMs),
     info: { kind: 'external', url: jdbcUrl(target), user: target.user, serverVersion: d.serverVersion, settings: d.settings, binDir: null, ordersRows },
     stop: async () => {},
   };

@@ -12,8 +12,11 @@ export type RunEvent =
   | { type: 'plan'; runId: string; runDir: string; study: string; profile: string; scenario: string; variants: string[]; totalRequests: number; theoreticalS: number; remainingTheoreticalS: number; cells: number; resumedCells: number }
   | { type: 'info'; message: string }
   | { type: 'block-start'; blockId: string }
-  /** open loop: `workers` is the warm-up's arrival rate (req/s), sent for `durationS` */
-  | { type: 'warmup'; blockId: string; workers: number; requestsPerWorker: number; durationS?: number }
+  /**
+   * open loop: `workers` is the warm-up's arrival rate (req/s), sent for `durationS`; WebSocket
+   * (`driver` 'websocket'): `workers` connections held for `durationS`
+   */
+  | { type: 'warmup'; blockId: string; workers: number; requestsPerWorker: number; durationS?: number; driver?: string }
   | { type: 'cell-start'; cellId: string; requests: number; theoreticalS: number }
   | { type: 'progress'; cellId: string; done: number; total: number }
   /** `job`: an in-process cell's own figures (its load summary then counts one request, the job call) */
@@ -78,7 +81,11 @@ export function textSubscriber(err: NodeJS.WriteStream, plan: Plan): Emit {
         line(`— JVM block ${e.blockId}`);
         break;
       case 'warmup':
-        line(e.durationS !== undefined ? `  warm-up: ${e.workers} req/s for ${e.durationS} s (open loop), not recorded` : `  warm-up: ${e.workers} workers × ${e.requestsPerWorker} request(s), not recorded`);
+        line(e.durationS === undefined
+          ? `  warm-up: ${e.workers} workers × ${e.requestsPerWorker} request(s), not recorded`
+          : e.driver === 'websocket'
+            ? `  warm-up: ${e.workers} WebSocket connections held ${e.durationS} s, not recorded`
+            : `  warm-up: ${e.workers} req/s for ${e.durationS} s (open loop), not recorded`);
         break;
       case 'cell-start':
         cellStart = Date.now();

@@ -183,7 +183,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
   const sutVariant: Variant = props === null ? block.variant : { ...block.variant, sutProperties: props };
   const sut = await deps.startSut({ variant: sutVariant, options: o, mockUrl: `${mock.url}/v1`, logFile: join(store.logsDir, `sut-${block.blockId}.log`) });
   if (sut.pid !== null) ctx.children.add({ pid: sut.pid, role: `sut-${block.blockId}`, marker: sut.marker, stop: sut.stop });
-  const watched = watchedOf(block, sut, mock);
+  const watched = watchedOf(block, sut, mock, blockScenario.usesDb ? db : null);
   try {
     ctx.manifest.sut[block.blockId] = sut.info;
     store.writeManifest(ctx.manifest);
@@ -196,7 +196,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
       );
     }
     if (block.warmup) {
-      ctx.emit({ type: 'warmup', blockId: block.blockId, workers: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker, ...(block.warmup.durationS !== undefined ? { durationS: block.warmup.durationS } : {}) });
+      ctx.emit({ type: 'warmup', blockId: block.blockId, workers: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker, ...(block.warmup.durationS !== undefined ? { durationS: block.warmup.durationS } : {}), ...(blockScenario.driver === 'websocket' ? { driver: 'websocket' } : {}) });
       const abort = new AbortController();
       const watch = new LivenessWatch(() => watched, ctx.liveness).start(() => abort.abort());
       try {
@@ -264,12 +264,19 @@ export function bootMismatches(variantId: string, e: Extract<Variant['executor']
   return want.filter(([, g, w]) => g !== w).map(([k, g, w]) => `variant ${variantId}: boot.${k} is ${JSON.stringify(g ?? null)}, expected ${JSON.stringify(w)}`);
 }
 
-/** The children a block's cells depend on, for the liveness checks. */
-function watchedOf(block: PlannedBlock, sut: SutHandle, mock: MockHandle): Watched[] {
-  return [
+/**
+ * The components a block's cells depend on, for the liveness checks: the mock, the block's SUT and,
+ * when the block's scenario queries it, the run's PostgreSQL (own server: its pid and a TCP probe;
+ * `--db-url`: the probe alone). A database that dies mid-cell thus fails the cell like a dead SUT,
+ * instead of leaving only failed requests (503 `db_pool_exhausted`) in a cell that looks measured.
+ */
+export function watchedOf(block: Pick<PlannedBlock, 'blockId'>, sut: SutHandle, mock: MockHandle, db: DbHandle | null): Watched[] {
+  const out: Watched[] = [
     { role: 'mock LLM', pid: mock.pid, marker: mock.marker, logFile: mock.logFile, probe: (t) => mock.probe(t) },
     { role: `SUT (${block.blockId})`, pid: sut.pid, marker: sut.marker, logFile: sut.logFile, probe: (t) => sut.probe(t) },
   ];
+  if (db) out.push({ role: `PostgreSQL (${db.info.kind === 'own' ? 'own server' : '--db-url'})`, pid: db.pid, marker: db.marker, logFile: db.logFile || db.info.url, probe: (t) => db.probe(t) });
+  return out;
 }
 
 /** An AbortSignal that aborts when either does (many workers listen to it). */
