@@ -1,6 +1,6 @@
 /**
  * The command line: `npx zx run.mjs [options]` runs an experiment, `npx zx run.mjs report [dir]`
- * renders a report. Reads like the pipeline: options -> plan -> prerequisites -> run -> report.
+ * renders a report; `k8s`, `shard` and `merge` are the multi-host flow (src/cli/multihost.ts). Reads like the pipeline: options -> plan -> prerequisites -> run -> report.
  * One top-level catch turns VtbenchError into one line + hint + exit code (stack only with --debug).
  */
 import { Command, CommanderError, Option } from 'commander';
