@@ -16,6 +16,7 @@ import { runStudy, type Io } from '../src/cli/main.ts';
 import { realDeps } from '../src/cli/deps.ts';
 import { RunStore } from '../src/store/run-store.ts';
 import { STUDY_002 } from '../src/studies/002/index.ts';
+import { cellCpu } from '../src/theory/cell-bounds.ts';
 import { freePort } from './fixtures/ports.ts';
 
 function capture(): { io: Io; text: () => string } {
@@ -60,6 +61,9 @@ test('study 002 smoke runs end to end: I/O, CPU, structured fan-out over Postgre
     // the fan-out cannot beat its critical path max(50 + 100, 80) = 150 ms
     assert.ok(st.load.execMs!.min >= 150 - 1, `fan-out exec min ${st.load.execMs!.min}`);
     assert.ok(st.componentCpuMs?.db !== null && st.componentCpuMs?.db !== undefined, 'PostgreSQL CPU read from /proc');
+    // and sampled during the load, so the CPU bound takes it over the cell's window (test/cpu-sampler.test.ts)
+    assert.ok((st.componentCpuSamples ?? []).length >= 2 && st.componentCpuSamples!.every((x) => x.dbMs !== null), 'PostgreSQL CPU sampled during the load');
+    assert.equal(cellCpu(st).parts.db, 'window');
     const md = readFileSync(join(reportDir, id!, 'report.md'), 'utf8');
     assert.doesNotMatch(md, /\{\{|\}\}/);
     assert.match(md, /DB pool/);

@@ -34,6 +34,7 @@ import { countsDelta } from '../stats/aggregate.ts';
 import { computeFlags, generatorDelayThresholdMs } from './flags.ts';
 import { readCpuTicks, hostCpuPct } from './host.ts';
 import { processTreeCpuMs } from './proc-cpu.ts';
+import { startComponentCpuSampler } from './cpu-sampler.ts';
 import { ChildRegistry } from './children.ts';
 import type { Emit } from './events.ts';
 import { LivenessWatch, checkNow, type Death, type LivenessOptions, type Watched } from './liveness.ts';
@@ -398,14 +399,20 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     });
   }
 
+  // the same components' CPU (and the generator's, one shard only) on a timer, bracketing the load
+  const cpuSampler = startComponentCpuSampler({ loadgenInProcess: (o.shards ?? 1) <= 1, mockPid: components ? mock.pid : null, dbPid: components?.db?.pid ?? null });
   let result: LoadResult;
+  let componentCpuSamples: CellResult['componentCpuSamples'] = [];
   try {
     const { driver, scenario } = loadOf(ctx, variant);
+    cpuSampler.sample();
     result = await driver.run(
       { ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, cellAbort.signal), cell.latencyMs), variant, concurrency: cell.concurrency, requestsPerWorker: cell.requestsPerWorker },
       { progress: (done, total) => ctx.emit({ type: 'progress', cellId: cell.cellId, done, total }) },
     );
   } finally {
+    cpuSampler.sample();
+    componentCpuSamples = cpuSampler.stop();
     clearInterval(puller);
     if (dumpTimer) clearTimeout(dumpTimer);
     await watch.stop();
@@ -482,6 +489,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     threadDump,
     ...(sut.pid !== null ? { sutPid: sut.pid } : {}),
     ...(componentsBefore && componentsAfter ? { componentCpuMs: { mock: diffOrNull(componentsBefore.mock, componentsAfter.mock), db: diffOrNull(componentsBefore.db, componentsAfter.db) } } : {}),
+    componentCpuSamples,
     ...(result.job !== undefined ? { job: result.job } : {}),
     ...(result.sweep !== undefined ? { sweep: result.sweep } : {}),
     ...(result.shards !== undefined ? { shards: result.shards } : {}),

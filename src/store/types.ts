@@ -302,6 +302,14 @@ export interface CellResult {
    * for a request; absent otherwise and in runs before it.
    */
   componentCpuMs?: { mock: number | null; db: number | null };
+  /**
+   * the same components' cumulative CPU, ms, sampled about every 250 ms during the load, with one
+   * sample right before it starts and one right after it ends (src/pipeline/cpu-sampler.ts), so the
+   * CPU bound takes them over the same window as the SUT's `samples` (cellCpu). Recorded with
+   * `componentCpuMs`, plus the load generator's own process CPU (null with `--shards K` > 1).
+   * Absent in runs before it.
+   */
+  componentCpuSamples?: ComponentCpuSample[];
   loadgen: { eventLoopLagP99Ms: number | null; eventLoopLagMaxMs: number | null; cpuPct: number | null; hostCpuPct: number | null };
   flags: CellFlag[];
   threadDump: ThreadDumpSummary | null;
@@ -316,6 +324,19 @@ export interface CellResult {
    * is the level's outcome, stored so, never read as a measurement). Absent in every other cell.
    */
   sweep?: VtSweepResult;
+}
+
+/**
+ * Cumulative CPU of the processes beside the SUT at one instant, ms (differences only are meaningful):
+ * the load generator's process (`process.cpuUsage()` user + system; null when it runs in shard child
+ * processes), the mock's and the own PostgreSQL's process trees (src/pipeline/proc-cpu.ts; null for
+ * an external, absent or unreadable one).
+ */
+export interface ComponentCpuSample {
+  tEpochMs: number;
+  loadgenMs: number | null;
+  mockMs: number | null;
+  dbMs: number | null;
 }
 
 /** One scheduler/memory sample of a sweep level, `tMs` after the start barrier released. */

@@ -10,7 +10,8 @@
  * - `dbPool`: Hikari pool / DB time per request (10 / 0.005 s = 2,000 req/s; 10 / 0.05 s = 200 req/s).
  * - `lock`: one shared monitor held H ms per request: 1 / H (a `synchronized` method of a singleton).
  * - `cpu`: cores / measured CPU-seconds per completed request (SUT + mock + load generator + DB),
- *   over the same window as the throughput it bounds (cellCpu, cellWindow).
+ *   over the same window as the throughput it bounds (cellCpu, cellWindow; the non-SUT parts as
+ *   per-cell totals where a cell has no `componentCpuSamples`).
  * - `cpuPerCall`: cores / the CPU time one call costs by itself (cpu-fib: the SUT's calibration).
  */
 import type { ExecutorSpec } from '../study/types.ts';
@@ -109,22 +110,47 @@ export function windowRps(w: CellWindow): number {
 }
 
 /**
+ * A cumulative series' value at `tEpochMs`, linearly interpolated between the two samples around it
+ * (in the series' own unit); samples whose value is null are skipped. Null when no sample lies at or
+ * before it or none at or after it (never extrapolated).
+ */
+export function cumulativeAt<S extends { tEpochMs: number }>(samples: readonly S[], value: (s: S) => number | null, tEpochMs: number): number | null {
+  let before: { t: number; v: number } | null = null;
+  let after: { t: number; v: number } | null = null;
+  for (const s of samples) {
+    const v = value(s);
+    if (v === null) continue;
+    if (s.tEpochMs <= tEpochMs && (before === null || s.tEpochMs >= before.t)) before = { t: s.tEpochMs, v };
+    if (s.tEpochMs >= tEpochMs && (after === null || s.tEpochMs <= after.t)) after = { t: s.tEpochMs, v };
+  }
+  if (before === null || after === null) return null;
+  const f = after.t === before.t ? 0 : (tEpochMs - before.t) / (after.t - before.t);
+  return before.v + f * (after.v - before.v);
+}
+
+/**
  * The SUT's cumulative process CPU at `tEpochMs`, ms, linearly interpolated between the two samples
  * around it (`processCpuTimeNs`, every 250 ms by default); null when no sample lies at or before it
  * or none at or after it (never extrapolated).
  */
 export function sutCpuMsAt(samples: readonly Pick<CellResult['samples'][number], 'tEpochMs' | 'processCpuTimeNs'>[], tEpochMs: number): number | null {
-  let before: { t: number; ns: number } | null = null;
-  let after: { t: number; ns: number } | null = null;
-  for (const s of samples) {
-    if (s.processCpuTimeNs === null) continue;
-    if (s.tEpochMs <= tEpochMs && (before === null || s.tEpochMs >= before.t)) before = { t: s.tEpochMs, ns: s.processCpuTimeNs };
-    if (s.tEpochMs >= tEpochMs && (after === null || s.tEpochMs <= after.t)) after = { t: s.tEpochMs, ns: s.processCpuTimeNs };
-  }
-  if (before === null || after === null) return null;
-  const f = after.t === before.t ? 0 : (tEpochMs - before.t) / (after.t - before.t);
-  return (before.ns + f * (after.ns - before.ns)) / 1e6;
+  const ns = cumulativeAt(samples, (s) => s.processCpuTimeNs, tEpochMs);
+  return ns === null ? null : ns / 1e6;
 }
+
+/** The CPU a cumulative series grew by between two instants (cumulativeAt at both); null when either end is unknown or it shrank (a restarted process). */
+function grewBy<S extends { tEpochMs: number }>(samples: readonly S[], value: (s: S) => number | null, fromEpochMs: number, toEpochMs: number): number | null {
+  const a = cumulativeAt(samples, value, fromEpochMs);
+  const b = cumulativeAt(samples, value, toEpochMs);
+  return a === null || b === null || b < a ? null : b - a;
+}
+
+/**
+ * How one process's part of D was measured: `window`, its CPU between the window's ends (from the
+ * cell's `componentCpuSamples`) over the successes in the window; `cell`, its per-cell total over all
+ * the cell's successes; null, not recorded (counted as 0, or D unknown for the generator).
+ */
+export type CpuPartBasis = 'window' | 'cell' | null;
 
 /** CPU of one cell per successful request, split by process, with the window it was measured in. */
 export interface CellCpu {
@@ -132,16 +158,28 @@ export interface CellCpu {
   window: CellWindow | null;
   /** the SUT's process CPU in the window, ms */
   sutMs: number | null;
-  /** the load generator's CPU over the measured phase (`loadgen.cpuPct` of one core × the whole-run span), ms */
+  /**
+   * the load generator's CPU, ms: in the window when `parts.loadgen` is `window`, else over the
+   * measured phase (`loadgen.cpuPct` of one core × the whole-run span)
+   */
   loadgenMs: number | null;
-  /** the mock's and the database's CPU over the cell's load (`componentCpuMs`), ms */
+  /** the mock's and the database's CPU, ms: in the window, or over the cell's load (`componentCpuMs`), per `parts` */
   mockMs: number | null;
   dbMs: number | null;
+  /** how each of the generator's, the mock's and the database's parts was measured */
+  parts: { loadgen: CpuPartBasis; mock: CpuPartBasis; db: CpuPartBasis };
+  /**
+   * `windowed`: every recorded part in the window (the cell has `componentCpuSamples`);
+   * `per-cell-totals`: the SUT in the window, the others per-cell totals (every run before the
+   * samples); `partly-windowed`: some of each (e.g. `--shards K` > 1: the generator's is a total)
+   */
+  basis: 'windowed' | 'partly-windowed' | 'per-cell-totals';
   /** the load's whole span (first send → last answer), ms */
   spanMs: number | null;
   /**
-   * D_cpu = SUT ms in the window / successes in the window + (generator + mock + DB ms) / the cell's
-   * successes; null when the SUT's or the generator's part is unknown or nothing succeeded
+   * D_cpu = (SUT + windowed parts, ms in the window) / successes in the window + (per-cell parts,
+   * ms) / the cell's successes; null when the SUT's or the generator's part is unknown or nothing
+   * succeeded
    */
   perRequestMs: number | null;
 }
@@ -150,26 +188,43 @@ export interface CellCpu {
  * The CPU all processes spent per successful request of one cell (service demand D_cpu of the
  * service-demand law X ≤ cores / D_cpu; Denning & Buzen 1978), measured over the same interval as
  * the throughput it bounds (cellWindow): the SUT's process CPU between the window's ends
- * (interpolated from its samples) over the successes ending in the window. The generator, the mock
- * and the database record one CPU total per cell (not per window), so their part is their total
- * over the cell's successes: their work is per request, and their CPU outside the window (ramp,
- * drain) is spent on requests too, unlike the SUT's JIT and GC before and after the load.
- * `componentCpuMs` absent (the cell recorded neither): 0.
+ * (interpolated from its samples) over the successes ending in the window.
+ *
+ * The generator, the mock and the database: when the cell has `componentCpuSamples` (sampled about
+ * every 250 ms, bracketing the load), each one's CPU between the same window ends, interpolated the
+ * same way (never extrapolated), joins the SUT's over the window's successes. Otherwise (runs before
+ * the samples; a series that is null, e.g. the generator with `--shards K` > 1, or does not cover the
+ * window) that part falls back to its per-cell total over all the cell's successes: `loadgen.cpuPct`
+ * × the whole-run span, `componentCpuMs` (absent: 0). That total includes the ramp and the drain,
+ * when these processes work at a lower rate than in the window, so it can misstate D for the window.
  */
-export function cellCpu(c: Pick<CellResult, 'samples' | 'load' | 'loadgen' | 'componentCpuMs' | 't0EpochMs'>): CellCpu {
+export function cellCpu(c: Pick<CellResult, 'samples' | 'load' | 'loadgen' | 'componentCpuMs' | 't0EpochMs' | 'componentCpuSamples'>): CellCpu {
   const window = cellWindow(c.load);
   const a = window ? sutCpuMsAt(c.samples, c.t0EpochMs + window.startMs) : null;
   const b = window ? sutCpuMsAt(c.samples, c.t0EpochMs + window.endMs) : null;
   const sutMs = a === null || b === null ? null : b - a;
   const rps = c.load.wholeRunThroughputRps;
   const spanMs = rps !== null && rps > 0 && c.load.ok > 0 ? (c.load.ok / rps) * 1000 : null;
-  const loadgenMs = c.loadgen.cpuPct === null || spanMs === null ? null : (c.loadgen.cpuPct / 100) * spanMs;
-  const mockMs = c.componentCpuMs?.mock ?? null;
-  const dbMs = c.componentCpuMs?.db ?? null;
-  const perRequestMs = window === null || sutMs === null || loadgenMs === null || c.load.ok === 0
-    ? null
-    : sutMs / window.completions + (loadgenMs + (mockMs ?? 0) + (dbMs ?? 0)) / c.load.ok;
-  return { window, sutMs, loadgenMs, mockMs, dbMs, spanMs, perRequestMs };
+  const cs = c.componentCpuSamples ?? [];
+  const windowed = (key: 'loadgenMs' | 'mockMs' | 'dbMs'): number | null =>
+    window === null || cs.length === 0 ? null : grewBy(cs, (s) => s[key], c.t0EpochMs + window.startMs, c.t0EpochMs + window.endMs);
+  const part = (w: number | null, total: number | null): { ms: number | null; basis: CpuPartBasis } =>
+    w !== null ? { ms: w, basis: 'window' } : total !== null ? { ms: total, basis: 'cell' } : { ms: null, basis: null };
+  const gen = part(windowed('loadgenMs'), c.loadgen.cpuPct === null || spanMs === null ? null : (c.loadgen.cpuPct / 100) * spanMs);
+  const mock = part(windowed('mockMs'), c.componentCpuMs?.mock ?? null);
+  const db = part(windowed('dbMs'), c.componentCpuMs?.db ?? null);
+  const all = [gen, mock, db];
+  const inWindow = all.filter((x) => x.basis === 'window');
+  const perCell = all.filter((x) => x.basis === 'cell');
+  const basis = inWindow.length === 0 ? 'per-cell-totals' : perCell.length === 0 ? 'windowed' : 'partly-windowed';
+  const sum = (xs: typeof all) => xs.reduce((t, x) => t + (x.ms ?? 0), 0);
+  let perRequestMs: number | null = null;
+  if (window !== null && sutMs !== null && gen.ms !== null && c.load.ok > 0) {
+    perRequestMs = inWindow.length === 0
+      ? sutMs / window.completions + (gen.ms + (mock.ms ?? 0) + (db.ms ?? 0)) / c.load.ok // the formula of every run before the samples, kept exactly
+      : (sutMs + sum(inWindow)) / window.completions + (perCell.length === 0 ? 0 : sum(perCell) / c.load.ok);
+  }
+  return { window, sutMs, loadgenMs: gen.ms, mockMs: mock.ms, dbMs: db.ms, parts: { loadgen: gen.basis, mock: mock.basis, db: db.basis }, basis, spanMs, perRequestMs };
 }
 
 /** Measured ÷ bound, the issue's acceptance: ≤ 1.02 always, ≥ 0.95 where no host flag is raised. */

@@ -15,7 +15,7 @@ import type { RenderContext } from '../../report/render-md.ts';
 import type { ChartLabels, ChartSpec } from '../../report/charts.ts';
 import { Raw, aggText, code, int, mib, ms, num, pct, raw, rps, table } from '../../report/format.ts';
 import { aggregate } from '../../stats/aggregate.ts';
-import { boundVerdict, cellCpu, cellWindow, windowRps as rateInWindowRps, type Bound, type BoundVerdict, type CellWindow } from '../../theory/cell-bounds.ts';
+import { boundVerdict, cellCpu, cellWindow, windowRps as rateInWindowRps, type Bound, type BoundVerdict, type CellCpu, type CellWindow } from '../../theory/cell-bounds.ts';
 import { boundsFor, checkPublished, dbPoolOf, holding, MIXED_CRITICAL_PATH_MS, MIXED_STUDY_CLAIM_MS, REQUEST_SCENARIOS, type PublishedCheck } from './theory.ts';
 import { STUDY_LEVEL } from './published.ts';
 
@@ -57,6 +57,10 @@ export interface Row002 {
   errorClasses: Record<string, number>;
   /** CPU ms per successful request over SUT + generator + mock + DB, in the window (cellCpu; median over repeats) */
   cpuMsPerRequest: number | null;
+  /** how the repeats' D was measured (CellCpu.basis), distinct, sorted */
+  cpuBases: CellCpu['basis'][];
+  /** the parts of D (`loadgen`, `mock`, `db`) a repeat took as a per-cell total, not in the window, distinct, sorted */
+  cpuTotalParts: string[];
   /** host CPU busy % during the cell (median) */
   hostCpuPct: number | null;
   bounds: Bound[];
@@ -101,7 +105,8 @@ export function rows002(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSp
       const cs = cellsV.filter((x) => x.concurrency === c).sort((a, b) => a.repeat - b.repeat);
       const scenario = cs[0]!.scenario;
       const p = (f: (e: NonNullable<CellResult['load']['e2eMs']>) => number) => aggOf(cs.map((x) => (x.load.e2eMs ? f(x.load.e2eMs) : null)));
-      const cpuMsPerRequest = aggOf(cs.map((x) => cellCpu(x).perRequestMs)).median;
+      const cpus = cs.map((x) => cellCpu(x));
+      const cpuMsPerRequest = aggOf(cpus.map((x) => x.perRequestMs)).median;
       const b = boundsFor({ variant: spec, scenario, concurrency: c, cores, cpuMsPerRequest, fibCpuMsPerCall: fib });
       const throughputRps = aggOf(cs.map((x) => x.load.wholeRunThroughputRps));
       const hostFlags = [...new Set(cs.flatMap((x) => x.flags.filter((f) => HOST_FLAGS.includes(f.code)).map((f) => f.code)))].sort();
@@ -128,6 +133,8 @@ export function rows002(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSp
         execP50Ms: aggOf(cs.map((x) => x.load.execMs?.p50 ?? null)),
         errorRate: aggOf(cs.map((x) => (x.load.count > 0 ? (x.load.count - x.load.ok) / x.load.count : null))),
         errorKinds, errorClasses, cpuMsPerRequest,
+        cpuBases: [...new Set(cpus.map((x) => x.basis))].sort(),
+        cpuTotalParts: [...new Set(cpus.flatMap((x) => Object.entries(x.parts).filter(([, b]) => b === 'cell').map(([k]) => k)))].sort(),
         hostCpuPct: aggOf(cs.map((x) => x.loadgen.hostCpuPct)).median,
         bounds: b.bounds, smallest: b.smallest, share,
         verdict: boundVerdict(windowRps.median, b.smallest?.rps ?? null, hostFlags.length > 0),
@@ -225,6 +232,7 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
 
   // test design: scenarios, their holding times and levels
   const scenarios = [...new Set(model.study.variants.filter((v) => o.variants.includes(v.id)).map((v) => v.scenario ?? o.scenario))].filter((id) => REQUEST_SCENARIOS.has(id));
+  out['cpuBasis'] = cpuBasisText(rows, ctx);
   out['designTable'] = table([s('h.scenario'), s('h.what'), s('h.holds'), s('h.levels'), s('h.reqPerWorker'), s('h.variants')],
     scenarios.map((id) => {
       const sc = model.study.scenarios.find((x) => x.id === id)!;
@@ -341,10 +349,26 @@ function analysis(rs: readonly Row002[], ctx: RenderContext, cores: number): Raw
   const above = rs.filter((r) => r.verdict === 'above-bound' && r.smallest?.kind === 'cpu' && r.windowRps.median !== null && r.cpuMsPerRequest !== null);
   if (above.length > 0) {
     const busy = above.map((r) => (r.windowRps.median! * r.cpuMsPerRequest!) / 1000);
-    lines.push('', s('an.cpuAbove', { cells: above.map((r) => `${variantName(r.variant)}, c = ${int(r.concurrency)}`).join('; '), busy: busy.map((b) => num(b, 2)).join('; '), cores: int(cores) }));
+    // every part of D in the window: the per-cell totals cannot explain it
+    const windowed = above.every((r) => r.cpuTotalParts.length === 0 && r.cpuBases.includes('windowed'));
+    lines.push('', s(windowed ? 'an.cpuAboveWindowed' : 'an.cpuAbove', { cells: above.map((r) => `${variantName(r.variant)}, c = ${int(r.concurrency)}`).join('; '), busy: busy.map((b) => num(b, 2)).join('; '), cores: int(cores) }));
   }
   // the phrases are escaped Markdown already; the list marks are ours
   return raw(lines.join('\n'));
+}
+
+/**
+ * How D was measured, for the report's "Bounds" paragraph: the per-cell-totals text of every run
+ * before the component samples when no cell has them (so those reports render as before), the
+ * windowed text when every part of every cell is windowed, else the windowed text and the cells
+ * whose parts (named) are per-cell totals.
+ */
+export function cpuBasisText(rows: readonly Row002[], ctx: RenderContext): Raw {
+  if (rows.every((r) => r.cpuBases.every((b) => b === 'per-cell-totals'))) return ctx.P('cpuBasis.totals');
+  const totals = rows.filter((r) => r.cpuTotalParts.length > 0);
+  if (totals.length === 0) return ctx.P('cpuBasis.windowed');
+  const cells = totals.map((r) => `${ctx.variantName(r.variant)}, c = ${int(r.concurrency)} (${r.cpuTotalParts.map((k) => ctx.s(`cpuPart.${k}`)).join(', ')})`).join('; ');
+  return ctx.join([ctx.P('cpuBasis.windowed'), ctx.P('cpuBasis.except', { cells })]);
 }
 
 /** What the SUT reported of its scenarios (`/bench/info`: fib calibration, HTTP client, DB pool), per JVM. */
