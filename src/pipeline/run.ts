@@ -399,8 +399,8 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     });
   }
 
-  // the same components' CPU (and the generator's, one shard only) on a timer, bracketing the load
-  const cpuSampler = startComponentCpuSampler({ loadgenInProcess: (o.shards ?? 1) <= 1, mockPid: components ? mock.pid : null, dbPid: components?.db?.pid ?? null });
+  // the same components' CPU (and the generator's, one shard only) on a timer, bracketing the load; a pod shard (run.mjs shard) generates its share in this process
+  const cpuSampler = startComponentCpuSampler({ loadgenInProcess: (o.shards ?? 1) <= 1 || ctx.pod !== undefined, mockPid: components ? mock.pid : null, dbPid: components?.db?.pid ?? null });
   let result: LoadResult;
   let componentCpuSamples: CellResult['componentCpuSamples'] = [];
   try {
