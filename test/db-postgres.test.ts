@@ -7,11 +7,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { startStandInHarness } from './fixtures/stand-in-harness.ts';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { VtbenchError, EXIT } from '../src/core/errors.ts';
 import { findPgBinaries, parseDbUrl, redactUrl, jdbcUrl, startPostgres, psql, useExternalPostgres, ORDERS_ROWS, MAX_CONNECTIONS_MARGIN, type PgBinaries } from '../src/db/postgres.ts';
-import { isOurs } from '../src/pipeline/children.ts';
+import { isOurs, killIfOurs } from '../src/pipeline/children.ts';
 
 function binariesOrNull(): PgBinaries | null {
   try {
@@ -105,6 +107,35 @@ describe('own PostgreSQL lifecycle (real server)', () => {
       });
     } finally {
       await h.stop();
+      rmSync(logDir, { recursive: true, force: true });
+    }
+  });
+
+  test('a harness killed with SIGKILL leaves no PostgreSQL: its watchdog stops the server and removes the data directory', { skip, timeout: 120_000 }, async (t) => {
+    const logDir = mkdtempSync(join(tmpdir(), 'vtbench-pglog-'));
+    let harness: ChildProcess | null = null;
+    let server: { pid: number; marker: string } | null = null;
+    try {
+      // a stand-in harness: starts the own server as the run does, prints its pid and data directory, then idles
+      const h = await startStandInHarness(`import { startPostgres, findPgBinaries } from './src/db/postgres.ts';
+const h = await startPostgres({ bin: findPgBinaries(), maxPool: 5, logFile: ${JSON.stringify(join(logDir, 'postgres.log'))} });
+process.stdout.write(JSON.stringify({ pid: h.pid, marker: h.marker }) + '\\n');
+setInterval(() => {}, 1 << 30);`);
+      harness = h.child;
+      server = JSON.parse(h.firstLine) as { pid: number; marker: string };
+      assert.ok(isOurs(server.pid, server.marker));
+      harness.kill('SIGKILL');
+      const t0 = Date.now();
+      while ((isOurs(server.pid, server.marker) || existsSync(dirname(server.marker))) && Date.now() - t0 < 20_000) await new Promise((r) => setTimeout(r, 50));
+      t.diagnostic(`server gone and data directory removed ${Date.now() - t0} ms after the harness was killed`);
+      assert.ok(!isOurs(server.pid, server.marker), 'the server process is gone');
+      assert.ok(!existsSync(dirname(server.marker)), 'the data directory is removed');
+    } finally {
+      harness?.kill('SIGKILL');
+      if (server !== null) {
+        killIfOurs(server.pid, server.marker, 'SIGKILL');
+        rmSync(dirname(server.marker), { recursive: true, force: true });
+      }
       rmSync(logDir, { recursive: true, force: true });
     }
   });

@@ -151,8 +151,8 @@ test('across three network namespaces: a smoke run by URL, its report built from
   try {
     setUpNetwork();
     const mockUrl = 'http://10.231.9.1:19000';
-    await startIn(NS.mock, ['--import', 'tsx', 'mock/src/cli.ts', '--host', '0.0.0.0', '--port', '19000', '--latency-ms', String(L_MS)], /listening on/);
-    await startIn(NS.sut, ['--import', 'tsx', 'test/pipeline-fake-sut.ts', '--host', '10.231.1.2', '--port', '19080', '--variant', 'fixed', '--kind', 'platform-pool', '--threads', '8', '--prefix', 'llm-fixed-', '--mock', `${mockUrl}/v1`], /listening 19080/);
+    await startIn(NS.mock, ['--import', 'tsx', 'mock/src/cli.ts', '--host', '0.0.0.0', '--port', '19000', '--latency-ms', String(L_MS), '--parent-pid', String(process.pid)], /listening on/);
+    await startIn(NS.sut, ['--import', 'tsx', 'test/pipeline-fake-sut.ts', '--parent-pid', String(process.pid), '--host', '10.231.1.2', '--port', '19080', '--variant', 'fixed', '--kind', 'platform-pool', '--threads', '8', '--prefix', 'llm-fixed-', '--mock', `${mockUrl}/v1`], /listening 19080/);
     await startIn(NS.sut, ['--import', 'tsx', 'test/fixtures/delay-relay.ts', '--listen', '10.231.1.2:19081', '--target', '10.231.1.2:19080', '--delay-ms', String(DELAY_MS)], /relaying 19081/);
     const runsDir = join(tmp, 'runs');
     const reportDir = join(tmp, 'report');

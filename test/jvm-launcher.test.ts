@@ -20,6 +20,7 @@ import { pinnedReasonKind } from '../src/jvm/pinned-kind.ts';
 import { getPinned, getSamples, getThreadDump } from '../src/jvm/client.ts';
 import { buildSut } from '../src/jvm/build.ts';
 import { freePort } from './fixtures/ports.ts';
+import { sutJdkOrNull } from './fixtures/stand-in-harness.ts';
 
 function fakeJdk(root: string, name: string, version: string | null, vendor = 'Test Vendor'): string {
   const home = join(root, name);
@@ -182,12 +183,7 @@ function startStub(latencyMs: number): Promise<{ server: Server; baseUrl: string
 }
 
 
-let sutJdk: ReturnType<typeof findJdk> | null = null;
-try {
-  sutJdk = findJdk(SUT_MIN_JDK);
-} catch {
-  sutJdk = null;
-}
+const sutJdk = sutJdkOrNull();
 
 test('startSut runs the jar on loopback only, answers one call with Server-Timing, counts its class-init pin at once, serves samples/threaddump, and stops', {
   skip: sutJdk === null ? `no JDK ${SUT_MIN_JDK}` : false,

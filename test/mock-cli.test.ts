@@ -33,6 +33,8 @@ const CASES: [string[], number, RegExp][] = [
   [['--latency-model', 'uniform', '--latency-min-ms', '900', '--latency-max-ms', '100'], 2, /--latency-min-ms 900 is above --latency-max-ms 100/],
   [['--max-concurrent', '-1'], 2, /--max-concurrent "-1" is invalid/],
   [['--error-status', '404'], 2, /--error-status "404" is invalid .*429, 500, 503/],
+  [['--parent-pid', '-3'], 2, /--parent-pid "-3" is invalid .*an integer from 0/],
+  [['--parent-pid', '4194304'], 2, /--parent-pid 4194304 is not a running process .*fix: give the pid/],
 ];
 
 describe('mock CLI', () => {
@@ -52,10 +54,10 @@ describe('mock CLI', () => {
   test('--help lists every option with its default', async () => {
     const r = await runCli(['--help']);
     assert.equal(r.code, 0);
-    for (const flag of ['--port', '--host', '--latency-model', '--latency-ms', '--seed', '--error-rate', '--hang-rate', '--reset-rate', '--stream-headers', '--max-concurrent', '--keep-alive-timeout-ms', '--log']) {
+    for (const flag of ['--port', '--host', '--latency-model', '--latency-ms', '--seed', '--error-rate', '--hang-rate', '--reset-rate', '--stream-headers', '--max-concurrent', '--keep-alive-timeout-ms', '--log', '--parent-pid']) {
       assert.ok(r.stdout.includes(flag), flag);
     }
-    assert.equal((r.stdout.match(/\(default:/g) ?? []).length, 22);
+    assert.equal((r.stdout.match(/\(default:/g) ?? []).length, 23);
   });
 
   test('port in use: one line naming --port, exit 4', async () => {
@@ -74,7 +76,7 @@ describe('mock CLI', () => {
   });
 
   test('starts with one line (url, config, timeouts), serves, and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'mock/src/cli.ts', '--port', '0', '--latency-ms', '10'], { cwd: ROOT });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'mock/src/cli.ts', '--port', '0', '--latency-ms', '10', '--parent-pid', String(process.pid)], { cwd: ROOT });
     let stdout = '';
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => {

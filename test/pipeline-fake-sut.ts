@@ -10,14 +10,17 @@
  * `--queue n` is the queue capacity /bench/info reports (default 10000); `--scenarios a,b` the scenario
  * ids it reports (default `llm,sleep`).
  *
+ * `--parent-pid <pid>`: exit when that process does (as the real SUT's `bench.parent-pid`).
+ *
  * `--status 503` answers every benchmark request at once with that status instead (a SUT that is
  * alive and answers its health probe, yet serves nothing).
  */
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import type { SutInfo, PinnedResponse, SamplesResponse } from '../src/jvm/api.ts';
+import { watchProcess } from '../src/pipeline/parent-watch.ts';
 
-const { values } = parseArgs({ options: { variant: { type: 'string' }, kind: { type: 'string' }, threads: { type: 'string' }, prefix: { type: 'string' }, mock: { type: 'string' }, port: { type: 'string', default: '0' }, status: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' }, queue: { type: 'string' }, scenarios: { type: 'string' } } });
+const { values } = parseArgs({ options: { variant: { type: 'string' }, kind: { type: 'string' }, threads: { type: 'string' }, prefix: { type: 'string' }, mock: { type: 'string' }, port: { type: 'string', default: '0' }, status: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' }, queue: { type: 'string' }, scenarios: { type: 'string' }, 'parent-pid': { type: 'string' } } });
 const kind = values.kind === 'virtual-per-task' ? 'virtual-per-task' : 'platform-pool';
 const variant = String(values.variant ?? kind);
 const pool = Number(values.threads ?? 8);
@@ -92,3 +95,4 @@ server.listen(Number(values.port), String(values.host), () => {
   process.stdout.write(`listening ${typeof addr === 'object' && addr ? addr.port : 0}\n`);
 });
 process.on('SIGTERM', () => process.exit(0));
+if (values['parent-pid'] !== undefined) watchProcess(Number(values['parent-pid']), () => process.exit(0));

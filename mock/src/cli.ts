@@ -1,15 +1,20 @@
 /**
- * `npm run mock -- [options]`: runs the mock LLM in this process until SIGTERM/SIGINT.
+ * `npm run mock -- [options]`: runs the mock LLM in this process until SIGTERM/SIGINT, or, with
+ * `--parent-pid <pid>`, until that process exits (checked every second; one line on stderr, exit 0).
  * Prints one start line (URL, effective config, timeouts). Bad input prints one line naming the
  * option and the fix and exits non-zero: 2 = invalid option or value, 4 = port in use.
  */
 import { Command, CommanderError } from 'commander';
 import { EXIT, VtbenchError } from '../../src/core/errors.ts';
-import { LISTEN_OPTIONS, MOCK_OPTIONS, parseOptionValue, type OptionSpec } from './config.ts';
+import { LISTEN_OPTIONS, MOCK_OPTIONS, PROCESS_OPTIONS, parseOptionValue, type OptionSpec } from './config.ts';
 import { startMock, type RunningMock } from './server.ts';
+import { processRunning, watchProcess } from '../../src/pipeline/parent-watch.ts';
 
 const NAME = 'vtbench-mock';
 const HELP_HINT = 'run `npm run mock -- --help` for the options';
+
+/** After the parent is gone: how long closing may wait for in-flight requests (a hung one never ends) before the exit. */
+const PARENT_GONE_EXIT_MS = 5_000;
 
 function buildProgram(): Command {
   const program = new Command(NAME)
@@ -17,7 +22,7 @@ function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ outputError: () => {} })
     .allowExcessArguments(false);
-  const all: Record<string, OptionSpec<unknown>> = { ...LISTEN_OPTIONS, ...MOCK_OPTIONS };
+  const all: Record<string, OptionSpec<unknown>> = { ...LISTEN_OPTIONS, ...PROCESS_OPTIONS, ...MOCK_OPTIONS };
   for (const spec of Object.values(all)) {
     const flags = spec.arg ? `${spec.flag} <${spec.arg}>` : spec.flag;
     program.option(flags, `${spec.description} (default: ${String(spec.default)})`);
@@ -25,8 +30,8 @@ function buildProgram(): Command {
   return program;
 }
 
-/** Parses argv into typed listen options and mock config (defaults left to the resolvers). */
-export function parseArgs(argv: readonly string[]): { port: number; host: string; config: Record<string, unknown> } {
+/** Parses argv into typed listen options, the parent pid (0 = none) and mock config (defaults left to the resolvers). */
+export function parseArgs(argv: readonly string[]): { port: number; host: string; parentPid: number; config: Record<string, unknown> } {
   const program = buildProgram();
   try {
     program.parse(argv as string[], { from: 'user' });
@@ -46,11 +51,15 @@ export function parseArgs(argv: readonly string[]): { port: number; host: string
   }
   const port = given.port === undefined ? LISTEN_OPTIONS.port.default : parseOptionValue(LISTEN_OPTIONS.port, given.port);
   const host = given.host === undefined ? LISTEN_OPTIONS.host.default : parseOptionValue(LISTEN_OPTIONS.host, given.host);
-  return { port, host, config };
+  const parentPid = given.parentPid === undefined ? PROCESS_OPTIONS.parentPid.default : parseOptionValue(PROCESS_OPTIONS.parentPid, given.parentPid);
+  return { port, host, parentPid, config };
 }
 
 async function main(argv: readonly string[]): Promise<void> {
-  const { port, host, config } = parseArgs(argv);
+  const { port, host, parentPid, config } = parseArgs(argv);
+  if (parentPid > 0 && !processRunning(parentPid)) {
+    throw new VtbenchError(`--parent-pid ${parentPid} is not a running process`, 'give the pid of the process whose exit should stop the mock, or leave --parent-pid out', EXIT.usage);
+  }
   let mock: RunningMock;
   try {
     mock = await startMock({ ...config, port, host });
@@ -81,6 +90,13 @@ async function main(argv: readonly string[]): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  if (parentPid > 0) {
+    watchProcess(parentPid, (reason) => {
+      process.stderr.write(`${NAME}: stopping: ${reason} (--parent-pid ${parentPid})\n`);
+      setTimeout(() => process.exit(0), PARENT_GONE_EXIT_MS).unref();
+      stop();
+    });
+  }
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {

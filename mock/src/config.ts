@@ -163,6 +163,21 @@ export const LISTEN_OPTIONS: { readonly [K in keyof ListenOptions]: OptionSpec<L
   },
 };
 
+/** How the mock process lives (not part of MockConfig or ListenOptions: only the CLI uses it). */
+export interface ProcessOptions {
+  /** pid whose exit stops the mock (src/pipeline/parent-watch.ts `watchProcess`); 0 = none */
+  parentPid: number;
+}
+
+export const PROCESS_OPTIONS: { readonly [K in keyof ProcessOptions]: OptionSpec<ProcessOptions[K]> } = {
+  parentPid: {
+    flag: '--parent-pid', arg: 'pid', default: 0,
+    description: 'exit (0) within about a second of the process with this pid exiting; the harness passes its own pid, so a mock never outlives a killed harness (0 = never)',
+    // Linux's PID_MAX_LIMIT, 2^22
+    kind: { type: 'int', min: 0, max: 4_194_304 },
+  },
+};
+
 function defaultsOf<T>(specs: { readonly [K in keyof T]: OptionSpec<T[K]> }): T {
   const out: Partial<T> = {};
   for (const k of Object.keys(specs) as (keyof T)[]) out[k] = specs[k].default;

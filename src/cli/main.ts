@@ -1,12 +1,12 @@
 /**
  * The command line: `npx zx run.mjs [options]` runs an experiment, `npx zx run.mjs report [dir]`
- * renders a report. Reads like the pipeline: options -> plan -> prerequisites -> run -> report.
+ * renders a report; `k8s`, `shard` and `merge` are the multi-host flow (src/cli/multihost.ts). Reads like the pipeline: options -> plan -> prerequisites -> run -> report.
  * One top-level catch turns VtbenchError into one line + hint + exit code (stack only with --debug).
  */
 import { Command, CommanderError, Option } from 'commander';
 import { setMaxListeners } from 'node:events';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, existsSync, readdirSync, rmSync, statSync, mkdirSync } from 'node:fs';
 import { writeJsonAtomic } from '../store/fsio.ts';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +37,10 @@ import { renderCompareHtml, renderCompareJson, renderCompareMd } from '../compar
 import { loadThresholds, type Thresholds } from '../thresholds/rules.ts';
 import { checkCompare, checkRun, enforce, type RuleOutcome } from '../thresholds/check.ts';
 import { jsonSubscriber, textSubscriber, type Emit } from '../pipeline/events.ts';
+import { FsBarrier, podShardDeps } from '../load/pod-shard.ts';
+import { k8sCommand, mergeCommand, shardOf, checkShardRun, DEFAULT_SYNC_TIMEOUT_S, type ShardRunArgs } from './multihost.ts';
+import { DEFAULT_PVC, DEFAULT_PVC_SIZE, SHARED_MOUNT } from '../k8s/manifests.ts';
+import { hostname as osHostname } from 'node:os';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -95,7 +99,7 @@ export function runStudy(study: Study, argv: readonly string[], io: Io, deps: Ma
   return main(args, io, { ...deps, studies: [study, ...others] });
 }
 
-function toolVersion(): string {
+export function toolVersion(): string {
   return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
@@ -192,7 +196,7 @@ function buildProgram(io: Io, studies: readonly Study[]): Command {
   const firstProfile = defaultProfile(first);
   const program = new Command('run.mjs')
     .description('vtbench: executor variants of a Java service (platform-thread pools, virtual threads) measured over real HTTP, one study at a time.')
-    .usage('[options] | report [runs/<id>] [--lang en|zh] | compare <runA> <runB> | list')
+    .usage('[options] | report [runs/<id>] [--lang en|zh] | compare <runA> <runB> | list | k8s --shards K --sut-url URL --mock-url URL | shard --out DIR | merge <shard-dir>...')
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => {} })
     .exitOverride()
     .enablePositionalOptions()
@@ -200,11 +204,16 @@ function buildProgram(io: Io, studies: readonly Study[]): Command {
     .option('--study <id>', `the study to run: ${studies.map((x) => x.id).join(', ')} (default: ${first.id})`)
     .option('--profile <name>', `a profile of the study (default: its first; ${first.id}: ${first.profiles.map((p) => p.name).join(', ')})`);
   const host = readHostLimits();
-  for (const s of OPTION_SPECS) {
-    const def = (s.show as (v: unknown) => string)(firstProfile.values[s.key]);
-    const max = 'max' in s && s.max ? `; max ${maxValue(s.max, host).toLocaleString('en-US')}` : '';
-    program.addOption(new Option(`--${s.flag} <${s.arg}>`, `${s.description} (${firstProfile.name}: ${def || '""'}${max})`));
-  }
+  /** every run option (OPTION_SPECS), on the program and on the commands that plan a run (shard, k8s) */
+  const addRunOptions = (cmd: Command): Command => {
+    for (const s of OPTION_SPECS) {
+      const def = (s.show as (v: unknown) => string)(firstProfile.values[s.key]);
+      const max = 'max' in s && s.max ? `; max ${maxValue(s.max, host).toLocaleString('en-US')}` : '';
+      cmd.addOption(new Option(`--${s.flag} <${s.arg}>`, `${s.description} (${firstProfile.name}: ${def || '""'}${max})`));
+    }
+    return cmd;
+  };
+  addRunOptions(program);
   program
     .option('--resume <runId|dir>', 'continue a stopped run with its recorded options: a run id under --runs-dir, or a run folder path')
     .option('--runs-dir <dir>', 'where run folders go (default: runs/ of this repository)')
@@ -257,6 +266,48 @@ function buildProgram(io: Io, studies: readonly Study[]): Command {
       chosen.json = Boolean(o.json);
       chosen.study = o.study ?? null;
     });
+  addRunOptions(program
+    .command('k8s')
+    .description(`write (never apply) the Kubernetes manifests of a multi-host run: an Indexed Job of --shards K load generator pods, each running one shard of every cell against --sut-url and writing its shard folder to a shared volume; the volume's claim, a pod to copy the folders back, a Dockerfile and a README with the commands (build, push, apply, copy back, merge)`)
+    .option('--study <id>', 'the study (default: the default study)')
+    .option('--profile <name>', 'a profile of the study (default: its first)'))
+    .option('--image <image>', 'the load generator image the cluster pulls (default: vtbench-loadgen:<tool version>; build it with the Dockerfile written)')
+    .option('--name <name>', 'the Job name and its folder on the volume, a DNS-1123 label of at most 50 characters (default: vtbench-<study>-<profile>)')
+    .option('--namespace <ns>', 'the namespace of the Job, the claim and the fetch pod (default: kubectl\'s)')
+    .option('--pvc <claim>', `the ReadWriteMany PersistentVolumeClaim every pod mounts at ${SHARED_MOUNT} (default: ${DEFAULT_PVC})`)
+    .option('--pvc-size <quantity>', `the storage pvc.json asks for (default: ${DEFAULT_PVC_SIZE})`)
+    .option('--storage-class <class>', "the claim's storage class (default: the cluster's)")
+    .option('--sync-timeout-s <s>', `how long a pod waits for the others to reach a cell's start (default: ${DEFAULT_SYNC_TIMEOUT_S})`)
+    .option('--out <dir>', 'where the files go (default: k8s/<name>)')
+    .option('--debug', 'print stack traces')
+    .action((o: Record<string, string | boolean | undefined>) => {
+      chosen.command = 'k8s';
+      chosen.sub = o;
+    });
+  addRunOptions(program
+    .command('shard')
+    .description('one load generator of a multi-host run (what each pod of the `k8s` Job runs): shard --index of --shards K of every cell\'s workers against the external --sut-url and --mock-url, in step with the other shards; writes <out>/shard-<index> for `merge`')
+    .option('--study <id>', 'the study (default: the default study)')
+    .option('--profile <name>', 'a profile of the study (default: its first)'))
+    .option('--index <i>', 'this shard, 0..K-1 (default: $JOB_COMPLETION_INDEX, which a Kubernetes Indexed Job sets)')
+    .option('--out <dir>', 'the folder every shard shares: this shard writes <out>/shard-<index>, the shards meet in <out>/sync (required)')
+    .option('--sync-timeout-s <s>', `how long to wait for the other shards at a cell's start (default: ${DEFAULT_SYNC_TIMEOUT_S})`)
+    .option('--json', 'machine-readable events on stdout instead of progress bars')
+    .option('--debug', 'print stack traces')
+    .action((o: Record<string, string | boolean | undefined>) => {
+      chosen.command = 'shard';
+      chosen.sub = o;
+    });
+  program
+    .command('merge <shardDirs...>')
+    .description("merge the K shard folders of a multi-host run (`shard`, the pods of the `k8s` Job) into one run folder that `report` renders: totals summed, percentiles from the merged raw records; the folders must be shards 0..K-1 of one plan, and a cell missing from a shard is recorded as failed, never merged from the others")
+    .option('--out <dir>', 'the merged run folder, which must not exist (default: <runs-dir>/<yyyymmdd-hhmmss>-<study>-<profile>, from the earliest shard start)')
+    .option('--debug', 'print stack traces')
+    .action((dirs: string[], o: { out?: string }) => {
+      chosen.command = 'merge';
+      chosen.dirs = dirs;
+      chosen.out = o.out ?? null;
+    });
   program
     .command('resummarize <runDir>')
     .description("re-derive a run's cell summaries and flags from its raw per-request data with this version's definitions")
@@ -269,7 +320,11 @@ function buildProgram(io: Io, studies: readonly Study[]): Command {
 
 /** What the parse chose (set by the commander actions). */
 const chosen: {
-  command: 'run' | 'report' | 'resummarize' | 'list' | 'compare' | null; runDir: string | null; lang: string | null; reportDir: string | null; json?: boolean; study?: string | null;
+  command: 'run' | 'report' | 'resummarize' | 'list' | 'compare' | 'k8s' | 'shard' | 'merge' | null; runDir: string | null; lang: string | null; reportDir: string | null; json?: boolean; study?: string | null;
+  /** k8s, shard: the command's own options (run options included) */
+  sub?: Record<string, string | boolean | undefined> | null;
+  /** merge: the shard folders */
+  dirs?: string[] | null;
   /** compare: run B (runDir is run A) and --out */
   runDirB?: string | null; out?: string | null;
   /** --thresholds given after the subcommand */
@@ -280,8 +335,11 @@ const chosen: {
  * The options given before a subcommand that it reads; any other (a run option such as --study,
  * --variants, --levels, --resume) would be ignored silently, so it is refused.
  */
-const SUBCOMMAND_OPTIONS: Record<'report' | 'resummarize' | 'list' | 'compare', readonly string[]> = {
+const SUBCOMMAND_OPTIONS: Record<'report' | 'resummarize' | 'list' | 'compare' | 'k8s' | 'shard' | 'merge', readonly string[]> = {
   report: ['--runs-dir', '--report-dir', '--lang', '--debug', '--json', '--thresholds'],
+  k8s: ['--debug'],
+  shard: ['--debug', '--json'],
+  merge: ['--runs-dir', '--debug'],
   compare: ['--debug', '--json', '--thresholds'],
   resummarize: ['--debug', '--json'],
   list: ['--study', '--json', '--debug'],
@@ -316,7 +374,7 @@ function dirOption(value: unknown, fallback: string): string {
  * Parse and run. Returns the exit code (never calls process.exit itself).
  */
 export async function main(argv: string[], io: Io, deps: MainDeps): Promise<number> {
-  Object.assign(chosen, { command: null, runDir: null, lang: null, reportDir: null, json: false, study: null, runDirB: null, out: null, thresholds: null });
+  Object.assign(chosen, { command: null, runDir: null, lang: null, reportDir: null, json: false, study: null, runDirB: null, out: null, thresholds: null, sub: null, dirs: null });
   let debug = argv.includes('--debug');
   const studies = studiesOf(deps);
   const program = buildProgram(io, studies);
@@ -340,6 +398,12 @@ export async function main(argv: string[], io: Io, deps: MainDeps): Promise<numb
       const rows = listProfiles(readHostLimits(), listed);
       io.stdout.write((opts['json'] || chosen.json ? JSON.stringify({ type: 'list', studies: listed.map(studyEntry), profiles: rows }) : formatProfileList(rows, listed)) + '\n');
       return EXIT.ok;
+    }
+    if (chosen.command === 'k8s') return await k8sCommand(chosen.sub ?? {}, io, studies);
+    if (chosen.command === 'merge') return mergeCommand(chosen.dirs ?? [], chosen.out ?? null, dirOption(opts['runsDir'], 'runs'), io);
+    if (chosen.command === 'shard') {
+      const sub = chosen.sub ?? {};
+      return await runCommand({ ...sub, report: false }, 'en', io, deps, null, shardOf(sub));
     }
     if (chosen.command === 'resummarize') {
       const dir = resolve(process.cwd(), chosen.runDir!);
@@ -457,14 +521,20 @@ async function compareCommand(thresholds: Thresholds | null, json: boolean, io: 
   return EXIT.ok;
 }
 
-async function runCommand(opts: Record<string, string | boolean | undefined>, lang: 'en' | 'zh', io: Io, deps: MainDeps, thresholds: Thresholds | null): Promise<number> {
-  const runsDir = dirOption(opts['runsDir'], 'runs');
+/** The run options given on a command line (commander's camelCase attributes), by option key, as typed. */
+export function rawRunOptions(opts: Record<string, string | boolean | undefined>): Partial<Record<OptionKey, string>> {
   const raw: Partial<Record<OptionKey, string>> = {};
   for (const s of OPTION_SPECS) {
     const camel = s.flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
     const v = opts[camel];
     if (typeof v === 'string') raw[s.key] = v;
   }
+  return raw;
+}
+
+async function runCommand(opts: Record<string, string | boolean | undefined>, lang: 'en' | 'zh', io: Io, deps: MainDeps, thresholds: Thresholds | null, shardRun: ShardRunArgs | null = null): Promise<number> {
+  const runsDir = shardRun ? shardRun.dir : dirOption(opts['runsDir'], 'runs');
+  const raw = rawRunOptions(opts);
 
   const studies = studiesOf(deps);
   let study: Study;
@@ -507,7 +577,9 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     // a profile that exists to test one JDK (study 000's jdk21) stops here, before anything starts, on a host without it
     requireProfileJdk(study.profiles.find((p) => p.name === options.profile) ?? { name: options.profile });
     const runId = newRunId(study.id, options.profile);
-    store = openStore(deps, join(runsDir, runId));
+    if (shardRun) checkShardRun(shardRun, options);
+    store = openStore(deps, shardRun ? join(shardRun.dir, `shard-${shardRun.index}`) : join(runsDir, runId));
+    if (shardRun && store.exists()) throw new VtbenchError(`shard: ${store.dir} exists: shard ${shardRun.index} already ran into this folder`, 'every attempt needs a fresh shared folder: delete it or give another --out', EXIT.usage);
     manifest = {
       schemaVersion: SCHEMA_VERSION,
       runId,
@@ -524,6 +596,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
       plannedDurationS: 0,
     };
     recordExternal(manifest);
+    if (shardRun) manifest.shard = { index: shardRun.index, of: options.shards ?? 1, hostname: osHostname() };
   }
   const plan: Plan = makePlan(options, study);
   manifest.cellOrder = plan.cells.map((c) => c.cellId);
@@ -546,7 +619,10 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
       : `resume: ${done.size} of ${manifest.cellOrder.length} planned cells done; to measure: ${todo.map(tag).join(', ')}\n`);
   }
   // output folders: probed in a child process with a timeout (creates nothing that stays)
-  await checkWritable(resumeId ? store.dir : runsDir, 'runs-dir');
+  if (shardRun) mkdirSync(runsDir, { recursive: true });
+  await checkWritable(resumeId ? store.dir : runsDir, shardRun ? 'out' : 'runs-dir');
+  const barrier = shardRun ? new FsBarrier(join(shardRun.dir, 'sync'), shardRun.index, options.shards ?? 1) : null;
+  barrier?.checkFresh();
   if (opts['report'] !== false) await checkWritable(dirOption(opts['reportDir'], 'report'), 'report-dir');
   // only the components this run starts need a port here and a JDK and Maven (src/pipeline/external.ts)
   const localPorts = [...(options.mockUrl === undefined ? [{ flag: 'mock-port', port: options.mockPort }] : []), ...(options.sutUrl === undefined ? [{ flag: 'sut-port', port: options.sutPort }] : [])];
@@ -640,7 +716,9 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
       remainingTheoreticalS: plan.cells.filter((c) => !done.has(c.cellId)).reduce((s, c) => s + c.theoreticalS, 0),
       cells: plan.cells.length, resumedCells: plan.cells.filter((c) => done.has(c.cellId)).length,
     });
-    await executePlan({ study, options, plan, store, manifest, deps: withExternalComponents(runDeps, options), emit, signal: abort.signal, children });
+    const pod = shardRun && barrier ? { index: shardRun.index, of: options.shards ?? 1, barrier, syncTimeoutMs: shardRun.syncTimeoutS * 1000 } : undefined;
+    const external = withExternalComponents(runDeps, options);
+    await executePlan({ study, options, plan, store, manifest, deps: pod ? podShardDeps(external, pod.index) : external, emit, signal: abort.signal, children, ...(pod ? { pod } : {}) });
     const first = Object.values(manifest.sut)[0];
     if (first) {
       manifest.versions.springBoot = first.springBootVersion;
@@ -661,6 +739,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     status = interrupted ? 'interrupted' : 'failed';
     const mapped = e instanceof VtbenchError ? e : fsError(e);
     manifest.error = (mapped ?? (e as Error)).message;
+    barrier?.fail(manifest.error); // the other shards stop at their next barrier
     throw mapped ?? e;
   } finally {
     await children.stopAll();

@@ -131,16 +131,23 @@ export function runScenarios(study: Pick<Study, 'id' | 'scenarios'>, o: Resolved
 /**
  * Warm-up requests per worker so that the warm-up at concurrency c lasts about warmupS:
  * max(1, round(warmupS / (waves · L))). null when warmupS = 0.
+ *
+ * `plannedS(n)`, when the scenario plans its cells itself (Scenario.cellTheoreticalS: its smallest
+ * bound, e.g. study 002's DB pool or CPU bound, not only the executor's), is the planned duration at
+ * c workers × n requests: n is then also at most max(1, round(warmupS / plannedS(1))), so a warm-up
+ * held to 2,000 req/s by a 10-connection pool lasts ≈ warmupS instead of the executor's
+ * 2,000 workers × 1,000 requests (18 min, seen in a seed-002 run).
  * @param exec the variant's effective executor
  * @param latencyMs L, the scenario's service time (serviceTimeMs)
  */
-export function warmupPlan(exec: ExecutorSpec, o: Pick<ResolvedOptions, 'warmupS' | 'levels'>, latencyMs: number): PlannedBlock['warmup'] {
+export function warmupPlan(exec: ExecutorSpec, o: Pick<ResolvedOptions, 'warmupS' | 'levels'>, latencyMs: number, plannedS?: (requestsPerWorker: number) => number): PlannedBlock['warmup'] {
   // (a variant with its own scenario passes that scenario's levels as `o.levels`)
   if (o.warmupS <= 0) return null;
   const c = Math.max(...o.levels);
   const roundS = (waves(exec, c) * latencyMs) / 1000;
-  const n = Math.max(1, Math.round(o.warmupS / roundS));
-  return { workers: c, requestsPerWorker: n, theoreticalS: cellMinDurationS(exec, c, latencyMs, n) };
+  let n = Math.max(1, Math.round(o.warmupS / roundS));
+  if (plannedS) n = Math.min(n, Math.max(1, Math.round(o.warmupS / plannedS(1))));
+  return { workers: c, requestsPerWorker: n, theoreticalS: plannedS ? plannedS(n) : cellMinDurationS(exec, c, latencyMs, n) };
 }
 
 /**
@@ -211,7 +218,7 @@ export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenario
         for (const c of cells) blocks.push({ blockId: `${v.id}-c${c.concurrency}-r${r}`, variant: v, repeat: r, warmup: warmupPlan(v.executor, { ...ov, levels: [c.concurrency] }, L), cells: [c] });
         continue;
       }
-      blocks.push({ blockId: blockId(v.id, r), variant: v, repeat: r, warmup: ws ? wsWarmupPlan(scenario, v.executor, ov, ramp) : warmupPlan(v.executor, ov, L), cells });
+      blocks.push({ blockId: blockId(v.id, r), variant: v, repeat: r, warmup: ws ? wsWarmupPlan(scenario, v.executor, ov, ramp) : warmupPlan(v.executor, ov, L, scenario.cellTheoreticalS ? (n) => scenario.cellTheoreticalS!(v.executor, { ...ov, requestsPerWorker: n }, Math.max(...ov.levels)) : undefined), cells });
     }
   }
   const cells = blocks.flatMap((b) => b.cells);

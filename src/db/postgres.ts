@@ -12,7 +12,8 @@
  * for the next studies") but the harness keeps the server's own pid, so Ctrl-C, an error and
  * `--resume` (src/pipeline/children.ts) stop exactly that process. `stop()` sends SIGINT (PostgreSQL's
  * "fast" shutdown: clients are disconnected, no wait for them), waits, SIGKILLs after a timeout,
- * then removes the data directory.
+ * then removes the data directory. A harness killed with SIGKILL cannot do that, and PostgreSQL cannot
+ * be told to watch a parent pid: a tiny watchdog (`startPgWatchdog`) does it then.
  *
  * Seeding (`seedOrders`, both cases): the study's `orders` table of the Java ↔ harness contract,
  * `CREATE TABLE orders (id integer PRIMARY KEY, user_id integer NOT NULL, status text NOT NULL)`,
@@ -318,6 +319,7 @@ export async function startPostgres(o: StartPostgresOptions): Promise<DbHandle> 
   const cleanup = () => rmSync(root, { recursive: true, force: true });
   const maxConnections = o.maxPool + MAX_CONNECTIONS_MARGIN;
   let child: ChildProcess | null = null;
+  let watchdog: PgWatchdog | null = null;
   try {
     await run(join(o.bin.dir, 'initdb'), ['-D', data, '-A', 'trust', '-U', PG_SUPERUSER, '-E', 'UTF8', '--no-sync', '--no-instructions'], { runAs, timeoutMs: 120_000 });
     const port = await freePort();
@@ -332,6 +334,7 @@ export async function startPostgres(o: StartPostgresOptions): Promise<DbHandle> 
     }
     const pid = child.pid;
     if (pid === undefined) throw new Error('postgres did not start');
+    watchdog = startPgWatchdog(pid, data, root);
     let exited: string | null = null;
     child.once('exit', (code, signal) => { exited = `exit ${code ?? signal}`; });
     const admin: DbTarget = { host: '127.0.0.1', port, database: 'postgres', user: PG_SUPERUSER, password: '' };
@@ -351,6 +354,7 @@ export async function startPostgres(o: StartPostgresOptions): Promise<DbHandle> 
     const ordersRows = await seedOrders(o.bin, target);
     const d = await describe(o.bin, target);
     const proc = child;
+    const guard = watchdog;
     let stopped: Promise<void> | null = null;
     return {
       target,
@@ -359,14 +363,65 @@ export async function startPostgres(o: StartPostgresOptions): Promise<DbHandle> 
       logFile: o.logFile,
       probe: (timeoutMs) => tcpProbe(target.host, target.port, timeoutMs),
       info: { kind: 'own', url: jdbcUrl(target), user: PG_SUPERUSER, serverVersion: d.serverVersion, settings: d.settings, binDir: o.bin.dir, ordersRows },
-      stop: () => (stopped ??= stopChild(proc, () => exited !== null).then(cleanup)),
+      stop: () => (stopped ??= (guard.disarm(), stopChild(proc, () => exited !== null).then(cleanup))),
     };
   } catch (e) {
+    watchdog?.disarm();
     if (child && child.exitCode === null) await stopChild(child, () => child!.exitCode !== null || child!.signalCode !== null);
     cleanup();
     if (e instanceof VtbenchError) throw e;
     throw new VtbenchError(`PostgreSQL could not be set up: ${(e as Error).message}`, `see ${o.logFile}`, EXIT.notReady);
   }
+}
+
+/**
+ * The watchdog's script (`sh -c <script> sh <pid> <marker> <root>`): `read` blocks on stdin, a pipe
+ * whose write end only the harness holds (Node opens its fds close-on-exec, so no other child
+ * inherits it). A line `keep` (the harness stops the server itself) ends the watchdog. End of file
+ * means the harness is gone, however it died: then, if `/proc/<pid>/cmdline` still names `marker`
+ * (the data directory; a reused pid is never touched, as `killIfOurs` in children.ts), SIGINT (fast
+ * shutdown), up to 15 s for it to go, SIGKILL, and the data directory's parent `root` is removed.
+ */
+export const PG_WATCHDOG_SCRIPT = [
+  'read -r cmd',
+  '[ "$cmd" = keep ] && exit 0',
+  'ours() { [ -r "/proc/$1/cmdline" ] && tr "\\000" " " < "/proc/$1/cmdline" | grep -qF -- "$2"; }',
+  'if ours "$1" "$2"; then',
+  '  kill -INT "$1" 2>/dev/null',
+  '  i=0; while ours "$1" "$2" && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done',
+  '  ours "$1" "$2" && kill -KILL "$1" 2>/dev/null',
+  'fi',
+  'rm -rf -- "$3"',
+].join('\n');
+
+/** A running watchdog of an own PostgreSQL. */
+export interface PgWatchdog {
+  pid: number;
+  /** tell it the harness stops the server itself; it exits at once without touching anything */
+  disarm(): void;
+}
+
+/**
+ * Start the watchdog that stops an own PostgreSQL (`pid`, whose command line contains `marker`)
+ * and removes `root` when the harness dies without stopping it (see PG_WATCHDOG_SCRIPT). A `/bin/sh`
+ * in its own process group (a terminal's Ctrl-C reaches the harness, which stops the server in
+ * order); it does not keep the harness alive.
+ */
+export function startPgWatchdog(pid: number, marker: string, root: string): PgWatchdog {
+  const child = spawn('/bin/sh', ['-c', PG_WATCHDOG_SCRIPT, 'vtbench-pg-watchdog', String(pid), marker, root], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+  child.on('error', () => { /* no /bin/sh: nothing watches; the registry and --resume still do */ });
+  child.stdin!.on('error', () => { /* it exited first */ });
+  child.unref();
+  (child.stdin as unknown as { unref?: () => void }).unref?.();
+  let disarmed = false;
+  return {
+    pid: child.pid ?? -1,
+    disarm: () => {
+      if (disarmed) return;
+      disarmed = true;
+      child.stdin!.end('keep\n');
+    },
+  };
 }
 
 /** SIGINT (fast shutdown), up to 15 s, then SIGKILL. */

@@ -34,6 +34,11 @@ export interface StartSutOptions {
   extraArgs?: readonly string[];
   /** SIGTERM -> SIGKILL grace in stop(); default 5000 ms */
   stopGraceMs?: number;
+  /**
+   * `bench.parent-pid`: the SUT stops when this process is gone (sut/…/ParentExitStopper.java);
+   * default this process, so a harness or test killed with SIGKILL leaves no JVM behind; null = none
+   */
+  parentPid?: number | null;
 }
 
 export interface SutProcess {
@@ -51,7 +56,7 @@ export interface SutProcess {
 export const HARNESS_SUT_PROPERTIES: readonly string[] = [
   'server.port', 'server.address', 'bench.variant', 'bench.executor.kind', 'bench.executor.threads',
   'bench.executor.queue-capacity', 'bench.executor.thread-name-prefix', 'bench.sampler.interval-ms',
-  'bench.pinned.threshold-ms', 'spring.ai.openai.base-url',
+  'bench.pinned.threshold-ms', 'spring.ai.openai.base-url', 'bench.parent-pid',
 ];
 
 /**
@@ -70,7 +75,8 @@ export function reservedSutProperties(v: Pick<Variant, 'sutProperties'>): string
 export const SUT_JVM_FLAGS: readonly string[] = ['--enable-preview'];
 
 /**
- * The java command line (without the executable); exported for tests and the run manifest. Every
+ * The java command line (without the executable); exported for tests and the run manifest.
+ * `--bench.parent-pid` is this process unless `parentPid` says otherwise. Every
  * Spring property appears once (Spring joins repeated command-line values with commas): a
  * variant's `sutProperties` replace the harness's defaults (`bench.pinning`) in place and come
  * after the rest; `extraArgs` are appended as given.
@@ -89,6 +95,8 @@ export function sutArgs(o: StartSutOptions): string[] {
     ['bench.pinned.threshold-ms', String(o.pinnedThresholdMs)],
     ['spring.ai.openai.base-url', o.mockBaseUrl],
   ];
+  const parentPid = o.parentPid === undefined ? process.pid : o.parentPid;
+  if (parentPid !== null) props.push(['bench.parent-pid', String(parentPid)]);
   for (const [k, val] of Object.entries(v.sutProperties ?? {})) {
     const at = props.findIndex(([key]) => key === k);
     if (at >= 0) props[at] = [k, val];

@@ -37,14 +37,22 @@ export function mockFaultArgs(f: MockFaults | undefined): string[] {
     ...(f.hangRate !== undefined ? ['--hang-rate', String(f.hangRate)] : []), '--seed', String(f.seed)];
 }
 
+/** The mock's `--parent-pid` flag: `parentPid` (default this process), none for null. */
+export function parentPidArgs(parentPid: number | null | undefined): string[] {
+  const pid = parentPid === undefined ? process.pid : parentPid;
+  return pid === null ? [] : ['--parent-pid', String(pid)];
+}
+
 /**
- * Listens on `host` (default 127.0.0.1, the mock's own default too).
+ * Listens on `host` (default 127.0.0.1, the mock's own default too). The mock exits when
+ * `parentPid` does (default: this process, so a harness or test killed with SIGKILL leaves no mock
+ * behind; null: it runs until stopped).
  * @throws VtbenchError(EXIT.notReady) with the log tail if /health does not answer in readyTimeoutMs
  */
-export async function startMockProcess(o: { port: number; latencyMs: number; logFile: string; readyTimeoutMs?: number; host?: string; faults?: MockFaults; streamHeaders?: 'arrival' | 'first-token' }): Promise<MockProcess> {
+export async function startMockProcess(o: { port: number; latencyMs: number; logFile: string; readyTimeoutMs?: number; host?: string; faults?: MockFaults; streamHeaders?: 'arrival' | 'first-token'; parentPid?: number | null }): Promise<MockProcess> {
   const fd = openSync(o.logFile, 'a');
   const host = o.host ?? DEFAULT_BIND_ADDRESS;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'mock/src/cli.ts', '--port', String(o.port), '--host', host, '--latency-ms', String(o.latencyMs), ...mockFaultArgs(o.faults), ...(o.streamHeaders ? ['--stream-headers', o.streamHeaders] : [])], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'mock/src/cli.ts', '--port', String(o.port), '--host', host, '--latency-ms', String(o.latencyMs), ...mockFaultArgs(o.faults), ...(o.streamHeaders ? ['--stream-headers', o.streamHeaders] : []), ...parentPidArgs(o.parentPid)], {
     cwd: ROOT,
     stdio: ['ignore', fd, fd],
     detached: true, // own process group: Ctrl-C reaches the harness only, which stops the mock last

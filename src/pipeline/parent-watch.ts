@@ -80,8 +80,57 @@ export function goneReason(was: ProcInfo, now: ProcInfo | null): string | null {
 export function watchLaunchers(onGone: (reason: string) => void, o: { intervalMs?: number; selfPid?: number; read?: (pid: number) => ProcInfo | null } = {}): () => void {
   const read = o.read ?? readProc;
   const selfPid = o.selfPid ?? process.pid;
-  const chain = launcherChain(selfPid, read);
-  const firstPpid = read(selfPid)?.ppid ?? null;
+  return pollGone(launcherChain(selfPid, read), selfPid, read(selfPid)?.ppid ?? null, read, onGone, o.intervalMs ?? 500);
+}
+
+/**
+ * Watch one process, e.g. the harness that started this one (the mock's `--parent-pid`), every
+ * `intervalMs` (default 1000); call `onGone(reason)` once when it has exited (no /proc entry, a
+ * zombie, or its pid reused by another process: {@link goneReason}), or, when it was this
+ * process's parent at the start, when this process is re-parented (the kernel re-parents the
+ * children of a process that exits). A process not running when the watch starts is gone at the
+ * first check. Returns a stop function; the timer does not keep the process alive.
+ *
+ * Without procfs (not Linux) it falls back to `kill(pid, 0)`: only "no such process" is seen.
+ */
+export function watchProcess(pid: number, onGone: (reason: string) => void, o: { intervalMs?: number; selfPid?: number; read?: (pid: number) => ProcInfo | null } = {}): () => void {
+  const selfPid = o.selfPid ?? process.pid;
+  const read = o.read ?? (readProc(selfPid) === null ? readByKill : readProc);
+  const first = read(pid);
+  const intervalMs = o.intervalMs ?? 1000;
+  if (first === null || first.state === 'Z') {
+    const t = setTimeout(() => onGone(`process ${pid} was not running when the watch started`), 0);
+    t.unref();
+    return () => clearTimeout(t);
+  }
+  const self = read(selfPid);
+  return pollGone([first], selfPid, self !== null && self.ppid === pid ? pid : null, read, onGone, intervalMs);
+}
+
+/**
+ * Whether `pid` names a running process (a zombie does not count), by /proc, or by `kill(pid, 0)`
+ * without procfs.
+ */
+export function processRunning(pid: number): boolean {
+  const p = readProc(process.pid) === null ? readByKill(pid) : readProc(pid);
+  return p !== null && p.state !== 'Z';
+}
+
+/** Without procfs: a process that `kill(pid, 0)` finds (EPERM counts: it exists), as a ProcInfo with unknown fields. */
+function readByKill(pid: number): ProcInfo | null {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return null;
+  }
+  return { pid, ppid: -1, state: '?', startTicks: 0, argv: [] };
+}
+
+/**
+ * The poll both watchers share: every `intervalMs`, `onGone` once when this process's parent is no
+ * longer `firstPpid` (skipped when null) or a process of `chain` is gone.
+ */
+function pollGone(chain: ProcInfo[], selfPid: number, firstPpid: number | null, read: (pid: number) => ProcInfo | null, onGone: (reason: string) => void, intervalMs: number): () => void {
   let fired = false;
   const timer = setInterval(() => {
     if (fired) return;
@@ -94,7 +143,7 @@ export function watchLaunchers(onGone: (reason: string) => void, o: { intervalMs
       clearInterval(timer);
       onGone(reason);
     }
-  }, o.intervalMs ?? 500);
+  }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);
 }

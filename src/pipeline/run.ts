@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setMaxListeners } from 'node:events';
 import { driverFor, withShards, type Driver } from '../load/driver.ts';
+import { withPodShard, type PodShard } from '../load/pod-shard.ts';
 import type { LoadResult, LoadSummary } from '../load/types.ts';
 import { levelsOf, scenarioOfVariant, type Plan, type PlannedBlock, type PlannedCell } from '../config/plan.ts';
 import { dbSutProperties, type DbHandle } from '../db/postgres.ts';
@@ -101,6 +102,12 @@ export interface RunContext {
   children: ChildRegistry;
   /** liveness polling policy (tests shorten it); default DEFAULT_LIVENESS */
   liveness?: Partial<LivenessOptions>;
+  /**
+   * this process is one shard of a multi-host run (`run.mjs shard`): every load runs its share of the
+   * workers, in step with the other shards (src/load/pod-shard.ts). Absent: the whole load is this
+   * process's (or its `--shards` children's on this host).
+   */
+  pod?: PodShard;
 }
 
 /** Samples are pulled from the SUT this often during a cell, so the SUT's ring buffer never wraps. */
@@ -291,9 +298,21 @@ function diedError(ctx: RunContext, d: Death, when: string, failedCellId: string
 }
 
 /** A variant's scenario (its own, or the run's) and the driver that loads it (src/load/driver.ts). */
-function loadOf(ctx: Pick<RunContext, 'study' | 'options'>, variant: Variant): { scenario: Scenario; driver: Driver } {
+function loadOf(ctx: Pick<RunContext, 'study' | 'options' | 'pod'>, variant: Variant): { scenario: Scenario; driver: Driver } {
   const scenario = scenarioOfVariant(ctx.study, ctx.options, variant);
+  if (ctx.pod) return { scenario, driver: podDriver(ctx.pod, driverFor(scenario)) };
   return { scenario, driver: withShards(driverFor(scenario), ctx.options.shards ?? 1) };
+}
+
+/** One pod-shard driver per (pod, driver kind): its barrier count must run through every load of the run. */
+const podDrivers = new WeakMap<PodShard, Driver>();
+function podDriver(pod: PodShard, base: Driver): Driver {
+  let d = podDrivers.get(pod);
+  if (!d) {
+    d = withPodShard(base, pod);
+    podDrivers.set(pod, d);
+  }
+  return d;
 }
 
 /** What every load of the run shares (the caller adds concurrency and requests per worker); `latencyMs` is the cell's L. */
@@ -380,8 +399,8 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     });
   }
 
-  // the same components' CPU (and the generator's, one shard only) on a timer, bracketing the load
-  const cpuSampler = startComponentCpuSampler({ loadgenInProcess: (o.shards ?? 1) <= 1, mockPid: components ? mock.pid : null, dbPid: components?.db?.pid ?? null });
+  // the same components' CPU (and the generator's, one shard only) on a timer, bracketing the load; a pod shard (run.mjs shard) generates its share in this process
+  const cpuSampler = startComponentCpuSampler({ loadgenInProcess: (o.shards ?? 1) <= 1 || ctx.pod !== undefined, mockPid: components ? mock.pid : null, dbPid: components?.db?.pid ?? null });
   let result: LoadResult;
   let componentCpuSamples: CellResult['componentCpuSamples'] = [];
   try {

@@ -235,6 +235,7 @@ export function renderMarkdownParts(model: ReportModel, t0: Templates, figures: 
   // components by URL and load shards (issue 18): rows and a per-shard table only in runs that had them
   if (m.external) env.push([s('env.external'), P('env.externalValue', { sut: m.external.sut ?? P('env.startedHere'), mock: m.external.mock ?? P('env.startedHere') })]);
   if ((o.shards ?? 1) > 1) env.push([s('env.shards'), P('env.shardsValue', { k: int(o.shards!) })]);
+  if (m.mergedShards) env.push([s('env.hosts'), P('env.hostsValue', { k: int(m.mergedShards.length), list: m.mergedShards.map((x) => `${x.index}: ${x.hostname} (${x.host.cores} cores)`).join('; ') })]);
   const shardRows = model.cells.flatMap((c) => (c.shards ?? []).map((x) => [c.cellId, int(x.shard), int(x.workers), int(x.count), x.sendRatePerS === null ? '—' : rps(x.sendRatePerS), ms(x.t0OffsetMs), x.loadgen.cpuPct === null ? '—' : P('unit.pctOfOneCore', { v: num(x.loadgen.cpuPct, 0) })]));
   const envTable = table([s('h.item'), s('h.value')], env);
   const environment = shardRows.length === 0 ? envTable

@@ -194,6 +194,40 @@ export interface RunManifest {
    * theirs on this host), only what they answered over HTTP. Absent: every component was local.
    */
   external?: ExternalComponents;
+  /**
+   * a shard folder of a multi-host run (`run.mjs shard`, one pod of the Kubernetes Indexed Job that
+   * `run.mjs k8s` writes): this generator ran shard `index` of `of` of every cell's workers against the
+   * external SUT (src/load/pod-shard.ts). Such a folder is an input of `run.mjs merge`, not a result on
+   * its own. Absent in every other run.
+   */
+  shard?: ShardOfRun;
+  /**
+   * a run merged from shard folders (`run.mjs merge`, src/pipeline/merge-shards.ts): each shard
+   * folder it was built from, by shard index. Absent in every other run.
+   */
+  mergedShards?: MergedShard[];
+}
+
+/** Which shard of a multi-host run a shard folder holds (RunManifest.shard). */
+export interface ShardOfRun {
+  /** 0..of-1 (the pod's `JOB_COMPLETION_INDEX`) */
+  index: number;
+  /** K: the shards of the run (`--shards`) */
+  of: number;
+  /** the generator's host name (a pod's name) */
+  hostname: string;
+}
+
+/** One shard folder a merged run was built from (RunManifest.mergedShards). */
+export interface MergedShard {
+  index: number;
+  /** the shard folder's own run id and status */
+  runId: string;
+  status: 'running' | 'complete' | 'interrupted' | 'failed';
+  hostname: string;
+  host: HostInfo;
+  startedAt: string;
+  endedAt: string | null;
 }
 
 /** Origins of the external components of a run (RunManifest.external); a local component is absent. */

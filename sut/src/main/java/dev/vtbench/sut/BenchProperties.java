@@ -12,8 +12,11 @@ import org.springframework.core.env.Environment;
  * names (typos, the removed {@code bench.fixed.*}) are refused too, so a setting is never silently
  * ignored; the removed scalar {@code bench.executor=fixed|virtual} is refused by {@link #refuseRemoved}.
  *
- * @param variant the harness's id of what runs (free text, non-blank), echoed in {@code /bench/info}
- *                and in every scenario response
+ * @param variant   the harness's id of what runs (free text, non-blank), echoed in {@code /bench/info}
+ *                  and in every scenario response
+ * @param parentPid {@code bench.parent-pid}: the pid of the process that started this JVM (the harness
+ *                  passes its own); when that process is gone the SUT stops ({@link ParentWatch}).
+ *                  Unset (null) = the SUT runs until it is stopped. Must be &gt; 0.
  */
 @ConfigurationProperties(prefix = "bench", ignoreUnknownFields = false)
 public record BenchProperties(
@@ -27,11 +30,15 @@ public record BenchProperties(
         @DefaultValue Http http,
         @DefaultValue Db db,
         @DefaultValue Fib fib,
-        @DefaultValue Ws ws) {
+        @DefaultValue Ws ws,
+        Long parentPid) {
 
     public BenchProperties {
         if (variant == null || variant.isBlank()) {
             throw new InvalidBenchPropertyException("bench.variant", variant, "must not be blank");
+        }
+        if (parentPid != null && parentPid <= 0) {
+            throw new InvalidBenchPropertyException("bench.parent-pid", parentPid, "must be a pid > 0 (leave it unset to run without a parent watch)");
         }
         executor.executorKind().validate(executor);
         PinningMode.parse("bench.pinning", pinning);

@@ -171,4 +171,11 @@ class BenchPropertiesTest {
         InvalidBenchPropertyException bad = refused(Map.of("bench.bulkhead.permits", "-1"));
         assertEquals("bench.bulkhead.permits", bad.property());
     }
+
+    @Test
+    void parentPid_unsetByDefault_boundWhenGiven_refusedWhenNotPositive() {
+        assertNull(bind(Map.of()).parentPid());
+        assertEquals(4242L, bind(Map.of("bench.parent-pid", "4242")).parentPid());
+        assertEquals("bench.parent-pid", refused(Map.of("bench.parent-pid", "0")).property());
+    }
 }
