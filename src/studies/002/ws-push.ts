@@ -186,9 +186,11 @@ export function wsSections(model: ReportModel, ctx: RenderContext): Record<strin
   out['wsMemory'] = table(
     [s('ws.h.variant'), 'N', s('ws.h.rss'), s('ws.h.rssPerConn'), s('ws.h.platformThreads'), s('ws.h.publishedMemory')],
     vs.map((v) => {
-      const l = [...v.levels].reverse().find((x) => x.connections === v.capacity.capacity) ?? v.levels[v.levels.length - 1]!;
+      const carried = [...v.levels].reverse().find((x) => x.connections === v.capacity.capacity);
+      // no level carried: the largest level measured, said so (it is not a carried level)
+      const l = carried ?? v.levels[v.levels.length - 1]!;
       const pubMb = PUBLISHED_MEMORY_MB[v.variant];
-      return [variantName(v.variant), int(l.connections), mib(l.rssPeakBytes), l.rssPeakBytes === null ? '—' : `${num(l.rssPeakBytes / l.connections / 1024, 1)} KiB`, int(l.platformThreadsPeak), pubMb === undefined ? '—' : P('ws.publishedMemory', { mb: int(pubMb) })];
+      return [variantName(v.variant), carried ? int(l.connections) : raw(`${int(l.connections)} (${P('ws.memNotCarried').md})`), mib(l.rssPeakBytes), l.rssPeakBytes === null ? '—' : `${num(l.rssPeakBytes / l.connections / 1024, 1)} KiB`, int(l.platformThreadsPeak), pubMb === undefined ? '—' : P('ws.publishedMemory', { mb: int(pubMb) })];
     }),
     ['l', 'r', 'r', 'r', 'r', 'l'],
   );
