@@ -26,9 +26,13 @@
  *     best round's P99 beside the median
  * The N requests are spread over --ramp-ms (default 900 < latency, so all N are held at once;
  * peak in flight proves it; the mock's peak in flight is reported); --ramp-ms 0 sends them all at once.
- *   - the server's GC stops in the held round (both children run with `--trace-gc`): count, total
- *     and the longest — a stop holds back every answer due meanwhile, so when the P99 lateness is
- *     close to the longest stop, GC, not the wheel, sets it
+ *   - the server's GC stops in the held round (both children run with `--trace-gc`; only the main
+ *     thread's isolate counts, found by bench/lib/gc-probe.cjs): count, total, P99 and the longest
+ *     — a stop holds back every answer due meanwhile, so when the P99 lateness is close to the
+ *     longest stop, GC, not the wheel, sets it. The stops in the answer window (after the first
+ *     answer was due) give a lower bound on the share of answers GC alone makes later than the
+ *     target (gcLateShareOf); above 1% the P99 target cannot be met with those stops, and the
+ *     result says so (`limits`)
  * Diagnostics: BENCH_NODE_ARGS="--max-semi-space-size=64" adds node flags to both server children
  * (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`); BENCH_CHILD_STDOUT=1
  * copies its stdout to stderr.
@@ -48,6 +52,8 @@ const TARGET_P99_LATENESS_MS = 5;
 /** mock CPU per answered request over the plain fastify reference's, in one run (issue 20) */
 const TARGET_CPU_RATIO = 1.2;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Preloaded into both server children: finds their main thread's GC lines (bench/lib/gc-probe.cjs). */
+const GC_PROBE = fileURLToPath(new URL('./lib/gc-probe.cjs', import.meta.url));
 
 interface Options {
   n: number;
@@ -82,12 +88,19 @@ export interface HeldRound {
   /** CPU this (client) process used during the held round, ms */
   clientCpuMs: number;
   /**
-   * the server's garbage collections that ended during the held round (its `--trace-gc` lines
-   * read while the round ran; gcPauseMsOf): how many, their main-thread time summed (final pauses
-   * and incremental marking steps), and the longest single stop, ms. Nothing else runs during a
-   * stop, so answers due then are late by up to `maxMs`
+   * the server's main-thread garbage collections that ended during the held round (its
+   * `--trace-gc` lines of the main isolate, placed on the wall clock by bench/lib/gc-probe.cjs;
+   * gcLineOf): how many, their main-thread time summed (final pauses and incremental marking
+   * steps), the P99 and the longest single stop (per collection: its pause or its biggest marking
+   * step), ms. Nothing else runs during a stop, so answers due then are late by up to `maxMs`
    */
-  gcPauses: { count: number; totalMs: number; maxMs: number };
+  gcPauses: { count: number; totalMs: number; p99Ms: number | null; maxMs: number };
+  /**
+   * the stops above that ended in the answer window (from the first answer's due time, round start
+   * + latency, to the last one's, + ramp), and gcLateShareOf of them: at least this share of the
+   * answers was made later than the P99 target by GC alone (null with --ramp-ms 0)
+   */
+  gcAnswerWindow: { count: number; totalMs: number; maxMs: number; lateShareLowerBound: number | null };
   /** CPU the whole host spent (all cores, /proc/stat, 10 ms ticks) during the held round, in cores (CPU ms / wall ms); null without /proc */
   hostBusyCores: number | null;
   /** hostBusyCores minus the server's and this client's CPU: what other processes took, in cores (clamped at 0; tick rounding); null without /proc */
@@ -101,7 +114,7 @@ export interface HeldRound {
 }
 
 export interface MockBenchResult {
-  schemaVersion: 3;
+  schemaVersion: 4;
   concurrency: number;
   latencyMs: number;
   rampMs: number;
@@ -120,6 +133,10 @@ export interface MockBenchResult {
   hostSaturatedRounds: number;
   targetP99LatenessMs: number;
   targetP99Met: boolean;
+  /** median over rounds of the mock's gcAnswerWindow.lateShareLowerBound: above 0.01 its GC stops alone rule out the P99 target */
+  gcLateShareLowerBound: number | null;
+  /** why the P99 target was not met, one sentence each, from this run's figures (host saturation, GC stops, the server's CPU share); empty when met */
+  limits: string[];
   targetCpuRatioMet: boolean;
   percentileDefinition: string;
 }
@@ -210,40 +227,118 @@ function loadAvg1(): number | null {
   }
 }
 
-/**
- * The main-thread time of one garbage collection from a `node --trace-gc` line, ms, or null for
- * any other line. V8 prints `…ms: Mark-Compact 40.8 (69.8) -> 30.4 (72.6) MB, 5.29 / 0.01 ms
- * (+ 13.5 ms in 102 steps since start of marking, biggest step 1.1 ms, …)`: the final pause (5.29;
- * the second figure is the part spent in embedder callbacks) and, for a major GC, the incremental
- * marking steps run on the main thread before it (13.5 ms in all, the longest 1.1 ms).
- * `totalMs` = pause + steps; `longestMs` = the longest single stop (pause or step).
- */
-export function gcPauseMsOf(line: string): { totalMs: number; longestMs: number } | null {
-  const m = /\d ms: (?:Scavenge|Minor Mark-Sweep|Mark-Compact|Mark-Sweep)\b.*? MB, ([\d.]+) \/ [\d.]+ ms(?:\s+\(\+ ([\d.]+) ms in \d+ steps[^,]*, biggest step ([\d.]+) ms)?/.exec(line);
-  if (m?.[1] === undefined) return null;
-  const pause = Number(m[1]);
-  const steps = m[2] === undefined ? 0 : Number(m[2]);
-  const biggest = m[3] === undefined ? 0 : Number(m[3]);
-  return { totalMs: pause + steps, longestMs: Math.max(pause, biggest) };
+/** One garbage collection as a `node --trace-gc` line reports it (gcLineOf). */
+export interface GcLine {
+  /** the isolate that collected (`[pid:0x…]`): the main thread's or a worker thread's */
+  isolate: string;
+  /** when V8 printed the line (the collection's end), ms since that isolate started */
+  sinceStartMs: number;
+  /** main-thread time: the final pause plus the incremental marking steps, ms */
+  totalMs: number;
+  /** the longest single stop: the pause or the biggest marking step, ms */
+  longestMs: number;
+  /** a collection forced by gc() (reason `testing`): bench/lib/gc-probe.cjs's */
+  forced: boolean;
 }
 
-/** A server child: its process, URL, and a hook that sees each line it prints to stdout (null: none). */
+/**
+ * One garbage collection from a `node --trace-gc` line, or null for any other line. V8 prints
+ * `[pid:0xISOLATE]  5605 ms: Mark-Compact 40.8 (69.8) -> 30.4 (72.6) MB, 5.29 / 0.01 ms (+ 13.5
+ * ms in 102 steps since start of marking, biggest step 1.1 ms, …) … <reason>`: the time since the
+ * isolate started, the final pause (5.29; the second figure is the part spent in embedder
+ * callbacks) and, for a major GC, the incremental marking steps run on the main thread before it
+ * (13.5 ms in all, the longest 1.1 ms). `totalMs` = pause + steps; `longestMs` = the longest
+ * single stop (pause or step).
+ */
+export function gcLineOf(line: string): GcLine | null {
+  const m = /^\[\d+:(0x[0-9a-f]+)\]\s+([\d.]+) ms: (?:Scavenge|Minor Mark-Sweep|Mark-Compact|Mark-Sweep)\b.*? MB, ([\d.]+) \/ [\d.]+ ms(?:\s+\(\+ ([\d.]+) ms in \d+ steps[^,]*, biggest step ([\d.]+) ms)?/.exec(line);
+  if (m?.[1] === undefined || m[2] === undefined || m[3] === undefined) return null;
+  const pause = Number(m[3]);
+  const steps = m[4] === undefined ? 0 : Number(m[4]);
+  const biggest = m[5] === undefined ? 0 : Number(m[5]);
+  return { isolate: m[1], sinceStartMs: Number(m[2]), totalMs: pause + steps, longestMs: Math.max(pause, biggest), forced: /\) testing;/.test(line) };
+}
+
+/**
+ * A server child's main-thread GC clock (bench/lib/gc-probe.cjs): the isolate of its forced GC
+ * and the epoch of that isolate's start, from the forced GC's line and the probe's
+ * `vtbench-gc-probe epochMs=` line (in either order); every GC line seen, to be placed later.
+ */
+export class GcTrace {
+  private isolate: string | null = null;
+  private forcedSinceStartMs: number | null = null;
+  private probeEpochMs: number | null = null;
+  private readonly lines: GcLine[] = [];
+
+  /** Takes one stdout line of the child (GC lines and the probe line; others are ignored). */
+  see(line: string): void {
+    const g = gcLineOf(line);
+    if (g !== null) {
+      if (g.forced && this.isolate === null) {
+        this.isolate = g.isolate;
+        this.forcedSinceStartMs = g.sinceStartMs;
+      } else {
+        this.lines.push(g);
+      }
+      return;
+    }
+    const p = /^vtbench-gc-probe epochMs=(\d+)/.exec(line);
+    if (p?.[1] !== undefined) this.probeEpochMs = Number(p[1]);
+  }
+
+  /**
+   * The main thread's GC stops that ended in [fromEpochMs, toEpochMs], each as its end on the
+   * wall clock (epoch ms) and its longest stop and total (ms).
+   * @throws BenchError when the probe's lines were not seen (the child ran without gc-probe.cjs)
+   */
+  stopsBetween(fromEpochMs: number, toEpochMs: number): { endEpochMs: number; longestMs: number; totalMs: number }[] {
+    if (this.isolate === null || this.forcedSinceStartMs === null || this.probeEpochMs === null) {
+      throw new BenchError('a server child printed no forced GC line and vtbench-gc-probe line, so its main thread is unknown (fix: start it with --trace-gc --require bench/lib/gc-probe.cjs)');
+    }
+    const startEpochMs = this.probeEpochMs - this.forcedSinceStartMs;
+    const out: { endEpochMs: number; longestMs: number; totalMs: number }[] = [];
+    for (const g of this.lines) {
+      if (g.isolate !== this.isolate) continue; // another thread's isolate: it does not stop the main thread
+      const end = startEpochMs + g.sinceStartMs;
+      if (end >= fromEpochMs && end <= toEpochMs) out.push({ endEpochMs: end, longestMs: g.longestMs, totalMs: g.totalMs });
+    }
+    return out;
+  }
+}
+
+/**
+ * A lower bound on the share of answers that GC stops alone make later than `targetMs`, when the
+ * answers fall due evenly over `spreadMs` (bench:mock's ramp with a fixed latency): a stop of L ms
+ * holds back every answer due in its first L − targetMs ms by more than the target, that is
+ * (L − target) / spread of them. Summed over the stops (they do not overlap: each stops the one
+ * thread); answers delayed by the queue a stop leaves behind come on top, so the true share is
+ * higher. Null when spreadMs is 0 (all due at once). Capped at 1.
+ */
+export function gcLateShareOf(stopsMs: readonly number[], targetMs: number, spreadMs: number): number | null {
+  if (spreadMs <= 0) return null;
+  let late = 0;
+  for (const l of stopsMs) late += Math.max(0, l - targetMs);
+  return Math.min(1, late / spreadMs);
+}
+
+/** A server child: its process, URL, and its GC trace (every line it prints to stdout goes through it). */
 interface ServerChild {
   child: ChildProcess;
   url: string;
-  onLine: ((line: string) => void) | null;
+  gc: GcTrace;
 }
 
 /**
- * Starts `script` (run with tsx, with `--trace-gc` so the held round can count the server's GC
- * pauses) and waits for its `listening on <url>` line.
+ * Starts `script` (run with tsx, with `--trace-gc` and bench/lib/gc-probe.cjs so the held round
+ * can count the main thread's GC stops; `nodeFlags` before them) and waits for its
+ * `listening on <url>` line.
  */
-async function startChild(script: string, args: string[]): Promise<ServerChild> {
-  const child = spawn(process.execPath, ['--trace-gc', ...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), '--import', 'tsx', script, ...args], {
+async function startChild(script: string, args: string[], nodeFlags: readonly string[] = []): Promise<ServerChild> {
+  const child = spawn(process.execPath, [...nodeFlags, '--trace-gc', '--require', GC_PROBE, ...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), '--import', 'tsx', script, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const server: ServerChild = { child, url: '', onLine: null };
+  const server: ServerChild = { child, url: '', gc: new GcTrace() };
   let partial = '';
   server.url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new BenchError(`${script} did not print its start line within 20 s`)), 20_000);
@@ -257,7 +352,7 @@ async function startChild(script: string, args: string[]): Promise<ServerChild> 
           clearTimeout(timer);
           resolve(m[1]);
         }
-        server.onLine?.(line);
+        server.gc.see(line);
       }
     });
     child.once('exit', (code) => {
@@ -339,19 +434,12 @@ async function heldRound(server: HeldRound['server'], sc: ServerChild, o: Option
     let failed = 0;
     let empty = 0;
     let bodyBytes: number | null = null;
-    const gc = { count: 0, totalMs: 0, maxMs: 0 };
-    sc.onLine = (line) => {
-      const g = gcPauseMsOf(line);
-      if (g === null) return;
-      gc.count++;
-      gc.totalMs += g.totalMs;
-      if (g.longestMs > gc.maxMs) gc.maxMs = g.longestMs;
-    };
     const loadBefore = loadAvg1();
     const cpuBefore = procCpuMs(pid);
     const hostBefore = hostBusyMs();
     const clientCpuBefore = process.cpuUsage();
     const t0 = process.hrtime.bigint();
+    const t0EpochMs = Date.now();
     const at = (i: number) => (o.n > 1 ? (o.rampMs * i) / (o.n - 1) : 0);
     await Promise.all(
       clients.map(async (c, i) => {
@@ -373,7 +461,7 @@ async function heldRound(server: HeldRound['server'], sc: ServerChild, o: Option
       }),
     );
     const heldWallMs = Number(process.hrtime.bigint() - t0) / 1e6;
-    sc.onLine = null;
+    const endEpochMs = Date.now();
     const cpuAfter = procCpuMs(pid);
     const hostAfter = hostBusyMs();
     const clientCpu = process.cpuUsage(clientCpuBefore);
@@ -381,6 +469,25 @@ async function heldRound(server: HeldRound['server'], sc: ServerChild, o: Option
     clearInterval(sampler);
     const mem = procMemory(pid);
     if (mem && mem.rss > rssPeak) rssPeak = mem.rss;
+
+    // GC lines of stops that ended in the round may still be in the pipe: read them before placing them
+    await new Promise((r) => setTimeout(r, 200));
+    const stops = sc.gc.stopsBetween(t0EpochMs, endEpochMs);
+    const longest = stops.map((g) => g.longestMs).sort((a, b) => a - b);
+    const dueFrom = t0EpochMs + o.latencyMs;
+    const inWindow = stops.filter((g) => g.endEpochMs >= dueFrom && g.endEpochMs <= dueFrom + o.rampMs);
+    const gcPauses = {
+      count: stops.length,
+      totalMs: stops.reduce((a, g) => a + g.totalMs, 0),
+      p99Ms: longest.length > 0 ? quantileSorted(longest, 0.99) : null,
+      maxMs: longest.length > 0 ? (longest[longest.length - 1] as number) : 0,
+    };
+    const gcAnswerWindow = {
+      count: inWindow.length,
+      totalMs: inWindow.reduce((a, g) => a + g.totalMs, 0),
+      maxMs: inWindow.reduce((a, g) => Math.max(a, g.longestMs), 0),
+      lateShareLowerBound: gcLateShareOf(inWindow.map((g) => g.longestMs), TARGET_P99_LATENESS_MS, o.rampMs),
+    };
 
     let stats: MockStats | null = null;
     if (isMock) stats = (await (await clients[0]!.request({ method: 'GET', path: '/stats' })).body.json()) as MockStats;
@@ -402,7 +509,8 @@ async function heldRound(server: HeldRound['server'], sc: ServerChild, o: Option
       serverCpuUsPerAnswer: serverCpuMs !== null && ok > 0 ? (serverCpuMs * 1000) / ok : null,
       serverCpuShare: serverCpuMs !== null && heldWallMs > 0 ? serverCpuMs / heldWallMs : null,
       clientCpuMs,
-      gcPauses: gc,
+      gcPauses,
+      gcAnswerWindow,
       hostBusyCores: hostMs !== null && heldWallMs > 0 ? hostMs / heldWallMs : null,
       otherProcessesCores: hostMs !== null && serverCpuMs !== null && heldWallMs > 0 ? Math.max(0, hostMs - serverCpuMs - clientCpuMs) / heldWallMs : null,
       loadAvg1Before: loadBefore,
@@ -456,8 +564,10 @@ export async function runMockBench(o: Options, progress: (line: string) => void)
     const p99s = rounds.map((r) => r.mock.latenessMs?.p99).filter((x): x is number => x !== undefined);
     const latenessP99Ms = median(p99s);
     const clean = rounds.every((r) => r.mock.failed === 0 && r.mock.emptyBodies === 0 && r.mock.ok === o.n);
+    const targetP99Met = clean && latenessP99Ms !== null && latenessP99Ms <= TARGET_P99_LATENESS_MS;
+    const gcLateShareLowerBound = median(rounds.map((r) => r.mock.gcAnswerWindow.lateShareLowerBound).filter((x): x is number => x !== null));
     return {
-      schemaVersion: 3,
+      schemaVersion: 4,
       concurrency: o.n,
       latencyMs: o.latencyMs,
       rampMs: o.rampMs,
@@ -471,7 +581,9 @@ export async function runMockBench(o: Options, progress: (line: string) => void)
       latenessP99BestMs: p99s.length > 0 ? Math.min(...p99s) : null,
       hostSaturatedRounds: rounds.filter((r) => saturated(r.mock, availableParallelism())).length,
       targetP99LatenessMs: TARGET_P99_LATENESS_MS,
-      targetP99Met: clean && latenessP99Ms !== null && latenessP99Ms <= TARGET_P99_LATENESS_MS,
+      targetP99Met,
+      gcLateShareLowerBound,
+      limits: targetP99Met ? [] : limitsOf(rounds.map((r) => r.mock), availableParallelism(), o),
       targetCpuRatioMet: clean && cpuRatio !== null && cpuRatio <= TARGET_CPU_RATIO,
       percentileDefinition: 'linear interpolation (R type 7, simple-statistics quantileSorted)',
     };
@@ -486,6 +598,32 @@ const SATURATED_SHARE = 0.9;
 /** True when the whole host was busy >= 90% of its cores during the held round (/proc/stat): answers then wait for a CPU. */
 export function saturated(r: HeldRound, cores: number): boolean {
   return r.hostBusyCores !== null && r.hostBusyCores >= SATURATED_SHARE * cores;
+}
+
+/**
+ * Why the mock's P99 lateness missed the target, from the mock's held rounds: one sentence per
+ * limit found (every round where it applied is counted): the host's CPU saturated; GC stops in the
+ * answer window that by themselves make more than 1% of the answers later than the target
+ * (gcLateShareOf); the mock's own CPU share of one core at 0.9 or more (answers queue behind each
+ * other). Empty when none of these applied (then the cause is not one this bench can name).
+ */
+export function limitsOf(mockRounds: readonly HeldRound[], cores: number, o: Pick<Options, 'latencyMs' | 'rampMs'>): string[] {
+  const out: string[] = [];
+  const n = mockRounds.length;
+  const sat = mockRounds.filter((h) => saturated(h, cores));
+  if (sat.length > 0) {
+    out.push(`host CPU saturated in ${sat.length} of ${n} round(s) (${sat.map((h) => (h.hostBusyCores ?? 0).toFixed(2)).join(', ')} of ${cores} cores busy): answers waited for a CPU`);
+  }
+  const gcBound = mockRounds.filter((h) => (h.gcAnswerWindow.lateShareLowerBound ?? 0) > 0.01);
+  if (gcBound.length > 0) {
+    const w = gcBound.map((h) => `${h.gcAnswerWindow.count} stops, longest ${h.gcAnswerWindow.maxMs.toFixed(1)} ms, ≥ ${((h.gcAnswerWindow.lateShareLowerBound ?? 0) * 100).toFixed(1)}% of answers`).join('; ');
+    out.push(
+      `GC stops of the mock's main thread in the answer window make more than 1% of the answers later than ${TARGET_P99_LATENESS_MS} ms by themselves in ${gcBound.length} of ${n} round(s) (${w}): with ${o.rampMs} ms of answers at a ${o.latencyMs} ms delay, P99 ≤ ${TARGET_P99_LATENESS_MS} ms needs their excess over ${TARGET_P99_LATENESS_MS} ms to sum below ${(o.rampMs * 0.01).toFixed(0)} ms`,
+    );
+  }
+  const busyServer = mockRounds.filter((h) => (h.serverCpuShare ?? 0) >= 0.9);
+  if (busyServer.length > 0) out.push(`the mock used >= 90% of one core in ${busyServer.length} of ${n} round(s): answers queued behind each other`);
+  return out;
 }
 
 /** True when the host's load average exceeded its cores around a held round (lateness then says more about the host). */
@@ -506,7 +644,11 @@ export function renderTable(r: MockBenchResult): string {
         ['answers ok / failed / empty bodies (body bytes)', `${h.ok} / ${h.failed} / ${h.emptyBodies} (${h.bodyBytes ?? 'n/a'})`],
         ['lateness P50 / P99 / max (ms, server-measured)', h.latenessMs ? `${f(h.latenessMs.p50)} / ${f(h.latenessMs.p99)} / ${f(h.latenessMs.max)}` : 'n/a'],
         ['client E2E − latency P50 / P99 / max (ms)', `${f(h.clientOverheadMs?.p50)} / ${f(h.clientOverheadMs?.p99)} / ${f(h.clientOverheadMs?.max)}`],
-        ['server GC pauses in the held round: count / total / longest (ms)', `${h.gcPauses.count} / ${f(h.gcPauses.totalMs, 1)} / ${f(h.gcPauses.maxMs, 1)}`],
+        ['server GC stops (main thread) in the held round: count / total / P99 / longest (ms)', `${h.gcPauses.count} / ${f(h.gcPauses.totalMs, 1)} / ${f(h.gcPauses.p99Ms, 1)} / ${f(h.gcPauses.maxMs, 1)}`],
+        [
+          `  of them in the answer window: count / longest (ms); answers GC alone makes > ${r.targetP99LatenessMs} ms late`,
+          `${h.gcAnswerWindow.count} / ${f(h.gcAnswerWindow.maxMs, 1)}; ${h.gcAnswerWindow.lateShareLowerBound === null ? 'n/a' : `≥ ${(h.gcAnswerWindow.lateShareLowerBound * 100).toFixed(1)}%`}`,
+        ],
         ['server CPU per answer (µs) / share of one core', `${f(h.serverCpuUsPerAnswer, 1)} / ${f(h.serverCpuShare, 3)}`],
         ['CPU in the held round: server / client (ms)', `${f(h.serverCpuMs, 0)} / ${f(h.clientCpuMs, 0)}`],
         [
@@ -526,6 +668,7 @@ export function renderTable(r: MockBenchResult): string {
     `mock P99 lateness: ${f(r.latenessP99Ms)} ms (median; best round ${f(r.latenessP99BestMs)} ms; target ≤ ${r.targetP99LatenessMs} ms): ${r.targetP99Met ? 'met' : 'NOT met'}${
       r.hostSaturatedRounds > 0 ? ` — in ${r.hostSaturatedRounds} of ${r.rounds.length} round(s) the host's CPU was saturated during the mock's held round, so the host, not the mock, set the lateness there` : ''
     }`,
+    ...r.limits.map((l) => `  limit: ${l}`),
   );
   return lines.join('\n');
 }

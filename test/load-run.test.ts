@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runClosedLoop, firstIntendedStartMs } from '../src/load/run.ts';
+import { runClosedLoop, firstIntendedStartMs, NO_SERVER_TIMING, PROGRESS_EVERY_MS } from '../src/load/run.ts';
 import type { RequestRecord } from '../src/load/types.ts';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -141,6 +141,31 @@ test('runClosedLoop: c workers x n requests, warm-up unrecorded, one connection 
   }
 });
 
+test('runClosedLoop without a request subscriber: Server-Timing parsed after the measured phase, no object per request without one, progress coalesced', async () => {
+  const server = await startScriptedServer();
+  try {
+    const calls: [number, number][] = [];
+    const t = performance.now();
+    const ok = await runClosedLoop({ ...base, url: server.url, concurrency: 4, requestsPerWorker: 60 }, { progress: (d, total) => calls.push([d, total]) });
+    const wallMs = performance.now() - t;
+    assert.equal(ok.records.length, 240);
+    for (const r of ok.records) assert.deepEqual(r.serverTiming, { queue: 1.5, exec: 100.25 }, 'the raw header of every record was parsed');
+    assert.equal(ok.summary.execMs?.n, 240);
+    // progress: the last request always, otherwise at most once per PROGRESS_EVERY_MS of the run's clock
+    assert.deepEqual(calls.at(-1), [240, 240]);
+    assert.ok(calls.length <= 2 + wallMs / PROGRESS_EVERY_MS, `${calls.length} progress calls in ${wallMs.toFixed(0)} ms: not one per request`);
+    for (let i = 1; i < calls.length; i++) assert.ok(calls[i]![0] > calls[i - 1]![0], 'counts only grow');
+
+    const no = await runClosedLoop({ ...base, url: server.url, path: '/status/503', concurrency: 2, requestsPerWorker: 3 });
+    assert.equal(no.records.length, 6);
+    for (const r of no.records) assert.equal(r.serverTiming, NO_SERVER_TIMING, 'an answer without Server-Timing shares the one empty object');
+    assert.ok(Object.isFrozen(NO_SERVER_TIMING) && Object.keys(NO_SERVER_TIMING).length === 0);
+    assert.equal(no.summary.queueMs, null);
+  } finally {
+    await server.close();
+  }
+});
+
 test('runClosedLoop: error classes connect, reset, timeout, http', async () => {
   const server = await startScriptedServer();
   try {
@@ -203,10 +228,12 @@ test('runClosedLoop: abort stops the run, drops cut requests and closes connecti
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 150);
     const t = Date.now();
-    const res = await runClosedLoop({ ...base, url: server.url, path: '/hang', concurrency: 3, requestsPerWorker: 10, signal: ac.signal });
+    let last: [number, number] | null = null;
+    const res = await runClosedLoop({ ...base, url: server.url, path: '/hang', concurrency: 3, requestsPerWorker: 10, signal: ac.signal }, { progress: (d, total) => (last = [d, total]) });
     assert.ok(Date.now() - t < 2000);
     assert.equal(res.aborted, true);
     assert.equal(res.records.length, 0);
+    assert.deepEqual(last, [0, 30], 'an aborted run reports its last count');
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(server.connections, 3);
   } finally {

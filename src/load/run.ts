@@ -14,6 +14,12 @@
  * discarded chunk by chunk; only `Server-Timing` is decoded from the raw headers; in the measured
  * phase each worker is a callback loop (no promise or outcome object per request) and times are
  * read with `performance.now()` (no BigInt per read).
+ *
+ * Work moved out of the measured phase (issue 20, it competes with the system under test there):
+ * without a `request` subscriber, a record's `Server-Timing` header is kept raw and parsed once the
+ * last request ended (`loadgen` figures are taken before that), and a record without the header
+ * shares one frozen empty `serverTiming` object; `progress` is reported at most every
+ * PROGRESS_EVERY_MS of the run's clock, and always for the last request.
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -29,6 +35,14 @@ import type { ErrorClass, LoadEvents, LoadOptions, LoadResult, LoadgenStats, Req
 const CLIENT_KEEP_ALIVE_MS = 600_000;
 /** monitorEventLoopDelay sampling interval; its samples include this interval, which is subtracted. */
 const LAG_RESOLUTION_MS = 10;
+/** `progress` is reported when this many ms of the run's clock passed since the last report (and for the last request). */
+export const PROGRESS_EVERY_MS = 100;
+/**
+ * The `serverTiming` of a record whose answer carried no Server-Timing header (and, until the
+ * measured phase ends, of one whose raw header waits to be parsed): one shared object, frozen so a
+ * consumer that writes into it fails loudly instead of changing every record.
+ */
+export const NO_SERVER_TIMING: Record<string, number> = Object.freeze({}) as Record<string, number>;
 
 interface Outcome {
   status: number | null;
@@ -159,8 +173,8 @@ interface MeasuredRun {
   readonly opts: Dispatcher.DispatchOptions;
   readonly n: number;
   aborted(): boolean;
-  /** a finished measured request (in worker order of completion) */
-  record(r: RequestRecord): void;
+  /** a finished measured request (in worker order of completion); `rawTiming` its Server-Timing header lines, null when absent */
+  record(r: RequestRecord, rawTiming: string | string[] | null): void;
 }
 
 /**
@@ -209,11 +223,11 @@ class WorkerLoop implements OutcomeSink {
       e2eMs: endMs - startMs,
       status,
       errorClass,
-      serverTiming: serverTiming === null ? {} : parseServerTiming(serverTiming),
+      serverTiming: NO_SERVER_TIMING, // the run parses the raw header (at once, or after the measured phase)
     };
     if (errorKind !== undefined) record.errorKind = errorKind; // set only when present (no spread of a temporary object per request)
     try {
-      this.run.record(record);
+      this.run.record(record, serverTiming);
     } catch (err) {
       this.fail(err); // a throwing subscriber ends this worker and rejects the run, as an awaiting loop would
       return;
@@ -273,6 +287,7 @@ export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {
 
   const warmup = { count: 0, errors: 0 };
   const records: RequestRecord[] = [];
+  const deferred = new DeferredTimings();
   let t0EpochMs = Date.now();
   let loadgen: LoadgenStats = { eventLoopLagP99Ms: null, eventLoopLagMaxMs: null, cpuPct: null };
   try {
@@ -303,16 +318,25 @@ export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {
 
     // (3) measured phase
     let done = 0;
+    let progressAtMs = -Infinity;
     const run: MeasuredRun = {
       now: ms,
       opts: dispatchOpts,
       n,
       aborted: () => aborted,
-      record(record) {
+      record(record, rawTiming) {
         records.push(record);
         done++;
+        if (rawTiming !== null) {
+          // a subscriber sees the record now, so it is parsed now; else after the measured phase
+          if (onRequest !== undefined) record.serverTiming = parseServerTiming(rawTiming);
+          else deferred.add(record, rawTiming);
+        }
         if (onRequest !== undefined) onRequest(record);
-        if (onProgress !== undefined) onProgress(done, total);
+        if (onProgress !== undefined && (done === total || record.endMs - progressAtMs >= PROGRESS_EVERY_MS)) {
+          progressAtMs = record.endMs;
+          onProgress(done, total);
+        }
       },
     };
     const runWorker = async (index: number): Promise<void> => {
@@ -327,6 +351,7 @@ export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {
     const wallMs = ms();
     const cpu = process.cpuUsage(cpu0);
     lag.disable();
+    if (onProgress !== undefined && done < total) onProgress(done, total); // an aborted run's last count
     loadgen = {
       eventLoopLagP99Ms: lag.count > 0 ? Math.max(0, lag.percentile(99) / 1e6 - LAG_RESOLUTION_MS) : null,
       eventLoopLagMaxMs: lag.count > 0 ? Math.max(0, lag.max / 1e6 - LAG_RESOLUTION_MS) : null,
@@ -340,11 +365,33 @@ export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {
     else await Promise.all(workers.map((w) => w.client.close().catch(() => w.client.destroy())));
   }
 
+  deferred.parseAll();
   const summaryOpts = options.lateSendThresholdMs === undefined ? {} : { lateSendThresholdMs: options.lateSendThresholdMs };
   return { t0EpochMs, aborted, records, summary: summarize(records, c, n, summaryOpts), warmup, loadgen };
 }
 
 class AbortRun extends Error {}
+
+/**
+ * Records whose raw `Server-Timing` header lines wait to be parsed (parseServerTiming) until the
+ * measured phase is over: two parallel arrays, no pair object per request.
+ */
+export class DeferredTimings {
+  private readonly records: RequestRecord[] = [];
+  private readonly raw: (string | string[])[] = [];
+
+  add(record: RequestRecord, rawTiming: string | string[]): void {
+    this.records.push(record);
+    this.raw.push(rawTiming);
+  }
+
+  /** Sets each waiting record's `serverTiming` to its parsed header, then forgets them. */
+  parseAll(): void {
+    for (let i = 0; i < this.records.length; i++) (this.records[i] as RequestRecord).serverTiming = parseServerTiming(this.raw[i] as string | string[]);
+    this.records.length = 0;
+    this.raw.length = 0;
+  }
+}
 
 /** Wait until `targetMs` after t0 (never earlier; `ms()` reads ms after t0); returns early when `signal` aborts. */
 async function sleepUntil(targetMs: number, ms: () => number, signal: AbortSignal | undefined): Promise<void> {

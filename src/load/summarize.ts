@@ -36,8 +36,11 @@ export function summarize(records: readonly RequestRecord[], concurrency: number
   const e2e: number[] = [];
   const queue: number[] = [];
   const exec: number[] = [];
-  const firstEnd = new Map<number, number>();
-  const lastEnd = new Map<number, number>();
+  // per worker index (integers >= 0): first and last end; `workers` lists the indices in the order
+  // they first appear in `records` (the order the rates are summed in)
+  const firstEnd: number[] = [];
+  const lastEnd: number[] = [];
+  const workers: number[] = [];
   let minStart = Infinity;
   let maxEnd = -Infinity;
   let ok = 0;
@@ -70,10 +73,16 @@ export function summarize(records: readonly RequestRecord[], concurrency: number
     }
     if (r.startMs < minStart) minStart = r.startMs;
     if (r.endMs > maxEnd) maxEnd = r.endMs;
-    const fe = firstEnd.get(r.worker);
-    if (fe === undefined || r.endMs < fe) firstEnd.set(r.worker, r.endMs);
-    const le = lastEnd.get(r.worker);
-    if (le === undefined || r.endMs > le) lastEnd.set(r.worker, r.endMs);
+    const w = r.worker;
+    const fe = firstEnd[w];
+    if (fe === undefined) {
+      workers.push(w);
+      firstEnd[w] = r.endMs;
+      lastEnd[w] = r.endMs;
+    } else {
+      if (r.endMs < fe) firstEnd[w] = r.endMs;
+      if (r.endMs > (lastEnd[w] as number)) lastEnd[w] = r.endMs;
+    }
   }
 
   const wholeSpanMs = maxEnd - minStart;
@@ -83,25 +92,28 @@ export function summarize(records: readonly RequestRecord[], concurrency: number
   let steadyStateThroughputRps: number | null = null;
   if (records.length > 0) {
     let windowStart = -Infinity;
-    for (const v of firstEnd.values()) if (v > windowStart) windowStart = v;
     let windowEnd = Infinity;
-    for (const v of lastEnd.values()) if (v < windowEnd) windowEnd = v;
+    for (const w of workers) {
+      if ((firstEnd[w] as number) > windowStart) windowStart = firstEnd[w] as number;
+      if ((lastEnd[w] as number) < windowEnd) windowEnd = lastEnd[w] as number;
+    }
     if (windowEnd > windowStart) {
       let completions = 0;
       for (const r of records) if (r.errorClass === null && r.endMs > windowStart && r.endMs <= windowEnd) completions++;
       steadyWindow = { startMs: windowStart, endMs: windowEnd, completions };
     }
     // per-worker closed-loop rates after the first answer
-    const okAfterFirst = new Map<number, number>();
+    const okAfterFirst: number[] = [];
+    for (const w of workers) okAfterFirst[w] = 0;
     for (const r of records) {
-      if (r.errorClass === null && r.endMs > (firstEnd.get(r.worker) as number)) okAfterFirst.set(r.worker, (okAfterFirst.get(r.worker) ?? 0) + 1);
+      if (r.errorClass === null && r.endMs > (firstEnd[r.worker] as number)) okAfterFirst[r.worker] = (okAfterFirst[r.worker] as number) + 1;
     }
     let rate = 0;
     let spans = 0;
-    for (const [w, fe] of firstEnd) {
-      const span = (lastEnd.get(w) as number) - fe;
+    for (const w of workers) {
+      const span = (lastEnd[w] as number) - (firstEnd[w] as number);
       if (span > 0) {
-        rate += (okAfterFirst.get(w) ?? 0) / (span / 1000);
+        rate += (okAfterFirst[w] as number) / (span / 1000);
         spans++;
       }
     }

@@ -28,7 +28,7 @@ export const PERCENTILE_LEVELS = { p50: 0.5, p90: 0.9, p95: 0.95, p99: 0.99, p99
  * Returns null for an empty sample; n = 1 yields that value everywhere. Does not modify `values`.
  * Throws RangeError on a non-finite value (NaN would sort unpredictably and poison every field).
  */
-export function percentiles(values: readonly number[]): Percentiles | null {
+export function percentiles(values: ArrayLike<number>): Percentiles | null {
   const n = values.length;
   if (n === 0) return null;
   const typed = new Float64Array(n);
@@ -40,7 +40,9 @@ export function percentiles(values: readonly number[]): Percentiles | null {
     sum += v;
   }
   typed.sort(); // numeric ascending for typed arrays
-  const sorted = Array.from(typed);
+  // quantileSorted only reads x.length and x[i], so the sorted typed array is read as it is (no copy
+  // into an Array: the same float64 values, the same results)
+  const sorted = typed as unknown as number[];
   return {
     n,
     min: sorted[0] as number,
