@@ -140,12 +140,21 @@ type ChatResponse = FastifyReply['raw'] & { vtArrivalNs: bigint; vtHeld: boolean
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-/** A non-stream answer waiting in the timing wheel; written with fastify's header names and order. */
+/** The completion id of the `seq`-th chat request (0, 1, …): `chatcmpl-mock` + 12 hex digits. */
+export function completionIdOf(seq: number): string {
+  return `chatcmpl-mock${seq.toString(16).padStart(12, '0')}`;
+}
+
+/**
+ * A non-stream answer waiting in the timing wheel; written with fastify's header names and order.
+ * It holds its request's number, not its id string, so a held request keeps no string of its own
+ * while it waits (issue 20: every held object is copied by each young-generation GC).
+ */
 class HeldAnswer implements DueItem {
   constructor(
     readonly dueMs: number,
     private readonly res: ChatResponse,
-    private readonly id: string,
+    private readonly seq: number,
     private readonly body: PreparedCompletion,
     private readonly onFinish: (this: ChatResponse) => void,
   ) {}
@@ -154,9 +163,10 @@ class HeldAnswer implements DueItem {
     const res = this.res;
     if (res.destroyed) return; // the client gave up; nothing to send
     const created = Math.floor(Date.now() / 1000);
+    const id = completionIdOf(this.seq);
     res.on('finish', this.onFinish);
-    res.writeHead(200, { 'content-type': JSON_CONTENT_TYPE, 'content-length': completionJsonBytes(this.id, created, this.body) });
-    res.end(completionJson(this.id, created, this.body));
+    res.writeHead(200, { 'content-type': JSON_CONTENT_TYPE, 'content-length': completionJsonBytes(id, created, this.body) });
+    res.end(completionJson(id, created, this.body));
   }
 }
 
@@ -346,9 +356,10 @@ export async function createMockServer(config: Partial<MockConfig> = {}): Promis
       return;
     }
 
-    const id = `chatcmpl-mock${(seq++).toString(16).padStart(12, '0')}`;
+    const n = seq++;
 
     if (parsed.stream) {
+      const id = completionIdOf(n);
       const plan = planCompletion(parsed.model, parsed.messages, cfg.completionTokens, parsed.maxTokens);
       const created = Math.floor(Date.now() / 1000);
       streamAnswer(req, res, arrival, latencyMs, cfg.interTokenMs, streamEvents(id, created, parsed.model, plan, parsed.includeUsage), cfg.streamHeaders === 'first-token');
@@ -359,7 +370,7 @@ export async function createMockServer(config: Partial<MockConfig> = {}): Promis
     // reference to a shared string), written when due.
     const body = prepared.get(parsed.model, parsed.messages, parsed.maxTokens);
     res.vtLatencyMs = latencyMs;
-    due.add(new HeldAnswer(dueMs, res, id, body, onChatFinish));
+    due.add(new HeldAnswer(dueMs, res, n, body, onChatFinish));
   });
 
   /**
