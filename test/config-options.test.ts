@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveOptions, getProfile } from '../src/config/profiles.ts';
-import { makePlan, formatPlan, warmupPlan } from '../src/config/plan.ts';
+import { makePlan, formatPlan, warmupPlan, warmupSendUntilMs } from '../src/config/plan.ts';
 import type { ExecutorSpec, Study } from '../src/study/types.ts';
 import { TOY_STUDY } from './fixtures/toy-study/study.ts';
 import { studyProblems } from '../src/config/study-check.ts';
@@ -36,6 +36,11 @@ test('seed-000 theoretical duration: fixed cells 60+93.75+187.5+375+937.5 s, vir
   assert.deepEqual(warmupPlan({ kind: 'virtual-per-task' }, o, 1500), { workers: 500, requestsPerWorker: 20, theoreticalS: 30 });
   assert.deepEqual(p.blocks.map((b) => b.warmup), [1, 2, 3].flatMap((r) => (r % 2 === 1 ? [23.4375, 30] : [30, 23.4375])).map((t) => ({ workers: 500, requestsPerWorker: t === 30 ? 20 : 1, theoreticalS: t })));
   assert.equal(p.theoreticalS, 3 * (1653.75 + 300 + 23.4375 + 30));
+  // the warm-up stops sending after twice its plan (never earlier than 2 × warmupS), after the ramp
+  const w = warmupPlan({ kind: 'virtual-per-task' }, o, 1500);
+  assert.ok(w);
+  assert.equal(warmupSendUntilMs(w, o), (o.start === 'ramp' ? o.rampMs : 0) + 60_000);
+  assert.equal(warmupSendUntilMs({ workers: 5, requestsPerWorker: 1, theoreticalS: 0.1 }, { warmupS: 5, start: 'ramp', rampMs: 1000 }), 11_000);
 });
 
 test('variant order alternates between repeats', () => {

@@ -241,9 +241,28 @@ test('runClosedLoop: abort stops the run, drops cut requests and closes connecti
   }
 });
 
+test('runClosedLoop: sendUntilMs stops sending at that time; requests in flight finish and are recorded', async () => {
+  const server = await startScriptedServer();
+  try {
+    const res = await runClosedLoop({ ...base, url: server.url, path: '/ok?delay=30', concurrency: 3, requestsPerWorker: 1000, sendUntilMs: 200 });
+    assert.equal(res.aborted, false);
+    // 200 ms at ≥ 30 ms per request: at most 7 per worker (0, 30, ..., 180), at least 1
+    for (let w = 0; w < 3; w++) {
+      const mine = res.records.filter((r) => r.worker === w);
+      assert.ok(mine.length >= 1 && mine.length <= 7, `worker ${w}: ${mine.length} requests`);
+    }
+    assert.ok(res.records.every((r) => r.startMs < 200), 'no send at or after 200 ms');
+    assert.ok(res.records.every((r) => r.status === 200), 'the last ones were answered, not cut');
+    assert.ok(Math.max(...res.records.map((r) => r.endMs)) >= 200 - 30, 'sent until near the deadline');
+  } finally {
+    await server.close();
+  }
+});
+
 test('runClosedLoop: invalid options name the option', async () => {
   await assert.rejects(runClosedLoop({ ...base, url: 'http://127.0.0.1:1', concurrency: 0, requestsPerWorker: 1 }), /concurrency/);
   await assert.rejects(runClosedLoop({ ...base, url: 'http://127.0.0.1:1', concurrency: 1, requestsPerWorker: 1.5 }), /requestsPerWorker/);
   await assert.rejects(runClosedLoop({ ...base, url: 'http://127.0.0.1:1', concurrency: 1, requestsPerWorker: 1, headersTimeoutMs: 0 }), /headersTimeoutMs/);
   await assert.rejects(runClosedLoop({ ...base, url: 'http://127.0.0.1:1', concurrency: 1, requestsPerWorker: 1, lateSendThresholdMs: -1 }), /lateSendThresholdMs/);
+  await assert.rejects(runClosedLoop({ ...base, url: 'http://127.0.0.1:1', concurrency: 1, requestsPerWorker: 1, sendUntilMs: Number.NaN }), /sendUntilMs/);
 });

@@ -8,6 +8,7 @@ import { PUBLISHED_002 } from '../src/studies/002/published.ts';
 import { resolveOptions } from '../src/config/profiles.ts';
 import { levelsOf, makePlan } from '../src/config/plan.ts';
 import { errorKindOf } from '../src/load/run.ts';
+import { blockSutProperties, runFibN } from '../src/pipeline/run.ts';
 import { summarize } from '../src/load/summarize.ts';
 import { compactRequests } from '../src/store/run-store.ts';
 import { expandRequests } from '../src/analysis/resummarize.ts';
@@ -135,7 +136,7 @@ describe('plan of study 002', () => {
     const plan = makePlan(o, STUDY_002);
     assert.equal(plan.blocks.length, o.variants.length); // quick runs scenario 5 on virtual threads only
     const cpu = plan.cells.filter((c) => c.variant === 'cpu-virtual');
-    assert.deepEqual(cpu.map((c) => [c.cellId, c.scenario, c.latencyMs, c.requestsPerWorker]), [['cpu-virtual-c20-r1', 'cpu-fib', 100, 12], ['cpu-virtual-c40-r1', 'cpu-fib', 100, 12]]);
+    assert.deepEqual(cpu.map((c) => [c.cellId, c.scenario, c.latencyMs, c.requestsPerWorker]), [['cpu-virtual-c20-r1', 'cpu-fib', 100, 13], ['cpu-virtual-c40-r1', 'cpu-fib', 100, 13]]);
     const st = plan.cells.find((c) => c.variant === 'mixed-virtual-structured')!;
     assert.equal(st.scenario, 'mixed-structured');
     assert.equal(st.latencyMs, 150);
@@ -148,6 +149,9 @@ describe('plan of study 002', () => {
     assert.equal(requestsPerWorkerForWindow(20, 500, 150, 200), 15);
     assert.equal(requestsPerWorkerForWindow(4, 500, 160, 200), 55);
     assert.equal(requestsPerWorkerForWindow(100, 1000, 100, 200), 13);
+    // worker 0 alone during the ramp: db-small c = 100 at 2,000 req/s (E2E 50 ms, L 5 ms)
+    assert.equal(requestsPerWorkerForWindow(100, 1000, 50, 200, 5), 70);
+    assert.equal(requestsPerWorkerForWindow(100, 1000, 50, 200, 50), 23);
   });
 
   test('quick and seed-002: every cell\'s all-workers window holds ≥ 2 × 100 successes at the planned rate on 2 cores, within 8 and 45 min of plan', () => {
@@ -156,7 +160,7 @@ describe('plan of study 002', () => {
       const plan = makePlan(o, STUDY_002);
       for (const c of plan.cells.filter((x) => REQUEST_SCENARIOS.has(x.scenario))) {
         const e2eMs = (c.concurrency / plannedRps(c.scenario, c.executor, c.concurrency, 2)) * 1000;
-        const need = requestsPerWorkerForWindow(c.concurrency, o.rampMs, e2eMs, 2 * MIN_WINDOW_COMPLETIONS);
+        const need = requestsPerWorkerForWindow(c.concurrency, o.rampMs, e2eMs, 2 * MIN_WINDOW_COMPLETIONS, holding(c.scenario).threadMs);
         assert.ok(c.requestsPerWorker >= need, `${profile} ${c.cellId}: ${c.requestsPerWorker} requests per worker, the window needs ${need}`);
       }
       assert.ok(plan.theoreticalS <= maxS, `${profile}: ${plan.theoreticalS} s planned`);
@@ -166,6 +170,20 @@ describe('plan of study 002', () => {
   test('planned time uses the smallest bound known before the run (mixed through Hikari 10: 200 req/s)', () => {
     assert.equal(plannedCellS('mixed', { kind: 'virtual-per-task' }, 1000, 2, 2), 10);
     assert.equal(plannedCellS('cpu-fib', { kind: 'virtual-per-task' }, 40, 1, 2), 2);
+  });
+});
+
+describe('one fib n per run', () => {
+  test('the run\'s first JVM that calibrated n sets bench.fib.n for the later cpu-fib blocks only', () => {
+    const cpu = STUDY_002.scenarios.find((s) => s.id === 'cpu-fib');
+    const io = STUDY_002.scenarios.find((s) => s.id === 'io-100ms');
+    const v = VARIANTS_002.find((x) => x.id === 'cpu-virtual');
+    assert.ok(cpu && io && v);
+    assert.equal(runFibN({}), null);
+    assert.equal(runFibN({ 'io-pool-200-r1': { variant: 'io-pool-200' }, 'io-virtual-r1': { fib: { n: 36, targetCpuMs: 100, cpuMsPerCall: 71 } }, 'cpu-pool-200-r1': { fib: { n: 37 } } }), 36);
+    assert.equal(blockSutProperties(cpu, v, 'http://127.0.0.1:1', null, null), null);
+    assert.deepEqual(blockSutProperties(cpu, v, 'http://127.0.0.1:1', null, 36), { 'bench.fib.n': '36', ...(v.sutProperties ?? {}) });
+    assert.equal(blockSutProperties(io, v, 'http://127.0.0.1:1', null, 36)?.['bench.fib.n'], undefined);
   });
 });
 

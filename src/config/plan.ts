@@ -151,6 +151,19 @@ export function warmupPlan(exec: ExecutorSpec, o: Pick<ResolvedOptions, 'warmupS
 }
 
 /**
+ * When a closed-loop warm-up stops sending, ms after its start: ramp + 2 × max(warmupS, planned s).
+ * The warm-up is sized by the rate planned before the run (warmupPlan), which knows the executor's,
+ * the pool's and the lock's bounds but not the host's CPU; where the CPU holds the rate far below
+ * (seed-002 io-virtual: 5,000 workers × 50 planned at 50,000 req/s, about 1,500 req/s measured:
+ * 167 s instead of 5 s) the warm-up stops sending at this time instead, having run twice its plan.
+ * Not a measurement: a warm-up's requests are not recorded.
+ */
+export function warmupSendUntilMs(w: NonNullable<PlannedBlock['warmup']>, o: Pick<ResolvedOptions, 'warmupS' | 'rampMs' | 'start'>): number {
+  const ramp = o.start === 'ramp' ? o.rampMs : 0;
+  return ramp + 2 * Math.max(o.warmupS, w.theoreticalS) * 1000;
+}
+
+/**
  * A WebSocket scenario's warm-up: its smallest level held `warmupS` (a cell's hold), opened over the
  * ramp, not recorded. null when warmupS = 0.
  * @param rampS the ramp, s (0 unless the run starts with a ramp)

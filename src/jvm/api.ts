@@ -195,11 +195,16 @@ export interface SutDbInfo {
   serverVersion: string | null;
 }
 
-/** fib(n) calibrated so one call costs about `targetCpuMs` of thread CPU; `cpuMsPerCall`: the median of 3 measured calls of fib(n). */
+/**
+ * fib(n) calibrated so one call costs about `targetCpuMs` of thread CPU; `cpuMsPerCall`: the median of
+ * 3 measured calls of fib(n); `warmupCpuMs`: the CPU its JIT warm-up spent until the cost stopped
+ * falling (absent in SUTs before that warm-up, whose calibration could run on not yet C2-compiled code).
+ */
 export interface SutFibInfo {
   n: number;
   targetCpuMs: number;
   cpuMsPerCall: number;
+  warmupCpuMs?: number;
 }
 
 /**

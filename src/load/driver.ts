@@ -36,6 +36,8 @@ export interface DriverCellPlan {
   lateSendThresholdMs: number;
   /** stops the load; the driver returns what finished before, with `aborted` true */
   signal: AbortSignal;
+  /** closed loop: no request is sent later than this after t0, ms (LoadOptions.sendUntilMs; warm-ups) */
+  sendUntilMs?: number;
 }
 
 /**
@@ -65,6 +67,7 @@ export function closedLoopOptionsOf(p: DriverCellPlan): LoadOptions {
     bodyTimeoutMs: o.bodyTimeoutMs,
     lateSendThresholdMs: p.lateSendThresholdMs,
     signal: p.signal,
+    ...(p.sendUntilMs !== undefined ? { sendUntilMs: p.sendUntilMs } : {}),
   };
 }
 

@@ -172,6 +172,8 @@ interface MeasuredRun {
   now(): number;
   readonly opts: Dispatcher.DispatchOptions;
   readonly n: number;
+  /** no request is sent at or after this time (ms after t0; Infinity: no limit) */
+  readonly sendUntilMs: number;
   aborted(): boolean;
   /** a finished measured request (in worker order of completion); `rawTiming` its Server-Timing header lines, null when absent */
   record(r: RequestRecord, rawTiming: string | string[] | null): void;
@@ -197,13 +199,18 @@ class WorkerLoop implements OutcomeSink {
     private readonly fail: (err: unknown) => void,
   ) {}
 
-  /** Sends the next request, or ends the loop when n were sent or the run was aborted. */
+  /** Sends the next request, or ends the loop when n were sent, the send deadline passed or the run was aborted. */
   sendNext(): void {
     if (this.seq >= this.run.n || this.run.aborted()) {
       this.done();
       return;
     }
-    this.startMs = this.run.now();
+    const now = this.run.now();
+    if (now >= this.run.sendUntilMs) {
+      this.done();
+      return;
+    }
+    this.startMs = now;
     this.w.dispatchTo(this.run.opts, this);
   }
 
@@ -254,6 +261,8 @@ function validate(o: LoadOptions): void {
   positive('connectTimeoutMs', o.connectTimeoutMs);
   positive('headersTimeoutMs', o.headersTimeoutMs);
   positive('bodyTimeoutMs', o.bodyTimeoutMs);
+  const until = o.sendUntilMs;
+  if (until !== undefined && !(Number.isFinite(until) && until >= 0)) throw new RangeError(`load: sendUntilMs must be >= 0 ms (got ${until})`);
   const late = o.lateSendThresholdMs;
   if (late !== undefined && !(Number.isFinite(late) && late >= 0)) throw new RangeError(`load: lateSendThresholdMs must be >= 0 ms (got ${late})`);
 }
@@ -323,6 +332,7 @@ export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {
       now: ms,
       opts: dispatchOpts,
       n,
+      sendUntilMs: options.sendUntilMs ?? Infinity,
       aborted: () => aborted,
       record(record, rawTiming) {
         records.push(record);

@@ -240,6 +240,13 @@ export interface LoadOptions {
    * not counted. The pipeline passes `generatorDelayThresholdMs(L)` from src/pipeline/flags.ts.
    */
   lateSendThresholdMs?: number;
+  /**
+   * No worker sends a request later than this, ms after the measured phase's t0 (requests in flight
+   * finish normally; a worker may so send fewer than `requestsPerWorker`). Absent → no limit. Used by
+   * warm-ups, which are not measured: a planned rate that the host's CPU cannot reach would otherwise
+   * stretch them (seed-002: io-virtual's 5,000 × 50 at 50,000 req/s planned ran at about 1,500).
+   */
+  sendUntilMs?: number;
 }
 
 /** Options of one open-loop (arrival-rate) cell (src/load/open-loop.ts). */

@@ -16,7 +16,7 @@ export type RunEvent =
    * open loop: `workers` is the warm-up's arrival rate (req/s), sent for `durationS`; WebSocket
    * (`driver` 'websocket'): `workers` connections held for `durationS`
    */
-  | { type: 'warmup'; blockId: string; workers: number; requestsPerWorker: number; durationS?: number; driver?: string }
+  | { type: 'warmup'; blockId: string; workers: number; requestsPerWorker: number; durationS?: number; driver?: string; sendUntilS?: number }
   | { type: 'cell-start'; cellId: string; requests: number; theoreticalS: number }
   | { type: 'progress'; cellId: string; done: number; total: number }
   /** `job`: an in-process cell's own figures (its load summary then counts one request, the job call) */
@@ -82,7 +82,7 @@ export function textSubscriber(err: NodeJS.WriteStream, plan: Plan): Emit {
         break;
       case 'warmup':
         line(e.durationS === undefined
-          ? `  warm-up: ${e.workers} workers × ${e.requestsPerWorker} request(s), not recorded`
+          ? `  warm-up: ${e.workers} workers × ${e.requestsPerWorker} request(s)${e.sendUntilS !== undefined ? ` (no send after ${Math.round(e.sendUntilS)} s)` : ''}, not recorded`
           : e.driver === 'websocket'
             ? `  warm-up: ${e.workers} WebSocket connections held ${e.durationS} s, not recorded`
             : `  warm-up: ${e.workers} req/s for ${e.durationS} s (open loop), not recorded`);

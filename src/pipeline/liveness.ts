@@ -55,7 +55,14 @@ export interface Death {
   atIso: string;
 }
 
-/** Polling policy. Defaults: every 1 s, probe timeout 5 s, dead after 3 failed probes in a row. */
+/**
+ * Polling policy. Defaults: every 1 s, probe timeout 5 s, dead after 10 failed probes in a row (about a
+ * minute without an answer; a process that is gone is dead at the next poll). It was 3 (about 18 s):
+ * in the seed-002 run 20261201-175344 the io-pool-500 SUT, just started and taking 5,000 warm-up
+ * connections at once on 2 cores, missed 3 probes in a row while it was still answering its load (its
+ * log shows responses completing when the harness cut the connections), and the run stopped. A busy
+ * SUT's slow answers are the load's to record; the liveness check is for a process that died or hung.
+ */
 export interface LivenessOptions {
   intervalMs: number;
   probeTimeoutMs: number;
@@ -64,7 +71,7 @@ export interface LivenessOptions {
   pidAlive?: (pid: number, marker: string) => boolean;
 }
 
-export const DEFAULT_LIVENESS: Readonly<LivenessOptions> = Object.freeze({ intervalMs: 1000, probeTimeoutMs: 5000, failuresToDeath: 3 });
+export const DEFAULT_LIVENESS: Readonly<LivenessOptions> = Object.freeze({ intervalMs: 1000, probeTimeoutMs: 5000, failuresToDeath: 10 });
 
 const pidGone = (w: Watched): string => `process ${w.pid} is gone`;
 const unansweredExternal = (n: number, o: LivenessOptions): string =>

@@ -20,7 +20,7 @@ import { setMaxListeners } from 'node:events';
 import { driverFor, withShards, type Driver } from '../load/driver.ts';
 import { withPodShard, type PodShard } from '../load/pod-shard.ts';
 import type { LoadResult, LoadSummary } from '../load/types.ts';
-import { levelsOf, scenarioOfVariant, type Plan, type PlannedBlock, type PlannedCell } from '../config/plan.ts';
+import { levelsOf, scenarioOfVariant, warmupSendUntilMs, type Plan, type PlannedBlock, type PlannedCell } from '../config/plan.ts';
 import { dbSutProperties, type DbHandle } from '../db/postgres.ts';
 import type { Scenario, Study, Variant } from '../study/types.ts';
 import { RunStore, compactRequests } from '../store/run-store.ts';
@@ -164,14 +164,31 @@ export function maxDbPool(variants: readonly Variant[]): number {
 }
 
 /**
+ * The fib n a run's JVMs share: the n calibrated by the run's first SUT JVM that reported one
+ * (`manifest.sut`, in the order the blocks ran; `/bench/info` `fib.n`), null before any. Each JVM
+ * calibrates n by its own CPU clock, and neighbouring n differ by φ ≈ 1.6× in work, so without this
+ * two variants could run different work (the seed-002 run 20261201-152237 ran fib(36), fib(35) and
+ * fib(37) in its three cpu-fib blocks). Pure.
+ */
+export function runFibN(sut: Readonly<Record<string, unknown>>): number | null {
+  for (const info of Object.values(sut)) {
+    const n = (info as { fib?: { n?: unknown } } | null)?.fib?.n;
+    if (typeof n === 'number' && Number.isInteger(n) && n > 0) return n;
+  }
+  return null;
+}
+
+/**
  * The SUT JVM's properties for a block beyond the variant's own: the database (`bench.db.*`) when
  * the block's scenario queries one, the mock's origin (`bench.http.base-url`) when it calls the
- * mock's delay route. The variant's own properties win on a clash. Pure.
+ * mock's delay route, the run's fib n (`bench.fib.n`, runFibN) when it serves `cpu-fib` and an
+ * earlier JVM of the run calibrated one. The variant's own properties win on a clash. Pure.
  */
-export function blockSutProperties(scenario: Scenario, variant: Variant, mockUrl: string, db: DbHandle | null): Record<string, string> | null {
+export function blockSutProperties(scenario: Scenario, variant: Variant, mockUrl: string, db: DbHandle | null, fibN: number | null = null): Record<string, string> | null {
   const extra: Record<string, string> = {};
   if (scenario.usesDb && db) Object.assign(extra, dbSutProperties(db.target));
   if (scenario.usesDelayRoute) extra['bench.http.base-url'] = mockUrl;
+  if (scenario.sutScenario === 'cpu-fib' && fibN !== null) extra['bench.fib.n'] = String(fibN);
   if (Object.keys(extra).length === 0) return null;
   return { ...extra, ...(variant.sutProperties ?? {}) };
 }
@@ -180,7 +197,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
   const { store, deps, options: o } = ctx;
   ctx.emit({ type: 'block-start', blockId: block.blockId });
   const blockScenario = scenarioOfVariant(ctx.study, o, block.variant);
-  const props = blockSutProperties(blockScenario, block.variant, mock.url, db);
+  const props = blockSutProperties(blockScenario, block.variant, mock.url, db, runFibN(ctx.manifest.sut));
   const sutVariant: Variant = props === null ? block.variant : { ...block.variant, sutProperties: props };
   const sut = await deps.startSut({ variant: sutVariant, options: o, mockUrl: `${mock.url}/v1`, logFile: join(store.logsDir, `sut-${block.blockId}.log`) });
   if (sut.pid !== null) ctx.children.add({ pid: sut.pid, role: `sut-${block.blockId}`, marker: sut.marker, stop: sut.stop });
@@ -197,12 +214,13 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
       );
     }
     if (block.warmup) {
-      ctx.emit({ type: 'warmup', blockId: block.blockId, workers: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker, ...(block.warmup.durationS !== undefined ? { durationS: block.warmup.durationS } : {}), ...(blockScenario.driver === 'websocket' ? { driver: 'websocket' } : {}) });
+      const sendUntilMs = block.warmup.durationS === undefined ? warmupSendUntilMs(block.warmup, o) : undefined;
+      ctx.emit({ type: 'warmup', blockId: block.blockId, workers: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker, ...(block.warmup.durationS !== undefined ? { durationS: block.warmup.durationS } : { sendUntilS: (sendUntilMs ?? 0) / 1000 }), ...(blockScenario.driver === 'websocket' ? { driver: 'websocket' } : {}) });
       const abort = new AbortController();
       const watch = new LivenessWatch(() => watched, ctx.liveness).start(() => abort.abort());
       try {
         const { driver, scenario } = loadOf(ctx, block.variant);
-        await driver.run({ ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, abort.signal), block.cells[0]?.latencyMs ?? ctx.plan.latencyMs), variant: block.variant, concurrency: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker, ...(block.warmup.durationS !== undefined ? { durationS: block.warmup.durationS } : {}) });
+        await driver.run({ ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, abort.signal), block.cells[0]?.latencyMs ?? ctx.plan.latencyMs), variant: block.variant, concurrency: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker, ...(block.warmup.durationS !== undefined ? { durationS: block.warmup.durationS } : { sendUntilMs }) });
       } finally {
         await watch.stop();
       }

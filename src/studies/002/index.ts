@@ -148,19 +148,20 @@ export const PROFILES_002: readonly Profile[] = [
     // Levels cut from the study's 10,000 so the whole run stays ≤ 45 min on a 2-core host (each
     // level holds 2 descriptors per worker in the SUT, under ulimit -n: the engine refuses a level
     // above the host's limit with the reason). Requests per worker: at least
-    // requestsPerWorkerForWindow(c, ramp, c / plannedRps, 200) at each level (theory.ts), so each
-    // cell's all-workers window holds twice the 100 successes the acceptance check needs.
-    description: 'the study\'s five scenarios (four over HTTP, scenario 5 over held WebSocket connections) in one run, 1 repeat, 1 s ramp (the study\'s 10 s ramp was 1.7 % of its 600 s cells; these last 5–120 s); levels cut from the study\'s 10,000 to fit ≤ 45 min on 2 cores: io 500/5,000 × 20, cpu 20/200 × 12 (at 20 fib calls/s a round of 10,000 workers takes 500 s), mixed 20/1,000 × 16 (Hikari 10: 200 req/s), fan-out 20/1,000 × 18, db 100/2,000 × 40, sync 100/1,000 × 10, WebSocket 1,000/4,000/10,000 connections held 20 s; requests per worker so that every HTTP cell\'s all-workers window holds ≥ 200 successes (15 SUT starts, and I/O cells held below their planned rate by this host\'s CPU, add to the plan)',
+    // requestsPerWorkerForWindow(c, ramp, c / plannedRps, 200, L) at each level (theory.ts), so each
+    // cell's all-workers window holds twice the 100 successes the acceptance check needs, counting that
+    // worker 0 runs alone and fast early in the ramp (db-small at c = 100 needs 70, at c = 2,000 only 8).
+    description: 'the study\'s five scenarios (four over HTTP, scenario 5 over held WebSocket connections) in one run, 1 repeat, 1 s ramp (the study\'s 10 s ramp was 1.7 % of its 600 s cells; these last 5–120 s); levels cut from the study\'s 10,000 to fit ≤ 45 min on 2 cores: io 500/5,000 × 20, cpu 20/200 × 15 (at 20 fib calls/s a round of 10,000 workers takes 500 s), mixed 20/1,000 × 16 (Hikari 10: 200 req/s), fan-out 20/1,000 × 18, db 100/2,000 × 70, sync 100/1,000 × 15, WebSocket 1,000/4,000/10,000 connections held 20 s; requests per worker so that every HTTP cell\'s all-workers window holds ≥ 200 successes (15 SUT starts, and I/O cells held below their planned rate by this host\'s CPU, add to the plan)',
     values: {
       ...BASE,
       rampMs: 1000,
       scenarioLevels: {
         'io-100ms': { levels: [500, 5000], requestsPerWorker: 20 },
-        'cpu-fib': { levels: [20, 200], requestsPerWorker: 12 },
+        'cpu-fib': { levels: [20, 200], requestsPerWorker: 15 },
         'mixed': { levels: [20, 1000], requestsPerWorker: 16 },
         'mixed-structured': { levels: [20, 1000], requestsPerWorker: 18 },
-        'db-small': { levels: [100, 2000], requestsPerWorker: 40 },
-        'db-small-synchronized': { levels: [100, 1000], requestsPerWorker: 10 },
+        'db-small': { levels: [100, 2000], requestsPerWorker: 70 },
+        'db-small-synchronized': { levels: [100, 1000], requestsPerWorker: 15 },
         // scenario 5: N held connections (≤ 400 opened per s), each held durationS = 20 s
         [WS_PUSH]: { levels: [1000, 4000, 10_000], requestsPerWorker: 1 },
       },
@@ -169,21 +170,21 @@ export const PROFILES_002: readonly Profile[] = [
   },
   {
     name: 'quick',
-    // requests per worker: at least requestsPerWorkerForWindow(c, ramp, c / plannedRps, 200) at each
+    // requests per worker: at least requestsPerWorkerForWindow(c, ramp, c / plannedRps, 200, L) at each
     // level (theory.ts), so each cell's all-workers window holds ≥ 200 successes; cpu-fib starts at
     // c = 20, not 4 (at c = 4 that would take 54 requests per worker, 2,160 at c = 40)
-    description: 'every variant at two levels, 0.5 s ramp, 1 repeat: io 100/1,000 × 20, cpu 20/40 × 12, mixed 20/400 × 14, fan-out 20/400 × 15, db 50/500 × 40, sync 50/200 × 10; WebSocket: virtual threads at 200/1,000 connections held 5 s; requests per worker so that every HTTP cell\'s all-workers window holds ≥ 200 successes (15 SUT starts, and I/O cells held below their planned rate by this host\'s CPU, add to the plan)',
+    description: 'every variant at two levels, 0.5 s ramp, 1 repeat: io 100/1,000 × 20, cpu 20/40 × 13, mixed 20/400 × 14, fan-out 20/400 × 15, db 50/500 × 58, sync 50/200 × 15; WebSocket: virtual threads at 200/1,000 connections held 5 s; requests per worker so that every HTTP cell\'s all-workers window holds ≥ 200 successes (15 SUT starts, and I/O cells held below their planned rate by this host\'s CPU, add to the plan)',
     values: {
       ...BASE,
       warmupS: 2,
       rampMs: 500,
       scenarioLevels: {
         'io-100ms': { levels: [100, 1000], requestsPerWorker: 20 },
-        'cpu-fib': { levels: [20, 40], requestsPerWorker: 12 },
+        'cpu-fib': { levels: [20, 40], requestsPerWorker: 13 },
         'mixed': { levels: [20, 400], requestsPerWorker: 14 },
         'mixed-structured': { levels: [20, 400], requestsPerWorker: 15 },
-        'db-small': { levels: [50, 500], requestsPerWorker: 40 },
-        'db-small-synchronized': { levels: [50, 200], requestsPerWorker: 10 },
+        'db-small': { levels: [50, 500], requestsPerWorker: 58 },
+        'db-small-synchronized': { levels: [50, 200], requestsPerWorker: 15 },
         [WS_PUSH]: { levels: [200, 1000], requestsPerWorker: 1 },
       },
       // scenario 5 on virtual threads only (held 5 s), to stay within the profile's 8 minutes

@@ -57,6 +57,8 @@ export interface Row002 {
   errorClasses: Record<string, number>;
   /** CPU ms per successful request over SUT + generator + mock + DB, in the window (cellCpu; median over repeats) */
   cpuMsPerRequest: number | null;
+  /** the SUT's own CPU ms per successful request in the window (cellCpu sutMs / window successes; median over repeats) */
+  sutCpuMsPerRequest: number | null;
   /** how the repeats' D was measured (CellCpu.basis), distinct, sorted */
   cpuBases: CellCpu['basis'][];
   /** the parts of D (`loadgen`, `mock`, `db`) a repeat took as a per-cell total, not in the window, distinct, sorted */
@@ -80,7 +82,11 @@ export interface Row002 {
 const aggOf = (xs: readonly (number | null)[]): Agg => aggregate(xs);
 const maxOf = (xs: readonly number[]): number | null => (xs.length === 0 ? null : xs.reduce((a, b) => (b > a ? b : a), xs[0]!));
 
-/** The SUT's calibrated fib CPU per call for a variant's JVMs (`/bench/info` `fib.cpuMsPerCall`), median; null when absent. */
+/**
+ * The SUT's start-up fib CPU per call for a variant's JVMs (`/bench/info` `fib.cpuMsPerCall`), median;
+ * null when absent. Context only since the cells measure it (rows002): one JVM's start-up figure was
+ * 2.6× its cells' (run 20261201-152237, cpu-pool-500: 119 ms against 43–57 ms).
+ */
 export function fibCpuMsPerCall(model: Pick<BaseModel, 'manifest'>, variant: string): number | null {
   const xs: number[] = [];
   for (const [block, info] of Object.entries(model.manifest.sut)) {
@@ -100,14 +106,17 @@ export function rows002(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSp
     // scenario 5's cells (held WebSocket connections) have their own section and bounds
     const cellsV = model.cells.filter((c) => c.variant === v && c.load.e2eMs !== undefined && REQUEST_SCENARIOS.has(c.scenario));
     if (!spec || cellsV.length === 0) continue;
-    const fib = fibCpuMsPerCall(model, v);
+    const fibAtStart = fibCpuMsPerCall(model, v);
     for (const c of [...new Set(cellsV.map((x) => x.concurrency))].sort((a, b) => a - b)) {
       const cs = cellsV.filter((x) => x.concurrency === c).sort((a, b) => a.repeat - b.repeat);
       const scenario = cs[0]!.scenario;
       const p = (f: (e: NonNullable<CellResult['load']['e2eMs']>) => number) => aggOf(cs.map((x) => (x.load.e2eMs ? f(x.load.e2eMs) : null)));
       const cpus = cs.map((x) => cellCpu(x));
       const cpuMsPerRequest = aggOf(cpus.map((x) => x.perRequestMs)).median;
-      const b = boundsFor({ variant: spec, scenario, concurrency: c, cores, cpuMsPerRequest, fibCpuMsPerCall: fib });
+      const sutCpuMsPerRequest = aggOf(cpus.map((x) => (x.sutMs !== null && x.window !== null && x.window.completions > 0 ? x.sutMs / x.window.completions : null))).median;
+      // cpu-fib's CPU per call: what the SUT spent per call in this cell's window (the fib, plus about
+      // 0.1 ms of HTTP handling); the JVM's start-up calibration only where the cell has no SUT CPU
+      const b = boundsFor({ variant: spec, scenario, concurrency: c, cores, cpuMsPerRequest, fibCpuMsPerCall: sutCpuMsPerRequest ?? fibAtStart });
       const throughputRps = aggOf(cs.map((x) => x.load.wholeRunThroughputRps));
       const hostFlags = [...new Set(cs.flatMap((x) => x.flags.filter((f) => HOST_FLAGS.includes(f.code)).map((f) => f.code)))].sort();
       const errorKinds: Record<string, number> = {};
@@ -132,7 +141,7 @@ export function rows002(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSp
         p50Ms: p((e) => e.p50), p95Ms: p((e) => e.p95), p99Ms: p((e) => e.p99),
         execP50Ms: aggOf(cs.map((x) => x.load.execMs?.p50 ?? null)),
         errorRate: aggOf(cs.map((x) => (x.load.count > 0 ? (x.load.count - x.load.ok) / x.load.count : null))),
-        errorKinds, errorClasses, cpuMsPerRequest,
+        errorKinds, errorClasses, cpuMsPerRequest, sutCpuMsPerRequest,
         cpuBases: [...new Set(cpus.map((x) => x.basis))].sort(),
         cpuTotalParts: [...new Set(cpus.flatMap((x) => Object.entries(x.parts).filter(([, b]) => b === 'cell').map(([k]) => k)))].sort(),
         hostCpuPct: aggOf(cs.map((x) => x.loadgen.hostCpuPct)).median,
@@ -250,7 +259,7 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
     const rs = rows.filter((r) => g.scenarios.includes(r.scenario));
     out[`${g.id}Table`] = rs.length === 0 ? s('none') : resultTable(rs, ctx);
     out[`${g.id}Bounds`] = rs.length === 0 ? '' : boundTable(rs, ctx);
-    out[`${g.id}Analysis`] = rs.length === 0 ? '' : analysis(rs, ctx, model.manifest.host.cores);
+    out[`${g.id}Analysis`] = rs.length === 0 ? '' : analysis(rs, ctx, model.manifest.host.cores, model);
   }
   const cp = criticalPath(rows);
   out['criticalPath'] = cp ? ctx.P('cp.text', { measured: ms(cp.measuredMs), c: int(cp.c), theory: int(MIXED_CRITICAL_PATH_MS), study: int(MIXED_STUDY_CLAIM_MS), serial: cp.serialMs === null ? '—' : ms(cp.serialMs), closer: Math.abs(cp.measuredMs - MIXED_CRITICAL_PATH_MS) <= Math.abs(cp.measuredMs - MIXED_STUDY_CLAIM_MS) ? int(MIXED_CRITICAL_PATH_MS) : int(MIXED_STUDY_CLAIM_MS) }) : ctx.P('cp.none');
@@ -336,9 +345,23 @@ function boundTable(rs: readonly Row002[], ctx: RenderContext): Raw {
 }
 
 /** One sentence per variant: what limited it, and the host flags when raised. */
-function analysis(rs: readonly Row002[], ctx: RenderContext, cores: number): Raw {
+function analysis(rs: readonly Row002[], ctx: RenderContext, cores: number, model: Pick<BaseModel, 'manifest'>): Raw {
   const { s, variantName } = ctx;
   const lines: string[] = [];
+  // cpu-fib: the CPU per call the bound uses (the cells') beside the JVM's start-up calibration
+  const fibRows = rs.filter((r) => r.scenario === 'cpu-fib' && r.sutCpuMsPerRequest !== null);
+  if (fibRows.length > 0) {
+    lines.push(s('an.fibIntro'), '');
+    for (const v of [...new Set(fibRows.map((r) => r.variant))]) {
+      const vr = fibRows.filter((r) => r.variant === v);
+      const start = fibCpuMsPerCall(model, v);
+      const ns = [...new Set(Object.entries(model.manifest.sut).filter(([b]) => b.startsWith(`${v}-`)).map(([, i]) => (i as unknown as { fib?: { n?: number } }).fib?.n).filter((n): n is number => typeof n === 'number'))];
+      const cellMs = vr.map((r) => r.sutCpuMsPerRequest!);
+      const ratio = start === null ? '—' : num(start / aggOf(cellMs).median!, 2);
+      lines.push(`- ${s('an.fibVariant', { variant: variantName(v), n: ns.length > 0 ? ns.join(', ') : '—', cells: vr.map((r) => `${num(r.sutCpuMsPerRequest!, 1)} (c = ${int(r.concurrency)})`).join(', '), start: start === null ? '—' : num(start, 1), ratio })}`);
+    }
+    lines.push('');
+  }
   for (const v of [...new Set(rs.map((r) => r.variant))]) {
     const vr = rs.filter((r) => r.variant === v);
     const parts = vr.map((r) => s('an.cell', { c: int(r.concurrency), bound: r.smallest ? s(`bound.${r.smallest.kind}`) : '—', share: pct(r.share === null ? null : r.share * 100), flags: r.hostFlags.length ? s('an.flags', { flags: r.hostFlags.join(', ') }) : '' }));

@@ -170,14 +170,23 @@ export function plannedCellS(scenario: string, exec: ExecutorSpec, c: number, re
 
 /**
  * Requests per worker a closed-loop cell needs for its all-workers window (cellWindow) to hold
- * `completions` successes: ⌈1 + R / E2E + completions / c⌉. Derivation: worker i starts at i·R/c, so
- * the latest first answer comes at ≈ R + E2E and the earliest last answer (worker 0's) at ≈ n·E2E;
- * the window holds X·(n·E2E − R − E2E) = c·(n − 1 − R/E2E) successes, with X = c / E2E (Little's law,
- * no think time). E2E here is c / plannedRps: an upper estimate of the rate, so a lower one of E2E
- * and of the window. Workers whose E2E spread widely (an unfair scheduler: virtual threads running
- * fib on 2 carriers) end the window earlier than this; such a cell falls back to the whole run.
- * e.g. mixed, c = 20, R = 500 ms, E2E = 230 ms, 200 successes: ⌈1 + 2.17 + 10⌉ = 14.
+ * `completions` successes: ⌈1 + a + completions / c⌉, where a is what worker 0 answers during the ramp.
+ * Derivation: worker i starts at i·R/c, so the latest first answer comes at ≈ R + E2E and the earliest
+ * last answer is worker 0's; after the ramp the window holds X·E2E = c successes per request each
+ * worker makes (Little's law, no think time, X = c / E2E). During the ramp only k(t) = c·t/R workers
+ * share the rate X, so worker 0's E2E is max(L, k(t) / X), L being a request's time alone (the
+ * scenario's holding time): a = ∫₀ᴿ dt / max(L, c·t / (R·X)) = (R / E2E)·(1 + ln(E2E / L)) when
+ * L < E2E, else R / E2E. (Before, a was R / E2E alone: a db-small cell at c = 100, 40 requests per
+ * worker, ended worker 0 before the ramp did — its window held no 100 successes and the rate fell
+ * back to the whole run, seed-002 run 20261201-152237, db10-pool-500.) E2E here is c / plannedRps:
+ * an upper estimate of the rate, so a lower one of E2E and of the window. Workers whose E2E spread
+ * widely (an unfair scheduler: virtual threads running fib on 2 carriers) end the window earlier
+ * than this; such a cell falls back to the whole run.
+ * e.g. db-small, c = 100, R = 1,000 ms, E2E = 50 ms, L = 5 ms, 200 successes:
+ * ⌈1 + 20 · (1 + ln 10) + 2⌉ = 70; mixed, c = 20, R = 500 ms, E2E = L = 230 ms: ⌈1 + 2.17 + 10⌉ = 14.
+ * @param minE2eMs L, ms (omitted: E2E, the old model)
  */
-export function requestsPerWorkerForWindow(c: number, rampMs: number, e2eMs: number, completions: number): number {
-  return Math.ceil(1 + rampMs / e2eMs + completions / c - 1e-9);
+export function requestsPerWorkerForWindow(c: number, rampMs: number, e2eMs: number, completions: number, minE2eMs: number = e2eMs): number {
+  const duringRamp = (rampMs / e2eMs) * (minE2eMs < e2eMs ? 1 + Math.log(e2eMs / minE2eMs) : 1);
+  return Math.ceil(1 + duringRamp + completions / c - 1e-9);
 }

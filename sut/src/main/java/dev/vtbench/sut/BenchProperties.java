@@ -236,12 +236,17 @@ public record BenchProperties(
 
     /**
      * {@code bench.fib.target-cpu-ms}: the thread CPU time one {@code cpu-fib} call should cost; the n of
-     * fib(n) is calibrated to it at SUT start ({@link FibCalibration}).
+     * fib(n) is calibrated to it at SUT start ({@link FibCalibration}). {@code bench.fib.n}: 0 (default)
+     * calibrates n; 1..{@value FibCalibration#MAX_N} takes that n (the harness passes the n of its run's
+     * first JVM, so every variant of a run computes the same fib) and only measures its CPU per call.
      */
-    public record Fib(@DefaultValue("100") long targetCpuMs) {
+    public record Fib(@DefaultValue("100") long targetCpuMs, @DefaultValue("0") int n) {
         public Fib {
             if (targetCpuMs < 1 || targetCpuMs > 10_000) {
                 throw new InvalidBenchPropertyException("bench.fib.target-cpu-ms", targetCpuMs, "must be in 1..10000");
+            }
+            if (n < 0 || n > FibCalibration.MAX_N) {
+                throw new InvalidBenchPropertyException("bench.fib.n", n, "must be in 0..45 (0: calibrate n to bench.fib.target-cpu-ms)");
             }
         }
     }
