@@ -361,7 +361,7 @@ export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {
     const wallMs = ms();
     const cpu = process.cpuUsage(cpu0);
     lag.disable();
-    if (onProgress !== undefined && done < total) onProgress(done, total); // an aborted run's last count
+    if (onProgress !== undefined && done < total) onProgress(done, total); // the last count of a run that ended early (aborted, or sending stopped at sendUntilMs)
     loadgen = {
       eventLoopLagP99Ms: lag.count > 0 ? Math.max(0, lag.percentile(99) / 1e6 - LAG_RESOLUTION_MS) : null,
       eventLoopLagMaxMs: lag.count > 0 ? Math.max(0, lag.max / 1e6 - LAG_RESOLUTION_MS) : null,
@@ -386,7 +386,7 @@ class AbortRun extends Error {}
  * Records whose raw `Server-Timing` header lines wait to be parsed (parseServerTiming) until the
  * measured phase is over: two parallel arrays, no pair object per request.
  */
-export class DeferredTimings {
+class DeferredTimings {
   private readonly records: RequestRecord[] = [];
   private readonly raw: (string | string[])[] = [];
 
