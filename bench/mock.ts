@@ -33,7 +33,9 @@
  *     answer was due) give a lower bound on the share of answers GC alone makes later than the
  *     target (gcLateShareOf); above 1% the P99 target cannot be met with those stops, and the
  *     result says so (`limits`)
- * Diagnostics: BENCH_NODE_ARGS="--max-semi-space-size=64" adds node flags to both server children
+ * Both server children run with the mock's Node flags (mock/src/node-flags.ts), as a run starts
+ * the mock. Diagnostics: BENCH_NODE_ARGS="--max-semi-space-size=16" adds node flags to both server
+ * children after them (a later V8 flag wins, so this one restores V8's default)
  * (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`); BENCH_CHILD_STDOUT=1
  * copies its stdout to stderr.
  */
@@ -47,6 +49,7 @@ import { fileURLToPath } from 'node:url';
 import { quantileSorted } from 'simple-statistics';
 import { Client, type Dispatcher } from 'undici';
 import type { MockStats } from '../mock/src/types.ts';
+import { MOCK_NODE_FLAGS } from '../mock/src/node-flags.ts';
 
 const TARGET_P99_LATENESS_MS = 5;
 /** mock CPU per answered request over the plain fastify reference's, in one run (issue 20) */
@@ -330,10 +333,12 @@ interface ServerChild {
 
 /**
  * Starts `script` (run with tsx, with `--trace-gc` and bench/lib/gc-probe.cjs so the held round
- * can count the main thread's GC stops) and waits for its `listening on <url>` line.
+ * can count the main thread's GC stops) and waits for its `listening on <url>` line. Both servers
+ * run with the mock's Node flags (MOCK_NODE_FLAGS, as a run starts the mock): the same runtime, so
+ * the comparison is of their code.
  */
 async function startChild(script: string, args: string[]): Promise<ServerChild> {
-  const child = spawn(process.execPath, ['--trace-gc', '--require', GC_PROBE, ...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), '--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [...MOCK_NODE_FLAGS, '--trace-gc', '--require', GC_PROBE, ...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), '--import', 'tsx', script, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

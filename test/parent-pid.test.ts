@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processRunning, watchProcess, type ProcInfo } from '../src/pipeline/parent-watch.ts';
 import { parentPidArgs } from '../src/pipeline/mock-process.ts';
+import { MOCK_NODE_FLAGS, nodeFlagsOf } from '../mock/src/node-flags.ts';
 import { isOurs, killIfOurs } from '../src/pipeline/children.ts';
 import { PG_WATCHDOG_SCRIPT, startPgWatchdog } from '../src/db/postgres.ts';
 import { sutArgs } from '../src/jvm/sut-process.ts';
@@ -139,6 +140,8 @@ setInterval(() => {}, 1 << 30);`);
     const t0 = Date.now();
     assert.ok(await until(() => !processRunning(mockPid), 5_000), `the mock still runs ${Date.now() - t0} ms after the harness was killed`);
     assert.match(readFileSync(logFile, 'utf8'), /vtbench-mock: stopping: .*\(--parent-pid \d+\)/);
+    // the run's mock runs with the mock's Node flags, and its start line (kept in the run's logs) says so
+    assert.ok(readFileSync(logFile, 'utf8').includes(` node=${JSON.stringify([...MOCK_NODE_FLAGS])}\n`), 'the start line records the Node flags');
     await assert.rejects(fetch(`http://127.0.0.1:${port}/health`), 'the port is free again');
   } finally {
     harness?.kill('SIGKILL');
@@ -187,4 +190,9 @@ test('startPgWatchdog: disarm ends it without touching the server', { timeout: 3
     await server.stop();
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+test('nodeFlagsOf: the V8/Node flags of a command line, without the module loader and its value', () => {
+  assert.deepEqual(nodeFlagsOf(['--max-semi-space-size=4', '--import', 'tsx', '--trace-gc', '--require', 'x.cjs', '--import=tsx']), ['--max-semi-space-size=4', '--trace-gc']);
+  assert.deepEqual(nodeFlagsOf([]), []);
 });

@@ -1,7 +1,8 @@
-/** Start the mock LLM (mock/src/cli.ts) in a child process and wait until /health answers. */
+/** Start the mock LLM (mock/src/cli.ts) in a child process, with the run's Node flags (MOCK_NODE_FLAGS), and wait until /health answers. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { MOCK_NODE_FLAGS } from '../../mock/src/node-flags.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -28,7 +29,7 @@ export async function freePort(): Promise<number> {
 
 export async function startMockChild(args: string[], readyTimeoutMs = 20_000): Promise<MockChild> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'mock/src/cli.ts', '--port', String(port), ...args], {
+  const child: ChildProcess = spawn(process.execPath, [...MOCK_NODE_FLAGS, '--import', 'tsx', 'mock/src/cli.ts', '--port', String(port), ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

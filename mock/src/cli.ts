@@ -9,6 +9,7 @@ import { EXIT, VtbenchError } from '../../src/core/errors.ts';
 import { LISTEN_OPTIONS, MOCK_OPTIONS, PROCESS_OPTIONS, parseOptionValue, type OptionSpec } from './config.ts';
 import { startMock, type RunningMock } from './server.ts';
 import { processRunning, watchProcess } from '../../src/pipeline/parent-watch.ts';
+import { nodeFlagsOf } from './node-flags.ts';
 
 const NAME = 'vtbench-mock';
 const HELP_HINT = 'run `npm run mock -- --help` for the options';
@@ -77,7 +78,7 @@ async function main(argv: readonly string[]): Promise<void> {
     throw err;
   }
   process.stdout.write(
-    `${NAME} listening on ${mock.url} pid=${process.pid} config=${JSON.stringify(mock.config)} timeouts=${JSON.stringify(mock.timeouts)}\n`,
+    `${NAME} listening on ${mock.url} pid=${process.pid} config=${JSON.stringify(mock.config)} timeouts=${JSON.stringify(mock.timeouts)} node=${JSON.stringify(nodeFlagsOf())}\n`,
   );
   let closing = false;
   const stop = () => {

@@ -10,6 +10,7 @@ import { VtbenchError, EXIT } from '../core/errors.ts';
 import { stopChild, tailOf } from '../jvm/sut-process.ts';
 import { DEFAULT_BIND_ADDRESS, httpOrigin } from '../jvm/bind.ts';
 import type { MockStats } from '../../mock/src/types.ts';
+import { MOCK_NODE_FLAGS } from '../../mock/src/node-flags.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -44,7 +45,8 @@ export function parentPidArgs(parentPid: number | null | undefined): string[] {
 }
 
 /**
- * Listens on `host` (default 127.0.0.1, the mock's own default too). The mock exits when
+ * Runs with the mock's Node flags (mock/src/node-flags.ts MOCK_NODE_FLAGS). Listens on `host`
+ * (default 127.0.0.1, the mock's own default too). The mock exits when
  * `parentPid` does (default: this process, so a harness or test killed with SIGKILL leaves no mock
  * behind; null: it runs until stopped).
  * @throws VtbenchError(EXIT.notReady) with the log tail if /health does not answer in readyTimeoutMs
@@ -52,7 +54,7 @@ export function parentPidArgs(parentPid: number | null | undefined): string[] {
 export async function startMockProcess(o: { port: number; latencyMs: number; logFile: string; readyTimeoutMs?: number; host?: string; faults?: MockFaults; streamHeaders?: 'arrival' | 'first-token'; parentPid?: number | null }): Promise<MockProcess> {
   const fd = openSync(o.logFile, 'a');
   const host = o.host ?? DEFAULT_BIND_ADDRESS;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'mock/src/cli.ts', '--port', String(o.port), '--host', host, '--latency-ms', String(o.latencyMs), ...mockFaultArgs(o.faults), ...(o.streamHeaders ? ['--stream-headers', o.streamHeaders] : []), ...parentPidArgs(o.parentPid)], {
+  const child = spawn(process.execPath, [...MOCK_NODE_FLAGS, '--import', 'tsx', 'mock/src/cli.ts', '--port', String(o.port), '--host', host, '--latency-ms', String(o.latencyMs), ...mockFaultArgs(o.faults), ...(o.streamHeaders ? ['--stream-headers', o.streamHeaders] : []), ...parentPidArgs(o.parentPid)], {
     cwd: ROOT,
     stdio: ['ignore', fd, fd],
     detached: true, // own process group: Ctrl-C reaches the harness only, which stops the mock last
