@@ -657,9 +657,11 @@ export function saturated(r: HeldRound, cores: number): boolean {
  * limit found (every round where it applied is counted): the host's CPU saturated; GC stops in the
  * answer window that by themselves make more than 1% of the answers later than the target
  * (gcLateShareOf); the mock's own CPU share of one core at 0.9 or more (answers queue behind each
- * other). Empty when none of these applied (then the cause is not one this bench can name).
+ * other); fewer than n requests in flight at the peak (the bench's client sent late, so arrivals
+ * overlapped the answers). Empty when none of these applied (then the cause is not one this bench
+ * can name).
  */
-export function limitsOf(mockRounds: readonly HeldRound[], cores: number, o: Pick<Options, 'latencyMs' | 'rampMs'>): string[] {
+export function limitsOf(mockRounds: readonly HeldRound[], cores: number, o: Pick<Options, 'latencyMs' | 'rampMs' | 'n'>): string[] {
   const out: string[] = [];
   const n = mockRounds.length;
   const sat = mockRounds.filter((h) => saturated(h, cores));
@@ -675,6 +677,10 @@ export function limitsOf(mockRounds: readonly HeldRound[], cores: number, o: Pic
   }
   const busyServer = mockRounds.filter((h) => (h.serverCpuShare ?? 0) >= 0.9);
   if (busyServer.length > 0) out.push(`the mock used >= 90% of one core in ${busyServer.length} of ${n} round(s): answers queued behind each other`);
+  const notHeld = mockRounds.filter((h) => h.peakInFlight !== null && h.peakInFlight < o.n);
+  if (notHeld.length > 0) {
+    out.push(`not all ${o.n} requests were held at once in ${notHeld.length} of ${n} round(s) (peak ${notHeld.map((h) => h.peakInFlight).join(', ')}): the bench's client sent late, so arrivals overlapped the answers`);
+  }
   return out;
 }
 
@@ -721,7 +727,7 @@ export function renderTable(r: MockBenchResult): string {
       r.hostSaturatedRounds > 0 ? ` — in ${r.hostSaturatedRounds} of ${r.rounds.length} round(s) the host's CPU was saturated during the mock's held round, so the host, not the mock, set the lateness there` : ''
     }`,
     ...r.limits.map((l) => `  limit: ${l}`),
-    ...(!r.targetP99Met && r.limits.length === 0 ? ['  limit: none found by this bench (host CPU below 90% of the cores, GC stops in the answer window under 1% of the answers, the mock under 90% of one core)'] : []),
+    ...(!r.targetP99Met && r.limits.length === 0 ? ['  limit: none found by this bench (host CPU below 90% of the cores, GC stops in the answer window under 1% of the answers, the mock under 90% of one core, every request held at once)'] : []),
   );
   return lines.join('\n');
 }

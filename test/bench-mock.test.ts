@@ -67,14 +67,16 @@ describe('bench:mock helpers', () => {
 
   test('limitsOf: names the saturated host, the GC stops over 1% and a busy server; nothing when none applied', () => {
     const round = (p: Partial<HeldRound>) =>
-      ({ hostBusyCores: 1.2, serverCpuShare: 0.5, gcAnswerWindow: { count: 0, totalMs: 0, maxMs: 0, lateShareLowerBound: 0 }, ...p }) as HeldRound;
-    const o = { latencyMs: 1000, rampMs: 900 };
+      ({ hostBusyCores: 1.2, serverCpuShare: 0.5, peakInFlight: 10_000, gcAnswerWindow: { count: 0, totalMs: 0, maxMs: 0, lateShareLowerBound: 0 }, ...p }) as HeldRound;
+    const o = { latencyMs: 1000, rampMs: 900, n: 10_000 };
     assert.deepEqual(limitsOf([round({})], 2, o), []);
     const gc = limitsOf([round({ gcAnswerWindow: { count: 3, totalMs: 60, maxMs: 30, lateShareLowerBound: 0.05 } }), round({})], 2, o);
     assert.equal(gc.length, 1);
     assert.match(gc[0]!, /in 1 of 2 round\(s\).*longest 30\.0 ms, ≥ 5\.0% of answers.*below 9 ms/);
     assert.match(limitsOf([round({ hostBusyCores: 1.95 })], 2, o)[0]!, /host CPU saturated in 1 of 1/);
     assert.match(limitsOf([round({ serverCpuShare: 0.95 })], 2, o)[0]!, /90% of one core/);
+    assert.match(limitsOf([round({ peakInFlight: 9936 })], 2, o)[0]!, /not all 10000 requests were held at once in 1 of 1 round\(s\) \(peak 9936\)/);
+    assert.deepEqual(limitsOf([round({ peakInFlight: null })], 2, o), [], 'the reference keeps no peak');
   });
 
   test('saturated: from 90% of the cores busy, and not without /proc', () => {
