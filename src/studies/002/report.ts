@@ -50,6 +50,10 @@ export interface Row002 {
   p95Ms: Agg;
   p99Ms: Agg;
   execP50Ms: Agg;
+  /** means over the cell's successes (median over repeats): E2E, execution (Server-Timing `exec`), queue wait P50, ms */
+  e2eMeanMs: Agg;
+  execMeanMs: Agg;
+  queueP50Ms: Agg;
   errorRate: Agg;
   /** error answers by code, summed over repeats */
   errorKinds: Record<string, number>;
@@ -140,6 +144,9 @@ export function rows002(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSp
         variant: v, scenario, concurrency: c, repeats: cs.length, throughputRps, windowRps, windowKinds,
         p50Ms: p((e) => e.p50), p95Ms: p((e) => e.p95), p99Ms: p((e) => e.p99),
         execP50Ms: aggOf(cs.map((x) => x.load.execMs?.p50 ?? null)),
+        e2eMeanMs: p((e) => e.mean),
+        execMeanMs: aggOf(cs.map((x) => x.load.execMs?.mean ?? null)),
+        queueP50Ms: aggOf(cs.map((x) => x.load.queueMs?.p50 ?? null)),
         errorRate: aggOf(cs.map((x) => (x.load.count > 0 ? (x.load.count - x.load.ok) / x.load.count : null))),
         errorKinds, errorClasses, cpuMsPerRequest, sutCpuMsPerRequest,
         cpuBases: [...new Set(cpus.map((x) => x.basis))].sort(),
@@ -368,6 +375,18 @@ function analysis(rs: readonly Row002[], ctx: RenderContext, cores: number, mode
     lines.push(`- ${s('an.variant', { variant: variantName(v), cells: parts.join('; ') })}`);
   }
   if (rs.some((r) => r.smallest?.kind === 'cpu')) lines.push('', s('an.cpuHost', { cores: int(cores) }));
+  // below 95 % of the executor bound with no host flag: the nominal holding time against the measured
+  // execution and E2E (Little's law: a closed loop of c workers runs at c / E2E)
+  for (const r of rs.filter((x) => x.verdict === 'below-95' && x.smallest?.kind === 'executor' && x.e2eMeanMs.median !== null)) {
+    const e2e = r.e2eMeanMs.median!;
+    lines.push('', s('an.belowNoFlag', {
+      variant: variantName(r.variant), c: int(r.concurrency), nominal: ms(holding(r.scenario).threadMs),
+      exec: r.execMeanMs.median === null ? '—' : ms(r.execMeanMs.median), e2e: ms(e2e),
+      queue: r.queueP50Ms.median === null ? '—' : ms(r.queueP50Ms.median),
+      little: rps((r.concurrency / e2e) * 1000), measured: r.windowRps.median === null ? '—' : rps(r.windowRps.median),
+      host: pct(r.hostCpuPct),
+    }));
+  }
   // above the measured CPU bound: X · D > cores is impossible, so D's per-cell parts are overstated in the window
   const above = rs.filter((r) => r.verdict === 'above-bound' && r.smallest?.kind === 'cpu' && r.windowRps.median !== null && r.cpuMsPerRequest !== null);
   if (above.length > 0) {
