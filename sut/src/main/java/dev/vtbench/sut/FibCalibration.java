@@ -66,7 +66,7 @@ public class FibCalibration {
         long warmupNs = warmUp(cpuNanosOf);
         int fixedN = props.fib().n();
         Info measured = fixedN > 0 ? measure(fixedN, props.fib().targetCpuMs(), cpuNanosOf) : calibrate(props.fib().targetCpuMs(), cpuNanosOf);
-        this.info = new Info(measured.n(), measured.targetCpuMs(), measured.cpuMsPerCall(), Math.round(warmupNs / 1_000.0) / 1_000.0);
+        this.info = new Info(measured.n(), measured.targetCpuMs(), measured.cpuMsPerCall(), toMs(warmupNs));
     }
 
     /**
@@ -115,13 +115,18 @@ public class FibCalibration {
                 samples = below;
             }
         }
-        return new Info(n, targetCpuMs, Math.round(samples[REPEATS / 2] / 1_000.0) / 1_000.0, 0);
+        return new Info(n, targetCpuMs, toMs(samples[REPEATS / 2]), 0);
     }
 
     /** A given n ({@code bench.fib.n}): no search, its CPU per call is the median of {@value #REPEATS} calls. */
     static Info measure(int n, long targetCpuMs, IntToLongFunction cpuNanosOf) {
         long[] samples = repeat(n, cpuNanosOf);
-        return new Info(n, targetCpuMs, Math.round(samples[REPEATS / 2] / 1_000.0) / 1_000.0, 0);
+        return new Info(n, targetCpuMs, toMs(samples[REPEATS / 2]), 0);
+    }
+
+    /** ns as ms, rounded to the µs. */
+    private static double toMs(long ns) {
+        return Math.round(ns / 1_000.0) / 1_000.0;
     }
 
     /** {@value #REPEATS} measurements of fib(n), sorted (so [0] is the best, [REPEATS / 2] the median). */
