@@ -43,6 +43,8 @@ export interface PlannedBlock {
    * `workers` is the arrival rate (req/s) sent for `durationS` (requestsPerWorker is then 1)
    */
   warmup: { workers: number; requestsPerWorker: number; theoreticalS: number; durationS?: number } | null;
+  /** one worker sending `requests` back to back after the warm-up (Scenario.aloneProbe), and its theoretical duration n·L, s; absent: none */
+  aloneProbe?: { requests: number; theoreticalS: number };
   cells: PlannedCell[];
 }
 
@@ -231,7 +233,8 @@ export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenario
         for (const c of cells) blocks.push({ blockId: `${v.id}-c${c.concurrency}-r${r}`, variant: v, repeat: r, warmup: warmupPlan(v.executor, { ...ov, levels: [c.concurrency] }, L), cells: [c] });
         continue;
       }
-      blocks.push({ blockId: blockId(v.id, r), variant: v, repeat: r, warmup: ws ? wsWarmupPlan(scenario, v.executor, ov, ramp) : warmupPlan(v.executor, ov, L, scenario.cellTheoreticalS ? (n) => scenario.cellTheoreticalS!(v.executor, { ...ov, requestsPerWorker: n }, Math.max(...ov.levels)) : undefined), cells });
+      const probe = aloneProbePlan(scenario, L);
+      blocks.push({ blockId: blockId(v.id, r), variant: v, repeat: r, ...(probe ? { aloneProbe: probe } : {}), warmup: ws ? wsWarmupPlan(scenario, v.executor, ov, ramp) : warmupPlan(v.executor, ov, L, scenario.cellTheoreticalS ? (n) => scenario.cellTheoreticalS!(v.executor, { ...ov, requestsPerWorker: n }, Math.max(...ov.levels)) : undefined), cells });
     }
   }
   const cells = blocks.flatMap((b) => b.cells);
@@ -241,8 +244,19 @@ export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenario
     totalRequests: cells.reduce((s, c) => s + c.requests, 0),
     workersPerRun: open ? 0 : o.variantSpecs.length > 0 && o.scenarioLevels !== undefined ? runScenarios(study, o).reduce((t, x) => t + x.levels.reduce((s, c) => s + c, 0), 0) : o.levels.reduce((s, c) => s + c, 0),
     latencyMs: runL,
-    theoreticalS: blocks.reduce((s, b) => s + (b.warmup?.theoreticalS ?? 0) + b.cells.reduce((t, c) => t + c.theoreticalS, 0), 0),
+    theoreticalS: blocks.reduce((s, b) => s + (b.warmup?.theoreticalS ?? 0) + (b.aloneProbe?.theoreticalS ?? 0) + b.cells.reduce((t, c) => t + c.theoreticalS, 0), 0),
   };
+}
+
+/**
+ * A block's alone probe (Scenario.aloneProbe): its requests and their theoretical time n·L, s; null
+ * when the scenario has none or is not a closed-loop HTTP scenario. Pure.
+ * @param L the scenario's service time, ms
+ */
+export function aloneProbePlan(scenario: Pick<Scenario, 'aloneProbe' | 'driver'>, L: number): { requests: number; theoreticalS: number } | null {
+  if (!scenario.aloneProbe || scenario.driver !== 'closed-loop-http') return null;
+  const n = scenario.aloneProbe.requests;
+  return { requests: n, theoreticalS: (n * L) / 1000 };
 }
 
 /** "1 h 42 min", "3 min 5 s", "12 s" */

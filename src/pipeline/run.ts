@@ -26,7 +26,7 @@ import type { Scenario, Study, Variant } from '../study/types.ts';
 import { RunStore, compactRequests } from '../store/run-store.ts';
 import { buildSummary } from '../analysis/summary.ts';
 import type { CompactRequests } from '../store/types.ts';
-import { SCHEMA_VERSION, type CellResult, type MockFaults, type PinnedDelta, type ResolvedOptions, type RunManifest } from '../store/types.ts';
+import { SCHEMA_VERSION, type AloneProbe, type CellResult, type MockFaults, type PinnedDelta, type ResolvedOptions, type RunManifest } from '../store/types.ts';
 import type { PinnedResponse, SutInfo, SutSample } from '../jvm/api.ts';
 import type { MockStats } from '../../mock/src/types.ts';
 import { summarizeThreadDump } from './threaddump.ts';
@@ -226,6 +226,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
       }
       if (watch.dead) throw diedError(ctx, watch.dead, `the warm-up of block ${block.blockId}`, null);
     }
+    if (block.aloneProbe) await runAloneProbe(ctx, block, block.aloneProbe.requests, sut, watched);
     const maxLevel = Math.max(...levelsOf(o, blockScenario.id).levels);
     for (const cell of todo) {
       if (ctx.signal.aborted) return;
@@ -238,6 +239,52 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
     await sut.stop();
     if (sut.pid !== null) ctx.children.remove(sut.pid);
   }
+}
+
+/**
+ * The block's alone probe (Scenario.aloneProbe): one closed-loop worker sends `requests` requests
+ * back to back, and the manifest records their means (RunManifest.aloneProbes, aloneProbeOf) before
+ * the cells run. Not a cell: nothing is written to `cells/`, and a probe whose every request failed
+ * records null means (the report then falls back to the nominal holding times). Sends stop after
+ * 4 × the probe's plan + 10 s, so a stalled SUT cannot hold the run.
+ * @throws VtbenchError when a watched component died during the probe (as in the warm-up)
+ */
+async function runAloneProbe(ctx: RunContext, block: PlannedBlock, requests: number, sut: SutHandle, watched: Watched[]): Promise<void> {
+  ctx.emit({ type: 'info', message: `alone probe of block ${block.blockId}: 1 worker, ${requests} requests back to back` });
+  const abort = new AbortController();
+  const watch = new LivenessWatch(() => watched, ctx.liveness).start(() => abort.abort());
+  let result: LoadResult;
+  try {
+    const { driver, scenario } = loadOf(ctx, block.variant);
+    const sendUntilMs = 4 * (block.aloneProbe?.theoreticalS ?? 0) * 1000 + 10_000;
+    result = await driver.run({ ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, abort.signal), block.cells[0]?.latencyMs ?? ctx.plan.latencyMs), variant: block.variant, concurrency: 1, requestsPerWorker: requests, sendUntilMs });
+  } finally {
+    await watch.stop();
+  }
+  if (watch.dead) throw diedError(ctx, watch.dead, `the alone probe of block ${block.blockId}`, null);
+  if (result.aborted) return;
+  const probe = aloneProbeOf(result.summary, requests, new Date().toISOString());
+  ctx.manifest.aloneProbes = { ...(ctx.manifest.aloneProbes ?? {}), [block.blockId]: probe };
+  ctx.store.writeManifest(ctx.manifest);
+  ctx.emit({ type: 'info', message: `alone probe of block ${block.blockId}: ${probe.ok}/${probe.requests} ok, E2E mean ${probe.e2eMeanMs === null ? '—' : probe.e2eMeanMs.toFixed(2)} ms, execution mean ${probe.execMeanMs === null ? '—' : probe.execMeanMs.toFixed(2)} ms` });
+}
+
+/**
+ * An alone probe's record from its load summary: the means of E2E, execution and every Server-Timing
+ * step other than queue and exec (null when absent), the E2E P50. Pure.
+ */
+export function aloneProbeOf(summary: Pick<LoadSummary, 'count' | 'ok' | 'e2eMs' | 'execMs' | 'timingMs'>, requests: number, atIso: string): AloneProbe {
+  const stepMeanMs: Record<string, number> = {};
+  for (const [k, p] of Object.entries(summary.timingMs ?? {})) if (k !== 'queue' && k !== 'exec' && p !== null && Number.isFinite(p.mean)) stepMeanMs[k] = p.mean;
+  return {
+    requests,
+    ok: summary.ok,
+    e2eMeanMs: summary.ok > 0 ? (summary.e2eMs?.mean ?? null) : null,
+    e2eP50Ms: summary.ok > 0 ? (summary.e2eMs?.p50 ?? null) : null,
+    execMeanMs: summary.ok > 0 ? (summary.execMs?.mean ?? null) : null,
+    stepMeanMs,
+    atIso,
+  };
 }
 
 /**

@@ -206,6 +206,32 @@ export interface RunManifest {
    * folder it was built from, by shard index. Absent in every other run.
    */
   mergedShards?: MergedShard[];
+  /**
+   * per SUT JVM block (keyed as `sut`): one request at a time, after the block's warm-up and before
+   * its cells (Scenario.aloneProbe). Absent in runs whose scenarios have no probe, and in every run
+   * recorded before the probe existed.
+   */
+  aloneProbes?: Record<string, AloneProbe>;
+}
+
+/**
+ * What one request of a block's scenario cost with no other request in the system: one closed-loop
+ * worker, `requests` back to back, after the warm-up (RunManifest.aloneProbes). The response time at
+ * N = 1 is the total service demand D of the asymptotic bounds of a closed system, X(N) ≤ N / D
+ * (Lazowska et al., "Quantitative System Performance", 1984, ch. 5); the execution and the
+ * Server-Timing steps are how long one request holds its thread, its DB connection, its lock.
+ * Means over the successes, ms; null when there were none (or the SUT sent no such header).
+ */
+export interface AloneProbe {
+  requests: number;
+  ok: number;
+  e2eMeanMs: number | null;
+  e2eP50Ms: number | null;
+  execMeanMs: number | null;
+  /** Server-Timing steps other than queue and exec (e.g. `db`, `user`, `logistics`), mean, ms */
+  stepMeanMs: Record<string, number>;
+  /** ISO time the probe ended */
+  atIso: string;
 }
 
 /** Which shard of a multi-host run a shard folder holds (RunManifest.shard). */

@@ -128,6 +128,14 @@ export interface Scenario {
    * and stalls the level it measures). Default: dumped.
    */
   threadDump?: boolean;
+  /**
+   * `closed-loop-http` only: after each block's warm-up, one worker sends `requests` requests back to
+   * back before the cells (the "alone probe", src/pipeline/run.ts), and the run records what one
+   * request costs with no other request in the system (RunManifest.aloneProbes): the response time
+   * at N = 1 that the asymptotic bounds of a closed system use (study 002's executor, DB-pool and
+   * lock bounds). Absent: no probe.
+   */
+  aloneProbe?: { requests: number };
 }
 
 /** A job the SUT runs itself (`POST <path>?tasks=…&sleepMs=…&timeoutMs=…`), see src/load/in-process.ts. */

@@ -6,7 +6,11 @@
  * X ≤ cores / D_cpu with D_cpu the CPU-seconds all processes spend per completed request.
  *
  * - `executor`: min(c, N) / L on a pool of N threads, c / L with one virtual thread per task
- *   (src/theory/bounds.ts throughputBoundRps), L = the time a request holds its thread.
+ *   (src/theory/bounds.ts throughputBoundRps), L = the time a request holds its thread. When the
+ *   response time of one request alone, R(1), was measured (RunManifest.aloneProbes): min(c / R(1),
+ *   N / L) — the population bound of a closed loop of c workers without think time, X(c) ≤ c / D with
+ *   D = R(1) (Lazowska et al., "Quantitative System Performance", 1984, §5.2), beside the servers'
+ *   N / L; c / R(1) with one virtual thread per task.
  * - `dbPool`: Hikari pool / DB time per request (10 / 0.005 s = 2,000 req/s; 10 / 0.05 s = 200 req/s).
  * - `lock`: one shared monitor held H ms per request: 1 / H (a `synchronized` method of a singleton).
  * - `cpu`: cores / measured CPU-seconds per completed request (SUT + mock + load generator + DB),
@@ -35,6 +39,8 @@ export interface BoundInputs {
   concurrency: number;
   /** L: ms a request holds its executor thread */
   holdMs: number;
+  /** R(1): ms one request takes end to end with no other in the system (the alone probe); absent or null: L */
+  aloneE2eMs?: number | null;
   /** Hikari maximumPoolSize, null when the request takes no DB connection */
   dbPool: number | null;
   /** ms a request holds a DB connection */
@@ -67,7 +73,13 @@ export function serversBoundRps(servers: number, holdMs: number): number {
 export function cellBounds(i: BoundInputs): CellBounds {
   const b: Bound[] = [];
   const threads = i.executor.kind === 'platform-pool' ? i.executor.threads : null;
-  b.push({ kind: 'executor', rps: throughputBoundRps(i.executor, i.concurrency, i.holdMs), inputs: { concurrency: i.concurrency, ...(threads !== null ? { threads } : {}), holdMs: i.holdMs } });
+  if (i.aloneE2eMs !== undefined && i.aloneE2eMs !== null && i.aloneE2eMs > 0) {
+    const population = serversBoundRps(i.concurrency, i.aloneE2eMs);
+    const rps = threads !== null ? Math.min(population, serversBoundRps(threads, i.holdMs)) : population;
+    b.push({ kind: 'executor', rps, inputs: { concurrency: i.concurrency, ...(threads !== null ? { threads } : {}), holdMs: i.holdMs, aloneE2eMs: i.aloneE2eMs } });
+  } else {
+    b.push({ kind: 'executor', rps: throughputBoundRps(i.executor, i.concurrency, i.holdMs), inputs: { concurrency: i.concurrency, ...(threads !== null ? { threads } : {}), holdMs: i.holdMs } });
+  }
   if (i.dbPool !== null && i.dbMs !== null && i.dbMs > 0) b.push({ kind: 'dbPool', rps: serversBoundRps(i.dbPool, i.dbMs), inputs: { pool: i.dbPool, dbMs: i.dbMs } });
   if (i.lockMs !== null && i.lockMs > 0) b.push({ kind: 'lock', rps: serversBoundRps(1, i.lockMs), inputs: { lockMs: i.lockMs } });
   if (i.cpuMsPerCall !== null && i.cpuMsPerCall > 0) b.push({ kind: 'cpuPerCall', rps: serversBoundRps(i.cores, i.cpuMsPerCall), inputs: { cores: i.cores, cpuMsPerCall: i.cpuMsPerCall } });

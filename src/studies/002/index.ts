@@ -80,10 +80,15 @@ export const SCENARIO_IDS = ['io-100ms', 'cpu-fib', 'mixed', 'mixed-structured',
 
 const get = (path: string) => () => ({ method: 'GET' as const, path });
 
+/**
+ * The study's scenarios. The four timer-held HTTP scenarios have an alone probe (Scenario.aloneProbe:
+ * ≈ 2–6 s per JVM) whose R(1) and holds the report's bounds use (theory.ts boundsFor); cpu-fib does
+ * not need one (its hold is the CPU per call measured in each cell).
+ */
 export const SCENARIOS_002: readonly Scenario[] = [
   {
     id: 'io-100ms', cellTheoreticalS: (exec, o, c) => plannedCellS('io-100ms', exec, c, o.requestsPerWorker), label: `one blocking HTTP GET to the mock's /delay (${IO_MS} ms)`, driver: 'closed-loop-http',
-    request: get(`/api/scenario/io-http?ms=${IO_MS}`), serviceTimeMs: () => IO_MS, usesMock: false, usesDelayRoute: true, sutScenario: 'io-http',
+    request: get(`/api/scenario/io-http?ms=${IO_MS}`), serviceTimeMs: () => IO_MS, usesMock: false, usesDelayRoute: true, sutScenario: 'io-http', aloneProbe: { requests: 40 },
   },
   {
     id: 'cpu-fib', cellTheoreticalS: (exec, o, c) => plannedCellS('cpu-fib', exec, c, o.requestsPerWorker), label: `recursive fib(n), n calibrated to ≈ ${FIB_TARGET_CPU_MS} ms of CPU per call on this host`, driver: 'closed-loop-http',
@@ -92,20 +97,20 @@ export const SCENARIOS_002: readonly Scenario[] = [
   {
     id: 'mixed', cellTheoreticalS: (exec, o, c) => plannedCellS('mixed', exec, c, o.requestsPerWorker), label: `order query ${MIXED_DB_MS} ms, then user service ${MIXED_USER_MS} ms, then logistics ${MIXED_LOGISTICS_MS} ms, serially`, driver: 'closed-loop-http',
     request: get(`/api/scenario/mixed?dbMs=${MIXED_DB_MS}&userMs=${MIXED_USER_MS}&logisticsMs=${MIXED_LOGISTICS_MS}`),
-    serviceTimeMs: () => MIXED_DB_MS + MIXED_USER_MS + MIXED_LOGISTICS_MS, usesMock: false, usesDb: true, usesDelayRoute: true, sutScenario: 'mixed',
+    serviceTimeMs: () => MIXED_DB_MS + MIXED_USER_MS + MIXED_LOGISTICS_MS, usesMock: false, usesDb: true, usesDelayRoute: true, sutScenario: 'mixed', aloneProbe: { requests: 25 },
   },
   {
     id: 'mixed-structured', cellTheoreticalS: (exec, o, c) => plannedCellS('mixed-structured', exec, c, o.requestsPerWorker), label: `(order query ${MIXED_DB_MS} ms → user service ${MIXED_USER_MS} ms) ∥ logistics ${MIXED_LOGISTICS_MS} ms, StructuredTaskScope`, driver: 'closed-loop-http',
     request: get(`/api/scenario/mixed-structured?dbMs=${MIXED_DB_MS}&userMs=${MIXED_USER_MS}&logisticsMs=${MIXED_LOGISTICS_MS}`),
-    serviceTimeMs: () => Math.max(MIXED_DB_MS + MIXED_USER_MS, MIXED_LOGISTICS_MS), usesMock: false, usesDb: true, usesDelayRoute: true, sutScenario: 'mixed-structured',
+    serviceTimeMs: () => Math.max(MIXED_DB_MS + MIXED_USER_MS, MIXED_LOGISTICS_MS), usesMock: false, usesDb: true, usesDelayRoute: true, sutScenario: 'mixed-structured', aloneProbe: { requests: 25 },
   },
   {
     id: 'db-small', cellTheoreticalS: (exec, o, c) => plannedCellS('db-small', exec, c, o.requestsPerWorker), label: `one ${SMALL_DB_MS} ms PostgreSQL query (pg_sleep) through HikariCP`, driver: 'closed-loop-http',
-    request: get(`/api/scenario/db-small?ms=${SMALL_DB_MS}`), serviceTimeMs: () => SMALL_DB_MS, usesMock: false, usesDb: true, sutScenario: 'db-small',
+    request: get(`/api/scenario/db-small?ms=${SMALL_DB_MS}`), serviceTimeMs: () => SMALL_DB_MS, usesMock: false, usesDb: true, sutScenario: 'db-small', aloneProbe: { requests: 300 },
   },
   {
     id: 'db-small-synchronized', cellTheoreticalS: (exec, o, c) => plannedCellS('db-small-synchronized', exec, c, o.requestsPerWorker), label: `the ${SMALL_DB_MS} ms query inside a synchronized block (the study's pinning pitfall)`, driver: 'closed-loop-http',
-    request: get(`/api/scenario/db-small-synchronized?ms=${SMALL_DB_MS}`), serviceTimeMs: () => SMALL_DB_MS, usesMock: false, usesDb: true, sutScenario: 'db-small-synchronized',
+    request: get(`/api/scenario/db-small-synchronized?ms=${SMALL_DB_MS}`), serviceTimeMs: () => SMALL_DB_MS, usesMock: false, usesDb: true, sutScenario: 'db-small-synchronized', aloneProbe: { requests: 300 },
   },
   wsPushScenario,
 ];

@@ -16,7 +16,7 @@ import type { ChartLabels, ChartSpec } from '../../report/charts.ts';
 import { Raw, aggText, code, int, mib, ms, num, pct, raw, rps, table } from '../../report/format.ts';
 import { aggregate } from '../../stats/aggregate.ts';
 import { boundVerdict, cellCpu, cellWindow, windowRps as rateInWindowRps, type Bound, type BoundVerdict, type CellCpu, type CellWindow } from '../../theory/cell-bounds.ts';
-import { boundsFor, checkPublished, dbPoolOf, holding, MIXED_CRITICAL_PATH_MS, MIXED_STUDY_CLAIM_MS, REQUEST_SCENARIOS, type PublishedCheck } from './theory.ts';
+import { aloneHolding, boundsFor, checkPublished, dbPoolOf, holding, MIXED_CRITICAL_PATH_MS, MIXED_STUDY_CLAIM_MS, REQUEST_SCENARIOS, type AloneHolding, type PublishedCheck } from './theory.ts';
 import { STUDY_LEVEL } from './published.ts';
 
 /** The flags that say the host, not the code under test, may have set the limit (src/pipeline/flags.ts). */
@@ -81,6 +81,8 @@ export interface Row002 {
   /** other Server-Timing entries: median over repeats of each entry's P50, ms */
   timingP50Ms: Record<string, number>;
   pinnedTotal: number | null;
+  /** what one request of the variant held alone (the blocks' alone probes), null when not probed; the bounds use it */
+  alone: AloneHolding | null;
 }
 
 const aggOf = (xs: readonly (number | null)[]): Agg => aggregate(xs);
@@ -111,6 +113,7 @@ export function rows002(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSp
     const cellsV = model.cells.filter((c) => c.variant === v && c.load.e2eMs !== undefined && REQUEST_SCENARIOS.has(c.scenario));
     if (!spec || cellsV.length === 0) continue;
     const fibAtStart = fibCpuMsPerCall(model, v);
+    const alone = aloneHolding(model.manifest.aloneProbes, v);
     for (const c of [...new Set(cellsV.map((x) => x.concurrency))].sort((a, b) => a - b)) {
       const cs = cellsV.filter((x) => x.concurrency === c).sort((a, b) => a.repeat - b.repeat);
       const scenario = cs[0]!.scenario;
@@ -120,7 +123,7 @@ export function rows002(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSp
       const sutCpuMsPerRequest = aggOf(cpus.map((x) => (x.sutMs !== null && x.window !== null && x.window.completions > 0 ? x.sutMs / x.window.completions : null))).median;
       // cpu-fib's CPU per call: what the SUT spent per call in this cell's window (the fib, plus about
       // 0.1 ms of HTTP handling); the JVM's start-up calibration only where the cell has no SUT CPU
-      const b = boundsFor({ variant: spec, scenario, concurrency: c, cores, cpuMsPerRequest, fibCpuMsPerCall: sutCpuMsPerRequest ?? fibAtStart });
+      const b = boundsFor({ variant: spec, scenario, concurrency: c, cores, cpuMsPerRequest, fibCpuMsPerCall: sutCpuMsPerRequest ?? fibAtStart, alone });
       const throughputRps = aggOf(cs.map((x) => x.load.wholeRunThroughputRps));
       const hostFlags = [...new Set(cs.flatMap((x) => x.flags.filter((f) => HOST_FLAGS.includes(f.code)).map((f) => f.code)))].sort();
       const errorKinds: Record<string, number> = {};
@@ -160,6 +163,7 @@ export function rows002(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSp
         platformThreadsMax: aggOf(cs.map((x) => maxOf(x.samples.map((s) => s.platformThreads)))),
         timingP50Ms,
         pinnedTotal: pinned.length === 0 ? null : pinned.reduce((a, b2) => a + b2, 0),
+        alone,
       });
     }
   }
@@ -204,10 +208,13 @@ function consistencyReason(c: PublishedCheck): { key: string; v: Record<string, 
 
 /** The arithmetic of a bound, e.g. `10 / 0.005 s`, `min(10,000, 200) / 0.1 s`, `2 / 0.1 s`. */
 export function arithmetic(b: Pick<Bound, 'kind' | 'inputs'>): string {
-  const s = (x: number | undefined) => num((x ?? 0) / 1000, 3).replace(/\.?0+$/, '');
+  // whole ms (nominal holds) to the ms, measured ones to 10 µs
+  const s = (x: number | undefined) => num((x ?? 0) / 1000, Number.isInteger(x ?? 0) ? 3 : 5).replace(/\.?0+$/, '');
   const i = b.inputs;
   switch (b.kind) {
-    case 'executor': return i['threads'] !== undefined ? `min(${int(i['concurrency'])}, ${int(i['threads'])}) / ${s(i['holdMs'])} s` : `${int(i['concurrency'])} / ${s(i['holdMs'])} s`;
+    case 'executor':
+      if (i['aloneE2eMs'] !== undefined) return i['threads'] !== undefined ? `min(${int(i['concurrency'])} / ${s(i['aloneE2eMs'])} s, ${int(i['threads'])} / ${s(i['holdMs'])} s)` : `${int(i['concurrency'])} / ${s(i['aloneE2eMs'])} s`;
+      return i['threads'] !== undefined ? `min(${int(i['concurrency'])}, ${int(i['threads'])}) / ${s(i['holdMs'])} s` : `${int(i['concurrency'])} / ${s(i['holdMs'])} s`;
     case 'dbPool': return `${int(i['pool'])} / ${s(i['dbMs'])} s`;
     case 'lock': return `1 / ${s(i['lockMs'])} s`;
     case 'cpuPerCall': return `${int(i['cores'])} / ${s(i['cpuMsPerCall'])} s`;
@@ -260,6 +267,7 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
   const db = model.manifest.db;
   out['dbInfo'] = db ? ctx.P(db.kind === 'own' ? 'db.own' : 'db.external', { version: db.serverVersion, url: db.url, maxConn: db.settings['max_connections'] ?? '—', buffers: db.settings['shared_buffers'] ?? '—', fsync: db.settings['fsync'] ?? '—', rows: int(db.ordersRows) }) : s('db.none');
   out['sutInfo002'] = sutInfo(model, ctx);
+  out['aloneProbe'] = aloneSection(model, rows, ctx);
 
   // one section per scenario group
   for (const g of GROUPS) {
@@ -379,6 +387,16 @@ function analysis(rs: readonly Row002[], ctx: RenderContext, cores: number, mode
   // execution and E2E (Little's law: a closed loop of c workers runs at c / E2E)
   for (const r of rs.filter((x) => x.verdict === 'below-95' && x.smallest?.kind === 'executor' && x.e2eMeanMs.median !== null)) {
     const e2e = r.e2eMeanMs.median!;
+    if (r.alone?.e2eMs != null) {
+      // the bound counted R(1): the rest is what concurrency added to each request on this host
+      lines.push('', s('an.belowNoFlagAlone', {
+        variant: variantName(r.variant), c: int(r.concurrency), alone: ms(r.alone.e2eMs), e2e: ms(e2e),
+        exec: r.execMeanMs.median === null ? '—' : ms(r.execMeanMs.median), aloneExec: r.alone.threadMs === null ? '—' : ms(r.alone.threadMs),
+        queue: r.queueP50Ms.median === null ? '—' : ms(r.queueP50Ms.median),
+        little: rps((r.concurrency / e2e) * 1000), measured: r.windowRps.median === null ? '—' : rps(r.windowRps.median), host: pct(r.hostCpuPct),
+      }));
+      continue;
+    }
     lines.push('', s('an.belowNoFlag', {
       variant: variantName(r.variant), c: int(r.concurrency), nominal: ms(holding(r.scenario).threadMs),
       exec: r.execMeanMs.median === null ? '—' : ms(r.execMeanMs.median), e2e: ms(e2e),
@@ -411,6 +429,29 @@ export function cpuBasisText(rows: readonly Row002[], ctx: RenderContext): Raw {
   if (totals.length === 0) return ctx.P('cpuBasis.windowed');
   const cells = totals.map((r) => `${ctx.variantName(r.variant)}, c = ${int(r.concurrency)} (${r.cpuTotalParts.map((k) => ctx.s(`cpuPart.${k}`)).join(', ')})`).join('; ');
   return ctx.join([ctx.P('cpuBasis.windowed'), ctx.P('cpuBasis.except', { cells })]);
+}
+
+/**
+ * The holding times measured alone (RunManifest.aloneProbes) beside the nominal ones, per probed
+ * variant: requests ok, execution, R(1), the `db` step, and R(1) / nominal thread hold (how far this
+ * host's fixed cost per request moves the executor bound). '' when the run has no probe (runs before it).
+ */
+function aloneSection(model: Pick<BaseModel, 'manifest'>, rows: readonly Row002[], ctx: RenderContext): string | Raw {
+  const probes = model.manifest.aloneProbes ?? {};
+  const variants = [...new Set(rows.filter((r) => r.alone !== null).map((r) => r.variant))];
+  if (variants.length === 0) return '';
+  const { s, variantName } = ctx;
+  const body = variants.map((v) => {
+    const r = rows.find((x) => x.variant === v)!;
+    const a = r.alone!;
+    const h = holding(r.scenario);
+    const ps = Object.entries(probes).filter(([b]) => /^(.*)-r\d+$/.exec(b)?.[1] === v).map(([, p]) => p);
+    const ok = `${int(ps.reduce((t, p) => t + p.ok, 0))} / ${int(ps.reduce((t, p) => t + p.requests, 0))}`;
+    return [variantName(v), code(r.scenario), ok, ms(h.threadMs), a.threadMs === null ? '—' : ms(a.threadMs), a.e2eMs === null ? '—' : ms(a.e2eMs),
+      h.dbMs === null ? '—' : `${ms(h.dbMs)} → ${a.dbMs === null ? '—' : ms(a.dbMs)}`, a.e2eMs === null ? '—' : num(a.e2eMs / h.threadMs, 3)];
+  });
+  const n = [...new Set(Object.values(probes).map((p) => p.requests))].sort((x, y) => x - y).map(int).join(', ');
+  return raw(`${ctx.P('alone.intro', { n }).md}\n\n${table([s('h.variant'), s('h.scenario'), s('alone.ok'), s('alone.nominal'), s('alone.exec'), s('alone.e2e'), s('alone.db'), s('alone.ratio')], body, ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r']).md}`);
 }
 
 /** What the SUT reported of its scenarios (`/bench/info`: fib calibration, HTTP client, DB pool), per JVM. */

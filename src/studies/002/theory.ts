@@ -24,6 +24,8 @@ import type { PublishedRow } from '../../study/types.ts';
 import { cellBounds, serversBoundRps, type BoundInputs, type BoundKind, type CellBounds } from '../../theory/cell-bounds.ts';
 import { throughputBoundRps } from '../../theory/bounds.ts';
 import { availableParallelism } from 'node:os';
+import type { AloneProbe } from '../../store/types.ts';
+import { aggregate } from '../../stats/aggregate.ts';
 import { FIB_TARGET_CPU_MS, HIKARI_DEFAULT, IO_MS, MIXED_DB_MS, MIXED_LOGISTICS_MS, MIXED_USER_MS, SMALL_DB_MS } from './constants.ts';
 import { cellMinDurationS } from '../../theory/bounds.ts';
 import { STUDY_CORES, STUDY_LEVEL } from './published.ts';
@@ -74,20 +76,53 @@ export function dbPoolOf(v: Pick<Variant, 'sutProperties'>): number {
   return p === undefined ? HIKARI_DEFAULT : Number(p);
 }
 
+/** What one request held with no other in the system (the alone probe, aloneHolding), ms; null: not measured. */
+export interface AloneHolding {
+  /** R(1): end to end */
+  e2eMs: number | null;
+  /** the executor thread: the SUT's execution */
+  threadMs: number | null;
+  /** one DB connection: the `db` step (the query on a held connection) */
+  dbMs: number | null;
+  /** the shared monitor: the `conn` and `db` steps, both inside `synchronized` (DbSmallSynchronizedScenario) */
+  lockMs: number | null;
+}
+
+/**
+ * A variant's alone holding times: the medians over its blocks' alone probes (RunManifest.aloneProbes,
+ * keyed `${variant}-r${repeat}`); null when no block of the variant has a probe with successes. Pure.
+ */
+export function aloneHolding(probes: Readonly<Record<string, AloneProbe>> | undefined, variant: string): AloneHolding | null {
+  const ps = Object.entries(probes ?? {}).filter(([b, p]) => /^(.*)-r\d+$/.exec(b)?.[1] === variant && p.ok > 0).map(([, p]) => p);
+  if (ps.length === 0) return null;
+  const med = (xs: readonly (number | null)[]) => aggregate(xs).median;
+  const lock = (p: AloneProbe) => (p.stepMeanMs['db'] === undefined ? null : p.stepMeanMs['db'] + (p.stepMeanMs['conn'] ?? 0));
+  return {
+    e2eMs: med(ps.map((p) => p.e2eMeanMs)),
+    threadMs: med(ps.map((p) => p.execMeanMs)),
+    dbMs: med(ps.map((p) => p.stepMeanMs['db'] ?? null)),
+    lockMs: med(ps.map(lock)),
+  };
+}
+
 /**
  * The bounds of one cell of study 002: the scenario's holding times, the variant's executor and
  * pool, the host's cores, the cell's measured CPU per request, and (cpu-fib) the SUT's calibrated
- * CPU per call (null: the nominal target).
+ * CPU per call (null: the nominal target). With `alone` (not for cpu-fib, whose hold is its CPU per
+ * call): the executor bound becomes min(c / R(1), N / thread hold) and the DB-pool and lock bounds use
+ * the holds measured alone; each missing figure keeps its nominal value.
  */
-export function boundsFor(o: { variant: Pick<Variant, 'sutProperties' | 'executor'>; scenario: string; concurrency: number; cores: number; cpuMsPerRequest: number | null; fibCpuMsPerCall: number | null }): CellBounds {
+export function boundsFor(o: { variant: Pick<Variant, 'sutProperties' | 'executor'>; scenario: string; concurrency: number; cores: number; cpuMsPerRequest: number | null; fibCpuMsPerCall: number | null; alone?: AloneHolding | null }): CellBounds {
   const h = holding(o.scenario);
+  const a = h.cpuMs === null ? (o.alone ?? null) : null;
   const inputs: BoundInputs = {
     executor: o.variant.executor,
     concurrency: o.concurrency,
-    holdMs: h.cpuMs !== null ? (o.fibCpuMsPerCall ?? h.threadMs) : h.threadMs,
+    holdMs: h.cpuMs !== null ? (o.fibCpuMsPerCall ?? h.threadMs) : (a?.threadMs ?? h.threadMs),
+    aloneE2eMs: a?.e2eMs ?? null,
     dbPool: h.dbMs !== null ? dbPoolOf(o.variant) : null,
-    dbMs: h.dbMs,
-    lockMs: h.lockMs,
+    dbMs: h.dbMs !== null ? (a?.dbMs ?? h.dbMs) : null,
+    lockMs: h.lockMs !== null ? (a?.lockMs ?? h.lockMs) : null,
     cores: o.cores,
     cpuMsPerRequest: o.cpuMsPerRequest,
     cpuMsPerCall: h.cpuMs !== null ? (o.fibCpuMsPerCall ?? h.cpuMs) : null,
