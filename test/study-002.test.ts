@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cellBounds, cellCpu, cellWindow, boundVerdict, MIN_WINDOW_COMPLETIONS, sutCpuMsAt, windowRps } from '../src/theory/cell-bounds.ts';
-import { boundsFor, checkPublished, holding, MIXED_CRITICAL_PATH_MS, MIXED_SERIAL_MS, plannedCellS, plannedRps, REQUEST_SCENARIOS, requestsPerWorkerForWindow } from '../src/studies/002/theory.ts';
+import { aloneHolding, boundsFor, cellHolding, checkPublished, holding, MIXED_CRITICAL_PATH_MS, MIXED_SERIAL_MS, plannedCellS, plannedRps, REQUEST_SCENARIOS, requestsPerWorkerForWindow } from '../src/studies/002/theory.ts';
 import { STUDY_002, VARIANTS_002 } from '../src/studies/002/index.ts';
 import { PUBLISHED_002 } from '../src/studies/002/published.ts';
 import { resolveOptions } from '../src/config/profiles.ts';
@@ -228,8 +228,13 @@ describe('report of a real smoke run (test/fixtures/study-002/smoke: io-virtual,
     const model = buildModel(run);
     const rows = rows002(model);
     assert.deepEqual(rows.map((r) => r.variant), ['io-virtual', 'cpu-virtual', 'mixed-virtual-structured', 'db10-virtual']);
-    for (const r of rows) assert.ok(r.smallest !== null && r.bounds.some((b) => b.kind === 'executor') && r.windowKinds.length === 1, r.variant);
-    assert.ok(rows.find((r) => r.variant === 'db10-virtual')!.bounds.some((b) => b.kind === 'dbPool' && b.rps === 2000));
+    for (const r of rows) assert.ok(r.smallest !== null && r.bounds.some((b) => b.kind === 'executor') && r.windowKinds.length === 1 && r.alone === null, r.variant);
+    // the DB-pool bound: 10 connections / the `db` step measured in the cell (utilisation law), not the nominal 5 ms
+    const dbRow = rows.find((r) => r.variant === 'db10-virtual')!;
+    const t = run.cells.find((c) => c.variant === 'db10-virtual')!.load.timingMs!;
+    const dbCell = t['db']!.mean - t['conn']!.mean;
+    assert.ok(dbCell > 5);
+    assert.equal(dbRow.bounds.find((b) => b.kind === 'dbPool')!.rps, 10 / (dbCell / 1000));
     const cp = criticalPath(rows)!;
     assert.ok(cp.measuredMs >= 150 && Math.abs(cp.measuredMs - 150) < Math.abs(cp.measuredMs - 100), `critical path ${cp.measuredMs} ms`);
     for (const lang of ['en', 'zh'] as const) {
@@ -237,6 +242,97 @@ describe('report of a real smoke run (test/fixtures/study-002/smoke: io-virtual,
       const md = built.files.find((f) => f.path === 'report.md')?.content ?? '';
       assert.doesNotMatch(md, /\{\{|\}\}/);
       assert.match(md, lang === 'en' ? /inconsistent as published/ : /发布值自相矛盾/);
+      // recorded before the alone probe: nominal holds, no probe section
+      assert.doesNotMatch(md, /Holding times on this host|本机上的占用时间/);
+    }
+  });
+});
+
+describe('alone probe: R(1) and the holds of one request alone', () => {
+  test('executor bound min(c / R(1), N / execution alone); c / R(1) on virtual threads; no probe: min(c, N) / L', () => {
+    const pool = { kind: 'platform-pool' as const, threads: 200, queueCapacity: 10_000 };
+    const base = { dbPool: null, dbMs: null, lockMs: null, cores: 2, cpuMsPerRequest: null, cpuMsPerCall: null };
+    // c = 20 on 200 threads: the population bound 20 / 0.24 s is the smaller
+    const low = cellBounds({ ...base, executor: pool, concurrency: 20, holdMs: 237, aloneE2eMs: 240 }).smallest!;
+    assert.equal(low.rps, 20 / 0.24);
+    assert.deepEqual(low.inputs, { concurrency: 20, threads: 200, holdMs: 237, aloneE2eMs: 240 });
+    // c = 1,000 on 200 threads: the pool's 200 / 0.237 s
+    assert.equal(cellBounds({ ...base, executor: pool, concurrency: 1000, holdMs: 237, aloneE2eMs: 240 }).smallest!.rps, 200 / 0.237);
+    assert.equal(cellBounds({ ...base, executor: { kind: 'virtual-per-task' }, concurrency: 1000, holdMs: 237, aloneE2eMs: 240 }).smallest!.rps, 1000 / 0.24);
+    // without R(1) (runs before the probe, or a probe without successes): the nominal formula, inputs unchanged
+    for (const aloneE2eMs of [undefined, null]) {
+      const b = cellBounds({ ...base, executor: pool, concurrency: 20, holdMs: 230, aloneE2eMs }).smallest!;
+      assert.equal(b.rps, 20 / 0.23);
+      assert.deepEqual(b.inputs, { concurrency: 20, threads: 200, holdMs: 230 });
+    }
+  });
+
+  test('aloneHolding: medians over the variant\'s blocks with successes; lock = conn + db; other variants and failed probes ignored', () => {
+    const p = (e2e: number, exec: number, steps: Record<string, number>, ok = 10) => ({ requests: 10, ok, e2eMeanMs: ok > 0 ? e2e : null, e2eP50Ms: null, execMeanMs: ok > 0 ? exec : null, stepMeanMs: steps, atIso: '' });
+    const probes = {
+      'db10-virtual-sync-r1': p(9, 7, { conn: 0.5, db: 6 }),
+      'db10-virtual-sync-r2': p(11, 8, { conn: 0.5, db: 7 }),
+      'db10-virtual-sync-r3': p(99, 99, { db: 99 }, 0),
+      'db10-virtual-r1': p(50, 50, { db: 50 }),
+    };
+    // `db` runs from asking for a connection to returning it: the connection's hold is db − conn, the lock's the whole db
+    assert.deepEqual(aloneHolding(probes, 'db10-virtual-sync'), { e2eMs: 10, threadMs: 7.5, dbMs: 6, lockMs: 6.5 });
+    assert.equal(aloneHolding(probes, 'db10-pool-200'), null);
+    assert.equal(aloneHolding(undefined, 'db10-virtual'), null);
+    // the lock and pool bounds take the holds measured alone; cpu-fib never does (its hold is the cells' CPU per call)
+    const sync = boundsFor({ variant: v('db10-virtual-sync'), scenario: 'db-small-synchronized', concurrency: 1000, cores: 2, cpuMsPerRequest: null, fibCpuMsPerCall: null, alone: aloneHolding(probes, 'db10-virtual-sync') });
+    assert.deepEqual(sync.bounds.map((b) => [b.kind, b.rps]), [['executor', 1000 / (10 / 1000)], ['dbPool', 10 / (6 / 1000)], ['lock', 1 / (6.5 / 1000)]]);
+    // in the cell beats alone: the lock's hold under load is what bounds a busy cell
+    const inCell = boundsFor({ variant: v('db10-virtual-sync'), scenario: 'db-small-synchronized', concurrency: 1000, cores: 2, cpuMsPerRequest: null, fibCpuMsPerCall: null, alone: aloneHolding(probes, 'db10-virtual-sync'), inCell: cellHolding({ conn: { mean: 0.5 }, db: { mean: 5.5 } }) });
+    assert.deepEqual(inCell.bounds.map((b) => [b.kind, b.rps]), [['executor', 1000 / (10 / 1000)], ['dbPool', 10 / (5 / 1000)], ['lock', 1 / (5.5 / 1000)]]);
+    assert.deepEqual(cellHolding({ exec: { mean: 9 } }), { dbMs: null, lockMs: null });
+    const fib = boundsFor({ variant: v('cpu-virtual'), scenario: 'cpu-fib', concurrency: 20, cores: 2, cpuMsPerRequest: null, fibCpuMsPerCall: 100, alone: { e2eMs: 500, threadMs: 500, dbMs: null, lockMs: null } });
+    assert.equal(fib.bounds.find((b) => b.kind === 'executor')!.rps, 200);
+  });
+
+  test('the plan probes every timer-held HTTP scenario after its warm-up, not cpu-fib or the WebSocket one, and counts n·L in its time', () => {
+    const o = resolveOptions(STUDY_002, 'seed-002', {}, HOST);
+    const plan = makePlan(o, STUDY_002);
+    const probed = plan.blocks.filter((b) => b.aloneProbe).map((b) => b.variant.scenario);
+    assert.deepEqual([...new Set(probed)].sort(), ['db-small', 'db-small-synchronized', 'io-100ms', 'mixed', 'mixed-structured']);
+    const mixed = plan.blocks.find((b) => b.blockId === 'mixed-pool-200-r1')!;
+    assert.deepEqual(mixed.aloneProbe, { requests: 25, theoreticalS: (25 * MIXED_SERIAL_MS) / 1000 });
+    const without = makePlan(o, { ...STUDY_002, scenarios: STUDY_002.scenarios.map(({ aloneProbe: _drop, ...sc }) => sc) });
+    const probeS = plan.blocks.reduce((t, b) => t + (b.aloneProbe?.theoreticalS ?? 0), 0);
+    assert.ok(probeS > 0);
+    assert.ok(Math.abs(plan.theoreticalS - without.theoreticalS - probeS) < 1e-9);
+  });
+
+  test('a real smoke run with probes (test/fixtures/study-002/smoke-alone): R(1) ≥ execution alone ≥ nominal, the bounds use them, en and zh say so', async () => {
+    // made by `npx zx run.mjs --study 002 --profile smoke --variants mixed-virtual-structured,db10-virtual,io-virtual` on this 2-core host
+    const { loadRun } = await import('../src/report/load.ts');
+    const { buildModel } = await import('../src/report/model.ts');
+    const { buildReport, loadTemplates } = await import('../src/report/index.ts');
+    const { rows002 } = await import('../src/studies/002/report.ts');
+    const { fileURLToPath } = await import('node:url');
+    const run = await loadRun(fileURLToPath(new URL('./fixtures/study-002/smoke-alone/', import.meta.url)));
+    const rows = rows002(buildModel(run));
+    assert.deepEqual(rows.map((r) => r.variant), ['mixed-virtual-structured', 'db10-virtual', 'io-virtual']);
+    for (const r of rows) {
+      const a = r.alone!;
+      // timers never end early: one request alone holds its thread at least the nominal time, and its E2E adds the HTTP hop
+      assert.ok(a.threadMs! >= holding(r.scenario).threadMs && a.e2eMs! > a.threadMs!, `${r.variant}: ${JSON.stringify(a)}`);
+      const ex = r.bounds.find((b) => b.kind === 'executor')!;
+      assert.equal(ex.rps, r.concurrency / (a.e2eMs! / 1000));
+      assert.equal(ex.inputs['aloneE2eMs'], a.e2eMs);
+    }
+    // the DB pool's bound takes the hold of the cell, not the one alone
+    const db = rows.find((r) => r.variant === 'db10-virtual')!;
+    assert.ok(db.alone!.dbMs! > 5);
+    const t = run.cells.find((c) => c.variant === 'db10-virtual')!.load.timingMs!;
+    const dbCell = t['db']!.mean - t['conn']!.mean;
+    assert.notEqual(dbCell, db.alone!.dbMs);
+    assert.equal(db.bounds.find((b) => b.kind === 'dbPool')!.rps, 10 / (dbCell / 1000));
+    for (const lang of ['en', 'zh'] as const) {
+      const md = (await buildReport(run, await loadTemplates(lang, STUDY_002))).files.find((f) => f.path === 'report.md')?.content ?? '';
+      assert.doesNotMatch(md, /\{\{|\}\}/);
+      assert.match(md, lang === 'en' ? /\*\*Holding times on this host\.\*\*/ : /\*\*本机上的占用时间。\*\*/);
+      assert.match(md, /min\(c \/ R\(1\), N \//);
     }
   });
 });

@@ -16,7 +16,7 @@ import type { ChartLabels, ChartSpec } from '../../report/charts.ts';
 import { Raw, aggText, code, int, mib, ms, num, pct, raw, rps, table } from '../../report/format.ts';
 import { aggregate } from '../../stats/aggregate.ts';
 import { boundVerdict, cellCpu, cellWindow, windowRps as rateInWindowRps, type Bound, type BoundVerdict, type CellCpu, type CellWindow } from '../../theory/cell-bounds.ts';
-import { aloneHolding, boundsFor, checkPublished, dbPoolOf, holding, MIXED_CRITICAL_PATH_MS, MIXED_STUDY_CLAIM_MS, REQUEST_SCENARIOS, type AloneHolding, type PublishedCheck } from './theory.ts';
+import { aloneHolding, boundsFor, cellHolding, checkPublished, dbPoolOf, holding, MIXED_CRITICAL_PATH_MS, MIXED_STUDY_CLAIM_MS, REQUEST_SCENARIOS, type AloneHolding, type PublishedCheck } from './theory.ts';
 import { STUDY_LEVEL } from './published.ts';
 
 /** The flags that say the host, not the code under test, may have set the limit (src/pipeline/flags.ts). */
@@ -119,11 +119,13 @@ export function rows002(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSp
       const scenario = cs[0]!.scenario;
       const p = (f: (e: NonNullable<CellResult['load']['e2eMs']>) => number) => aggOf(cs.map((x) => (x.load.e2eMs ? f(x.load.e2eMs) : null)));
       const cpus = cs.map((x) => cellCpu(x));
+      const holds = cs.map((x) => cellHolding(x.load.timingMs));
+      const inCell = { dbMs: aggOf(holds.map((x) => x.dbMs)).median, lockMs: aggOf(holds.map((x) => x.lockMs)).median };
       const cpuMsPerRequest = aggOf(cpus.map((x) => x.perRequestMs)).median;
       const sutCpuMsPerRequest = aggOf(cpus.map((x) => (x.sutMs !== null && x.window !== null && x.window.completions > 0 ? x.sutMs / x.window.completions : null))).median;
       // cpu-fib's CPU per call: what the SUT spent per call in this cell's window (the fib, plus about
       // 0.1 ms of HTTP handling); the JVM's start-up calibration only where the cell has no SUT CPU
-      const b = boundsFor({ variant: spec, scenario, concurrency: c, cores, cpuMsPerRequest, fibCpuMsPerCall: sutCpuMsPerRequest ?? fibAtStart, alone });
+      const b = boundsFor({ variant: spec, scenario, concurrency: c, cores, cpuMsPerRequest, fibCpuMsPerCall: sutCpuMsPerRequest ?? fibAtStart, alone, inCell });
       const throughputRps = aggOf(cs.map((x) => x.load.wholeRunThroughputRps));
       const hostFlags = [...new Set(cs.flatMap((x) => x.flags.filter((f) => HOST_FLAGS.includes(f.code)).map((f) => f.code)))].sort();
       const errorKinds: Record<string, number> = {};

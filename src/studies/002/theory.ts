@@ -82,10 +82,25 @@ export interface AloneHolding {
   e2eMs: number | null;
   /** the executor thread: the SUT's execution */
   threadMs: number | null;
-  /** one DB connection: the `db` step (the query on a held connection) */
+  /** one DB connection: `db` − `conn` (the SUT's `db` step runs from asking for a connection to returning it, Orders.read) */
   dbMs: number | null;
-  /** the shared monitor: the `conn` and `db` steps, both inside `synchronized` (DbSmallSynchronizedScenario) */
+  /** the shared monitor: the whole `db` step, inside `synchronized` (DbSmallSynchronizedScenario) */
   lockMs: number | null;
+}
+
+/** The holds measured in a cell (Server-Timing means over its successes, median over repeats), ms; null: not sent. */
+export interface CellHolding {
+  /** one connection: `db` − `conn` (the SUT's `db` step runs from asking for a connection to returning it, `conn` is the wait for one: Orders.read) */
+  dbMs: number | null;
+  /** the shared monitor: the whole `db` step, which db-small-synchronized runs inside `synchronized` */
+  lockMs: number | null;
+}
+
+/** Holds from Server-Timing step means (`timingMs` of a cell, or a probe's steps), null each when `db` is absent. Pure. */
+export function cellHolding(timingMs: Readonly<Record<string, { mean: number }>> | undefined): CellHolding {
+  const db = timingMs?.['db']?.mean;
+  if (db === undefined || !Number.isFinite(db)) return { dbMs: null, lockMs: null };
+  return { dbMs: db - (timingMs?.['conn']?.mean ?? 0), lockMs: db };
 }
 
 /**
@@ -96,12 +111,12 @@ export function aloneHolding(probes: Readonly<Record<string, AloneProbe>> | unde
   const ps = Object.entries(probes ?? {}).filter(([b, p]) => /^(.*)-r\d+$/.exec(b)?.[1] === variant && p.ok > 0).map(([, p]) => p);
   if (ps.length === 0) return null;
   const med = (xs: readonly (number | null)[]) => aggregate(xs).median;
-  const lock = (p: AloneProbe) => (p.stepMeanMs['db'] === undefined ? null : p.stepMeanMs['db'] + (p.stepMeanMs['conn'] ?? 0));
+  const holds = ps.map((p) => cellHolding(Object.fromEntries(Object.entries(p.stepMeanMs).map(([k, mean]) => [k, { mean }]))));
   return {
     e2eMs: med(ps.map((p) => p.e2eMeanMs)),
     threadMs: med(ps.map((p) => p.execMeanMs)),
-    dbMs: med(ps.map((p) => p.stepMeanMs['db'] ?? null)),
-    lockMs: med(ps.map(lock)),
+    dbMs: med(holds.map((h) => h.dbMs)),
+    lockMs: med(holds.map((h) => h.lockMs)),
   };
 }
 
@@ -109,10 +124,16 @@ export function aloneHolding(probes: Readonly<Record<string, AloneProbe>> | unde
  * The bounds of one cell of study 002: the scenario's holding times, the variant's executor and
  * pool, the host's cores, the cell's measured CPU per request, and (cpu-fib) the SUT's calibrated
  * CPU per call (null: the nominal target). With `alone` (not for cpu-fib, whose hold is its CPU per
- * call): the executor bound becomes min(c / R(1), N / thread hold) and the DB-pool and lock bounds use
- * the holds measured alone; each missing figure keeps its nominal value.
+ * call): the executor bound becomes min(c / R(1), N / the execution alone). With `inCell`: the DB-pool
+ * and lock bounds use the holds measured in the cell itself (the utilisation law U = X·S ≤ K with S
+ * measured over the same cell, Denning & Buzen 1978), else those measured alone; each missing figure
+ * keeps its nominal value. (A connection or the lock is held for less time under load than alone —
+ * run 20261201-205110, db10-virtual-sync: 6.39 ms alone, about 6.1 ms at c = 1,000 — so a bound from
+ * the alone hold is no bound for a busy cell. The executor's N / S keeps the hold alone: a thread's
+ * execution in a cell includes its waits for the DB pool, the lock and the CPU, which have their own
+ * bounds.)
  */
-export function boundsFor(o: { variant: Pick<Variant, 'sutProperties' | 'executor'>; scenario: string; concurrency: number; cores: number; cpuMsPerRequest: number | null; fibCpuMsPerCall: number | null; alone?: AloneHolding | null }): CellBounds {
+export function boundsFor(o: { variant: Pick<Variant, 'sutProperties' | 'executor'>; scenario: string; concurrency: number; cores: number; cpuMsPerRequest: number | null; fibCpuMsPerCall: number | null; alone?: AloneHolding | null; inCell?: CellHolding | null }): CellBounds {
   const h = holding(o.scenario);
   const a = h.cpuMs === null ? (o.alone ?? null) : null;
   const inputs: BoundInputs = {
@@ -121,8 +142,8 @@ export function boundsFor(o: { variant: Pick<Variant, 'sutProperties' | 'executo
     holdMs: h.cpuMs !== null ? (o.fibCpuMsPerCall ?? h.threadMs) : (a?.threadMs ?? h.threadMs),
     aloneE2eMs: a?.e2eMs ?? null,
     dbPool: h.dbMs !== null ? dbPoolOf(o.variant) : null,
-    dbMs: h.dbMs !== null ? (a?.dbMs ?? h.dbMs) : null,
-    lockMs: h.lockMs !== null ? (a?.lockMs ?? h.lockMs) : null,
+    dbMs: h.dbMs !== null ? (o.inCell?.dbMs ?? a?.dbMs ?? h.dbMs) : null,
+    lockMs: h.lockMs !== null ? (o.inCell?.lockMs ?? a?.lockMs ?? h.lockMs) : null,
     cores: o.cores,
     cpuMsPerRequest: o.cpuMsPerRequest,
     cpuMsPerCall: h.cpuMs !== null ? (o.fibCpuMsPerCall ?? h.cpuMs) : null,
