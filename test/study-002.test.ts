@@ -136,7 +136,7 @@ describe('plan of study 002', () => {
     const plan = makePlan(o, STUDY_002);
     assert.equal(plan.blocks.length, o.variants.length); // quick runs scenario 5 on virtual threads only
     const cpu = plan.cells.filter((c) => c.variant === 'cpu-virtual');
-    assert.deepEqual(cpu.map((c) => [c.cellId, c.scenario, c.latencyMs, c.requestsPerWorker]), [['cpu-virtual-c20-r1', 'cpu-fib', 100, 13], ['cpu-virtual-c40-r1', 'cpu-fib', 100, 13]]);
+    assert.deepEqual(cpu.map((c) => [c.cellId, c.scenario, c.latencyMs, c.requestsPerWorker]), [['cpu-virtual-c20-r1', 'cpu-fib', 100, 13], ['cpu-virtual-c30-r1', 'cpu-fib', 100, 13]]);
     const st = plan.cells.find((c) => c.variant === 'mixed-virtual-structured')!;
     assert.equal(st.scenario, 'mixed-structured');
     assert.equal(st.latencyMs, 150);
@@ -296,7 +296,7 @@ describe('alone probe: R(1) and the holds of one request alone', () => {
     const probed = plan.blocks.filter((b) => b.aloneProbe).map((b) => b.variant.scenario);
     assert.deepEqual([...new Set(probed)].sort(), ['db-small', 'db-small-synchronized', 'io-100ms', 'mixed', 'mixed-structured']);
     const mixed = plan.blocks.find((b) => b.blockId === 'mixed-pool-200-r1')!;
-    assert.deepEqual(mixed.aloneProbe, { requests: 25, theoreticalS: (25 * MIXED_SERIAL_MS) / 1000 });
+    assert.deepEqual(mixed.aloneProbe, { requests: 15, theoreticalS: (15 * MIXED_SERIAL_MS) / 1000 });
     const without = makePlan(o, { ...STUDY_002, scenarios: STUDY_002.scenarios.map(({ aloneProbe: _drop, ...sc }) => sc) });
     const probeS = plan.blocks.reduce((t, b) => t + (b.aloneProbe?.theoreticalS ?? 0), 0);
     assert.ok(probeS > 0);

@@ -82,13 +82,13 @@ const get = (path: string) => () => ({ method: 'GET' as const, path });
 
 /**
  * The study's scenarios. The four timer-held HTTP scenarios have an alone probe (Scenario.aloneProbe:
- * ≈ 2–6 s per JVM) whose R(1) and holds the report's bounds use (theory.ts boundsFor); cpu-fib does
+ * ≈ 2–4 s per JVM) whose R(1) and holds the report's bounds use (theory.ts boundsFor); cpu-fib does
  * not need one (its hold is the CPU per call measured in each cell).
  */
 export const SCENARIOS_002: readonly Scenario[] = [
   {
     id: 'io-100ms', cellTheoreticalS: (exec, o, c) => plannedCellS('io-100ms', exec, c, o.requestsPerWorker), label: `one blocking HTTP GET to the mock's /delay (${IO_MS} ms)`, driver: 'closed-loop-http',
-    request: get(`/api/scenario/io-http?ms=${IO_MS}`), serviceTimeMs: () => IO_MS, usesMock: false, usesDelayRoute: true, sutScenario: 'io-http', aloneProbe: { requests: 40 },
+    request: get(`/api/scenario/io-http?ms=${IO_MS}`), serviceTimeMs: () => IO_MS, usesMock: false, usesDelayRoute: true, sutScenario: 'io-http', aloneProbe: { requests: 20 },
   },
   {
     id: 'cpu-fib', cellTheoreticalS: (exec, o, c) => plannedCellS('cpu-fib', exec, c, o.requestsPerWorker), label: `recursive fib(n), n calibrated to ≈ ${FIB_TARGET_CPU_MS} ms of CPU per call on this host`, driver: 'closed-loop-http',
@@ -97,20 +97,20 @@ export const SCENARIOS_002: readonly Scenario[] = [
   {
     id: 'mixed', cellTheoreticalS: (exec, o, c) => plannedCellS('mixed', exec, c, o.requestsPerWorker), label: `order query ${MIXED_DB_MS} ms, then user service ${MIXED_USER_MS} ms, then logistics ${MIXED_LOGISTICS_MS} ms, serially`, driver: 'closed-loop-http',
     request: get(`/api/scenario/mixed?dbMs=${MIXED_DB_MS}&userMs=${MIXED_USER_MS}&logisticsMs=${MIXED_LOGISTICS_MS}`),
-    serviceTimeMs: () => MIXED_DB_MS + MIXED_USER_MS + MIXED_LOGISTICS_MS, usesMock: false, usesDb: true, usesDelayRoute: true, sutScenario: 'mixed', aloneProbe: { requests: 25 },
+    serviceTimeMs: () => MIXED_DB_MS + MIXED_USER_MS + MIXED_LOGISTICS_MS, usesMock: false, usesDb: true, usesDelayRoute: true, sutScenario: 'mixed', aloneProbe: { requests: 15 },
   },
   {
     id: 'mixed-structured', cellTheoreticalS: (exec, o, c) => plannedCellS('mixed-structured', exec, c, o.requestsPerWorker), label: `(order query ${MIXED_DB_MS} ms → user service ${MIXED_USER_MS} ms) ∥ logistics ${MIXED_LOGISTICS_MS} ms, StructuredTaskScope`, driver: 'closed-loop-http',
     request: get(`/api/scenario/mixed-structured?dbMs=${MIXED_DB_MS}&userMs=${MIXED_USER_MS}&logisticsMs=${MIXED_LOGISTICS_MS}`),
-    serviceTimeMs: () => Math.max(MIXED_DB_MS + MIXED_USER_MS, MIXED_LOGISTICS_MS), usesMock: false, usesDb: true, usesDelayRoute: true, sutScenario: 'mixed-structured', aloneProbe: { requests: 25 },
+    serviceTimeMs: () => Math.max(MIXED_DB_MS + MIXED_USER_MS, MIXED_LOGISTICS_MS), usesMock: false, usesDb: true, usesDelayRoute: true, sutScenario: 'mixed-structured', aloneProbe: { requests: 15 },
   },
   {
     id: 'db-small', cellTheoreticalS: (exec, o, c) => plannedCellS('db-small', exec, c, o.requestsPerWorker), label: `one ${SMALL_DB_MS} ms PostgreSQL query (pg_sleep) through HikariCP`, driver: 'closed-loop-http',
-    request: get(`/api/scenario/db-small?ms=${SMALL_DB_MS}`), serviceTimeMs: () => SMALL_DB_MS, usesMock: false, usesDb: true, sutScenario: 'db-small', aloneProbe: { requests: 300 },
+    request: get(`/api/scenario/db-small?ms=${SMALL_DB_MS}`), serviceTimeMs: () => SMALL_DB_MS, usesMock: false, usesDb: true, sutScenario: 'db-small', aloneProbe: { requests: 150 },
   },
   {
     id: 'db-small-synchronized', cellTheoreticalS: (exec, o, c) => plannedCellS('db-small-synchronized', exec, c, o.requestsPerWorker), label: `the ${SMALL_DB_MS} ms query inside a synchronized block (the study's pinning pitfall)`, driver: 'closed-loop-http',
-    request: get(`/api/scenario/db-small-synchronized?ms=${SMALL_DB_MS}`), serviceTimeMs: () => SMALL_DB_MS, usesMock: false, usesDb: true, sutScenario: 'db-small-synchronized', aloneProbe: { requests: 300 },
+    request: get(`/api/scenario/db-small-synchronized?ms=${SMALL_DB_MS}`), serviceTimeMs: () => SMALL_DB_MS, usesMock: false, usesDb: true, sutScenario: 'db-small-synchronized', aloneProbe: { requests: 150 },
   },
   wsPushScenario,
 ];
@@ -181,17 +181,17 @@ export const PROFILES_002: readonly Profile[] = [
     // requestsPerWorkerForWindow(c, ramp, c / plannedRps, 200, L) at each level (theory.ts), so each
     // cell's all-workers window holds ≥ 200 successes; cpu-fib starts at c = 20, not 4 (at c = 4 that
     // would take 54 requests per worker, 2,160 at c = 40)
-    description: 'pool-200 against virtual threads (plus the fan-out and the synchronized query) at two levels each, 0.5 s ramp, 1 repeat: io 100/500 × 20, cpu 20/40 × 13, mixed 20/100 × 14, fan-out 20/100 × 15, db 50/200 × 58, sync 50/100 × 15; WebSocket: virtual threads at 200/1,000 connections held 5 s; requests per worker so that every HTTP cell\'s all-workers window holds ≥ 200 successes; pool-500 and Hikari 200 are in seed-002 (11 SUT starts, about 22 s each, and I/O cells held below their planned rate by this host\'s CPU, add to the plan)',
+    description: 'pool-200 against virtual threads (plus the fan-out and the synchronized query) at two levels each, 0.5 s ramp, 1 repeat: io 100/500 × 20, cpu 20/30 × 13, mixed 20/100 × 14, fan-out 20/100 × 15, db 50/150 × 58, sync 50/100 × 15; WebSocket: virtual threads at 200/1,000 connections held 5 s; requests per worker so that every HTTP cell\'s all-workers window holds ≥ 200 successes; pool-500 and Hikari 200 are in seed-002 (11 SUT starts, about 22 s each, and I/O cells held below their planned rate by this host\'s CPU, add to the plan)',
     values: {
       ...BASE,
       warmupS: 2,
       rampMs: 500,
       scenarioLevels: {
         'io-100ms': { levels: [100, 500], requestsPerWorker: 20 },
-        'cpu-fib': { levels: [20, 40], requestsPerWorker: 13 },
+        'cpu-fib': { levels: [20, 30], requestsPerWorker: 13 },
         'mixed': { levels: [20, 100], requestsPerWorker: 14 },
         'mixed-structured': { levels: [20, 100], requestsPerWorker: 15 },
-        'db-small': { levels: [50, 200], requestsPerWorker: 58 },
+        'db-small': { levels: [50, 150], requestsPerWorker: 58 },
         'db-small-synchronized': { levels: [50, 100], requestsPerWorker: 15 },
         [WS_PUSH]: { levels: [200, 1000], requestsPerWorker: 1 },
       },
