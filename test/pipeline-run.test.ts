@@ -17,7 +17,7 @@ import { ChildRegistry } from '../src/pipeline/children.ts';
 import { getSamples, getPinned, getThreadDump, getInfo } from '../src/jvm/client.ts';
 import { resolveOptions } from '../src/config/profiles.ts';
 import { STUDY_000 as S000 } from '../src/studies/000/index.ts';
-import type { Variant } from '../src/study/types.ts';
+import type { Study, Variant } from '../src/study/types.ts';
 import { makePlan } from '../src/config/plan.ts';
 import { RunStore } from '../src/store/run-store.ts';
 import { hostInfo } from '../src/pipeline/host.ts';
@@ -58,10 +58,10 @@ interface Harness {
   current: { sut: SutHandle | null; mockPid: number | null };
 }
 
-async function harness(dir: string, raw: Record<string, string>, manifest?: RunManifest, sutArgs: string[] = []): Promise<Harness> {
+async function harness(dir: string, raw: Record<string, string>, manifest?: RunManifest, sutArgs: string[] = [], study: Study = S000): Promise<Harness> {
   const mockPort = await freePort();
-  const options: Readonly<ResolvedOptions> = manifest ? manifest.options : resolveOptions(S000, 'smoke', { warmupS: '0', mockPort: String(mockPort), ...raw });
-  const plan = makePlan(options, S000);
+  const options: Readonly<ResolvedOptions> = manifest ? manifest.options : resolveOptions(study, 'smoke', { warmupS: '0', mockPort: String(mockPort), ...raw });
+  const plan = makePlan(options, study);
   const store = new RunStore(dir);
   store.init();
   const m: RunManifest = manifest ?? {
@@ -90,11 +90,34 @@ async function harness(dir: string, raw: Record<string, string>, manifest?: RunM
   };
   const events: RunEvent[] = [];
   const ctx: RunContext = {
-    study: S000, options, plan, store, manifest: m, deps, emit: (e) => events.push(e), signal: new AbortController().signal,
+    study, options, plan, store, manifest: m, deps, emit: (e) => events.push(e), signal: new AbortController().signal,
     children: new ChildRegistry(join(dir, 'pids.json')), liveness: FAST_LIVENESS,
   };
   return { ctx, events, current };
 }
+
+test('executePlan: an alone probe after the warm-up records one request alone in the manifest; with --shards 2 it still runs one worker in this process', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-pipeline-'));
+  try {
+    const study: Study = { ...S000, scenarios: S000.scenarios.map((sc) => ({ ...sc, aloneProbe: { requests: 4 } })) };
+    const h = await harness(dir, { levels: '2', variants: 'virtual', requestsPerWorker: '2', latencyMs: '200', shards: '2' }, undefined, [], study);
+    assert.deepEqual(h.ctx.plan.blocks.map((b) => b.aloneProbe), [{ requests: 4, theoreticalS: 0.8 }]);
+    await executePlan(h.ctx);
+    const p = h.ctx.manifest.aloneProbes?.['virtual-r1'];
+    assert.ok(p, 'the probe is recorded under its block');
+    assert.equal(p.requests, 4);
+    assert.equal(p.ok, 4);
+    // the mock answers after 200 ms, never earlier: one request alone takes at least that end to end and in the SUT
+    assert.ok(p.execMeanMs! >= 200 && p.e2eMeanMs! > p.execMeanMs!, JSON.stringify(p));
+    assert.deepEqual(validate('RunManifest', JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'))), []);
+    assert.ok(h.events.some((e) => e.type === 'info' && /alone probe of block virtual-r1: 4\/4 ok/.test(e.message)));
+    // the probe is not a cell: only the planned cell is stored, and its mock figures exclude the probe
+    const cell = h.ctx.store.readCell('virtual-c2-r1');
+    assert.equal(cell.mock.after?.served, 2 * 2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test('executePlan: the mock figures stored with each cell describe that cell alone (fixed peak <= min(c, N), virtual peak = c)', { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'vtbench-pipeline-'));

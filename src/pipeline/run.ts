@@ -226,7 +226,8 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
       }
       if (watch.dead) throw diedError(ctx, watch.dead, `the warm-up of block ${block.blockId}`, null);
     }
-    if (block.aloneProbe) await runAloneProbe(ctx, block, block.aloneProbe.requests, sut, watched);
+    // a pod of a multi-host run sends a share of every load in step with the other pods: one worker cannot be shared
+    if (block.aloneProbe && !ctx.pod) await runAloneProbe(ctx, block, block.aloneProbe.requests, sut, watched);
     const maxLevel = Math.max(...levelsOf(o, blockScenario.id).levels);
     for (const cell of todo) {
       if (ctx.signal.aborted) return;
@@ -246,7 +247,9 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
  * back to back, and the manifest records their means (RunManifest.aloneProbes, aloneProbeOf) before
  * the cells run. Not a cell: nothing is written to `cells/`, and a probe whose every request failed
  * records null means (the report then falls back to the nominal holding times). Sends stop after
- * 4 × the probe's plan + 10 s, so a stalled SUT cannot hold the run.
+ * 4 × the probe's plan + 10 s, so a stalled SUT cannot hold the run. One worker runs in this process
+ * whatever `--shards` says (a single worker cannot be split over generator processes); a pod of a
+ * multi-host run skips the probe (runBlock).
  * @throws VtbenchError when a watched component died during the probe (as in the warm-up)
  */
 async function runAloneProbe(ctx: RunContext, block: PlannedBlock, requests: number, sut: SutHandle, watched: Watched[]): Promise<void> {
@@ -255,7 +258,8 @@ async function runAloneProbe(ctx: RunContext, block: PlannedBlock, requests: num
   const watch = new LivenessWatch(() => watched, ctx.liveness).start(() => abort.abort());
   let result: LoadResult;
   try {
-    const { driver, scenario } = loadOf(ctx, block.variant);
+    const scenario = scenarioOfVariant(ctx.study, ctx.options, block.variant);
+    const driver = driverFor(scenario);
     const sendUntilMs = 4 * (block.aloneProbe?.theoreticalS ?? 0) * 1000 + 10_000;
     result = await driver.run({ ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, abort.signal), block.cells[0]?.latencyMs ?? ctx.plan.latencyMs), variant: block.variant, concurrency: 1, requestsPerWorker: requests, sendUntilMs });
   } finally {
