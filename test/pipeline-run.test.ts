@@ -107,6 +107,7 @@ test('executePlan: an alone probe after the warm-up records one request alone in
     assert.ok(p, 'the probe is recorded under its block');
     assert.equal(p.requests, 4);
     assert.equal(p.ok, 4);
+    assert.equal(p.sent, 4);
     // the mock answers after 200 ms, never earlier: one request alone takes at least that end to end and in the SUT
     assert.ok(p.execMeanMs! >= 200 && p.e2eMeanMs! > p.execMeanMs!, JSON.stringify(p));
     assert.deepEqual(validate('RunManifest', JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'))), []);

@@ -267,7 +267,7 @@ describe('alone probe: R(1) and the holds of one request alone', () => {
     }
   });
 
-  test('aloneHolding: medians over the variant\'s blocks with successes; lock = conn + db; other variants and failed probes ignored', () => {
+  test('aloneHolding: medians over the variant\'s blocks with successes; connection = db − conn, lock = db; other variants and failed probes ignored', () => {
     const p = (e2e: number, exec: number, steps: Record<string, number>, ok = 10) => ({ requests: 10, ok, e2eMeanMs: ok > 0 ? e2e : null, e2eP50Ms: null, execMeanMs: ok > 0 ? exec : null, stepMeanMs: steps, atIso: '' });
     const probes = {
       'db10-virtual-sync-r1': p(9, 7, { conn: 0.5, db: 6 }),

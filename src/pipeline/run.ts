@@ -278,10 +278,12 @@ async function runAloneProbe(ctx: RunContext, block: PlannedBlock, requests: num
  * step other than queue and exec (null when absent), the E2E P50. Pure.
  */
 export function aloneProbeOf(summary: Pick<LoadSummary, 'count' | 'ok' | 'e2eMs' | 'execMs' | 'timingMs'>, requests: number, atIso: string): AloneProbe {
+  // count: requests sent in the measured phase (a send deadline may have cut the probe short)
   const stepMeanMs: Record<string, number> = {};
   for (const [k, p] of Object.entries(summary.timingMs ?? {})) if (k !== 'queue' && k !== 'exec' && p !== null && Number.isFinite(p.mean)) stepMeanMs[k] = p.mean;
   return {
     requests,
+    sent: summary.count,
     ok: summary.ok,
     e2eMeanMs: summary.ok > 0 ? (summary.e2eMs?.mean ?? null) : null,
     e2eP50Ms: summary.ok > 0 ? (summary.e2eMs?.p50 ?? null) : null,

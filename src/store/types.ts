@@ -223,7 +223,10 @@ export interface RunManifest {
  * Means over the successes, ms; null when there were none (or the SUT sent no such header).
  */
 export interface AloneProbe {
+  /** planned */
   requests: number;
+  /** sent (fewer when the probe's send deadline cut it short); absent in runs before it was recorded (= requests there) */
+  sent?: number;
   ok: number;
   e2eMeanMs: number | null;
   e2eP50Ms: number | null;

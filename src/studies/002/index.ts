@@ -81,7 +81,7 @@ export const SCENARIO_IDS = ['io-100ms', 'cpu-fib', 'mixed', 'mixed-structured',
 const get = (path: string) => () => ({ method: 'GET' as const, path });
 
 /**
- * The study's scenarios. The four timer-held HTTP scenarios have an alone probe (Scenario.aloneProbe:
+ * The study's scenarios. The five timer-held HTTP scenarios have an alone probe (Scenario.aloneProbe:
  * ≈ 2–4 s per JVM) whose R(1) and holds the report's bounds use (theory.ts boundsFor); cpu-fib does
  * not need one (its hold is the CPU per call measured in each cell).
  */

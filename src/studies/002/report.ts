@@ -391,7 +391,11 @@ function analysis(rs: readonly Row002[], ctx: RenderContext, cores: number, mode
     const e2e = r.e2eMeanMs.median!;
     if (r.alone?.e2eMs != null) {
       // the bound counted R(1): the rest is what concurrency added to each request on this host
+      // which term of min(c / R(1), N / execution alone) bound the cell
+      const i = r.smallest!.inputs; // the filter above kept executor-limited rows only
+      const poolTerm = i['threads'] !== undefined && i['threads'] / i['holdMs']! < r.concurrency / r.alone.e2eMs;
       lines.push('', s('an.belowNoFlagAlone', {
+        term: s(poolTerm ? 'alone.term.pool' : 'alone.term.population'),
         variant: variantName(r.variant), c: int(r.concurrency), alone: ms(r.alone.e2eMs), e2e: ms(e2e),
         exec: r.execMeanMs.median === null ? '—' : ms(r.execMeanMs.median), aloneExec: r.alone.threadMs === null ? '—' : ms(r.alone.threadMs),
         queue: r.queueP50Ms.median === null ? '—' : ms(r.queueP50Ms.median),
@@ -448,7 +452,7 @@ function aloneSection(model: Pick<BaseModel, 'manifest'>, rows: readonly Row002[
     const a = r.alone!;
     const h = holding(r.scenario);
     const ps = Object.entries(probes).filter(([b]) => /^(.*)-r\d+$/.exec(b)?.[1] === v).map(([, p]) => p);
-    const ok = `${int(ps.reduce((t, p) => t + p.ok, 0))} / ${int(ps.reduce((t, p) => t + p.requests, 0))}`;
+    const ok = `${int(ps.reduce((t, p) => t + p.ok, 0))} / ${int(ps.reduce((t, p) => t + (p.sent ?? p.requests), 0))}`;
     return [variantName(v), code(r.scenario), ok, ms(h.threadMs), a.threadMs === null ? '—' : ms(a.threadMs), a.e2eMs === null ? '—' : ms(a.e2eMs),
       h.dbMs === null ? '—' : `${ms(h.dbMs)} → ${a.dbMs === null ? '—' : ms(a.dbMs)}`, a.e2eMs === null ? '—' : num(a.e2eMs / h.threadMs, 3)];
   });

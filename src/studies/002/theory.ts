@@ -128,7 +128,7 @@ export function aloneHolding(probes: Readonly<Record<string, AloneProbe>> | unde
  * and lock bounds use the holds measured in the cell itself (the utilisation law U = X·S ≤ K with S
  * measured over the same cell, Denning & Buzen 1978), else those measured alone; each missing figure
  * keeps its nominal value. (A connection or the lock is held for less time under load than alone —
- * run 20261201-205110, db10-virtual-sync: 6.39 ms alone, about 6.1 ms at c = 1,000 — so a bound from
+ * run 20261201-205110, db10-virtual-sync: 6.38 ms alone, 5.93 ms at c = 1,000 — so a bound from
  * the alone hold is no bound for a busy cell. The executor's N / S keeps the hold alone: a thread's
  * execution in a cell includes its waits for the DB pool, the lock and the CPU, which have their own
  * bounds.)
