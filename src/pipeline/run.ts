@@ -224,7 +224,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
       } finally {
         await watch.stop();
       }
-      if (watch.dead) throw diedError(ctx, watch.dead, `the warm-up of block ${block.blockId}`, null);
+      if (watch.dead) throw diedError(ctx, watch.dead, `during the warm-up of block ${block.blockId}`, null);
     }
     // a pod of a multi-host run sends a share of every load in step with the other pods: one worker cannot be shared
     if (block.aloneProbe && !ctx.pod) await runAloneProbe(ctx, block, block.aloneProbe.requests, sut, watched);
@@ -265,8 +265,12 @@ async function runAloneProbe(ctx: RunContext, block: PlannedBlock, requests: num
   } finally {
     await watch.stop();
   }
-  if (watch.dead) throw diedError(ctx, watch.dead, `the alone probe of block ${block.blockId}`, null);
+  if (watch.dead) throw diedError(ctx, watch.dead, `during the alone probe of block ${block.blockId}`, null);
   if (result.aborted) return;
+  // a component that died during the probe's last requests (they then fail fast) is named here, and its
+  // failed requests are not recorded as the block's probe
+  const after = await checkNow(watched, ctx.liveness);
+  if (after) throw diedError(ctx, after, `during the alone probe of block ${block.blockId}`, null);
   const probe = aloneProbeOf(result.summary, requests, new Date().toISOString());
   ctx.manifest.aloneProbes = { ...(ctx.manifest.aloneProbes ?? {}), [block.blockId]: probe };
   ctx.store.writeManifest(ctx.manifest);

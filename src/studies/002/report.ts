@@ -16,7 +16,7 @@ import type { ChartLabels, ChartSpec } from '../../report/charts.ts';
 import { Raw, aggText, code, int, mib, ms, num, pct, raw, rps, table } from '../../report/format.ts';
 import { aggregate } from '../../stats/aggregate.ts';
 import { boundVerdict, cellCpu, cellWindow, windowRps as rateInWindowRps, type Bound, type BoundVerdict, type CellCpu, type CellWindow } from '../../theory/cell-bounds.ts';
-import { aloneHolding, boundsFor, cellHolding, checkPublished, dbPoolOf, holding, MIXED_CRITICAL_PATH_MS, MIXED_STUDY_CLAIM_MS, REQUEST_SCENARIOS, type AloneHolding, type PublishedCheck } from './theory.ts';
+import { aloneHolding, boundsFor, cellHolding, probesOf, checkPublished, dbPoolOf, holding, MIXED_CRITICAL_PATH_MS, MIXED_STUDY_CLAIM_MS, REQUEST_SCENARIOS, type AloneHolding, type PublishedCheck } from './theory.ts';
 import { STUDY_LEVEL } from './published.ts';
 
 /** The flags that say the host, not the code under test, may have set the limit (src/pipeline/flags.ts). */
@@ -451,7 +451,7 @@ function aloneSection(model: Pick<BaseModel, 'manifest'>, rows: readonly Row002[
     const r = rows.find((x) => x.variant === v)!;
     const a = r.alone!;
     const h = holding(r.scenario);
-    const ps = Object.entries(probes).filter(([b]) => /^(.*)-r\d+$/.exec(b)?.[1] === v).map(([, p]) => p);
+    const ps = probesOf(probes, v);
     const ok = `${int(ps.reduce((t, p) => t + p.ok, 0))} / ${int(ps.reduce((t, p) => t + (p.sent ?? p.requests), 0))}`;
     return [variantName(v), code(r.scenario), ok, ms(h.threadMs), a.threadMs === null ? '—' : ms(a.threadMs), a.e2eMs === null ? '—' : ms(a.e2eMs),
       h.dbMs === null ? '—' : `${ms(h.dbMs)} → ${a.dbMs === null ? '—' : ms(a.dbMs)}`, a.e2eMs === null ? '—' : num(a.e2eMs / h.threadMs, 3)];

@@ -103,12 +103,17 @@ export function cellHolding(timingMs: Readonly<Record<string, { mean: number }>>
   return { dbMs: db - (timingMs?.['conn']?.mean ?? 0), lockMs: db };
 }
 
+/** The alone probes of a variant's blocks (keys `${variant}-r${repeat}`), in key order. Pure. */
+export function probesOf(probes: Readonly<Record<string, AloneProbe>> | undefined, variant: string): AloneProbe[] {
+  return Object.entries(probes ?? {}).filter(([b]) => /^(.*)-r\d+$/.exec(b)?.[1] === variant).map(([, p]) => p);
+}
+
 /**
  * A variant's alone holding times: the medians over its blocks' alone probes (RunManifest.aloneProbes,
  * keyed `${variant}-r${repeat}`); null when no block of the variant has a probe with successes. Pure.
  */
 export function aloneHolding(probes: Readonly<Record<string, AloneProbe>> | undefined, variant: string): AloneHolding | null {
-  const ps = Object.entries(probes ?? {}).filter(([b, p]) => /^(.*)-r\d+$/.exec(b)?.[1] === variant && p.ok > 0).map(([, p]) => p);
+  const ps = probesOf(probes, variant).filter((p) => p.ok > 0);
   if (ps.length === 0) return null;
   const med = (xs: readonly (number | null)[]) => aggregate(xs).median;
   const holds = ps.map((p) => cellHolding(Object.fromEntries(Object.entries(p.stepMeanMs).map(([k, mean]) => [k, { mean }]))));
