@@ -33,6 +33,13 @@
  *     answer was due) give a lower bound on the share of answers GC alone makes later than the
  *     target (gcLateShareOf); above 1% the P99 target cannot be met with those stops, and the
  *     result says so (`limits`)
+ *   - the answer window (the first answer's due time to the last one's, read by two timers): the
+ *     server's main-thread CPU share there (/proc/<pid>/task/<pid>/stat), how much of it in the
+ *     kernel, the host's busy cores and this client's; and, counting the queue each GC stop leaves
+ *     behind (it drains at 1 − that share), the share of answers the stops make later than the
+ *     target (queueLateShareOf, a fluid estimate)
+ *   - the reference's own lateness, measured the same way (bench/lib/plain-fastify.ts): what the
+ *     plainest fastify route with a timer per request reaches on this host in the same rounds
  * Both server children run with the mock's Node flags (mock/src/node-flags.ts), as a run starts
  * the mock. Diagnostics: BENCH_NODE_ARGS="--max-semi-space-size=16" adds node flags to both server
  * children after them (a later V8 flag wins, so this one restores V8's default)
@@ -69,6 +76,28 @@ interface Options {
 }
 
 type Percentiles = { n: number; p50: number; p99: number; max: number };
+
+/** What the held round's answer window cost (HeldRound.answerWindow). */
+export interface AnswerWindow {
+  /** from the first timer's firing to the second's, ms */
+  wallMs: number;
+  /**
+   * the server's main-thread CPU (user + system) in the window / wallMs: the utilisation of the one
+   * thread its JavaScript runs on (GC helper threads not counted; their work does not stop it)
+   */
+  serverCpuShare: number;
+  /** the main thread's system (kernel) CPU / its user + system CPU in the window (null when it used none) */
+  serverSystemShare: number | null;
+  /** the whole host's busy CPU in the window, in cores */
+  hostBusyCores: number;
+  /** this (client) process's CPU in the window, in cores */
+  clientCores: number;
+  /**
+   * queueLateShareOf of the window's GC stops at `serverCpuShare`: the share of answers later than
+   * the target once the queue each stop leaves behind is counted (fluid estimate)
+   */
+  queueLateShareEstimate: number | null;
+}
 
 /** One held round against one server. */
 export interface HeldRound {
@@ -110,14 +139,22 @@ export interface HeldRound {
   otherProcessesCores: number | null;
   loadAvg1Before: number | null;
   loadAvg1After: number | null;
-  /** mock only (from its /stats): answers written − arrival − latency */
+  /**
+   * the answer window (from the first answer's due time, round start + latency, to the last one's,
+   * + ramp; taken by two timers of this process, so its edges are where they fired): the server's
+   * CPU share of one core there (its utilisation while answering: 1 − it is the spare capacity that
+   * drains the queue a stop leaves), the part of that CPU spent in the kernel, the whole host's busy
+   * cores, and queueLateShareOf of the GC stops there. Null without /proc or with --ramp-ms 0
+   */
+  answerWindow: AnswerWindow | null;
+  /** answers written − arrival − latency, server-measured (the mock's /stats; the reference's /lateness, same definition) */
   latenessMs: Percentiles | null;
   peakInFlight: number | null;
   connectionsOpened: number | null;
 }
 
 export interface MockBenchResult {
-  schemaVersion: 4;
+  schemaVersion: 5;
   concurrency: number;
   latencyMs: number;
   rampMs: number;
@@ -138,6 +175,14 @@ export interface MockBenchResult {
   targetP99Met: boolean;
   /** median over rounds of the mock's gcAnswerWindow.lateShareLowerBound: above 0.01 its GC stops alone rule out the P99 target */
   gcLateShareLowerBound: number | null;
+  /** median over rounds of the mock's answerWindow.queueLateShareEstimate: above 0.01, its GC stops with the queue they leave rule out the P99 target (fluid estimate) */
+  queueLateShareEstimate: number | null;
+  /** median over rounds of the mock's main-thread CPU share in the answer window (answerWindow.serverCpuShare) */
+  answerWindowCpuShare: number | null;
+  /** median over rounds of the reference's (plain fastify, a timer per request) own P99 lateness, ms: what the plainest route reaches on this host in the same run */
+  referenceLatenessP99Ms: number | null;
+  /** the reference's best round, ms */
+  referenceLatenessP99BestMs: number | null;
   /** why the P99 target was not met, one sentence each, from this run's figures (host saturation, GC stops, the server's CPU share); empty when met */
   limits: string[];
   targetCpuRatioMet: boolean;
@@ -199,15 +244,40 @@ function procMemory(pid: number): { rss: number; hwm: number } | null {
   }
 }
 
-/** user + system CPU time of a process, ms (from /proc/<pid>/stat, clock ticks of 10 ms), or null. */
-function procCpuMs(pid: number): number | null {
+/**
+ * user and system CPU time of a process, ms (from /proc/<pid>/stat, clock ticks of 10 ms), or null;
+ * with `mainThread`, of its main thread alone (/proc/<pid>/task/<pid>/stat: the thread whose id is
+ * the pid; without V8's GC helper threads and libuv's pool).
+ */
+function procCpuSplitMs(pid: number, mainThread = false): { user: number; system: number } | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14, 15)
+    return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 }; // utime, stime (fields 14, 15)
   } catch {
     return null;
   }
+}
+
+/** user + system CPU time of a process, ms (procCpuSplitMs), or null. */
+function procCpuMs(pid: number): number | null {
+  const c = procCpuSplitMs(pid);
+  return c === null ? null : c.user + c.system;
+}
+
+/** One reading of the meters the answer window is measured with (AnswerWindow). */
+export interface Meters {
+  /** performance.now() of this process, ms */
+  atMs: number;
+  /** the server's main thread's CPU so far, ms */
+  server: { user: number; system: number } | null;
+  hostMs: number | null;
+  clientMs: number;
+}
+
+function readMeters(pid: number): Meters {
+  const c = process.cpuUsage();
+  return { atMs: performance.now(), server: procCpuSplitMs(pid, true), hostMs: hostBusyMs(), clientMs: (c.user + c.system) / 1000 };
 }
 
 /** CPU time the whole host spent busy (all cores: user, nice, system, irq, softirq, steal), ms from /proc/stat's ticks of 10 ms, or null. */
@@ -321,6 +391,48 @@ export function gcLateShareOf(stopsMs: readonly number[], targetMs: number, spre
   if (spreadMs <= 0) return null;
   let late = 0;
   for (const l of stopsMs) late += Math.max(0, l - targetMs);
+  return Math.min(1, late / spreadMs);
+}
+
+/**
+ * The share of answers later than `targetMs` once the queue a GC stop leaves behind is counted: a
+ * fluid estimate (Kleinrock, *Queueing Systems* vol. 1, the fluid approximation of a single
+ * server). Answers fall due evenly over the window [fromMs, fromMs + spreadMs]; the server spends
+ * the share `rho` of its core on them (and the rest of its work) on average. A stop of g ms ending at
+ * `endMs` (placed at [endMs − g, endMs]; V8 prints the line when it ends) holds every answer due
+ * in it; when it ends, the work due meanwhile is waiting and the queue drains only at the spare
+ * rate 1 − rho, so the answer due x ms after the stop began is late by g − (1 − rho)·x: later
+ * than the target for x < (g − target) / (1 − rho). With rho >= 1 the queue never drains before the
+ * window ends. The union of these intervals, clipped to the window, over spreadMs (overlapping
+ * spans count once, though a stop in another's queue adds its own to it: a lower bound of the
+ * fluid model). It takes the
+ * cost of every answer as the same (no burst of costly answers after a stop) and nothing but GC
+ * as a stop, so other delays come on top; for rho = 0 it is gcLateShareOf. Null when spreadMs is 0.
+ */
+export function queueLateShareOf(stops: readonly { endMs: number; longestMs: number }[], targetMs: number, fromMs: number, spreadMs: number, rho: number): number | null {
+  if (spreadMs <= 0) return null;
+  const toMs = fromMs + spreadMs;
+  const spans: [number, number][] = [];
+  for (const g of stops) {
+    if (g.longestMs <= targetMs) continue;
+    const start = g.endMs - g.longestMs;
+    const end = rho >= 1 ? toMs : start + (g.longestMs - targetMs) / (1 - rho);
+    const a = Math.max(fromMs, start);
+    const b = Math.min(toMs, end);
+    if (b > a) spans.push([a, b]);
+  }
+  spans.sort((x, y) => x[0] - y[0]);
+  let late = 0;
+  let curA = -Infinity;
+  let curB = -Infinity;
+  for (const [a, b] of spans) {
+    if (a > curB) {
+      if (curB > curA) late += curB - curA;
+      curA = a;
+      curB = b;
+    } else if (b > curB) curB = b;
+  }
+  if (curB > curA) late += curB - curA;
   return Math.min(1, late / spreadMs);
 }
 
@@ -459,7 +571,7 @@ async function heldRound(server: HeldRound['server'], sc: ServerChild, o: Option
       progress(`${server}: warm-up: ${Math.min(o.warmup, o.n)} chat requests ...`);
       await Promise.all(clients.slice(0, Math.min(o.warmup, o.n)).map((c) => chat(c)));
     }
-    if (isMock) await (await clients[0]!.request({ method: 'POST', path: '/stats/reset' })).body.text();
+    await (await clients[0]!.request({ method: 'POST', path: isMock ? '/stats/reset' : '/lateness/reset' })).body.text();
 
     progress(`${server}: holding ${o.n} chat requests of ${o.latencyMs} ms ...`);
     let rssPeak = 0;
@@ -480,6 +592,16 @@ async function heldRound(server: HeldRound['server'], sc: ServerChild, o: Option
     const t0EpochMs = Date.now();
     const t0Ms = performance.now();
     const at = (i: number) => (o.n > 1 ? (o.rampMs * i) / (o.n - 1) : 0);
+    // the answer window's edges: the first answer falls due at latency, the last at latency + ramp
+    const windowMeters: Meters[] = [];
+    const windowTimers =
+      o.rampMs > 0
+        ? [o.latencyMs, o.latencyMs + o.rampMs].map((ms) =>
+            setTimeout(() => {
+              windowMeters.push(readMeters(pid));
+            }, ms),
+          )
+        : [];
     await new Promise<void>((resolve) => {
       let left = o.n;
       const onDone = (h: HeldRequest, error: boolean) => {
@@ -513,6 +635,7 @@ async function heldRound(server: HeldRound['server'], sc: ServerChild, o: Option
       tick();
     });
     const heldWallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+    for (const t of windowTimers) clearTimeout(t);
     const endEpochMs = Date.now();
     const cpuAfter = procCpuMs(pid);
     const hostAfter = hostBusyMs();
@@ -542,8 +665,15 @@ async function heldRound(server: HeldRound['server'], sc: ServerChild, o: Option
     };
 
     let stats: MockStats | null = null;
-    if (isMock) stats = (await (await clients[0]!.request({ method: 'GET', path: '/stats' })).body.json()) as MockStats;
-    const l = stats?.latenessMs ?? null;
+    let latenessMs: Percentiles | null;
+    if (isMock) {
+      stats = (await (await clients[0]!.request({ method: 'GET', path: '/stats' })).body.json()) as MockStats;
+      const l = stats.latenessMs;
+      latenessMs = l ? { n: l.n, p50: l.p50, p99: l.p99, max: l.max } : null;
+    } else {
+      latenessMs = summary((await (await clients[0]!.request({ method: 'GET', path: '/lateness' })).body.json()) as number[]);
+    }
+    const answerWindow = answerWindowOf(windowMeters, inWindowStops(stops, t0EpochMs, t0Ms, windowMeters), t0Ms + o.latencyMs, o.rampMs);
     const serverCpuMs = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
     const clientCpuMs = (clientCpu.user + clientCpu.system) / 1000;
     const hostMs = hostBefore !== null && hostAfter !== null ? hostAfter - hostBefore : null;
@@ -567,7 +697,8 @@ async function heldRound(server: HeldRound['server'], sc: ServerChild, o: Option
       otherProcessesCores: hostMs !== null && serverCpuMs !== null && heldWallMs > 0 ? Math.max(0, hostMs - serverCpuMs - clientCpuMs) / heldWallMs : null,
       loadAvg1Before: loadBefore,
       loadAvg1After: loadAfter,
-      latenessMs: l ? { n: l.n, p50: l.p50, p99: l.p99, max: l.max } : null,
+      answerWindow,
+      latenessMs,
       peakInFlight: stats?.peakInFlight ?? null,
       connectionsOpened: stats?.connectionsOpened ?? null,
     };
@@ -576,6 +707,39 @@ async function heldRound(server: HeldRound['server'], sc: ServerChild, o: Option
     child.kill('SIGTERM');
     if (child.exitCode === null) await once(child, 'exit');
   }
+}
+
+/**
+ * The GC stops of the held round on this process's performance.now() clock (the window's meters
+ * use it): a stop's epoch end minus the round's epoch start, plus the round's performance.now()
+ * start. Empty unless both window meters were read.
+ */
+function inWindowStops(stops: readonly { endEpochMs: number; longestMs: number }[], t0EpochMs: number, t0Ms: number, meters: readonly Meters[]): { endMs: number; longestMs: number }[] {
+  if (meters.length < 2) return [];
+  return stops.map((g) => ({ endMs: t0Ms + (g.endEpochMs - t0EpochMs), longestMs: g.longestMs }));
+}
+
+/**
+ * AnswerWindow from the meters read at the window's two edges (null unless both were read and
+ * /proc gave the server's and the host's CPU); `stops` and `fromMs` (when the first answer fell
+ * due) on the meters' clock, `spreadMs` the ramp.
+ */
+export function answerWindowOf(meters: readonly Meters[], stops: readonly { endMs: number; longestMs: number }[], fromMs: number, spreadMs: number): AnswerWindow | null {
+  const [a, b] = meters;
+  if (a === undefined || b === undefined || a.server === null || b.server === null || a.hostMs === null || b.hostMs === null) return null;
+  const wallMs = b.atMs - a.atMs;
+  if (!(wallMs > 0)) return null;
+  const user = b.server.user - a.server.user;
+  const system = b.server.system - a.server.system;
+  const share = (user + system) / wallMs;
+  return {
+    wallMs,
+    serverCpuShare: share,
+    serverSystemShare: user + system > 0 ? system / (user + system) : null,
+    hostBusyCores: (b.hostMs - a.hostMs) / wallMs,
+    clientCores: (b.clientMs - a.clientMs) / wallMs,
+    queueLateShareEstimate: queueLateShareOf(stops, TARGET_P99_LATENESS_MS, fromMs, spreadMs, share),
+  };
 }
 
 /** Runs `o.rounds` rounds of (mock, reference), alternating who goes first. */
@@ -618,8 +782,9 @@ export async function runMockBench(o: Options, progress: (line: string) => void)
     const clean = rounds.every((r) => r.mock.failed === 0 && r.mock.emptyBodies === 0 && r.mock.ok === o.n);
     const targetP99Met = clean && latenessP99Ms !== null && latenessP99Ms <= TARGET_P99_LATENESS_MS;
     const gcLateShareLowerBound = median(rounds.map((r) => r.mock.gcAnswerWindow.lateShareLowerBound).filter((x): x is number => x !== null));
+    const refP99s = rounds.map((r) => r.reference.latenessMs?.p99).filter((x): x is number => x !== undefined);
     return {
-      schemaVersion: 4,
+      schemaVersion: 5,
       concurrency: o.n,
       latencyMs: o.latencyMs,
       rampMs: o.rampMs,
@@ -635,6 +800,10 @@ export async function runMockBench(o: Options, progress: (line: string) => void)
       targetP99LatenessMs: TARGET_P99_LATENESS_MS,
       targetP99Met,
       gcLateShareLowerBound,
+      queueLateShareEstimate: median(rounds.map((r) => r.mock.answerWindow?.queueLateShareEstimate).filter((x): x is number => x !== null && x !== undefined)),
+      answerWindowCpuShare: median(rounds.map((r) => r.mock.answerWindow?.serverCpuShare).filter((x): x is number => x !== undefined)),
+      referenceLatenessP99Ms: median(refP99s),
+      referenceLatenessP99BestMs: refP99s.length > 0 ? Math.min(...refP99s) : null,
       limits: targetP99Met ? [] : limitsOf(rounds.map((r) => r.mock), availableParallelism(), o),
       targetCpuRatioMet: clean && cpuRatio !== null && cpuRatio <= TARGET_CPU_RATIO,
       percentileDefinition: 'linear interpolation (R type 7, simple-statistics quantileSorted)',
@@ -654,9 +823,10 @@ export function saturated(r: HeldRound, cores: number): boolean {
 
 /**
  * Why the mock's P99 lateness missed the target, from the mock's held rounds: one sentence per
- * limit found (every round where it applied is counted): the host's CPU saturated; GC stops in the
- * answer window that by themselves make more than 1% of the answers later than the target
- * (gcLateShareOf); the mock's own CPU share of one core at 0.9 or more (answers queue behind each
+ * limit found (every round where it applied is counted): the host's CPU saturated (over the held
+ * round, or in the answer window alone); GC stops in the answer window that by themselves make more
+ * than 1% of the answers later than the target (gcLateShareOf), or do so once the queue they leave
+ * behind is counted (queueLateShareOf at the window's main-thread CPU share); the mock's own CPU share of one core at 0.9 or more (answers queue behind each
  * other); fewer than n requests in flight at the peak (the bench's client sent late, so arrivals
  * overlapped the answers). Empty when none of these applied (then the cause is not one this bench
  * can name).
@@ -673,6 +843,17 @@ export function limitsOf(mockRounds: readonly HeldRound[], cores: number, o: Pic
     const w = gcBound.map((h) => `${h.gcAnswerWindow.count} stops, longest ${h.gcAnswerWindow.maxMs.toFixed(1)} ms, ≥ ${((h.gcAnswerWindow.lateShareLowerBound ?? 0) * 100).toFixed(1)}% of answers`).join('; ');
     out.push(
       `GC stops of the mock's main thread in the answer window make more than 1% of the answers later than ${TARGET_P99_LATENESS_MS} ms by themselves in ${gcBound.length} of ${n} round(s) (${w}): with ${o.rampMs} ms of answers at a ${o.latencyMs} ms delay, P99 ≤ ${TARGET_P99_LATENESS_MS} ms needs their excess over ${TARGET_P99_LATENESS_MS} ms to sum below ${(o.rampMs * 0.01).toFixed(0)} ms`,
+    );
+  }
+  const satWindow = mockRounds.filter((h) => h.answerWindow != null && h.answerWindow.hostBusyCores >= SATURATED_SHARE * cores && !saturated(h, cores));
+  if (satWindow.length > 0) {
+    out.push(`host CPU saturated in the answer window in ${satWindow.length} of ${n} round(s) (${satWindow.map((h) => h.answerWindow!.hostBusyCores.toFixed(2)).join(', ')} of ${cores} cores busy; this client ${satWindow.map((h) => h.answerWindow!.clientCores.toFixed(2)).join(', ')}): answers waited for a CPU`);
+  }
+  const queued = mockRounds.filter((h) => (h.answerWindow?.queueLateShareEstimate ?? 0) > 0.01);
+  if (queued.length > 0) {
+    const w = queued.map((h) => `main thread ${(h.answerWindow!.serverCpuShare * 100).toFixed(0)}% busy, ≥ ${((h.answerWindow!.queueLateShareEstimate ?? 0) * 100).toFixed(1)}% of answers`).join('; ');
+    out.push(
+      `counting the queue each GC stop leaves behind, which drains only at the mock's spare capacity (1 − its main thread's CPU share in the answer window), the stops make more than 1% of the answers later than ${TARGET_P99_LATENESS_MS} ms in ${queued.length} of ${n} round(s) (${w}; fluid estimate, queueLateShareOf): at ${((o.n / Math.max(1, o.rampMs)) * 1000).toFixed(0)} answers/s the answering itself keeps the thread that busy, so every ms of stop beyond ${TARGET_P99_LATENESS_MS} ms costs 1 / (1 − share) ms of late answers`,
     );
   }
   const busyServer = mockRounds.filter((h) => (h.serverCpuShare ?? 0) >= 0.9);
@@ -698,7 +879,7 @@ export function renderTable(r: MockBenchResult): string {
     lines.push(`round ${round.round} (${round.order}): CPU per answer mock / reference = ${f(round.cpuRatio, 3)}`);
     for (const h of [round.mock, round.reference]) {
       const rows: [string, string][] = [
-        ['held concurrently (mock peak in flight)', h.peakInFlight === null ? 'n/a (reference keeps no stats)' : `${h.peakInFlight} of ${r.concurrency}`],
+        ['held concurrently (mock peak in flight)', h.peakInFlight === null ? 'n/a (the reference keeps no peak)' : `${h.peakInFlight} of ${r.concurrency}`],
         ['answers ok / failed / empty bodies (body bytes)', `${h.ok} / ${h.failed} / ${h.emptyBodies} (${h.bodyBytes ?? 'n/a'})`],
         ['lateness P50 / P99 / max (ms, server-measured)', h.latenessMs ? `${f(h.latenessMs.p50)} / ${f(h.latenessMs.p99)} / ${f(h.latenessMs.max)}` : 'n/a'],
         ['client E2E − latency P50 / P99 / max (ms)', `${f(h.clientOverheadMs?.p50)} / ${f(h.clientOverheadMs?.p99)} / ${f(h.clientOverheadMs?.max)}`],
@@ -708,6 +889,14 @@ export function renderTable(r: MockBenchResult): string {
           `${h.gcAnswerWindow.count} / ${f(h.gcAnswerWindow.maxMs, 1)}; ${h.gcAnswerWindow.lateShareLowerBound === null ? 'n/a' : `≥ ${(h.gcAnswerWindow.lateShareLowerBound * 100).toFixed(1)}%`}`,
         ],
         ['server CPU per answer (µs) / share of one core', `${f(h.serverCpuUsPerAnswer, 1)} / ${f(h.serverCpuShare, 3)}`],
+        [
+          'answer window: main-thread CPU share / of it in the kernel / host busy cores / this client (cores)',
+          h.answerWindow === null ? 'n/a' : `${f(h.answerWindow.serverCpuShare, 3)} / ${f(h.answerWindow.serverSystemShare, 3)} / ${f(h.answerWindow.hostBusyCores)} / ${f(h.answerWindow.clientCores)}`,
+        ],
+        [
+          `  answers the GC stops make > ${r.targetP99LatenessMs} ms late, with the queue they leave (fluid estimate)`,
+          h.answerWindow?.queueLateShareEstimate == null ? 'n/a' : `≥ ${(h.answerWindow.queueLateShareEstimate * 100).toFixed(1)}%`,
+        ],
         ['CPU in the held round: server / client (ms)', `${f(h.serverCpuMs, 0)} / ${f(h.clientCpuMs, 0)}`],
         [
           `host CPU in the held round: all / other processes (cores of ${r.cores})`,
@@ -726,6 +915,7 @@ export function renderTable(r: MockBenchResult): string {
     `mock P99 lateness: ${f(r.latenessP99Ms)} ms (median; best round ${f(r.latenessP99BestMs)} ms; target ≤ ${r.targetP99LatenessMs} ms): ${r.targetP99Met ? 'met' : 'NOT met'}${
       r.hostSaturatedRounds > 0 ? ` — in ${r.hostSaturatedRounds} of ${r.rounds.length} round(s) the host's CPU was saturated during the mock's held round, so the host, not the mock, set the lateness there` : ''
     }`,
+    `the plain fastify reference's own P99 lateness (a timer per request, same host, same rounds): ${f(r.referenceLatenessP99Ms)} ms (median; best round ${f(r.referenceLatenessP99BestMs)} ms)`,
     ...r.limits.map((l) => `  limit: ${l}`),
     ...(!r.targetP99Met && r.limits.length === 0 ? ['  limit: none found by this bench (host CPU below 90% of the cores, GC stops in the answer window under 1% of the answers, the mock under 90% of one core, every request held at once)'] : []),
   );

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { GcTrace, gcLateShareOf, gcLineOf, limitsOf, saturated, type HeldRound } from '../bench/mock.ts';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { answerWindowOf, GcTrace, gcLateShareOf, gcLineOf, limitsOf, queueLateShareOf, saturated, type HeldRound, type Meters } from '../bench/mock.ts';
 
 // lines printed by `node --trace-gc` (Node 20.20.2) on this host during a bench:mock run
 const SCAVENGE = '[24924:0x107c8090]       87 ms: Scavenge 4.6 (4.7) -> 4.2 (5.7) MB, 2.36 / 0.00 ms  (average mu = 1.000, current mu = 1.000) allocation failure; ';
@@ -65,6 +70,72 @@ describe('bench:mock helpers', () => {
     assert.equal(gcLateShareOf([30], 5, 0), null, 'all due at once: no spread to share');
   });
 
+  test('queueLateShareOf: a stop leaves a queue that drains at 1 − rho, so it makes (g − target) / (1 − rho) ms of answers late', () => {
+    const stop = (endMs: number, longestMs: number) => ({ endMs, longestMs });
+    // window 1000..1900 ms; one 25 ms stop ending at 1100 (began at 1075)
+    assert.equal(queueLateShareOf([stop(1100, 25)], 5, 1000, 900, 0), 20 / 900, 'rho 0: the stop alone (gcLateShareOf)');
+    assert.equal(gcLateShareOf([25], 5, 900), 20 / 900);
+    assert.equal(queueLateShareOf([stop(1100, 25)], 5, 1000, 900, 0.5), 40 / 900, 'half the core busy: the queue doubles it');
+    assert.equal(queueLateShareOf([stop(1100, 25)], 5, 1000, 900, 0.75), 80 / 900);
+    assert.equal(queueLateShareOf([stop(1100, 5), stop(1300, 3)], 5, 1000, 900, 0.9), 0, 'stops no longer than the target make none late');
+    // two stops whose late spans overlap count once: [1075, 1115) and [1100, 1120) at rho 0.5 → 45 ms
+    // (the second stop's own queue comes on top of the first's, so the fluid model's true span is longer: a lower bound)
+    assert.equal(queueLateShareOf([stop(1100, 25), stop(1115, 15)], 5, 1000, 900, 0.5), 45 / 900);
+    assert.equal(queueLateShareOf([stop(1010, 20)], 5, 1000, 900, 0), 5 / 900, 'clipped to the window: answers fall due from 1000 on');
+    assert.equal(queueLateShareOf([stop(1850, 10)], 5, 1000, 900, 0.99), 60 / 900, 'clipped at the window\'s end');
+    assert.equal(queueLateShareOf([stop(1500, 10)], 5, 1000, 900, 1), 410 / 900, 'rho >= 1: the queue never drains before the window ends');
+    assert.equal(queueLateShareOf([stop(1100, 25)], 5, 1000, 0, 0.5), null, 'all due at once');
+  });
+
+  test('answerWindowOf: shares from the two meters; null without both or without /proc', () => {
+    const m = (atMs: number, user: number, system: number, hostMs: number, clientMs: number): Meters => ({ atMs, server: { user, system }, hostMs, clientMs });
+    const w = answerWindowOf([m(1000, 200, 100, 5000, 50), m(1900, 500, 280, 6080, 500)], [{ endMs: 1100, longestMs: 25 }], 1000, 900)!;
+    assert.equal(w.wallMs, 900);
+    assert.ok(Math.abs(w.serverCpuShare - 480 / 900) < 1e-12);
+    assert.ok(Math.abs(w.serverSystemShare! - 180 / 480) < 1e-12);
+    assert.ok(Math.abs(w.hostBusyCores - 1.2) < 1e-12);
+    assert.ok(Math.abs(w.clientCores - 0.5) < 1e-12);
+    assert.equal(w.queueLateShareEstimate, queueLateShareOf([{ endMs: 1100, longestMs: 25 }], 5, 1000, 900, 480 / 900));
+    assert.equal(answerWindowOf([m(1000, 0, 0, 0, 0)], [], 1000, 900), null, 'the second timer never fired');
+    assert.equal(answerWindowOf([{ ...m(1000, 0, 0, 0, 0), server: null }, m(1900, 1, 1, 1, 1)], [], 1000, 900), null, 'no /proc');
+    assert.equal(answerWindowOf([m(1000, 0, 0, 0, 0), m(1900, 0, 0, 900, 0)], [], 1000, 900)!.serverSystemShare, null, 'no CPU used: no kernel share');
+  });
+
+  test('plain-fastify reference: keeps a lateness sample per answer, measured as the mock measures it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plain-fastify-'));
+    const bodyFile = join(dir, 'answer.json');
+    writeFileSync(bodyFile, '{"ok":true}');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/plain-fastify.ts', '--latency-ms', '60', '--body-file', bodyFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout!.on('data', (d: Buffer) => {
+          const m = /listening on (http:\/\/\S+)/.exec(d.toString());
+          if (m?.[1]) resolve(m[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`plain-fastify exited with ${code}`)));
+      });
+      const chat = async () => {
+        const r = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+        assert.equal(await r.text(), '{"ok":true}');
+      };
+      await chat();
+      await (await fetch(`${url}/lateness/reset`, { method: 'POST' })).text();
+      const t0 = performance.now();
+      await Promise.all([chat(), chat(), chat()]);
+      const wall = performance.now() - t0;
+      const lateness = (await (await fetch(`${url}/lateness`)).json()) as number[];
+      assert.equal(lateness.length, 3, 'the answer before the reset is forgotten');
+      for (const l of lateness) {
+        assert.ok(l > -2, `a Node timer fires at most about a millisecond before its hrtime target (got ${l} ms)`);
+        assert.ok(l < wall - 60 + 1, `lateness ${l} ms fits in the client's wall time ${wall} ms less the 60 ms delay`);
+      }
+    } finally {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await once(child, 'exit');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('limitsOf: names the saturated host, the GC stops over 1% and a busy server; nothing when none applied', () => {
     const round = (p: Partial<HeldRound>) =>
       ({ hostBusyCores: 1.2, serverCpuShare: 0.5, peakInFlight: 10_000, gcAnswerWindow: { count: 0, totalMs: 0, maxMs: 0, lateShareLowerBound: 0 }, ...p }) as HeldRound;
@@ -77,6 +148,13 @@ describe('bench:mock helpers', () => {
     assert.match(limitsOf([round({ serverCpuShare: 0.95 })], 2, o)[0]!, /90% of one core/);
     assert.match(limitsOf([round({ peakInFlight: 9936 })], 2, o)[0]!, /not all 10000 requests were held at once in 1 of 1 round\(s\) \(peak 9936\)/);
     assert.deepEqual(limitsOf([round({ peakInFlight: null })], 2, o), [], 'the reference keeps no peak');
+    const win = (p: Partial<NonNullable<HeldRound['answerWindow']>>) => ({ wallMs: 900, serverCpuShare: 0.5, serverSystemShare: 0.4, hostBusyCores: 1.2, clientCores: 0.5, queueLateShareEstimate: 0.005, ...p });
+    assert.deepEqual(limitsOf([round({ answerWindow: win({}) })], 2, o), [], 'a window under both limits adds none');
+    const q = limitsOf([round({ answerWindow: win({ serverCpuShare: 0.52, queueLateShareEstimate: 0.022 }) })], 2, o);
+    assert.equal(q.length, 1);
+    assert.match(q[0]!, /queue each GC stop leaves.*in 1 of 1 round\(s\) \(main thread 52% busy, ≥ 2\.2% of answers.*11111 answers\/s/);
+    assert.match(limitsOf([round({ answerWindow: win({ hostBusyCores: 1.85, clientCores: 0.7 }) })], 2, o)[0]!, /saturated in the answer window in 1 of 1 round\(s\) \(1\.85 of 2 cores busy; this client 0\.70\)/);
+    assert.equal(limitsOf([round({ hostBusyCores: 1.9, answerWindow: win({ hostBusyCores: 1.9 }) })], 2, o).length, 1, 'a round saturated over the whole held round is named once');
   });
 
   test('saturated: from 90% of the cores busy, and not without /proc', () => {

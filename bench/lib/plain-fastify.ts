@@ -2,8 +2,15 @@
  * The reference of `bench:mock`: the plainest fastify server that does the mock's work — a
  * `POST /v1/chat/completions` route that waits the same delay with an ordinary per-request timer
  * and answers the same bytes (read from --body-file, content-type `application/json;
- * charset=utf-8`), plus `GET /health`. No hooks, no logging, no validation, no statistics: what a
- * user would write instead of the mock. Same fastify version and server timeouts as the mock.
+ * charset=utf-8`), plus `GET /health`. No hooks, no logging, no validation: what a user would
+ * write instead of the mock. Same fastify version and server timeouts as the mock.
+ *
+ * It measures its lateness the way the mock does (mock/src/server.ts: response 'finish' − arrival
+ * − latency, hrtime), so bench:mock can set the mock's P99 beside what the plainest route reaches
+ * on the same host in the same run: one hrtime read when the handler starts (after fastify parsed
+ * the body — a little later than the mock's stamp in its onRequest hook, so if anything this
+ * favours the reference), one at 'finish', one number kept per answer. `GET /lateness` returns the
+ * samples (ms) since the last `POST /lateness/reset`.
  *
  *   node --import tsx bench/lib/plain-fastify.ts --latency-ms 1000 --body-file /tmp/body.json
  *
@@ -24,11 +31,20 @@ if (!Number.isFinite(latencyMs) || latencyMs < 0 || values['body-file'] === unde
   process.exit(2);
 }
 const body = readFileSync(values['body-file'], 'utf8');
+/** lateness of each answer since the last reset, ms */
+let lateness: number[] = [];
 
 // the mock's server settings (mock/src/server.ts createMockServer), logging off as in benchmarks
 const app = Fastify({ logger: false, keepAliveTimeout: 650_000, requestTimeout: 0, connectionTimeout: 0, maxRequestsPerSocket: 0, forceCloseConnections: true });
 app.get('/health', async () => ({ status: 'ok' }));
+app.get('/lateness', async () => lateness);
+app.post('/lateness/reset', async () => {
+  lateness = [];
+  return { ok: true };
+});
 app.post('/v1/chat/completions', async (_req, reply) => {
+  const arrival = process.hrtime.bigint();
+  reply.raw.once('finish', () => lateness.push(Number(process.hrtime.bigint() - arrival) / 1e6 - latencyMs));
   await sleep(latencyMs);
   reply.type('application/json; charset=utf-8');
   return body;
