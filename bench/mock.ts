@@ -636,6 +636,8 @@ async function heldRound(server: HeldRound['server'], sc: ServerChild, o: Option
     });
     const heldWallMs = Number(process.hrtime.bigint() - t0) / 1e6;
     for (const t of windowTimers) clearTimeout(t);
+    // the last answer came before the window's second timer fired (this process was busy): the window ends here
+    if (windowMeters.length === 1) windowMeters.push(readMeters(pid));
     const endEpochMs = Date.now();
     const cpuAfter = procCpuMs(pid);
     const hostAfter = hostBusyMs();
