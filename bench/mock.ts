@@ -36,10 +36,11 @@
  *     target (gcLateShareOf); above 1% the P99 target cannot be met with those stops, and the
  *     result says so (`limits`)
  *   - the answer window (the first answer's due time to the last one's, read by two timers): the
- *     server's main-thread CPU share there (/proc/<pid>/task/<pid>/stat), how much of it in the
- *     kernel, the host's busy cores and this client's; and, counting the queue each GC stop leaves
- *     behind (it drains at 1 − that share), the share of answers the stops make later than the
- *     target (queueLateShareOf, a fluid estimate)
+ *     server's main-thread CPU share there (/proc/<pid>/task/<pid>/schedstat), the same without its
+ *     GC time (the answering's share), how much in the kernel, how long the thread waited for a CPU,
+ *     the host's busy cores and this client's; and, counting the queue the GC stops leave behind
+ *     (it drains at 1 − the answering's share), the share of answers the stops make later than the
+ *     target (queueLateShareOf, a fluid-queue estimate)
  *   - the reference's own lateness, measured the same way (bench/lib/plain-fastify.ts): what the
  *     plainest fastify route with a timer per request reaches on this host in the same rounds
  * Both server children run with the mock's Node flags (mock/src/node-flags.ts), as a run starts
@@ -81,22 +82,30 @@ type Percentiles = { n: number; p50: number; p99: number; max: number };
 
 /** What the held round's answer window cost (HeldRound.answerWindow). */
 export interface AnswerWindow {
-  /** from the first timer's firing to the second's, ms */
+  /** between the window's two meter readings (the first timer's firing; the second's, or the round's end when the last answer came first), ms */
   wallMs: number;
   /**
-   * the server's main-thread CPU (user + system) in the window / wallMs: the utilisation of the one
-   * thread its JavaScript runs on (GC helper threads not counted; their work does not stop it)
+   * the server's main-thread CPU in the window / wallMs (/proc/<pid>/task/<pid>/schedstat on-CPU
+   * ns, else stat's 10 ms ticks): the utilisation of the one thread its JavaScript runs on, GC
+   * pauses included (GC helper threads not counted)
    */
   serverCpuShare: number;
-  /** the main thread's system (kernel) CPU / its user + system CPU in the window (null when it used none) */
+  /**
+   * serverCpuShare without the main thread's GC time in the window (the stops' totals, placed as
+   * in queueLateShareOf), clamped at 0: the answering work's own utilisation, rho of queueLateShareOf
+   */
+  answeringShare: number;
+  /** the main thread's system (kernel) CPU / its user + system CPU in the window, from stat's ticks (null when they counted none) */
   serverSystemShare: number | null;
-  /** the whole host's busy CPU in the window, in cores */
+  /** ms the main thread was runnable but waited for a CPU in the window (/proc/<pid>/task/<pid>/schedstat; null without it) */
+  runQueueWaitMs: number | null;
+  /** the whole host's busy CPU in the window (/proc/stat), in cores */
   hostBusyCores: number;
-  /** this (client) process's CPU in the window, in cores */
+  /** this (client) process's CPU in the window (process.cpuUsage), in cores */
   clientCores: number;
   /**
-   * queueLateShareOf of the window's GC stops at `serverCpuShare`: the share of answers later than
-   * the target once the queue each stop leaves behind is counted (fluid estimate)
+   * queueLateShareOf of the round's GC stops at `answeringShare`: the share of answers later than
+   * the target once the queue the stops leave behind is counted (a fluid-queue estimate)
    */
   queueLateShareEstimate: number | null;
 }
@@ -143,10 +152,12 @@ export interface HeldRound {
   loadAvg1After: number | null;
   /**
    * the answer window (from the first answer's due time, round start + latency, to the last one's,
-   * + ramp; taken by two timers of this process, so its edges are where they fired): the server's
-   * CPU share of one core there (its utilisation while answering: 1 − it is the spare capacity that
-   * drains the queue a stop leaves), the part of that CPU spent in the kernel, the whole host's busy
-   * cores, and queueLateShareOf of the GC stops there. Null without /proc or with --ramp-ms 0
+   * + ramp; read by two timers of this process, so its edges are where they fired, or the second
+   * at the round's end when the last answer came before it): the server's main-thread CPU share
+   * there (its utilisation while answering: 1 − it is the spare capacity that drains the queue a
+   * stop leaves), the part of that CPU spent in the kernel, how long the thread waited for a CPU,
+   * the whole host's busy cores, and queueLateShareOf of the GC stops. Null without /proc, with
+   * --ramp-ms 0, or when the first timer had not fired by the round's end
    */
   answerWindow: AnswerWindow | null;
   /** answers written − arrival − latency, server-measured (the mock's /stats; the reference's /lateness, same definition) */
@@ -177,10 +188,12 @@ export interface MockBenchResult {
   targetP99Met: boolean;
   /** median over rounds of the mock's gcAnswerWindow.lateShareLowerBound: above 0.01 its GC stops alone rule out the P99 target */
   gcLateShareLowerBound: number | null;
-  /** median over rounds of the mock's answerWindow.queueLateShareEstimate: above 0.01, its GC stops with the queue they leave rule out the P99 target (fluid estimate) */
+  /** median over rounds of the mock's answerWindow.queueLateShareEstimate: the share of answers its GC stops make later than the target once the queue they leave is counted (a fluid-queue estimate; above 0.01 the P99 target is out of reach with such stops) */
   queueLateShareEstimate: number | null;
   /** median over rounds of the mock's main-thread CPU share in the answer window (answerWindow.serverCpuShare) */
   answerWindowCpuShare: number | null;
+  /** median over rounds of the same without its GC time (answerWindow.answeringShare) */
+  answeringShare: number | null;
   /** median over rounds of the reference's (plain fastify, a timer per request) own P99 lateness, ms: what the plainest route reaches on this host in the same run */
   referenceLatenessP99Ms: number | null;
   /** the reference's best round, ms */
@@ -271,15 +284,30 @@ function procCpuMs(pid: number): number | null {
 export interface Meters {
   /** performance.now() of this process, ms */
   atMs: number;
-  /** the server's main thread's CPU so far, ms */
+  /** the server's main thread's CPU so far, ms (/proc/<pid>/task/<pid>/stat, 10 ms ticks), or null */
   server: { user: number; system: number } | null;
+  /** the server's main thread's on-CPU and run-queue wait time so far, ns (/proc/<pid>/task/<pid>/schedstat), or null */
+  sched: { runNs: number; waitNs: number } | null;
+  /** the host's busy CPU so far, ms (hostBusyMs), or null */
   hostMs: number | null;
+  /** this process's user + system CPU so far, ms (process.cpuUsage) */
   clientMs: number;
 }
 
+/** The main thread's on-CPU and run-queue wait time, ns, from /proc/<pid>/task/<pid>/schedstat (`run_ns wait_ns slices`), or null. */
+function procSchedNs(pid: number): { runNs: number; waitNs: number } | null {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+    return run !== undefined && wait !== undefined && Number.isFinite(run) && Number.isFinite(wait) ? { runNs: run, waitNs: wait } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Reads every meter of the answer window now: the server `pid`'s main thread, the host, this process (Meters). */
 function readMeters(pid: number): Meters {
   const c = process.cpuUsage();
-  return { atMs: performance.now(), server: procCpuSplitMs(pid, true), hostMs: hostBusyMs(), clientMs: (c.user + c.system) / 1000 };
+  return { atMs: performance.now(), server: procCpuSplitMs(pid, true), sched: procSchedNs(pid), hostMs: hostBusyMs(), clientMs: (c.user + c.system) / 1000 };
 }
 
 /** CPU time the whole host spent busy (all cores: user, nice, system, irq, softirq, steal), ms from /proc/stat's ticks of 10 ms, or null. */
@@ -396,46 +424,67 @@ export function gcLateShareOf(stopsMs: readonly number[], targetMs: number, spre
   return Math.min(1, late / spreadMs);
 }
 
+/** A GC stop of the main thread on a clock in ms: it ended at `endMs` and lasted `longestMs` (its longest single stop); `totalMs` is its main-thread time in all (pause plus marking steps). */
+export interface PlacedStop {
+  endMs: number;
+  longestMs: number;
+  totalMs: number;
+}
+
+/** Grid step of queueLateShareOf's fluid queue, ms. */
+const FLUID_STEP_MS = 0.05;
+
 /**
- * The share of answers later than `targetMs` once the queue a GC stop leaves behind is counted: a
- * fluid estimate (Kleinrock, *Queueing Systems* vol. 1, the fluid approximation of a single
- * server). Answers fall due evenly over the window [fromMs, fromMs + spreadMs]; the server spends
- * the share `rho` of its core on them (and the rest of its work) on average. A stop of g ms ending at
- * `endMs` (placed at [endMs − g, endMs]; V8 prints the line when it ends) holds every answer due
- * in it; when it ends, the work due meanwhile is waiting and the queue drains only at the spare
- * rate 1 − rho, so the answer due x ms after the stop began is late by g − (1 − rho)·x: later
- * than the target for x < (g − target) / (1 − rho). With rho >= 1 the queue never drains before the
- * window ends. The union of these intervals, clipped to the window, over spreadMs (overlapping
- * spans count once, though a stop in another's queue adds its own to it: a lower bound of the
- * fluid model). It takes the
- * cost of every answer as the same (no burst of costly answers after a stop) and nothing but GC
- * as a stop, so other delays come on top; for rho = 0 it is gcLateShareOf. Null when spreadMs is 0.
+ * The share of answers later than `targetMs` once the queue the GC stops leave behind is counted:
+ * a fluid-queue estimate (the deterministic fluid approximation of a single-server queue:
+ * Kleinrock, *Queueing Systems* vol. 2, ch. 2). Answers fall due evenly over the window
+ * [fromMs, fromMs + spreadMs], none before it; their work arrives as a fluid at the rate `rho` (ms
+ * of work per ms: the answering's own utilisation of the thread) and is served first in, first
+ * out at rate 1, except during a stop (placed at [endMs − longestMs, endMs]; V8 prints the line
+ * when the collection ends), when nothing is served. An answer due at t waits for the work queued
+ * ahead of it, W(t), and for every stop before that work is done: its lateness is the smallest τ
+ * with more than W(t) ms of service available in [t, t + τ]. So a lone stop of g ms makes the
+ * answers due in its first (g − target) / (1 − rho) ms later than the target (the queue it leaves
+ * drains only at the spare rate 1 − rho), and a stop in the queue of another adds to it. Computed
+ * on a 0.05 ms grid. It takes every answer's cost as the same and nothing but these stops as
+ * delays, so other delays (waiting for a CPU, timers) come on top. With rho >= 1 the queue never
+ * drains. Null when spreadMs is 0 (all due at once); 0 with no stop longer than the target.
  */
-export function queueLateShareOf(stops: readonly { endMs: number; longestMs: number }[], targetMs: number, fromMs: number, spreadMs: number, rho: number): number | null {
+export function queueLateShareOf(stops: readonly PlacedStop[], targetMs: number, fromMs: number, spreadMs: number, rho: number): number | null {
   if (spreadMs <= 0) return null;
   const toMs = fromMs + spreadMs;
-  const spans: [number, number][] = [];
-  for (const g of stops) {
-    if (g.longestMs <= targetMs) continue;
-    const start = g.endMs - g.longestMs;
-    const end = rho >= 1 ? toMs : start + (g.longestMs - targetMs) / (1 - rho);
-    const a = Math.max(fromMs, start);
-    const b = Math.min(toMs, end);
-    if (b > a) spans.push([a, b]);
+  const relevant = stops.filter((g) => g.longestMs > 0 && g.endMs > fromMs).map((g) => [g.endMs - g.longestMs, g.endMs] as const);
+  if (relevant.length === 0 && rho < 1) return 0; // no stop and spare capacity: nothing waits
+  {
+    const dt = FLUID_STEP_MS;
+    // the grid runs past the window until every answer's work could be served (rho·spread of work, plus the stops)
+    const stopMs = relevant.reduce((a, [x, y]) => a + (y - x), 0);
+    const n = Math.ceil((spreadMs + Math.max(rho, 0) * spreadMs + stopMs + targetMs + 1) / dt) + 1;
+    const inStop = new Uint8Array(n);
+    for (const [a, b] of relevant) {
+      const i0 = Math.max(0, Math.floor((a - fromMs) / dt));
+      const i1 = Math.min(n, Math.ceil((b - fromMs) / dt));
+      for (let i = i0; i < i1; i++) inStop[i] = 1;
+    }
+    // capacity served before grid point i (C), and the work queued at i (W), for answers due at i
+    const cap = new Float64Array(n + 1);
+    for (let i = 0; i < n; i++) cap[i + 1] = (cap[i] as number) + (inStop[i] === 1 ? 0 : dt);
+    const windowSteps = Math.round(spreadMs / dt);
+    let w = 0;
+    let late = 0;
+    let j = 0; // the first grid point whose capacity since i exceeds W (moves forward only: C(i) + W(i) never decreases)
+    for (let i = 0; i < windowSteps; i++) {
+      const need = (cap[i] as number) + w;
+      if (j < i) j = i;
+      while (j < n && (cap[j + 1] as number) <= need) j++;
+      // the answer due at i is served at the end of step j
+      const latenessMs = (j + 1 - i) * dt;
+      if (latenessMs > targetMs) late++;
+      // step i: work arrives at rho, served at 1 unless stopped
+      w = Math.max(0, w + rho * dt - (inStop[i] === 1 ? 0 : dt));
+    }
+    return Math.min(1, late / windowSteps);
   }
-  spans.sort((x, y) => x[0] - y[0]);
-  let late = 0;
-  let curA = -Infinity;
-  let curB = -Infinity;
-  for (const [a, b] of spans) {
-    if (a > curB) {
-      if (curB > curA) late += curB - curA;
-      curA = a;
-      curB = b;
-    } else if (b > curB) curB = b;
-  }
-  if (curB > curA) late += curB - curA;
-  return Math.min(1, late / spreadMs);
 }
 
 /** A server child: its process, URL, and its GC trace (every line it prints to stdout goes through it). */
@@ -677,7 +726,7 @@ async function heldRound(server: HeldRound['server'], sc: ServerChild, o: Option
     } else {
       latenessMs = summary((await (await clients[0]!.request({ method: 'GET', path: '/lateness' })).body.json()) as number[]);
     }
-    const answerWindow = answerWindowOf(windowMeters, inWindowStops(stops, t0EpochMs, t0Ms, windowMeters), t0Ms + o.latencyMs, o.rampMs);
+    const answerWindow = answerWindowOf(windowMeters, placedStops(stops, t0EpochMs, t0Ms), t0Ms + o.latencyMs, o.rampMs);
     const serverCpuMs = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
     const clientCpuMs = (clientCpu.user + clientCpu.system) / 1000;
     const hostMs = hostBefore !== null && hostAfter !== null ? hostAfter - hostBefore : null;
@@ -714,35 +763,41 @@ async function heldRound(server: HeldRound['server'], sc: ServerChild, o: Option
 }
 
 /**
- * The GC stops of the held round on this process's performance.now() clock (the window's meters
- * use it): a stop's epoch end minus the round's epoch start, plus the round's performance.now()
- * start. Empty unless both window meters were read.
+ * The held round's GC stops on this process's performance.now() clock (the window's meters use
+ * it): a stop's epoch end minus the round's epoch start, plus the round's performance.now() start.
+ * Every stop of the round: queueLateShareOf ignores those that ended before the window.
  */
-function inWindowStops(stops: readonly { endEpochMs: number; longestMs: number }[], t0EpochMs: number, t0Ms: number, meters: readonly Meters[]): { endMs: number; longestMs: number }[] {
-  if (meters.length < 2) return [];
-  return stops.map((g) => ({ endMs: t0Ms + (g.endEpochMs - t0EpochMs), longestMs: g.longestMs }));
+function placedStops(stops: readonly { endEpochMs: number; longestMs: number; totalMs: number }[], t0EpochMs: number, t0Ms: number): PlacedStop[] {
+  return stops.map((g) => ({ endMs: t0Ms + (g.endEpochMs - t0EpochMs), longestMs: g.longestMs, totalMs: g.totalMs }));
 }
 
 /**
  * AnswerWindow from the meters read at the window's two edges (null unless both were read and
- * /proc gave the server's and the host's CPU); `stops` and `fromMs` (when the first answer fell
- * due) on the meters' clock, `spreadMs` the ramp.
+ * /proc gave the server's and the host's CPU). `stops`, and `fromMs` (when the first answer fell
+ * due), on the meters' clock; `spreadMs` the ramp. The main thread's CPU comes from schedstat's ns
+ * when both readings have it, else from stat's ticks; its GC time in the window (each stop's
+ * totalMs, counted when the stop ended between the readings) is taken away for answeringShare.
  */
-export function answerWindowOf(meters: readonly Meters[], stops: readonly { endMs: number; longestMs: number }[], fromMs: number, spreadMs: number): AnswerWindow | null {
+export function answerWindowOf(meters: readonly Meters[], stops: readonly PlacedStop[], fromMs: number, spreadMs: number): AnswerWindow | null {
   const [a, b] = meters;
   if (a === undefined || b === undefined || a.server === null || b.server === null || a.hostMs === null || b.hostMs === null) return null;
   const wallMs = b.atMs - a.atMs;
   if (!(wallMs > 0)) return null;
   const user = b.server.user - a.server.user;
   const system = b.server.system - a.server.system;
-  const share = (user + system) / wallMs;
+  const sched = a.sched !== null && b.sched !== null ? { runMs: (b.sched.runNs - a.sched.runNs) / 1e6, waitMs: (b.sched.waitNs - a.sched.waitNs) / 1e6 } : null;
+  const cpuMs = sched !== null ? sched.runMs : user + system;
+  const gcMs = stops.filter((g) => g.endMs > a.atMs && g.endMs <= b.atMs).reduce((x, g) => x + g.totalMs, 0);
+  const answeringShare = Math.max(0, cpuMs - gcMs) / wallMs;
   return {
     wallMs,
-    serverCpuShare: share,
+    serverCpuShare: cpuMs / wallMs,
+    answeringShare,
     serverSystemShare: user + system > 0 ? system / (user + system) : null,
+    runQueueWaitMs: sched !== null ? sched.waitMs : null,
     hostBusyCores: (b.hostMs - a.hostMs) / wallMs,
     clientCores: (b.clientMs - a.clientMs) / wallMs,
-    queueLateShareEstimate: queueLateShareOf(stops, TARGET_P99_LATENESS_MS, fromMs, spreadMs, share),
+    queueLateShareEstimate: queueLateShareOf(stops, TARGET_P99_LATENESS_MS, fromMs, spreadMs, answeringShare),
   };
 }
 
@@ -806,6 +861,7 @@ export async function runMockBench(o: Options, progress: (line: string) => void)
       gcLateShareLowerBound,
       queueLateShareEstimate: median(rounds.map((r) => r.mock.answerWindow?.queueLateShareEstimate).filter((x): x is number => x !== null && x !== undefined)),
       answerWindowCpuShare: median(rounds.map((r) => r.mock.answerWindow?.serverCpuShare).filter((x): x is number => x !== undefined)),
+      answeringShare: median(rounds.map((r) => r.mock.answerWindow?.answeringShare).filter((x): x is number => x !== undefined)),
       referenceLatenessP99Ms: median(refP99s),
       referenceLatenessP99BestMs: refP99s.length > 0 ? Math.min(...refP99s) : null,
       limits: targetP99Met ? [] : limitsOf(rounds.map((r) => r.mock), availableParallelism(), o),
@@ -830,7 +886,7 @@ export function saturated(r: HeldRound, cores: number): boolean {
  * limit found (every round where it applied is counted): the host's CPU saturated (over the held
  * round, or in the answer window alone); GC stops in the answer window that by themselves make more
  * than 1% of the answers later than the target (gcLateShareOf), or do so once the queue they leave
- * behind is counted (queueLateShareOf at the window's main-thread CPU share); the mock's own CPU share of one core at 0.9 or more (answers queue behind each
+ * behind is counted (queueLateShareOf at the answering's share of the main thread); the mock's own CPU share of one core at 0.9 or more (answers queue behind each
  * other); fewer than n requests in flight at the peak (the bench's client sent late, so arrivals
  * overlapped the answers). Empty when none of these applied (then the cause is not one this bench
  * can name).
@@ -855,9 +911,9 @@ export function limitsOf(mockRounds: readonly HeldRound[], cores: number, o: Pic
   }
   const queued = mockRounds.filter((h) => (h.answerWindow?.queueLateShareEstimate ?? 0) > 0.01);
   if (queued.length > 0) {
-    const w = queued.map((h) => `main thread ${(h.answerWindow!.serverCpuShare * 100).toFixed(0)}% busy, ≥ ${((h.answerWindow!.queueLateShareEstimate ?? 0) * 100).toFixed(1)}% of answers`).join('; ');
+    const w = queued.map((h) => `answering ${(h.answerWindow!.answeringShare * 100).toFixed(0)}% of the main thread, estimate ${((h.answerWindow!.queueLateShareEstimate ?? 0) * 100).toFixed(1)}% of answers`).join('; ');
     out.push(
-      `counting the queue each GC stop leaves behind, which drains only at the mock's spare capacity (1 − its main thread's CPU share in the answer window), the stops make more than 1% of the answers later than ${TARGET_P99_LATENESS_MS} ms in ${queued.length} of ${n} round(s) (${w}; fluid estimate, queueLateShareOf): at ${((o.n / Math.max(1, o.rampMs)) * 1000).toFixed(0)} answers/s the answering itself keeps the thread that busy, so every ms of stop beyond ${TARGET_P99_LATENESS_MS} ms costs 1 / (1 − share) ms of late answers`,
+      `counting the queue the GC stops leave behind, which drains only at the mock's spare capacity (1 − the answering's share of its main thread in the answer window, ${((o.n / Math.max(1, o.rampMs)) * 1000).toFixed(0)} answers/s), the stops would make more than 1% of the answers later than ${TARGET_P99_LATENESS_MS} ms in ${queued.length} of ${n} round(s) (${w}; a fluid-queue estimate, queueLateShareOf)`,
     );
   }
   const busyServer = mockRounds.filter((h) => (h.serverCpuShare ?? 0) >= 0.9);
@@ -894,12 +950,14 @@ export function renderTable(r: MockBenchResult): string {
         ],
         ['server CPU per answer (µs) / share of one core', `${f(h.serverCpuUsPerAnswer, 1)} / ${f(h.serverCpuShare, 3)}`],
         [
-          'answer window: main-thread CPU share / of it in the kernel / host busy cores / this client (cores)',
-          h.answerWindow === null ? 'n/a' : `${f(h.answerWindow.serverCpuShare, 3)} / ${f(h.answerWindow.serverSystemShare, 3)} / ${f(h.answerWindow.hostBusyCores)} / ${f(h.answerWindow.clientCores)}`,
+          'answer window: main-thread CPU share / without GC / in the kernel / waited for a CPU (ms) / host busy cores / this client (cores)',
+          h.answerWindow == null
+            ? 'n/a'
+            : `${f(h.answerWindow.serverCpuShare, 3)} / ${f(h.answerWindow.answeringShare, 3)} / ${f(h.answerWindow.serverSystemShare, 3)} / ${f(h.answerWindow.runQueueWaitMs, 1)} / ${f(h.answerWindow.hostBusyCores)} / ${f(h.answerWindow.clientCores)}`,
         ],
         [
           `  answers the GC stops make > ${r.targetP99LatenessMs} ms late, with the queue they leave (fluid estimate)`,
-          h.answerWindow?.queueLateShareEstimate == null ? 'n/a' : `≥ ${(h.answerWindow.queueLateShareEstimate * 100).toFixed(1)}%`,
+          h.answerWindow?.queueLateShareEstimate == null ? 'n/a' : `${(h.answerWindow.queueLateShareEstimate * 100).toFixed(1)}%`,
         ],
         ['CPU in the held round: server / client (ms)', `${f(h.serverCpuMs, 0)} / ${f(h.clientCpuMs, 0)}`],
         [

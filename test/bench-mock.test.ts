@@ -70,35 +70,51 @@ describe('bench:mock helpers', () => {
     assert.equal(gcLateShareOf([30], 5, 0), null, 'all due at once: no spread to share');
   });
 
-  test('queueLateShareOf: a stop leaves a queue that drains at 1 − rho, so it makes (g − target) / (1 − rho) ms of answers late', () => {
-    const stop = (endMs: number, longestMs: number) => ({ endMs, longestMs });
-    // window 1000..1900 ms; one 25 ms stop ending at 1100 (began at 1075)
-    assert.equal(queueLateShareOf([stop(1100, 25)], 5, 1000, 900, 0), 20 / 900, 'rho 0: the stop alone (gcLateShareOf)');
-    assert.equal(gcLateShareOf([25], 5, 900), 20 / 900);
-    assert.equal(queueLateShareOf([stop(1100, 25)], 5, 1000, 900, 0.5), 40 / 900, 'half the core busy: the queue doubles it');
-    assert.equal(queueLateShareOf([stop(1100, 25)], 5, 1000, 900, 0.75), 80 / 900);
-    assert.equal(queueLateShareOf([stop(1100, 5), stop(1300, 3)], 5, 1000, 900, 0.9), 0, 'stops no longer than the target make none late');
-    // two stops whose late spans overlap count once: [1075, 1115) and [1100, 1120) at rho 0.5 → 45 ms
-    // (the second stop's own queue comes on top of the first's, so the fluid model's true span is longer: a lower bound)
-    assert.equal(queueLateShareOf([stop(1100, 25), stop(1115, 15)], 5, 1000, 900, 0.5), 45 / 900);
-    assert.equal(queueLateShareOf([stop(1010, 20)], 5, 1000, 900, 0), 5 / 900, 'clipped to the window: answers fall due from 1000 on');
-    assert.equal(queueLateShareOf([stop(1850, 10)], 5, 1000, 900, 0.99), 60 / 900, 'clipped at the window\'s end');
-    assert.equal(queueLateShareOf([stop(1500, 10)], 5, 1000, 900, 1), 410 / 900, 'rho >= 1: the queue never drains before the window ends');
+  test('queueLateShareOf: the fluid queue a stop leaves drains at 1 − rho; stops in a queue add up; none before the window', () => {
+    const stop = (endMs: number, longestMs: number) => ({ endMs, longestMs, totalMs: longestMs });
+    // window 1000..1900 ms (900 ms of answers), target 5 ms; the grid is 0.05 ms, so allow a few steps
+    const near = (got: number | null, ms: number, why: string) => assert.ok(got !== null && Math.abs(got * 900 - ms) <= 0.3, `${why}: ${got === null ? null : (got * 900).toFixed(2)} ms of answers late, expected ${ms}`);
+    near(queueLateShareOf([stop(1100, 25)], 5, 1000, 900, 0), 20, 'rho 0: the answers due in the stop\'s first g − target ms');
+    near(queueLateShareOf([stop(1100, 25)], 5, 1000, 900, 0.5), 40, 'half the thread busy answering: (g − target) / (1 − rho)');
+    near(queueLateShareOf([stop(1100, 25)], 5, 1000, 900, 0.75), 80, 'three quarters: four times the stop\'s excess');
+    assert.equal(queueLateShareOf([stop(1100, 4), stop(1300, 3)], 5, 1000, 900, 0.5), 0, 'stops shorter than the target make none late');
+    // A [1075, 1100] leaves 12.5 ms of work; 5 ms of service, then B [1105, 1115] adds 5 more: the
+    // queue is 15 ms at 1115 and drains to 5 ms at 1135, so every answer due in [1075, 1135) is late
+    // (the two stops alone, drained separately, would give [1075, 1115) and [1105, 1115): 40 ms)
+    near(queueLateShareOf([stop(1100, 25), stop(1115, 10)], 5, 1000, 900, 0.5), 60, 'a stop in another\'s queue adds to it');
+    assert.equal(queueLateShareOf([stop(980, 25)], 5, 1000, 900, 0.9), 0, 'a stop before the first answer falls due leaves no queue');
+    near(queueLateShareOf([stop(1015, 25)], 5, 1000, 900, 0.5), 20, 'a stop straddling the window: only its 15 ms inside hold answers (15 − 0.5x > 5 for x < 20)');
+    near(queueLateShareOf([stop(1500, 10)], 5, 1000, 900, 1), 410, 'rho 1: the 10 ms queue never drains, so every answer from the stop on is late');
+    assert.equal(queueLateShareOf([], 5, 1000, 900, 0.5), 0, 'no stop: nothing late');
     assert.equal(queueLateShareOf([stop(1100, 25)], 5, 1000, 0, 0.5), null, 'all due at once');
   });
 
-  test('answerWindowOf: shares from the two meters; null without both or without /proc', () => {
-    const m = (atMs: number, user: number, system: number, hostMs: number, clientMs: number): Meters => ({ atMs, server: { user, system }, hostMs, clientMs });
-    const w = answerWindowOf([m(1000, 200, 100, 5000, 50), m(1900, 500, 280, 6080, 500)], [{ endMs: 1100, longestMs: 25 }], 1000, 900)!;
+  test('answerWindowOf: shares from the two meters (schedstat ns, else ticks), GC time taken away for the answering; null without both or without /proc', () => {
+    const m = (atMs: number, user: number, system: number, hostMs: number, clientMs: number, runMs: number | null, waitMs = 0): Meters => ({
+      atMs,
+      server: { user, system },
+      sched: runMs === null ? null : { runNs: runMs * 1e6, waitNs: waitMs * 1e6 },
+      hostMs,
+      clientMs,
+    });
+    // 480 ms on the CPU over 900 ms, 30 ms of it a GC that ended in the window (one that ended before does not count)
+    const stops = [{ endMs: 1100, longestMs: 25, totalMs: 30 }, { endMs: 950, longestMs: 40, totalMs: 50 }];
+    const w = answerWindowOf([m(1000, 200, 100, 5000, 50, 7000, 10), m(1900, 500, 280, 6080, 500, 7480, 40)], stops, 1000, 900)!;
     assert.equal(w.wallMs, 900);
     assert.ok(Math.abs(w.serverCpuShare - 480 / 900) < 1e-12);
+    assert.ok(Math.abs(w.answeringShare - 450 / 900) < 1e-12);
     assert.ok(Math.abs(w.serverSystemShare! - 180 / 480) < 1e-12);
+    assert.ok(Math.abs(w.runQueueWaitMs! - 30) < 1e-9);
     assert.ok(Math.abs(w.hostBusyCores - 1.2) < 1e-12);
     assert.ok(Math.abs(w.clientCores - 0.5) < 1e-12);
-    assert.equal(w.queueLateShareEstimate, queueLateShareOf([{ endMs: 1100, longestMs: 25 }], 5, 1000, 900, 480 / 900));
-    assert.equal(answerWindowOf([m(1000, 0, 0, 0, 0)], [], 1000, 900), null, 'the second timer never fired');
-    assert.equal(answerWindowOf([{ ...m(1000, 0, 0, 0, 0), server: null }, m(1900, 1, 1, 1, 1)], [], 1000, 900), null, 'no /proc');
-    assert.equal(answerWindowOf([m(1000, 0, 0, 0, 0), m(1900, 0, 0, 900, 0)], [], 1000, 900)!.serverSystemShare, null, 'no CPU used: no kernel share');
+    // the 25 ms stop [1075, 1100] at the answering's rho 0.5: (25 − 5) / (1 − 0.5) = 40 ms of answers
+    assert.ok(Math.abs(w.queueLateShareEstimate! * 900 - 40) <= 0.3, `queue estimate ${w.queueLateShareEstimate! * 900} ms`);
+    const ticks = answerWindowOf([m(1000, 200, 100, 5000, 50, null), m(1900, 500, 280, 6080, 500, null)], stops, 1000, 900)!;
+    assert.ok(Math.abs(ticks.serverCpuShare - 480 / 900) < 1e-12, 'without schedstat: stat\'s ticks');
+    assert.equal(ticks.runQueueWaitMs, null);
+    assert.equal(answerWindowOf([m(1000, 0, 0, 0, 0, 0)], [], 1000, 900), null, 'the second edge was never read');
+    assert.equal(answerWindowOf([{ ...m(1000, 0, 0, 0, 0, 0), server: null }, m(1900, 1, 1, 1, 1, 1)], [], 1000, 900), null, 'no /proc');
+    assert.equal(answerWindowOf([m(1000, 0, 0, 0, 0, null), m(1900, 0, 0, 900, 0, null)], [], 1000, 900)!.serverSystemShare, null, 'no CPU ticks: no kernel share');
   });
 
   test('plain-fastify reference: keeps a lateness sample per answer, measured as the mock measures it', async () => {
@@ -148,11 +164,11 @@ describe('bench:mock helpers', () => {
     assert.match(limitsOf([round({ serverCpuShare: 0.95 })], 2, o)[0]!, /90% of one core/);
     assert.match(limitsOf([round({ peakInFlight: 9936 })], 2, o)[0]!, /not all 10000 requests were held at once in 1 of 1 round\(s\) \(peak 9936\)/);
     assert.deepEqual(limitsOf([round({ peakInFlight: null })], 2, o), [], 'the reference keeps no peak');
-    const win = (p: Partial<NonNullable<HeldRound['answerWindow']>>) => ({ wallMs: 900, serverCpuShare: 0.5, serverSystemShare: 0.4, hostBusyCores: 1.2, clientCores: 0.5, queueLateShareEstimate: 0.005, ...p });
+    const win = (p: Partial<NonNullable<HeldRound['answerWindow']>>) => ({ wallMs: 900, serverCpuShare: 0.5, answeringShare: 0.45, serverSystemShare: 0.4, runQueueWaitMs: 2, hostBusyCores: 1.2, clientCores: 0.5, queueLateShareEstimate: 0.005, ...p });
     assert.deepEqual(limitsOf([round({ answerWindow: win({}) })], 2, o), [], 'a window under both limits adds none');
-    const q = limitsOf([round({ answerWindow: win({ serverCpuShare: 0.52, queueLateShareEstimate: 0.022 }) })], 2, o);
+    const q = limitsOf([round({ answerWindow: win({ answeringShare: 0.47, queueLateShareEstimate: 0.022 }) })], 2, o);
     assert.equal(q.length, 1);
-    assert.match(q[0]!, /queue each GC stop leaves.*in 1 of 1 round\(s\) \(main thread 52% busy, ≥ 2\.2% of answers.*11111 answers\/s/);
+    assert.match(q[0]!, /queue the GC stops leave.*11111 answers\/s.*in 1 of 1 round\(s\) \(answering 47% of the main thread, estimate 2\.2% of answers/);
     assert.match(limitsOf([round({ answerWindow: win({ hostBusyCores: 1.85, clientCores: 0.7 }) })], 2, o)[0]!, /saturated in the answer window in 1 of 1 round\(s\) \(1\.85 of 2 cores busy; this client 0\.70\)/);
     assert.equal(limitsOf([round({ hostBusyCores: 1.9, answerWindow: win({ hostBusyCores: 1.9 }) })], 2, o).length, 1, 'a round saturated over the whole held round is named once');
   });

@@ -17,6 +17,7 @@
  * Prints `plain-fastify listening on http://127.0.0.1:<port>` when ready; stops on SIGTERM.
  */
 import { readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
@@ -42,9 +43,16 @@ app.post('/lateness/reset', async () => {
   lateness = [];
   return { ok: true };
 });
+/** The raw response with its arrival stamp (as the mock keeps it: mock/src/server.ts ChatResponse). */
+type StampedResponse = ServerResponse & { vtArrivalNs: bigint };
+/** One listener shared by every response (no closure per request, as in the mock). */
+function onFinish(this: StampedResponse): void {
+  lateness.push(Number(process.hrtime.bigint() - this.vtArrivalNs) / 1e6 - latencyMs);
+}
 app.post('/v1/chat/completions', async (_req, reply) => {
-  const arrival = process.hrtime.bigint();
-  reply.raw.once('finish', () => lateness.push(Number(process.hrtime.bigint() - arrival) / 1e6 - latencyMs));
+  const res = reply.raw as StampedResponse;
+  res.vtArrivalNs = process.hrtime.bigint();
+  res.on('finish', onFinish);
   await sleep(latencyMs);
   reply.type('application/json; charset=utf-8');
   return body;
