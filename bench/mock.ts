@@ -873,6 +873,9 @@ export async function runMockBench(o: Options, progress: (line: string) => void)
   }
 }
 
+/** Share of the answer window from which the main thread's run-queue wait is named as a limit: as many answers as the P99 may leave late. */
+const RUN_QUEUE_WAIT_SHARE = 0.01;
+
 /** Host CPU use from which a held round counts as saturated: at 90% of the cores, runnable work queues for a CPU (utilisation law). */
 const SATURATED_SHARE = 0.9;
 
@@ -886,7 +889,8 @@ export function saturated(r: HeldRound, cores: number): boolean {
  * limit found (every round where it applied is counted): the host's CPU saturated (over the held
  * round, or in the answer window alone); GC stops in the answer window that by themselves make more
  * than 1% of the answers later than the target (gcLateShareOf), or do so once the queue they leave
- * behind is counted (queueLateShareOf at the answering's share of the main thread); the mock's own CPU share of one core at 0.9 or more (answers queue behind each
+ * behind is counted (queueLateShareOf at the answering's share of the main thread); the main
+ * thread runnable but waiting for a CPU for 1% of the answer window or more (schedstat); the mock's own CPU share of one core at 0.9 or more (answers queue behind each
  * other); fewer than n requests in flight at the peak (the bench's client sent late, so arrivals
  * overlapped the answers). Empty when none of these applied (then the cause is not one this bench
  * can name).
@@ -908,6 +912,11 @@ export function limitsOf(mockRounds: readonly HeldRound[], cores: number, o: Pic
   const satWindow = mockRounds.filter((h) => h.answerWindow != null && h.answerWindow.hostBusyCores >= SATURATED_SHARE * cores && !saturated(h, cores));
   if (satWindow.length > 0) {
     out.push(`host CPU saturated in the answer window in ${satWindow.length} of ${n} round(s) (${satWindow.map((h) => h.answerWindow!.hostBusyCores.toFixed(2)).join(', ')} of ${cores} cores busy; this client ${satWindow.map((h) => h.answerWindow!.clientCores.toFixed(2)).join(', ')}): answers waited for a CPU`);
+  }
+  const waited = mockRounds.filter((h) => h.answerWindow?.runQueueWaitMs != null && h.answerWindow.runQueueWaitMs >= RUN_QUEUE_WAIT_SHARE * h.answerWindow.wallMs);
+  if (waited.length > 0) {
+    const w = waited.map((h) => `${h.answerWindow!.runQueueWaitMs!.toFixed(0)} ms, ${((h.answerWindow!.runQueueWaitMs! / h.answerWindow!.wallMs) * 100).toFixed(1)}% of it; host ${h.answerWindow!.hostBusyCores.toFixed(2)} cores busy, this client ${h.answerWindow!.clientCores.toFixed(2)}`).join('; ');
+    out.push(`the mock's main thread was runnable but waited for a CPU in the answer window in ${waited.length} of ${n} round(s) (${w}; /proc schedstat): answers due meanwhile waited for a core of the ${cores} this client, the servers' GC threads and the kernel share, not for the mock's code`);
   }
   const queued = mockRounds.filter((h) => (h.answerWindow?.queueLateShareEstimate ?? 0) > 0.01);
   if (queued.length > 0) {

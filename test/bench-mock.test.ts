@@ -171,6 +171,10 @@ describe('bench:mock helpers', () => {
     assert.match(q[0]!, /queue the GC stops leave.*11111 answers\/s.*in 1 of 1 round\(s\) \(answering 47% of the main thread, estimate 2\.2% of answers/);
     assert.match(limitsOf([round({ answerWindow: win({ hostBusyCores: 1.85, clientCores: 0.7 }) })], 2, o)[0]!, /saturated in the answer window in 1 of 1 round\(s\) \(1\.85 of 2 cores busy; this client 0\.70\)/);
     assert.equal(limitsOf([round({ hostBusyCores: 1.9, answerWindow: win({ hostBusyCores: 1.9 }) })], 2, o).length, 1, 'a round saturated over the whole held round is named once');
+    const waited = limitsOf([round({ answerWindow: win({ runQueueWaitMs: 63 }) }), round({ answerWindow: win({ runQueueWaitMs: 8.9 }) })], 2, o);
+    assert.equal(waited.length, 1, '8.9 ms of 900 is under 1%');
+    assert.match(waited[0]!, /waited for a CPU in the answer window in 1 of 2 round\(s\) \(63 ms, 7\.0% of it; host 1\.20 cores busy, this client 0\.50/);
+    assert.deepEqual(limitsOf([round({ answerWindow: win({ runQueueWaitMs: null }) })], 2, o), [], 'no schedstat: no such limit');
   });
 
   test('saturated: from 90% of the cores busy, and not without /proc', () => {
