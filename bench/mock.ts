@@ -591,7 +591,7 @@ function median(xs: number[]): number | null {
 
 /** The mock's answer to the bench's chat body, fetched once from a short-latency mock: the reference answers these bytes. */
 async function mockAnswerBytes(): Promise<string> {
-  const { child, url } = await startChild('mock/src/cli.ts', ['--port', '0', '--latency-ms', '0']);
+  const { child, url } = await startChild('mock/src/cli.ts', ['--port', '0', '--latency-ms', '0', '--parent-pid', String(process.pid)]);
   const c = new Client(url);
   try {
     const r = await chat(c);
@@ -813,7 +813,7 @@ export async function runMockBench(o: Options, progress: (line: string) => void)
     const bodyFile = join(dir, 'answer.json');
     writeFileSync(bodyFile, await mockAnswerBytes());
     const runMock = async () => {
-      return heldRound('mock', await startChild('mock/src/cli.ts', ['--port', '0', '--latency-ms', String(o.latencyMs)]), o, progress);
+      return heldRound('mock', await startChild('mock/src/cli.ts', ['--port', '0', '--latency-ms', String(o.latencyMs), '--parent-pid', String(process.pid)]), o, progress);
     };
     const runReference = async () => {
       return heldRound('reference', await startChild('bench/lib/plain-fastify.ts', ['--latency-ms', String(o.latencyMs), '--body-file', bodyFile]), o, progress);

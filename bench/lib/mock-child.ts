@@ -1,4 +1,4 @@
-/** Start the mock LLM (mock/src/cli.ts) in a child process, with the run's Node flags (MOCK_NODE_FLAGS), and wait until /health answers. */
+/** Start the mock LLM (mock/src/cli.ts) in a child process, with the run's Node flags (MOCK_NODE_FLAGS) and `--parent-pid` of this process (so it stops when this process dies without stopping it), and wait until /health answers. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +29,7 @@ export async function freePort(): Promise<number> {
 
 export async function startMockChild(args: string[], readyTimeoutMs = 20_000): Promise<MockChild> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [...MOCK_NODE_FLAGS, '--import', 'tsx', 'mock/src/cli.ts', '--port', String(port), ...args], {
+  const child: ChildProcess = spawn(process.execPath, [...MOCK_NODE_FLAGS, '--import', 'tsx', 'mock/src/cli.ts', '--port', String(port), '--parent-pid', String(process.pid), ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

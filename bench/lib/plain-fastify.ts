@@ -14,7 +14,8 @@
  *
  *   node --import tsx bench/lib/plain-fastify.ts --latency-ms 1000 --body-file /tmp/body.json
  *
- * Prints `plain-fastify listening on http://127.0.0.1:<port>` when ready; stops on SIGTERM.
+ * Prints `plain-fastify listening on http://127.0.0.1:<port>` when ready; stops on SIGTERM, and
+ * by itself within a second of its parent's exit (the bench's mock children get --parent-pid).
  */
 import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
@@ -60,6 +61,11 @@ app.post('/v1/chat/completions', async (_req, reply) => {
 await app.listen({ port: Number(values.port), host: '127.0.0.1', backlog: 65535 });
 const addr = app.server.address();
 process.stdout.write(`plain-fastify listening on http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0} pid=${process.pid}\n`);
+// the bench that started it is gone (killed before it could stop this child): stop too, as the mock does with --parent-pid
+const parentPid = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parentPid) process.exit(0);
+}, 1000).unref();
 process.once('SIGTERM', () => {
   app.close().then(
     () => process.exit(0),
