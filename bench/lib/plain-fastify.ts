@@ -22,6 +22,7 @@ import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
+import { watchProcess } from '../../src/pipeline/parent-watch.ts';
 
 const { values } = parseArgs({
   options: { 'latency-ms': { type: 'string' }, 'body-file': { type: 'string' }, port: { type: 'string', default: '0' } },
@@ -62,10 +63,7 @@ await app.listen({ port: Number(values.port), host: '127.0.0.1', backlog: 65535 
 const addr = app.server.address();
 process.stdout.write(`plain-fastify listening on http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0} pid=${process.pid}\n`);
 // the bench that started it is gone (killed before it could stop this child): stop too, as the mock does with --parent-pid
-const parentPid = process.ppid;
-setInterval(() => {
-  if (process.ppid !== parentPid) process.exit(0);
-}, 1000).unref();
+watchProcess(process.ppid, () => process.exit(0));
 process.once('SIGTERM', () => {
   app.close().then(
     () => process.exit(0),
