@@ -589,6 +589,11 @@ function median(xs: number[]): number | null {
   return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }
 
+/** The median of the figures a round has (rounds without one, null or undefined, are left out); null when none has. */
+function medianOf(xs: readonly (number | null | undefined)[]): number | null {
+  return median(xs.filter((x): x is number => x !== null && x !== undefined));
+}
+
 /** The mock's answer to the bench's chat body, fetched once from a short-latency mock: the reference answers these bytes. */
 async function mockAnswerBytes(): Promise<string> {
   const { child, url } = await startChild('mock/src/cli.ts', ['--port', '0', '--latency-ms', '0', '--parent-pid', String(process.pid)]);
@@ -840,7 +845,7 @@ export async function runMockBench(o: Options, progress: (line: string) => void)
     const latenessP99Ms = median(p99s);
     const clean = rounds.every((r) => r.mock.failed === 0 && r.mock.emptyBodies === 0 && r.mock.ok === o.n);
     const targetP99Met = clean && latenessP99Ms !== null && latenessP99Ms <= TARGET_P99_LATENESS_MS;
-    const gcLateShareLowerBound = median(rounds.map((r) => r.mock.gcAnswerWindow.lateShareLowerBound).filter((x): x is number => x !== null));
+    const gcLateShareLowerBound = medianOf(rounds.map((r) => r.mock.gcAnswerWindow.lateShareLowerBound));
     const refP99s = rounds.map((r) => r.reference.latenessMs?.p99).filter((x): x is number => x !== undefined);
     return {
       schemaVersion: 5,
@@ -859,9 +864,9 @@ export async function runMockBench(o: Options, progress: (line: string) => void)
       targetP99LatenessMs: TARGET_P99_LATENESS_MS,
       targetP99Met,
       gcLateShareLowerBound,
-      queueLateShareEstimate: median(rounds.map((r) => r.mock.answerWindow?.queueLateShareEstimate).filter((x): x is number => x !== null && x !== undefined)),
-      answerWindowCpuShare: median(rounds.map((r) => r.mock.answerWindow?.serverCpuShare).filter((x): x is number => x !== undefined)),
-      answeringShare: median(rounds.map((r) => r.mock.answerWindow?.answeringShare).filter((x): x is number => x !== undefined)),
+      queueLateShareEstimate: medianOf(rounds.map((r) => r.mock.answerWindow?.queueLateShareEstimate)),
+      answerWindowCpuShare: medianOf(rounds.map((r) => r.mock.answerWindow?.serverCpuShare)),
+      answeringShare: medianOf(rounds.map((r) => r.mock.answerWindow?.answeringShare)),
       referenceLatenessP99Ms: median(refP99s),
       referenceLatenessP99BestMs: refP99s.length > 0 ? Math.min(...refP99s) : null,
       limits: targetP99Met ? [] : limitsOf(rounds.map((r) => r.mock), availableParallelism(), o),
