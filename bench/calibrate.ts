@@ -13,7 +13,7 @@
  */
 import { parseArgs } from 'node:util';
 import { runClosedLoop } from '../src/load/run.ts';
-import { percentiles } from '../src/stats/percentiles.ts';
+import { percentiles } from '../src/compute/stats/percentiles.ts';
 import { openFileLimit, startMockChild } from './lib/mock-child.ts';
 import { table } from './lib/table.ts';
 import { failWith, positiveIntOf } from './lib/args.ts';

@@ -20,7 +20,7 @@
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { runClosedLoop } from '../src/load/run.ts';
-import type { LoadOptions } from '../src/load/types.ts';
+import type { LoadOptions } from '../src/types/load.ts';
 import { startMockChild } from './lib/mock-child.ts';
 import { runUndiciFloor } from './lib/undici-floor.ts';
 import { table } from './lib/table.ts';

@@ -43,7 +43,7 @@
  *     target (queueLateShareOf, a fluid-queue estimate)
  *   - the reference's own lateness, measured the same way (bench/lib/plain-fastify.ts): what the
  *     plainest fastify route with a timer per request reaches on this host in the same rounds
- * Both server children run with the mock's Node flags (mock/src/node-flags.ts), as a run starts
+ * Both server children run with the mock's Node flags (src/adapters/process/node-flags.ts), as a run starts
  * the mock. Diagnostics: BENCH_NODE_ARGS="--max-semi-space-size=16" adds node flags to both server
  * children after them (a later V8 flag wins, so this one restores V8's default)
  * (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`); BENCH_CHILD_STDOUT=1
@@ -58,8 +58,8 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { quantileSorted } from 'simple-statistics';
 import { Client, type Dispatcher } from 'undici';
-import type { MockStats } from '../mock/src/types.ts';
-import { MOCK_NODE_FLAGS } from '../mock/src/node-flags.ts';
+import type { MockStats } from '../src/types/mock.ts';
+import { MOCK_NODE_FLAGS } from '../src/adapters/process/node-flags.ts';
 
 const TARGET_P99_LATENESS_MS = 5;
 /** mock CPU per answered request over the plain fastify reference's, in one run (issue 20) */

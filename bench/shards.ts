@@ -14,7 +14,7 @@
  */
 import { parseArgs } from 'node:util';
 import { runClosedLoopSharded } from '../src/load/shards.ts';
-import type { LoadOptions } from '../src/load/types.ts';
+import type { LoadOptions } from '../src/types/load.ts';
 import { startMockChild } from './lib/mock-child.ts';
 import { table } from './lib/table.ts';
 import { failWith, positiveIntOf } from './lib/args.ts';

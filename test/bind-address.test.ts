@@ -5,12 +5,12 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { listeningAddresses } from './fixtures/listen-address.ts';
 import { join } from 'node:path';
-import { resolveOptions } from '../src/config/profiles.ts';
+import { resolveOptions } from '../src/plan/profiles.ts';
 import { STUDIES } from '../src/studies/index.ts';
-import { OPTION_SPECS } from '../src/config/options.ts';
-import { VtbenchError, EXIT } from '../src/core/errors.ts';
-import { DEFAULT_BIND_ADDRESS, connectHostOf, httpOrigin } from '../src/jvm/bind.ts';
-import { startMockProcess } from '../src/pipeline/mock-process.ts';
+import { OPTION_SPECS } from '../src/plan/options.ts';
+import { VtbenchError, EXIT } from '../src/types/errors.ts';
+import { DEFAULT_BIND_ADDRESS, connectHostOf, httpOrigin } from '../src/adapters/jvm/bind.ts';
+import { startMockProcess } from '../src/adapters/process/mock-process.ts';
 import { freePort } from './fixtures/ports.ts';
 
 test('--bind-address: 127.0.0.1 in every profile unless given; an IP literal is taken, anything else refused naming the flag', () => {
@@ -50,7 +50,7 @@ test('the mock process the pipeline starts listens on loopback only by default',
 });
 
 test('the port check uses --bind-address: a port taken on ::1 is refused for ::1 (exit 4); an address of no interface is refused naming the flag (exit 2)', async () => {
-  const { checkPorts } = await import('../src/pipeline/prereq.ts');
+  const { checkPorts } = await import('../src/adapters/host/prereq.ts');
   const taken = createServer();
   await new Promise<void>((r) => taken.listen(0, '::1', () => r()));
   try {

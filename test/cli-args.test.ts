@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main, newRunId, runStudy, type Io, type MainDeps } from '../src/cli/main.ts';
 import { STUDIES } from '../src/studies/index.ts';
-import type { Study } from '../src/study/types.ts';
+import type { Study } from '../src/types/study.ts';
 import { TOY_STUDY } from './fixtures/toy-study/study.ts';
 import { freePort } from './fixtures/ports.ts';
 

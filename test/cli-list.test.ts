@@ -5,11 +5,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { main, type Io, type MainDeps } from '../src/cli/main.ts';
-import { resolveOptions } from '../src/config/profiles.ts';
+import { resolveOptions } from '../src/plan/profiles.ts';
 import { STUDIES } from '../src/studies/index.ts';
-import type { Study } from '../src/study/types.ts';
+import type { Study } from '../src/types/study.ts';
 import { TOY_STUDY } from './fixtures/toy-study/study.ts';
-import { makePlan, formatDuration } from '../src/config/plan.ts';
+import { makePlan, formatDuration } from '../src/plan/plan.ts';
 
 async function run(argv: string[], studies?: readonly Study[]): Promise<{ code: number; out: string }> {
   let out = '';

@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main, type Io, type MainDeps } from '../src/cli/main.ts';
-import { EXIT } from '../src/core/errors.ts';
-import { RunStore } from '../src/store/run-store.ts';
+import { EXIT } from '../src/types/errors.ts';
+import { RunStore } from '../src/adapters/store/run-store.ts';
 import { copyRunAsCurrent, FIXTURE_DIR } from './fixtures/upgrade-run.ts';
-import type { Comparison } from '../src/compare/model.ts';
+import type { Comparison } from '../src/report/compare/model.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const COMMITTED = join(ROOT, 'runs/20261130-100102-seed-000');

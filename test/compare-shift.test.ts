@@ -2,9 +2,10 @@
  * `compare` on real data: the committed seed-000 run (3 repeats) against itself, against a copy
  * re-summarised through the real code path with no change, and against a copy whose time axis is
  * stretched by 5 % (every request's start, E2E, queue wait and execution time × 1.05, then
- * `resummarizeRun`, src/analysis/resummarize.ts): latency percentiles 5 % higher, whole-run
+ * `resummarizeRun`, src/pipeline/resummarize.ts): latency percentiles 5 % higher, whole-run
  * throughput 1/1.05 − 1 = −4.76 %.
  */
+import { loadRun } from './fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,13 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { copyRunAsCurrent } from './fixtures/upgrade-run.ts';
-import { resummarizeRun } from '../src/analysis/resummarize.ts';
-import { RunStore } from '../src/store/run-store.ts';
-import { loadRun } from '../src/report/load.ts';
-import { compareRuns, type Comparison } from '../src/compare/model.ts';
-import type { CompactRequests } from '../src/store/types.ts';
+import { resummarizeRun } from '../src/pipeline/resummarize.ts';
+import { RunStore } from '../src/adapters/store/run-store.ts';
+
+import { compareRuns, type Comparison } from '../src/report/compare/model.ts';
+import type { CompactRequests } from '../src/types/run.ts';
 import { main, type MainDeps } from '../src/cli/main.ts';
-import { EXIT } from '../src/core/errors.ts';
+import { EXIT } from '../src/types/errors.ts';
 
 const COMMITTED = fileURLToPath(new URL('../runs/20261130-100102-seed-000', import.meta.url));
 

@@ -15,8 +15,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tCdf, tQuantile, tTwoSidedP, logGamma, incompleteBeta } from '../src/compare/tdist.ts';
-import { welch } from '../src/compare/welch.ts';
+import { tCdf, tQuantile, tTwoSidedP, logGamma, incompleteBeta } from '../src/compute/stats/tdist.ts';
+import { welch } from '../src/compute/stats/welch.ts';
 
 const close = (actual: number | null, expected: number, tol: number, what: string) => {
   assert.ok(actual !== null && Math.abs(actual - expected) <= tol, `${what}: ${actual} vs scipy ${expected} (tolerance ${tol})`);

@@ -7,11 +7,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolveOptions, checkBounds } from '../src/config/profiles.ts';
-import { OPTION_SPECS } from '../src/config/options.ts';
-import { maxConcurrency, maxCellRequests, parseOpenFilesLimit, parsePortRange, readHostLimits, FD_RESERVE, UNDICI_TIMER_RESOLUTION_MS, type HostLimits } from '../src/config/limits.ts';
+import { resolveOptions, checkBounds } from '../src/plan/profiles.ts';
+import { OPTION_SPECS } from '../src/plan/options.ts';
+import { maxConcurrency, maxCellRequests, parseOpenFilesLimit, parsePortRange, readHostLimits, FD_RESERVE, UNDICI_TIMER_RESOLUTION_MS, type HostLimits } from '../src/adapters/host/limits.ts';
 import { STUDY_000 as S000 } from '../src/studies/000/index.ts';
-import { VtbenchError, EXIT } from '../src/core/errors.ts';
+import { VtbenchError, EXIT } from '../src/types/errors.ts';
 import { runClosedLoop } from '../src/load/index.ts';
 
 /** This machine's limits as seen when the tests were written (ulimit -n 20000, 32768–60999, 4 GiB heap). */

@@ -1,12 +1,12 @@
 /**
- * One source for the exit codes (issue 9, defect 11): EXIT and EXIT_MEANINGS in src/core/errors.ts.
+ * One source for the exit codes (issue 9, defect 11): EXIT and EXIT_MEANINGS in src/types/errors.ts.
  * The README's table and --help are checked against it.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { EXIT, EXIT_MEANINGS, exitCodeTable, fsError } from '../src/core/errors.ts';
+import { EXIT, EXIT_MEANINGS, exitCodeTable, fsError } from '../src/types/errors.ts';
 import { main, type Io, type MainDeps } from '../src/cli/main.ts';
 
 const README = fileURLToPath(new URL('../README.md', import.meta.url));

@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveOptions, getProfile } from '../src/config/profiles.ts';
-import { makePlan, formatPlan, warmupPlan, warmupSendUntilMs } from '../src/config/plan.ts';
-import type { ExecutorSpec, Study } from '../src/study/types.ts';
+import { resolveOptions, getProfile } from '../src/plan/profiles.ts';
+import { makePlan, formatPlan, warmupPlan, warmupSendUntilMs } from '../src/plan/plan.ts';
+import type { ExecutorSpec, Study } from '../src/types/study.ts';
 import { TOY_STUDY } from './fixtures/toy-study/study.ts';
-import { studyProblems } from '../src/config/study-check.ts';
+import { studyProblems } from '../src/plan/study-check.ts';
 import { STUDIES } from '../src/studies/index.ts';
 import { STUDY_000 as S000 } from '../src/studies/000/index.ts';
-import { VtbenchError, EXIT } from '../src/core/errors.ts';
+import { VtbenchError, EXIT } from '../src/types/errors.ts';
 
 function usageError(fn: () => unknown, flag: string): void {
   assert.throws(fn, (e: unknown) => e instanceof VtbenchError && e.exitCode === EXIT.usage && e.message.includes(`--${flag}`));

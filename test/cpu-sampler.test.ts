@@ -6,6 +6,7 @@
  * `io-virtual` (the real mock, SUT jar and load generator; no database): it starts one JVM, so run
  * this file under the heavy lock.
  */
+import { loadRun, loadTemplates } from './fixtures/registered.ts';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -13,19 +14,19 @@ import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cellCpu, cellWindow, cumulativeAt, sutCpuMsAt } from '../src/theory/cell-bounds.ts';
-import { ProcessTreeCpu, processTreeCpuMs } from '../src/pipeline/proc-cpu.ts';
-import { startComponentCpuSampler } from '../src/pipeline/cpu-sampler.ts';
+import { cellCpu, cellWindow, cumulativeAt, sutCpuMsAt } from '../src/compute/theory/cell-bounds.ts';
+import { ProcessTreeCpu, processTreeCpuMs } from '../src/adapters/process/proc-cpu.ts';
+import { startComponentCpuSampler } from '../src/adapters/process/cpu-sampler.ts';
 import { runStudy } from '../src/cli/main.ts';
 import { realDeps } from '../src/cli/deps.ts';
-import { RunStore } from '../src/store/run-store.ts';
+import { RunStore } from '../src/adapters/store/run-store.ts';
 import { STUDY_002 } from '../src/studies/002/index.ts';
-import type { CellResult } from '../src/store/types.ts';
+import type { CellResult } from '../src/types/run.ts';
 import { freePort } from './fixtures/ports.ts';
 import { capture } from './fixtures/capture-io.ts';
-import { loadRun, type LoadedRun } from '../src/report/load.ts';
+import { type LoadedRun } from '../src/report/load.ts';
 import { buildModel } from '../src/report/model.ts';
-import { buildReport, loadTemplates } from '../src/report/index.ts';
+import { buildReport } from '../src/report/index.ts';
 import { rows002 } from '../src/studies/002/report.ts';
 
 const FIXTURE_002 = fileURLToPath(new URL('./fixtures/study-002/smoke', import.meta.url));

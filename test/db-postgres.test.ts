@@ -1,5 +1,5 @@
 /**
- * The harness's PostgreSQL (src/db/postgres.ts): finding the binaries (and the prerequisite error
+ * The harness's PostgreSQL (src/adapters/db/postgres.ts): finding the binaries (and the prerequisite error
  * without them), URL parsing, and one real lifecycle — start on a free port, seed `orders`, answer a
  * pg_sleep query, stop, data directory gone. The real server is skipped with the reason printed
  * when this machine has no PostgreSQL binaries (CI installs the `postgresql` package: .ci/run).
@@ -11,9 +11,9 @@ import type { ChildProcess } from 'node:child_process';
 import { startStandInHarness } from './fixtures/stand-in-harness.ts';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
-import { VtbenchError, EXIT } from '../src/core/errors.ts';
-import { findPgBinaries, parseDbUrl, redactUrl, jdbcUrl, startPostgres, psql, useExternalPostgres, ORDERS_ROWS, MAX_CONNECTIONS_MARGIN, type PgBinaries } from '../src/db/postgres.ts';
-import { isOurs, killIfOurs } from '../src/pipeline/children.ts';
+import { VtbenchError, EXIT } from '../src/types/errors.ts';
+import { findPgBinaries, parseDbUrl, redactUrl, jdbcUrl, startPostgres, psql, useExternalPostgres, ORDERS_ROWS, MAX_CONNECTIONS_MARGIN, type PgBinaries } from '../src/adapters/db/postgres.ts';
+import { isOurs, killIfOurs } from '../src/adapters/process/children.ts';
 
 function binariesOrNull(): PgBinaries | null {
   try {
@@ -117,7 +117,7 @@ describe('own PostgreSQL lifecycle (real server)', () => {
     let server: { pid: number; marker: string } | null = null;
     try {
       // a stand-in harness: starts the own server as the run does, prints its pid and data directory, then idles
-      const h = await startStandInHarness(`import { startPostgres, findPgBinaries } from './src/db/postgres.ts';
+      const h = await startStandInHarness(`import { startPostgres, findPgBinaries } from './src/adapters/db/postgres.ts';
 const h = await startPostgres({ bin: findPgBinaries(), maxPool: 5, logFile: ${JSON.stringify(join(logDir, 'postgres.log'))} });
 process.stdout.write(JSON.stringify({ pid: h.pid, marker: h.marker }) + '\\n');
 setInterval(() => {}, 1 << 30);`);

@@ -24,7 +24,7 @@ import { mkdtempSync, readdirSync, rmSync, existsSync, readFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RunStore } from '../src/store/run-store.ts';
+import { RunStore } from '../src/adapters/store/run-store.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** the relay's delay each way, ms */

@@ -17,9 +17,9 @@ import { mkdtempSync, readdirSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { validate } from '../src/store/schema.ts';
-import { RunStore } from '../src/store/run-store.ts';
-import type { RunManifest } from '../src/store/types.ts';
+import { validate } from '../src/adapters/store/schema.ts';
+import { RunStore } from '../src/adapters/store/run-store.ts';
+import type { RunManifest } from '../src/types/run.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const ZX = join(ROOT, 'node_modules', '.bin', 'zx');

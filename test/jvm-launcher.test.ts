@@ -6,19 +6,19 @@ import { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { listeningAddresses } from './fixtures/listen-address.ts';
 import { join } from 'node:path';
-import { EXIT, VtbenchError } from '../src/core/errors.ts';
-import { findJdk, majorOf, parseReleaseFile, requireSutJdk, SUT_MIN_JDK } from '../src/jvm/jdk.ts';
-import { sourceHash } from '../src/jvm/build.ts';
-import { startSut, sutArgs } from '../src/jvm/sut-process.ts';
+import { EXIT, VtbenchError } from '../src/types/errors.ts';
+import { findJdk, majorOf, parseReleaseFile, requireSutJdk, SUT_MIN_JDK } from '../src/adapters/jvm/jdk.ts';
+import { sourceHash } from '../src/adapters/jvm/build.ts';
+import { startSut, sutArgs } from '../src/adapters/jvm/sut-process.ts';
 import { STUDIES } from '../src/studies/index.ts';
-import { executorProperties, HARNESS_SUT_PROPERTIES } from '../src/jvm/sut-process.ts';
-import type { Variant } from '../src/study/types.ts';
+import { executorProperties, HARNESS_SUT_PROPERTIES } from '../src/adapters/jvm/sut-process.ts';
+import type { Variant } from '../src/types/study.ts';
 
 const VT: Variant = { id: 'vt-x', label: 'vt', executor: { kind: 'virtual-per-task' }, threadNamePrefix: 'x-vt-' };
 const POOL: Variant = { id: 'pool-x', label: 'pool', executor: { kind: 'platform-pool', threads: 4, queueCapacity: 10 }, threadNamePrefix: 'x-pool-', sutProperties: { 'bench.extra.flag': 'on' } };
-import { pinnedReasonKind } from '../src/jvm/pinned-kind.ts';
-import { getPinned, getSamples, getThreadDump } from '../src/jvm/client.ts';
-import { buildSut } from '../src/jvm/build.ts';
+import { pinnedReasonKind } from '../src/compute/analysis/pinned-kind.ts';
+import { getPinned, getSamples, getThreadDump } from '../src/adapters/jvm/client.ts';
+import { buildSut } from '../src/adapters/jvm/build.ts';
 import { freePort } from './fixtures/ports.ts';
 import { sutJdkOrNull } from './fixtures/stand-in-harness.ts';
 
@@ -157,7 +157,7 @@ test('one source of JVM flags: every profile gives -Xms equal to -Xmx, and the l
     const xmx = p.values.jvmFlags.find((f) => f.startsWith('-Xmx'));
     assert.ok(xms && xmx && xms.slice(4) === xmx.slice(4), `${p.name}: ${p.values.jvmFlags.join(' ')}`);
   }
-  const mod = (await import('../src/jvm/sut-process.ts')) as Record<string, unknown>;
+  const mod = (await import('../src/adapters/jvm/sut-process.ts')) as Record<string, unknown>;
   assert.equal(mod['DEFAULT_JVM_FLAGS'], undefined, 'flags come from the profiles of the studies (src/studies/<id>) only');
 });
 

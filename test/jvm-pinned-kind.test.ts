@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { groupPinnedReasons, pinnedReasonKind } from '../src/jvm/pinned-kind.ts';
+import { groupPinnedReasons, pinnedReasonKind } from '../src/compute/analysis/pinned-kind.ts';
 
 // Reason texts as Temurin 25.0.3 wrote them (seen in this repository's SUT and a JFR experiment).
 const CLINIT_HIDDEN = 'VM call to dev.vtbench.sut.BlockingInitializer/0x000000004504b000.<clinit> on stack';

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DRIVERS, driverFor, driverBuilt, closedLoopHttpDriver, type DriverCellPlan } from '../src/load/driver.ts';
-import { resolveOptions } from '../src/config/profiles.ts';
-import { VtbenchError, EXIT } from '../src/core/errors.ts';
-import type { Scenario } from '../src/study/types.ts';
+import { resolveOptions } from '../src/plan/profiles.ts';
+import { VtbenchError, EXIT } from '../src/types/errors.ts';
+import type { Scenario } from '../src/types/study.ts';
 import { TOY_STUDY } from './fixtures/toy-study/study.ts';
 
 async function withServer(fn: (url: string, seen: { method: string; url: string; body: string; type: string | undefined }[]) => Promise<void>): Promise<void> {

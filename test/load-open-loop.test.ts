@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { arrivalSchedule, mulberry32, runOpenLoop } from '../src/load/open-loop.ts';
-import type { OpenLoopOptions } from '../src/load/types.ts';
+import type { OpenLoopOptions } from '../src/types/load.ts';
 
 /** A server answering every request after `delayMs(i)` (i = arrival order at the server), with Server-Timing. */
 async function withServer(delayMs: (i: number) => number, fn: (url: string, state: { inFlight: number; peak: number; count: number }) => Promise<void>): Promise<void> {
@@ -164,9 +164,9 @@ test('an aborted open loop returns at once with `aborted` and no measurement', {
 });
 
 test('a real open-loop result with refusals stores as valid requests columns (sent and unsent each of one length) and reads back', { timeout: 20_000 }, async () => {
-  const { compactRequests } = await import('../src/store/run-store.ts');
-  const { validate, requestColumnProblems } = await import('../src/store/schema.ts');
-  const { expandRequests } = await import('../src/analysis/resummarize.ts');
+  const { compactRequests } = await import('../src/adapters/store/run-store.ts');
+  const { validate, requestColumnProblems } = await import('../src/adapters/store/schema.ts');
+  const { expandRequests } = await import('../src/pipeline/resummarize.ts');
   await withServer(() => 300, async (url) => {
     const r = await runOpenLoop(base(url, { arrivalRatePerS: 20, maxInFlight: 2 }));
     assert.ok(r.unsent!.length > 0);

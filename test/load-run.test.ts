@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runClosedLoop, firstIntendedStartMs, NO_SERVER_TIMING, PROGRESS_EVERY_MS } from '../src/load/run.ts';
-import type { RequestRecord } from '../src/load/types.ts';
+import type { RequestRecord } from '../src/types/load.ts';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 /** A scripted HTTP server on 127.0.0.1, port 0: behaviour chosen by request path. */

@@ -10,13 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shareOf, mergeShards, runClosedLoopSharded, type ShardFile } from '../src/load/shards.ts';
 import { summarize } from '../src/load/summarize.ts';
-import { percentiles } from '../src/stats/percentiles.ts';
-import { startMockProcess } from '../src/pipeline/mock-process.ts';
-import type { RequestRecord } from '../src/load/types.ts';
+import { percentiles } from '../src/compute/stats/percentiles.ts';
+import { startMockProcess } from '../src/adapters/process/mock-process.ts';
+import type { RequestRecord } from '../src/types/load.ts';
 import { main, type Io } from '../src/cli/main.ts';
 import { realDeps } from '../src/cli/deps.ts';
-import { RunStore } from '../src/store/run-store.ts';
-import { validate } from '../src/store/schema.ts';
+import { RunStore } from '../src/adapters/store/run-store.ts';
+import { validate } from '../src/adapters/store/schema.ts';
 import { freePort } from './fixtures/ports.ts';
 import { startFakeSutByHand } from './fixtures/fake-sut.ts';
 

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runClosedLoop } from '../src/load/run.ts';
-import type { LoadEvents, LoadResult } from '../src/load/types.ts';
-import { computeFlags, generatorDelayThresholdMs, LAG_P99_MS } from '../src/pipeline/flags.ts';
+import type { LoadEvents, LoadResult } from '../src/types/load.ts';
+import { computeFlags, generatorDelayThresholdMs, LAG_P99_MS } from '../src/compute/analysis/flags.ts';
 
 const L = 1500;
 const C = 4;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { summarize, peakInFlight } from '../src/load/summarize.ts';
-import type { RequestRecord, ErrorClass } from '../src/load/types.ts';
+import type { RequestRecord, ErrorClass } from '../src/types/load.ts';
 
 function rec(worker: number, seq: number, startMs: number, endMs: number, errorClass: ErrorClass | null = null, queue?: number): RequestRecord {
   return {

@@ -11,8 +11,8 @@ import { createServer, type Server } from 'node:http';
 import { createHash } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { runWebSocketCell, summarizeWebSocket, dropCause, serverDelta } from '../src/load/websocket.ts';
-import { VtbenchError, EXIT } from '../src/core/errors.ts';
-import type { WsPushStats } from '../src/jvm/api.ts';
+import { VtbenchError, EXIT } from '../src/types/errors.ts';
+import type { WsPushStats } from '../src/types/sut-api.ts';
 
 const GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 const HOST = { openFiles: 20_000, ephemeralPorts: 28_232, heapLimitBytes: 4 * 2 ** 30 };

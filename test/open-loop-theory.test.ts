@@ -1,16 +1,16 @@
 /**
- * Open-loop theory (src/theory/open-loop.ts), the queue-slope fit (src/analysis/queue-growth.ts) and
- * the open-loop plan and its feasibility checks (src/config/plan.ts, profiles.ts) — hand-checkable values.
+ * Open-loop theory (src/compute/theory/open-loop.ts), the queue-slope fit (src/compute/analysis/queue-growth.ts) and
+ * the open-loop plan and its feasibility checks (src/plan/plan.ts, profiles.ts) — hand-checkable values.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { executorCapacityRps, openLoopCellDurationS, openLoopThroughputBoundRps, queueAtEnd, queueGrowthPerS } from '../src/theory/open-loop.ts';
-import { fitQueueSlope, slopeWindowMs } from '../src/analysis/queue-growth.ts';
-import { makePlan, formatPlan } from '../src/config/plan.ts';
-import { resolveOptions } from '../src/config/profiles.ts';
+import { executorCapacityRps, openLoopCellDurationS, openLoopThroughputBoundRps, queueAtEnd, queueGrowthPerS } from '../src/compute/theory/open-loop.ts';
+import { fitQueueSlope, slopeWindowMs } from '../src/compute/analysis/queue-growth.ts';
+import { makePlan, formatPlan } from '../src/plan/plan.ts';
+import { resolveOptions } from '../src/plan/profiles.ts';
 import { STUDY_000 } from '../src/studies/000/index.ts';
-import { VtbenchError, EXIT } from '../src/core/errors.ts';
-import type { SutSample } from '../src/jvm/api.ts';
+import { VtbenchError, EXIT } from '../src/types/errors.ts';
+import type { SutSample } from '../src/types/sut-api.ts';
 
 const FIXED = { kind: 'platform-pool', threads: 32, queueCapacity: 10_000 } as const;
 const VT = { kind: 'virtual-per-task' } as const;

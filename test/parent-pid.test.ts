@@ -1,7 +1,7 @@
 /**
- * Children that do not outlive their harness: the parent watch (src/pipeline/parent-watch.ts
+ * Children that do not outlive their harness: the parent watch (src/adapters/process/parent-watch.ts
  * `watchProcess`), the mock's `--parent-pid`, and the harness passing its own pid to the mock and
- * the SUT (`startMockProcess`, `sutArgs`), and the watchdog of an own PostgreSQL (src/db/postgres.ts).
+ * the SUT (`startMockProcess`, `sutArgs`), and the watchdog of an own PostgreSQL (src/adapters/db/postgres.ts).
  * The real SUT's watch is tested in sut/…/ParentWatchTest.java and test/sut-parent-pid.test.ts, the
  * real PostgreSQL's in test/db-postgres.test.ts.
  */
@@ -12,12 +12,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { processRunning, watchProcess, type ProcInfo } from '../src/pipeline/parent-watch.ts';
-import { parentPidArgs } from '../src/pipeline/mock-process.ts';
-import { MOCK_NODE_FLAGS, nodeFlagsOf } from '../mock/src/node-flags.ts';
-import { isOurs, killIfOurs } from '../src/pipeline/children.ts';
-import { PG_WATCHDOG_SCRIPT, startPgWatchdog } from '../src/db/postgres.ts';
-import { sutArgs } from '../src/jvm/sut-process.ts';
+import { processRunning, watchProcess, type ProcInfo } from '../src/adapters/process/parent-watch.ts';
+import { parentPidArgs } from '../src/adapters/process/mock-process.ts';
+import { MOCK_NODE_FLAGS, nodeFlagsOf } from '../src/adapters/process/node-flags.ts';
+import { isOurs, killIfOurs } from '../src/adapters/process/children.ts';
+import { PG_WATCHDOG_SCRIPT, startPgWatchdog } from '../src/adapters/db/postgres.ts';
+import { sutArgs } from '../src/adapters/jvm/sut-process.ts';
 import { idleChild } from './fixtures/idle-child.ts';
 import { startStandInHarness, waitLine } from './fixtures/stand-in-harness.ts';
 import { freePort } from './fixtures/ports.ts';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { textSubscriber } from '../src/pipeline/events.ts';
-import type { Plan } from '../src/config/plan.ts';
+import type { Plan } from '../src/plan/plan.ts';
 
 /** A stream that says it is a terminal, so cli-progress redraws on every update, and keeps what it got. */
 function fakeTty(): { stream: NodeJS.WriteStream; text: () => string } {

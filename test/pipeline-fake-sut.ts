@@ -1,6 +1,6 @@
 /**
  * A stand-in for the SUT JVM in pipeline tests: its own process (so a test can kill it), the same
- * HTTP API shapes (src/jvm/api.ts), and an executor that is either a platform pool of `--threads`
+ * HTTP API shapes (src/types/sut-api.ts), and an executor that is either a platform pool of `--threads`
  * permits with a FIFO queue (`--kind platform-pool`) or unbounded (`--kind virtual-per-task`). Each benchmark request takes a permit, then calls the
  * real mock's /v1/chat/completions, and answers with `Server-Timing: queue;dur=…, exec;dur=…`.
  * Prints `listening <port>` on stdout once it listens on `--host` (default 127.0.0.1; port 0 = any free port).
@@ -17,8 +17,8 @@
  */
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
-import type { SutInfo, PinnedResponse, SamplesResponse } from '../src/jvm/api.ts';
-import { watchProcess } from '../src/pipeline/parent-watch.ts';
+import type { SutInfo, PinnedResponse, SamplesResponse } from '../src/types/sut-api.ts';
+import { watchProcess } from '../src/adapters/process/parent-watch.ts';
 
 const { values } = parseArgs({ options: { variant: { type: 'string' }, kind: { type: 'string' }, threads: { type: 'string' }, prefix: { type: 'string' }, mock: { type: 'string' }, port: { type: 'string', default: '0' }, status: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' }, queue: { type: 'string' }, scenarios: { type: 'string' }, 'parent-pid': { type: 'string' } } });
 const kind = values.kind === 'virtual-per-task' ? 'virtual-per-task' : 'platform-pool';

@@ -1,20 +1,21 @@
 /**
- * The flag rules of src/pipeline/flags.ts: generator stalls on the event-loop maximum, late sends,
+ * The flag rules of src/compute/analysis/flags.ts: generator stalls on the event-loop maximum, late sends,
  * one unit per code, and the one CPU-saturation rule shared with the report.
  */
+import { loadRun, loadTemplates } from './fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   computeFlags, generatorDelayThresholdMs, sutCpuSaturation, upgradeLegacyFlag,
   GENERATOR_DELAY_FLOOR_MS, HOST_CPU_PCT, LAG_P99_MS, LATE_SENDS_SHARE, SUT_CPU_SATURATED_SHARE, type FlagInputs,
-} from '../src/pipeline/flags.ts';
+} from '../src/compute/analysis/flags.ts';
 import { summarize } from '../src/load/summarize.ts';
-import type { RequestRecord } from '../src/load/types.ts';
-import type { CellFlag } from '../src/store/types.ts';
-import { loadRun } from '../src/report/load.ts';
+import type { RequestRecord } from '../src/types/load.ts';
+import type { CellFlag } from '../src/types/run.ts';
+
 import { buildModel } from '../src/report/model.ts';
 import { chartLabels, renderMarkdown } from '../src/report/render-md.ts';
-import { loadTemplates } from '../src/report/index.ts';
+
 import { LAT_TOL } from '../src/report/model.ts';
 import { FIXTURE_DIR } from './fixtures/report-helpers.ts';
 
@@ -129,8 +130,8 @@ test('the report renders every flag code in its one unit (flags from computeFlag
 });
 
 test('resummarize rebuilds intended send times by the generator\'s rule (ramp and closed loop) and counts late sends', async () => {
-  const { expandRequests, resummarizeRun } = await import('../src/analysis/resummarize.ts');
-  const { compactRequests, RunStore } = await import('../src/store/run-store.ts');
+  const { expandRequests, resummarizeRun } = await import('../src/pipeline/resummarize.ts');
+  const { compactRequests, RunStore } = await import('../src/adapters/store/run-store.ts');
   const { firstIntendedStartMs } = await import('../src/load/schedule.ts');
   // 3 workers ramped over 300 ms, 3 requests each; worker 1's second request sent 90 ms late
   const recs: RequestRecord[] = [];
@@ -160,7 +161,7 @@ test('resummarize rebuilds intended send times by the generator\'s rule (ramp an
     // the fixture is a real run: the re-derived figures equal the summarizer's over the cell's own raw records
     const store = new RunStore(dir);
     const cell = store.readCell('fixed-c4-r1');
-    const { generatorDelayThresholdMs } = await import('../src/pipeline/flags.ts');
+    const { generatorDelayThresholdMs } = await import('../src/compute/analysis/flags.ts');
     const threshold = generatorDelayThresholdMs(cell.latencyMs);
     const manifest = store.readManifest();
     const again = summarize(expandRequests(store.readRequests('fixed-c4-r1'), { start: cell.start, concurrency: cell.concurrency, rampMs: manifest.options.rampMs }), cell.concurrency, cell.requestsPerWorker, { lateSendThresholdMs: threshold });

@@ -1,19 +1,19 @@
 import { test } from 'node:test';
 import { FIXTURE_DIR } from './fixtures/upgrade-run.ts';
-import { upgradeManifest } from '../src/study/migrate.ts';
+import { upgradeManifest } from '../src/adapters/store/migrate.ts';
 import { STUDIES } from '../src/studies/index.ts';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LivenessWatch, checkNow, type Watched, type Death } from '../src/pipeline/liveness.ts';
+import { LivenessWatch, checkNow, type Watched, type Death } from '../src/adapters/process/liveness.ts';
 import { unusableLoad, recordFailedCell, clearFailedCell } from '../src/pipeline/failed-cells.ts';
-import { launcherChain, goneReason, watchLaunchers, isShellWrapper, readProc, type ProcInfo } from '../src/pipeline/parent-watch.ts';
+import { launcherChain, goneReason, watchLaunchers, isShellWrapper, readProc, type ProcInfo } from '../src/adapters/process/parent-watch.ts';
 import { summarize } from '../src/load/summarize.ts';
-import { RunStore } from '../src/store/run-store.ts';
-import type { RequestRecord } from '../src/load/types.ts';
-import type { RunManifest } from '../src/store/types.ts';
+import { RunStore } from '../src/adapters/store/run-store.ts';
+import type { RequestRecord } from '../src/types/load.ts';
+import type { RunManifest } from '../src/types/run.ts';
 
 const fast = { intervalMs: 10, probeTimeoutMs: 50, failuresToDeath: 3 };
 

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeFlags } from '../src/pipeline/flags.ts';
-import { summarizeThreadDump, namePrefix, frameName } from '../src/pipeline/threaddump.ts';
+import { computeFlags } from '../src/compute/analysis/flags.ts';
+import { summarizeThreadDump, namePrefix, frameName } from '../src/adapters/jvm/threaddump.ts';
 import { pinnedDelta } from '../src/pipeline/run.ts';
 import { summarize } from '../src/load/summarize.ts';
-import type { RequestRecord } from '../src/load/types.ts';
+import type { RequestRecord } from '../src/types/load.ts';
 
 function load(c: number, n: number, opts: { errors?: number; queueMs?: number } = {}) {
   const rs: RequestRecord[] = [];

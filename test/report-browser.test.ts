@@ -5,6 +5,7 @@
  * chromium`). Without it the test is skipped with the reason printed, so `npm test` passes on a
  * fresh machine; under CI (CI set and not "false"/"0") a missing Chromium fails.
  */
+import { loadTemplates, renderReport } from './fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { renderReport, loadTemplates } from '../src/report/index.ts';
+
 import { FIXTURE_DIR } from './fixtures/report-helpers.ts';
 
 const CHROMIUM = process.env['VTBENCH_CHROMIUM'] ?? '/usr/bin/chromium';

@@ -4,19 +4,20 @@
  * only generic placeholders (templates/README.md).
  *
  * The run files come from a real code path: the committed schema-1 fixture, read through the
- * loader and study 000's v1 reader (src/study/migrate.ts), then its variants renamed in memory
+ * loader and study 000's v1 reader (src/adapters/store/migrate.ts), then its variants renamed in memory
  * (fixed -> pool-8, virtual -> vt) everywhere a variant id appears (options, variant specs, cell
  * ids, cells, summary rows, per-request data, SUT blocks).
  */
+import { loadRun, loadTemplates } from './fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadRun, type LoadedRun } from '../src/report/load.ts';
-import { buildReport, loadTemplates } from '../src/report/index.ts';
+import { type LoadedRun } from '../src/report/load.ts';
+import { buildReport } from '../src/report/index.ts';
 import { buildModel } from '../src/report/model.ts';
-import type { Study } from '../src/study/types.ts';
+import type { Study } from '../src/types/study.ts';
 import { FIXTURE_DIR } from './fixtures/report-helpers.ts';
 
 const RENAME: Readonly<Record<string, string>> = { fixed: 'pool-8', virtual: 'vt' };

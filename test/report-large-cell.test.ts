@@ -5,23 +5,24 @@
  * product's own code: the load summarizer, the store's writer, buildSummary, loadRun, the report
  * model and both renderers.
  */
+import { loadRun, loadTemplates } from './fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { summarize } from '../src/load/summarize.ts';
-import type { RequestRecord } from '../src/load/types.ts';
-import { RunStore, compactRequests } from '../src/store/run-store.ts';
-import { buildSummary } from '../src/analysis/summary.ts';
-import { SCHEMA_VERSION, type CellResult, type RunManifest } from '../src/store/types.ts';
+import type { RequestRecord } from '../src/types/load.ts';
+import { RunStore, compactRequests } from '../src/adapters/store/run-store.ts';
+import { buildSummary } from '../src/compute/analysis/summary.ts';
+import { SCHEMA_VERSION, type CellResult, type RunManifest } from '../src/types/run.ts';
 import { STUDY_000 } from '../src/studies/000/index.ts';
 
 /** study 000's reader of schema 1 (imported through the study: v1.ts and index.ts import each other) */
 const V1_READER = STUDY_000.legacyReaders![0]!;
-import type { SutSample } from '../src/jvm/api.ts';
-import { loadRun } from '../src/report/load.ts';
-import { buildReport, loadTemplates } from '../src/report/index.ts';
+import type { SutSample } from '../src/types/sut-api.ts';
+
+import { buildReport } from '../src/report/index.ts';
 import { maxOf } from '../src/report/stats.ts';
 import { mulberry32 } from '../mock/src/prng.ts';
 import { FIXTURE_DIR } from './fixtures/report-helpers.ts';

@@ -1,3 +1,4 @@
+import { loadRun, renderReport } from './fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, unlinkSync, mkdirSync } from 'node:fs';
@@ -5,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { loadRun } from '../src/report/load.ts';
-import { buildSummary } from '../src/analysis/summary.ts';
-import { renderReport } from '../src/report/index.ts';
-import { EXIT, VtbenchError } from '../src/core/errors.ts';
+
+import { buildSummary } from '../src/compute/analysis/summary.ts';
+
+import { EXIT, VtbenchError } from '../src/types/errors.ts';
 import { FIXTURE_DIR } from './fixtures/report-helpers.ts';
 import { withoutProvenance } from './fixtures/report-helpers.ts';
 

@@ -5,11 +5,12 @@
  * flags, and no percent change on noise. The variations set measured values in memory to reach
  * each case; the fixture on disk is never edited.
  */
+import { loadRun } from './fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadRun, type LoadedRun } from '../src/report/load.ts';
+import { type LoadedRun } from '../src/report/load.ts';
 import { buildModel } from '../src/report/model.ts';
-import type { CellFlag, CellResult, RunManifest, ThreadDumpSummary } from '../src/store/types.ts';
+import type { CellFlag, CellResult, RunManifest, ThreadDumpSummary } from '../src/types/run.ts';
 import { FIXTURE_DIR, fixtureVariant as variant, reportMarkdown as md, section } from './fixtures/report-helpers.ts';
 
 /** the fixture's highest level (32) */
@@ -201,10 +202,10 @@ test('§12 names the blocks a resume split over more than one SUT JVM (from the 
 });
 
 test('buildModel: a summary row for a variant with no executor anywhere (summary.json of another run) is a run-data error', async () => {
-  const { loadRun } = await import('../src/report/load.ts');
+  const { loadRun } = await import('./fixtures/registered.ts');
   const { buildModel } = await import('../src/report/model.ts');
   const { FIXTURE_DIR } = await import('./fixtures/report-helpers.ts');
-  const { VtbenchError, EXIT } = await import('../src/core/errors.ts');
+  const { VtbenchError, EXIT } = await import('../src/types/errors.ts');
   const run = await loadRun(FIXTURE_DIR);
   const summary = structuredClone(run.summary);
   summary.rows[0]!.variant = 'ghost';
@@ -212,7 +213,7 @@ test('buildModel: a summary row for a variant with no executor anywhere (summary
 });
 
 test('a one-variant run of study 000 (--variants virtual) is described from the variant it ran: no fixed pool, no comparison', async () => {
-  const { buildSummary } = await import('../src/analysis/summary.ts');
+  const { buildSummary } = await import('../src/compute/analysis/summary.ts');
   const run = await loadRun(FIXTURE_DIR);
   const options = { ...run.manifest.options, variants: ['virtual'], variantSpecs: run.manifest.options.variantSpecs.filter((v) => v.id === 'virtual') };
   const manifest = { ...run.manifest, options } as RunManifest;

@@ -3,6 +3,7 @@
  * provenance links (escaped, CSS-only), min/max downsampling, the data appendix (CSV, fences,
  * reproduce command) and the bounds chart helper.
  */
+import { loadTemplates } from './fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { downsampleMinMax } from '../src/report/downsample.ts';
@@ -10,11 +11,11 @@ import { ProvBook, groupedSources, medianFormula, provMarkdown, rowProvenance, s
 import { renderHtml } from '../src/report/render-html.ts';
 import { csv, csvField, fenced, reproduceCommand } from '../src/report/data-appendix.ts';
 import { boundsChart, pLabel, renderSvg } from '../src/report/charts.ts';
-import { loadTemplates } from '../src/report/index.ts';
-import { aggregate } from '../src/stats/aggregate.ts';
+
+import { aggregate } from '../src/compute/stats/aggregate.ts';
 import { getStudy } from '../src/studies/index.ts';
-import { resolveOptions } from '../src/config/profiles.ts';
-import type { RunManifest } from '../src/store/types.ts';
+import { resolveOptions } from '../src/plan/profiles.ts';
+import type { RunManifest } from '../src/types/run.ts';
 
 test('downsampleMinMax: at most maxPoints, a subsequence, every extreme kept; small inputs unchanged', () => {
   const pts = Array.from({ length: 1000 }, (_, i) => ({ i, v: Math.sin(i / 7) * 100 + (i === 613 ? 5000 : 0) + (i === 77 ? -4000 : 0) }));

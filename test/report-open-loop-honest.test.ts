@@ -11,11 +11,12 @@
  * The committed closed-loop seed-000 report staying byte-identical is checked by
  * test/report-render.test.ts (goldens) and the re-render check in the lead's merge list.
  */
+import { loadRun, loadTemplates } from './fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { loadRun } from '../src/report/load.ts';
-import { buildReport, loadTemplates } from '../src/report/index.ts';
+
+import { buildReport } from '../src/report/index.ts';
 import { buildModel } from '../src/report/model.ts';
 import { templatesForRun } from '../src/report/render-md.ts';
 import { STUDY_000 } from '../src/studies/000/index.ts';

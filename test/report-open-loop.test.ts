@@ -4,11 +4,12 @@
  * and its chart in both languages, and its fixed-pool cells above N/L show a queue slope within 10 %
  * of λ − N/L (issue 17's acceptance); the committed closed-loop run renders no such section.
  */
+import { loadRun, loadTemplates } from './fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { loadRun } from '../src/report/load.ts';
-import { buildReport, loadTemplates } from '../src/report/index.ts';
+
+import { buildReport } from '../src/report/index.ts';
 import { buildModel } from '../src/report/model.ts';
 import { STUDY_000 } from '../src/studies/000/index.ts';
 

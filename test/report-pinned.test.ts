@@ -2,12 +2,12 @@
  * The report's pinned-event evidence: reasons grouped by kind (class names replaced), and whether
  * the counts were read after JFR delivered them. On variations of the fixture run built in memory.
  */
+import { loadRun } from './fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadRun } from '../src/report/load.ts';
+
 import { buildModel } from '../src/report/model.ts';
 import { FIXTURE_DIR, fixtureVariant as variant, reportMarkdown as md } from './fixtures/report-helpers.ts';
-
 
 // reason texts as Temurin 25.0.3 wrote them for this SUT (bench.pinning=class-init) and a JFR experiment
 const CLINIT_A = 'VM call to dev.vtbench.sut.BlockingInitializer/0x0000000013a2dc00.<clinit> on stack';

@@ -7,12 +7,13 @@
  * holds no data by construction. The report is read as committed: re-render it after a change
  * (`npx zx run.mjs report runs/20261130-100102-seed-000 [--lang zh]`).
  */
+import { loadTemplates } from './fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadTemplates } from '../src/report/index.ts';
+
 import { getStudy } from '../src/studies/index.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -6,19 +6,20 @@
  * tolerance through the model's inputs (the summary rows, the cells' samples, thread dumps,
  * pinned counts and load counts — never the verdict), and the verdict must flip.
  */
+import { loadRun, loadTemplates } from './fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { loadRun, type LoadedRun } from '../src/report/load.ts';
+import { type LoadedRun } from '../src/report/load.ts';
 import { buildModel, MIB, type PublishedVerdict as PublishedRow } from '../src/report/model.ts';
 import { PUBLISHED_000 } from '../src/studies/000/published.ts';
 
 /** figure id → setup identity kind, from the study's typed rows */
 const SETUP_IDENTITIES = new Map(PUBLISHED_000.filter((p) => p.setupIdentity !== null).map((p) => [p.id, p.setupIdentity as string] as const));
-import { loadTemplates } from '../src/report/index.ts';
+
 import { chartLabels, renderMarkdown } from '../src/report/render-md.ts';
 import { withoutProvenance } from './fixtures/report-helpers.ts';
-import type { Agg, CellResult, SummaryRow } from '../src/store/types.ts';
+import type { Agg, CellResult, SummaryRow } from '../src/types/run.ts';
 
 type Mode = string;
 

@@ -1,16 +1,17 @@
+import { loadRun } from './fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadRun } from '../src/report/load.ts';
+
 import { buildModel } from '../src/report/model.ts';
 import { headlineMarkdown, replaceResults, RESULTS_START, RESULTS_END } from '../src/report/headline.ts';
-import { newestReadmeRun, readmeSource, resultsBlock } from '../src/report/readme-results.ts';
+import { newestReadmeRun, readmeSource, resultsBlock } from '../src/cli/readme-results.ts';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { DEFAULT_STUDY, STUDIES, getStudy } from '../src/studies/index.ts';
-import { SCHEMA_VERSION } from '../src/store/types.ts';
+import { SCHEMA_VERSION } from '../src/types/run.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 

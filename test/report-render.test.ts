@@ -1,10 +1,11 @@
+import { loadRun, loadTemplates, renderReport } from './fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadRun, type LoadedRun } from '../src/report/load.ts';
-import { buildReport, loadTemplates, renderReport } from '../src/report/index.ts';
+import { type LoadedRun } from '../src/report/load.ts';
+import { buildReport } from '../src/report/index.ts';
 import { code, esc, fill, raw, table } from '../src/report/format.ts';
 import { buildModel } from '../src/report/model.ts';
 import { chartSpecs, forLogScale, renderSvg } from '../src/report/charts.ts';

@@ -5,14 +5,15 @@
  * figures/*.svg, meta.json) together at most SIZE_BUDGET_BYTES = 2 MB. The sizes are printed.
  * Renders the whole seed-000 run twice (≈ 20 s).
  */
+import { loadRun, loadTemplates } from './fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildReport, loadTemplates } from '../src/report/index.ts';
-import { loadRun } from '../src/report/load.ts';
+import { buildReport } from '../src/report/index.ts';
+
 import { writeAll } from '../src/report/write.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import {
   throughputBoundRps, waves, queueWaitP95WavesMs, queueWaitMeanSpreadMs, littleThroughputRps,
   wavesWholeRunRps, plannedRequestsPerRepeat, rampWholeRunFraction,
-} from '../src/theory/bounds.ts';
-import { percentiles } from '../src/stats/percentiles.ts';
-import type { ExecutorSpec } from '../src/study/types.ts';
+} from '../src/compute/theory/bounds.ts';
+import { percentiles } from '../src/compute/stats/percentiles.ts';
+import type { ExecutorSpec } from '../src/types/study.ts';
 
 const pool = (threads: number): ExecutorSpec => ({ kind: 'platform-pool', threads, queueCapacity: 10000 });
 const VT: ExecutorSpec = { kind: 'virtual-per-task' };

@@ -5,14 +5,15 @@
  * printed. The derived bounds are checked on hand-checkable requests and on the committed run's
  * recorded data. Failed cells of the manifest are listed as gaps with their cause.
  */
+import { loadRun } from './fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { fileURLToPath } from 'node:url';
-import { loadRun } from '../src/report/load.ts';
+
 import { buildModel } from '../src/report/model.ts';
 import { deriveUpstream, maxOverlap } from '../src/report/upstream.ts';
-import type { CellResult, CompactRequests } from '../src/store/types.ts';
+import type { CellResult, CompactRequests } from '../src/types/run.ts';
 import { fixtureVariant as variant, reportMarkdown as md, section } from './fixtures/report-helpers.ts';
 
 const COMMITTED = fileURLToPath(new URL('../runs/20261130-100102-seed-000/', import.meta.url));
@@ -108,5 +109,4 @@ test('a legacy cell with a leaked mock peak never prints it; per-cell statistics
   const same = buildModel(await scoped((c) => c.concurrency));
   assert.equal(same.conclusions.find((c) => c.id === 'needLimits')?.verdict, 'not reproduced');
 });
-
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { quantileSorted } from 'simple-statistics';
-import { percentiles, PERCENTILE_DEFINITION } from '../src/stats/percentiles.ts';
+import { percentiles, PERCENTILE_DEFINITION } from '../src/compute/stats/percentiles.ts';
 
 /** |a - b| <= 1e-12: hand-computed decimals vs binary floating point. */
 function near(actual: number, expected: number, what: string): void {

@@ -8,11 +8,11 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, tru
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { RunStore } from '../src/store/run-store.ts';
-import { parseChecked, validate } from '../src/store/schema.ts';
+import { RunStore } from '../src/adapters/store/run-store.ts';
+import { parseChecked, validate } from '../src/adapters/store/schema.ts';
 import { FIXTURE_DIR } from './fixtures/upgrade-run.ts';
 import { copyRunAsCurrent } from './fixtures/upgrade-run.ts';
-import { VtbenchError, EXIT } from '../src/core/errors.ts';
+import { VtbenchError, EXIT } from '../src/types/errors.ts';
 
 function copy(): { dir: string; store: RunStore; done: () => void } {
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-check-'));

@@ -1,7 +1,7 @@
 /**
  * Runs in the previous run format (schema version 1, written by study 000 before the study engine):
  * - the committed run `runs/20261130-100102-seed-000` reads through study 000's v1 reader
- *   (src/studies/000/v1.ts via src/study/migrate.ts): its manifest, cells, summary and thread-dump
+ *   (src/studies/000/v1.ts via src/adapters/store/migrate.ts): its manifest, cells, summary and thread-dump
  *   summaries upgrade in memory to files that validate against the current schema/;
  * - such a run can be re-rendered but not resumed or re-summarized: the store refuses to write to
  *   it, and `--resume` says so with the run-data exit code.
@@ -12,15 +12,15 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { upgradeFile, upgradeManifest, legacyReaderFor } from '../src/study/migrate.ts';
+import { upgradeFile, upgradeManifest, legacyReaderFor } from '../src/adapters/store/migrate.ts';
 import { STUDIES } from '../src/studies/index.ts';
-import { validate } from '../src/store/schema.ts';
-import { SCHEMA_VERSION, type RunManifest } from '../src/store/types.ts';
-import { RunStore } from '../src/store/run-store.ts';
-import { cellFileNames } from '../src/store/check.ts';
-import { resummarizeRun } from '../src/analysis/resummarize.ts';
+import { validate } from '../src/adapters/store/schema.ts';
+import { SCHEMA_VERSION, type RunManifest } from '../src/types/run.ts';
+import { RunStore } from '../src/adapters/store/run-store.ts';
+import { cellFileNames } from '../src/adapters/store/check.ts';
+import { resummarizeRun } from '../src/pipeline/resummarize.ts';
 import { main, type Io, type MainDeps } from '../src/cli/main.ts';
-import { VtbenchError, EXIT } from '../src/core/errors.ts';
+import { VtbenchError, EXIT } from '../src/types/errors.ts';
 import { copyRunAsCurrent } from './fixtures/upgrade-run.ts';
 import { FIXTURE_DIR } from './fixtures/upgrade-run.ts';
 
@@ -99,7 +99,7 @@ test('--resume of a schema-1 run fails with exit 7 saying it can be re-rendered 
 });
 
 test('old formats are read by (study, version): a run naming a study only by that study\'s readers, a run naming none only by readers marked forRunsWithoutStudy', async () => {
-  const { legacyReaderFor } = await import('../src/study/migrate.ts');
+  const { legacyReaderFor } = await import('../src/adapters/store/migrate.ts');
   const { V1_READER } = await import('../src/studies/000/v1.ts');
   const s000 = STUDIES.find((s) => s.legacyReaders?.includes(V1_READER));
   assert.ok(s000, 'study 000 owns the v1 reader');
@@ -127,7 +127,7 @@ test('old formats are read by (study, version): a run naming a study only by tha
 });
 
 test('a schema-2 run of any study is read through the engine reader (V2_READER): versions raised, nothing invented, and the result validates', async () => {
-  const { V2_READER } = await import('../src/study/migrate.ts');
+  const { V2_READER } = await import('../src/adapters/store/migrate.ts');
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-v2-'));
   try {
     // the committed fixture run upgraded to schema 3, then written back as schema 2 (what a v2 vtbench wrote)

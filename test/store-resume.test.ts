@@ -18,15 +18,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { main, type Io, type MainDeps } from '../src/cli/main.ts';
-import { EXIT } from '../src/core/errors.ts';
-import { RunStore } from '../src/store/run-store.ts';
-import { writeFileAtomic } from '../src/store/fsio.ts';
-import type { CellResult, CompactRequests } from '../src/store/types.ts';
+import { EXIT } from '../src/types/errors.ts';
+import { RunStore } from '../src/adapters/store/run-store.ts';
+import { writeFileAtomic } from '../src/adapters/store/fsio.ts';
+import type { CellResult, CompactRequests } from '../src/types/run.ts';
 import type { RunDeps } from '../src/pipeline/run.ts';
-import type { SutInfo } from '../src/jvm/api.ts';
+import type { SutInfo } from '../src/types/sut-api.ts';
 import { idleChild } from './fixtures/idle-child.ts';
 import { freePort } from './fixtures/ports.ts';
-import type { Variant } from '../src/study/types.ts';
+import type { Variant } from '../src/types/study.ts';
 
 const LATENCY_MS = 50;
 
@@ -190,7 +190,7 @@ test('a read-only filesystem as --runs-dir: exit 8 saying read-only (EROFS), not
 });
 
 test('the write probe gives up after its timeout instead of hanging', async () => {
-  const { checkWritable } = await import('../src/pipeline/prereq.ts');
+  const { checkWritable } = await import('../src/adapters/host/prereq.ts');
   await assert.rejects(checkWritable(tmpdir(), 'runs-dir', 1), (e: Error & { exitCode?: number }) => e.exitCode === EXIT.outputUnusable && /did not answer a write probe within 0\.001 s/.test(e.message));
 });
 

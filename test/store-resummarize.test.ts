@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copyRunAsCurrent } from './fixtures/upgrade-run.ts';
 import { fileURLToPath } from 'node:url';
-import { resummarizeRun, expandRequests } from '../src/analysis/resummarize.ts';
-import { RunStore, compactRequests } from '../src/store/run-store.ts';
-import { validate } from '../src/store/schema.ts';
-import type { RequestRecord } from '../src/load/types.ts';
+import { resummarizeRun, expandRequests } from '../src/pipeline/resummarize.ts';
+import { RunStore, compactRequests } from '../src/adapters/store/run-store.ts';
+import { validate } from '../src/adapters/store/schema.ts';
+import type { RequestRecord } from '../src/types/load.ts';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/run-fixture/', import.meta.url));
 

@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateSchema } from '../src/store/gen-schema.ts';
-import { SCHEMA_DIR, SCHEMA_FILES, validate } from '../src/store/schema.ts';
-import { compactRequests } from '../src/store/run-store.ts';
+import { generateSchema } from '../src/cli/gen-schema.ts';
+import { SCHEMA_DIR, SCHEMA_FILES, validate } from '../src/adapters/store/schema.ts';
+import { compactRequests } from '../src/adapters/store/run-store.ts';
 
-test('committed schema/*.schema.json equal a fresh generation from src/store/types.ts (run npm run schema)', () => {
+test('committed schema/*.schema.json equal a fresh generation from src/types/run.ts (run npm run schema)', () => {
   for (const [type, file] of Object.entries(SCHEMA_FILES)) {
     assert.equal(readFileSync(join(SCHEMA_DIR, file), 'utf8'), generateSchema(type), `schema/${file} is stale: run npm run schema`);
   }

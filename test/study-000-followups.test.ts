@@ -4,6 +4,7 @@
  * report shows every cell's measured ÷ bound (the real fixture run, routed as a follow-up profile
  * in memory; its numbers are the fixture's own).
  */
+import { loadRun, loadTemplates } from './fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,12 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STUDY_000, SWEEP_LATENCIES_MS, latencySweepRequestsPerWorker } from '../src/studies/000/index.ts';
 import { followUpKind, followUpRatios } from '../src/studies/000/report.ts';
-import { makePlan } from '../src/config/plan.ts';
-import { resolveOptions } from '../src/config/profiles.ts';
-import { findJdkOfMajor, requireProfileJdk } from '../src/jvm/jdk.ts';
-import { EXIT, VtbenchError } from '../src/core/errors.ts';
-import { loadRun, type LoadedRun } from '../src/report/load.ts';
-import { buildReport, loadTemplates } from '../src/report/index.ts';
+import { makePlan } from '../src/plan/plan.ts';
+import { resolveOptions } from '../src/plan/profiles.ts';
+import { findJdkOfMajor, requireProfileJdk } from '../src/adapters/jvm/jdk.ts';
+import { EXIT, VtbenchError } from '../src/types/errors.ts';
+import { type LoadedRun } from '../src/report/load.ts';
+import { buildReport } from '../src/report/index.ts';
 import { buildModel } from '../src/report/model.ts';
 import { FIXTURE_DIR } from './fixtures/report-helpers.ts';
 
@@ -118,10 +119,10 @@ test('jdk21: on a host without a JDK 21 the profile stops with one line, exit 3;
 
 // ---------------------------------------------------------------- bulkhead (§13/§17)
 
-import { compactRequests } from '../src/store/run-store.ts';
+import { compactRequests } from '../src/adapters/store/run-store.ts';
 import { bulkheadPermits, permitP95Ms } from '../src/studies/000/report.ts';
-import { validate } from '../src/store/schema.ts';
-import type { RequestRecord } from '../src/load/types.ts';
+import { validate } from '../src/adapters/store/schema.ts';
+import type { RequestRecord } from '../src/types/load.ts';
 
 const rec = (seq: number, serverTiming: Record<string, number>, errorClass: RequestRecord['errorClass'] = null): RequestRecord =>
   ({ worker: 0, seq, intendedStartMs: seq, startMs: seq, endMs: seq + 1, e2eMs: 1, status: errorClass === null ? 200 : 502, errorClass, serverTiming });
@@ -186,7 +187,7 @@ test('a real bulkhead run: the SUT sent permit waits for the semaphore variant o
 
 // ---------------------------------------------------------------- faults and retries (§17)
 
-import { mockFaultArgs } from '../src/pipeline/mock-process.ts';
+import { mockFaultArgs } from '../src/adapters/process/mock-process.ts';
 import { clientTimeoutS, columnPercentileMs, errorsByStatus, faultBoundRps, mockCalls, streamBoundRps } from '../src/studies/000/report.ts';
 import { dispatcherLimit, streamServiceTimeMs, SPRING_AI_DISPATCHER_MAX, LIFTED_DISPATCHER_MAX } from '../src/studies/000/arms.ts';
 import { MOCK_OPTIONS } from '../mock/src/config.ts';

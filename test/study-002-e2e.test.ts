@@ -14,9 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runStudy, type Io } from '../src/cli/main.ts';
 import { realDeps } from '../src/cli/deps.ts';
-import { RunStore } from '../src/store/run-store.ts';
+import { RunStore } from '../src/adapters/store/run-store.ts';
 import { STUDY_002 } from '../src/studies/002/index.ts';
-import { cellCpu } from '../src/theory/cell-bounds.ts';
+import { cellCpu } from '../src/compute/theory/cell-bounds.ts';
 import { freePort } from './fixtures/ports.ts';
 
 function capture(): { io: Io; text: () => string } {

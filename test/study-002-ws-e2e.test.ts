@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runStudy, type Io } from '../src/cli/main.ts';
 import { realDeps } from '../src/cli/deps.ts';
-import { RunStore } from '../src/store/run-store.ts';
+import { RunStore } from '../src/adapters/store/run-store.ts';
 import { STUDY_002 } from '../src/studies/002/index.ts';
 import { freePort } from './fixtures/ports.ts';
 

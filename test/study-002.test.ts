@@ -1,19 +1,19 @@
 /** Study 002: bounds per cell, the verdict rule, the published figures against the study's own setup, the plan, error codes and extra Server-Timing entries. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cellBounds, cellCpu, cellWindow, boundVerdict, MIN_WINDOW_COMPLETIONS, sutCpuMsAt, windowRps } from '../src/theory/cell-bounds.ts';
+import { cellBounds, cellCpu, cellWindow, boundVerdict, MIN_WINDOW_COMPLETIONS, sutCpuMsAt, windowRps } from '../src/compute/theory/cell-bounds.ts';
 import { aloneHolding, boundsFor, cellHolding, checkPublished, holding, MIXED_CRITICAL_PATH_MS, MIXED_SERIAL_MS, plannedCellS, plannedRps, REQUEST_SCENARIOS, requestsPerWorkerForWindow } from '../src/studies/002/theory.ts';
 import { STUDY_002, VARIANTS_002 } from '../src/studies/002/index.ts';
 import { PUBLISHED_002 } from '../src/studies/002/published.ts';
-import { resolveOptions } from '../src/config/profiles.ts';
-import { levelsOf, makePlan } from '../src/config/plan.ts';
+import { resolveOptions } from '../src/plan/profiles.ts';
+import { levelsOf, makePlan } from '../src/plan/plan.ts';
 import { errorKindOf } from '../src/load/run.ts';
 import { blockSutProperties, runFibN } from '../src/pipeline/run.ts';
 import { summarize } from '../src/load/summarize.ts';
-import { compactRequests } from '../src/store/run-store.ts';
-import { expandRequests } from '../src/analysis/resummarize.ts';
-import { requestColumnProblems } from '../src/store/schema.ts';
-import type { RequestRecord } from '../src/load/types.ts';
+import { compactRequests } from '../src/adapters/store/run-store.ts';
+import { expandRequests } from '../src/pipeline/resummarize.ts';
+import { requestColumnProblems } from '../src/adapters/store/schema.ts';
+import type { RequestRecord } from '../src/types/load.ts';
 
 const HOST = { openFiles: 20000, ephemeralPorts: 28000, heapLimitBytes: 4 * 2 ** 30 } as never;
 const v = (id: string) => VARIANTS_002.find((x) => x.id === id)!;
@@ -218,7 +218,7 @@ describe('error codes and extra Server-Timing entries', () => {
 
 describe('report of a real smoke run (test/fixtures/study-002/smoke: io-virtual, cpu-virtual, mixed-virtual-structured, db10-virtual on this 2-core host)', () => {
   test('bounds per cell, the fan-out against 150 and 100 ms, the study\'s inconsistencies; en and zh render without a placeholder left', async () => {
-    const { loadRun } = await import('../src/report/load.ts');
+    const { loadRun } = await import('./fixtures/registered.ts');
     const { buildModel } = await import('../src/report/model.ts');
     const { buildReport, loadTemplates } = await import('../src/report/index.ts');
     const { rows002, criticalPath } = await import('../src/studies/002/report.ts');
@@ -305,7 +305,7 @@ describe('alone probe: R(1) and the holds of one request alone', () => {
 
   test('a real smoke run with probes (test/fixtures/study-002/smoke-alone): R(1) ≥ execution alone ≥ nominal, the bounds use them, en and zh say so', async () => {
     // made by `npx zx run.mjs --study 002 --profile smoke --variants mixed-virtual-structured,db10-virtual,io-virtual` on this 2-core host
-    const { loadRun } = await import('../src/report/load.ts');
+    const { loadRun } = await import('./fixtures/registered.ts');
     const { buildModel } = await import('../src/report/model.ts');
     const { buildReport, loadTemplates } = await import('../src/report/index.ts');
     const { rows002 } = await import('../src/studies/002/report.ts');

@@ -5,12 +5,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makePlan } from '../src/config/plan.ts';
-import { resolveOptions } from '../src/config/profiles.ts';
+import { makePlan } from '../src/plan/plan.ts';
+import { resolveOptions } from '../src/plan/profiles.ts';
 import { jobUrl, sweepProblem } from '../src/load/in-process.ts';
 import { STUDY_003 } from '../src/studies/003/index.ts';
 import { curvePoints, knees, sweepLevels } from '../src/studies/003/report.ts';
-import type { CellResult, VtSweepResult } from '../src/store/types.ts';
+import type { CellResult, VtSweepResult } from '../src/types/run.ts';
 
 const opts = (profile: string) => resolveOptions(STUDY_003, profile, {});
 

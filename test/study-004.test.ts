@@ -5,6 +5,7 @@
  * (test/fixtures/study-004/: the `smoke` and `quick-http` profiles on this project's 2-core host).
  * No process is started.
  */
+import { loadRun, loadTemplates } from './fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -17,14 +18,14 @@ import { bootMismatches, sutMismatches } from '../src/pipeline/run.ts';
 import { jobProblem, runInProcessJob } from '../src/load/in-process.ts';
 import { driverFor } from '../src/load/driver.ts';
 import { unusableLoad } from '../src/pipeline/failed-cells.ts';
-import { makePlan } from '../src/config/plan.ts';
-import { studyProblems } from '../src/config/study-check.ts';
-import { loadRun } from '../src/report/load.ts';
+import { makePlan } from '../src/plan/plan.ts';
+import { studyProblems } from '../src/plan/study-check.ts';
+
 import { buildModel } from '../src/report/model.ts';
-import { buildReport, indexDocuments, loadTemplates, type ReportMeta } from '../src/report/index.ts';
-import type { BootExecutorsInfo, SutInfo } from '../src/jvm/api.ts';
-import type { ResolvedOptions } from '../src/store/types.ts';
-import type { Variant } from '../src/study/types.ts';
+import { buildReport, indexDocuments, type ReportMeta } from '../src/report/index.ts';
+import type { BootExecutorsInfo, SutInfo } from '../src/types/sut-api.ts';
+import type { ResolvedOptions } from '../src/types/run.ts';
+import type { Variant } from '../src/types/study.ts';
 
 const PLATFORM = VARIANTS_004[0] as Variant;
 const VIRTUAL = VARIANTS_004[1] as Variant;

@@ -11,10 +11,10 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SUT_MIN_JDK } from '../src/jvm/jdk.ts';
-import { buildSut } from '../src/jvm/build.ts';
-import { processRunning } from '../src/pipeline/parent-watch.ts';
-import { killIfOurs } from '../src/pipeline/children.ts';
+import { SUT_MIN_JDK } from '../src/adapters/jvm/jdk.ts';
+import { buildSut } from '../src/adapters/jvm/build.ts';
+import { processRunning } from '../src/adapters/process/parent-watch.ts';
+import { killIfOurs } from '../src/adapters/process/children.ts';
 import { freePort } from './fixtures/ports.ts';
 import { startStandInHarness, sutJdkOrNull } from './fixtures/stand-in-harness.ts';
 
@@ -37,7 +37,7 @@ test('a harness killed with SIGKILL leaves no SUT: the JVM sees bench.parent-pid
   let sutPid = 0;
   try {
     // a stand-in harness: starts the SUT as the run does, prints its pid, then idles
-    const h = await startStandInHarness(`import { startSut } from './src/jvm/sut-process.ts';
+    const h = await startStandInHarness(`import { startSut } from './src/adapters/jvm/sut-process.ts';
 const s = await startSut(${JSON.stringify(o)});
 process.stdout.write(s.pid + '\\n');
 setInterval(() => {}, 1 << 30);`);

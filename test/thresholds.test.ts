@@ -1,19 +1,20 @@
 /**
- * Threshold rules (src/thresholds/): the text form, the schema checks with their messages, the
+ * Threshold rules (src/report/thresholds/): the text form, the schema checks with their messages, the
  * outcome against the committed seed-000 run, and the exit codes of `report --thresholds` and
  * `compare --thresholds` through the real entry point (exit 9 = a broken rule, 2 = a bad file).
  */
+import { loadRun } from './fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseRuleText, readThresholds, loadThresholds, ruleText } from '../src/thresholds/rules.ts';
-import { checkRun, cellMatches, formatOutcome } from '../src/thresholds/check.ts';
-import { loadRun } from '../src/report/load.ts';
+import { parseRuleText, readThresholds, loadThresholds, ruleText } from '../src/report/thresholds/rules.ts';
+import { checkRun, cellMatches, formatOutcome } from '../src/report/thresholds/check.ts';
+
 import { main, type Io, type MainDeps } from '../src/cli/main.ts';
-import { EXIT, VtbenchError } from '../src/core/errors.ts';
+import { EXIT, VtbenchError } from '../src/types/errors.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const COMMITTED = join(ROOT, 'runs/20261130-100102-seed-000');

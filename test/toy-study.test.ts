@@ -14,9 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runStudy, type Io } from '../src/cli/main.ts';
 import { realDeps } from '../src/cli/deps.ts';
-import { RunStore } from '../src/store/run-store.ts';
-import { validate } from '../src/store/schema.ts';
-import { throughputBoundRps } from '../src/theory/bounds.ts';
+import { RunStore } from '../src/adapters/store/run-store.ts';
+import { validate } from '../src/adapters/store/schema.ts';
+import { throughputBoundRps } from '../src/compute/theory/bounds.ts';
 import { TOY_STUDY } from './fixtures/toy-study/study.ts';
 import { withoutProvenance } from './fixtures/report-helpers.ts';
 

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { MOCK_NODE_FLAGS } from '../../mock/src/node-flags.ts';
+import { MOCK_NODE_FLAGS } from '../../src/adapters/process/node-flags.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

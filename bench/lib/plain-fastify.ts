@@ -22,7 +22,7 @@ import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
-import { watchProcess } from '../../src/pipeline/parent-watch.ts';
+import { watchProcess } from '../../src/adapters/process/parent-watch.ts';
 
 const { values } = parseArgs({
   options: { 'latency-ms': { type: 'string' }, 'body-file': { type: 'string' }, port: { type: 'string', default: '0' } },

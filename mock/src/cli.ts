@@ -5,11 +5,11 @@
  * option and the fix and exits non-zero: 2 = invalid option or value, 4 = port in use.
  */
 import { Command, CommanderError } from 'commander';
-import { EXIT, VtbenchError } from '../../src/core/errors.ts';
+import { EXIT, VtbenchError } from '../../src/types/errors.ts';
 import { LISTEN_OPTIONS, MOCK_OPTIONS, PROCESS_OPTIONS, parseOptionValue, type OptionSpec } from './config.ts';
 import { startMock, type RunningMock } from './server.ts';
-import { processRunning, watchProcess } from '../../src/pipeline/parent-watch.ts';
-import { nodeFlagsOf } from './node-flags.ts';
+import { processRunning, watchProcess } from '../../src/adapters/process/parent-watch.ts';
+import { nodeFlagsOf } from '../../src/adapters/process/node-flags.ts';
 
 const NAME = 'vtbench-mock';
 const HELP_HINT = 'run `npm run mock -- --help` for the options';

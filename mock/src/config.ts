@@ -2,7 +2,7 @@
  * Every option of the mock, declared once (flag, value name, default, description, rule) and used
  * for CLI parsing, validation and `--help` alike. `resolveMockConfig` validates once and freezes.
  */
-import { EXIT, VtbenchError } from '../../src/core/errors.ts';
+import { EXIT, VtbenchError } from '../../src/types/errors.ts';
 import { ERROR_STATUSES, type ErrorStatus, type FaultParams } from './faults.ts';
 import { LATENCY_MODELS, type LatencyModel, type LatencyParams } from './latency.ts';
 
@@ -165,7 +165,7 @@ export const LISTEN_OPTIONS: { readonly [K in keyof ListenOptions]: OptionSpec<L
 
 /** How the mock process lives (not part of MockConfig or ListenOptions: only the CLI uses it). */
 export interface ProcessOptions {
-  /** pid whose exit stops the mock (src/pipeline/parent-watch.ts `watchProcess`); 0 = none */
+  /** pid whose exit stops the mock (src/adapters/process/parent-watch.ts `watchProcess`); 0 = none */
   parentPid: number;
 }
 

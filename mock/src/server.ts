@@ -32,7 +32,7 @@ import { substream } from './prng.ts';
 import { StatsRecorder } from './stats.ts';
 
 export { DEFAULT_MOCK_CONFIG, resolveMockConfig, type MockConfig } from './config.ts';
-export type { MockStats } from './types.ts';
+export type { MockStats } from '../../src/types/mock.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

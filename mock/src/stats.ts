@@ -1,6 +1,6 @@
 import { quantileSorted } from 'simple-statistics';
 import { FAULT_KINDS, type FaultKind } from './faults.ts';
-import type { MockStats } from './types.ts';
+import type { MockStats } from '../../src/types/mock.ts';
 
 /**
  * Counters behind `GET /stats`. Recording is O(1) (a growable Float64Array of lateness samples);

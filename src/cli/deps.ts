@@ -3,16 +3,16 @@
  * processes, their HTTP clients, and the report renderer. Tests pass fakes instead.
  */
 import { join } from 'node:path';
-import { findJdk, SUT_MIN_JDK } from '../jvm/jdk.ts';
-import { buildSut } from '../jvm/build.ts';
-import { startSut } from '../jvm/sut-process.ts';
-import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
-import { getSamples, getPinned, getThreadDump } from '../jvm/client.ts';
-import { startMockProcess, getMockStats, resetMockStats } from '../pipeline/mock-process.ts';
-import { httpProbe } from '../pipeline/liveness.ts';
+import { findJdk, SUT_MIN_JDK } from '../adapters/jvm/jdk.ts';
+import { buildSut } from '../adapters/jvm/build.ts';
+import { startSut } from '../adapters/jvm/sut-process.ts';
+import { DEFAULT_BIND_ADDRESS } from '../adapters/jvm/bind.ts';
+import { getSamples, getPinned, getThreadDump } from '../adapters/jvm/client.ts';
+import { startMockProcess, getMockStats, resetMockStats } from '../adapters/process/mock-process.ts';
+import { httpProbe } from '../adapters/process/liveness.ts';
 import type { MainDeps } from './main.ts';
 import type { RunDeps } from '../pipeline/run.ts';
-import { findPgBinaries, startPostgres, useExternalPostgres } from '../db/postgres.ts';
+import { findPgBinaries, startPostgres, useExternalPostgres } from '../adapters/db/postgres.ts';
 
 /** How long a SUT JVM may take to answer /bench/info after start. */
 const SUT_READY_TIMEOUT_MS = 120_000;

@@ -7,47 +7,43 @@ import { Command, CommanderError, Option } from 'commander';
 import { setMaxListeners } from 'node:events';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, existsSync, readdirSync, rmSync, statSync, mkdirSync } from 'node:fs';
-import { writeJsonAtomic } from '../store/fsio.ts';
+import { writeJsonAtomic } from '../adapters/store/fsio.ts';
 import { join, resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { OPTION_SPECS, type OptionKey } from '../config/options.ts';
-import { defaultProfile, resolveOptions, checkBounds, listProfiles, formatProfileList } from '../config/profiles.ts';
+import { OPTION_SPECS } from '../plan/options.ts';
+import { defaultProfile, resolveOptions, checkBounds, listProfiles, formatProfileList } from '../plan/profiles.ts';
 import { STUDIES, DEFAULT_STUDY, getStudy } from '../studies/index.ts';
-import type { Study } from '../study/types.ts';
-import { maxValue } from '../config/options.ts';
-import { readHostLimits } from '../config/limits.ts';
-import { makePlan, formatPlan, formatDuration, formatExecutor, planNeedsDb, type Plan } from '../config/plan.ts';
-import { findPgBinaries, parseDbUrl, redactUrl } from '../db/postgres.ts';
-import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
-import { requireProfileJdk } from '../jvm/jdk.ts';
-import { VtbenchError, EXIT, exitCodeHelp, fsError } from '../core/errors.ts';
-import { RunStore, legacyRunError } from '../store/run-store.ts';
-import { resummarizeRun } from '../analysis/resummarize.ts';
-import { SCHEMA_VERSION, type ResolvedOptions, type RunManifest } from '../store/types.ts';
-import { hostInfo } from '../pipeline/host.ts';
-import { checkDisk, checkMaven, checkPorts, checkWritable } from '../pipeline/prereq.ts';
-import { ChildRegistry, reapOrphans, isOurs } from '../pipeline/children.ts';
+import type { Study } from '../types/study.ts';
+import { maxValue } from '../plan/options.ts';
+import { readHostLimits } from '../adapters/host/limits.ts';
+import { makePlan, formatPlan, formatDuration, formatExecutor, planNeedsDb, type Plan } from '../plan/plan.ts';
+import { findPgBinaries, parseDbUrl, redactUrl } from '../adapters/db/postgres.ts';
+import { DEFAULT_BIND_ADDRESS } from '../adapters/jvm/bind.ts';
+import { requireProfileJdk } from '../adapters/jvm/jdk.ts';
+import { VtbenchError, EXIT, exitCodeHelp, fsError } from '../types/errors.ts';
+import { RunStore, legacyRunError } from '../adapters/store/run-store.ts';
+import { resummarizeRun } from '../pipeline/resummarize.ts';
+import { SCHEMA_VERSION, type ResolvedOptions, type RunManifest } from '../types/run.ts';
+import { hostInfo } from '../adapters/host/host.ts';
+import { checkDisk, checkMaven, checkPorts, checkWritable } from '../adapters/host/prereq.ts';
+import { ChildRegistry, reapOrphans, isOurs } from '../adapters/process/children.ts';
 import { executePlan, writeSummary, type RunDeps } from '../pipeline/run.ts';
 import { checkExternalComponents, recordExternal, withExternalComponents } from '../pipeline/external.ts';
-import { watchLaunchers } from '../pipeline/parent-watch.ts';
+import { watchLaunchers } from '../adapters/process/parent-watch.ts';
 import { loadRun } from '../report/load.ts';
 import { writeAll } from '../report/write.ts';
-import { compareRuns } from '../compare/model.ts';
-import { renderCompareHtml, renderCompareJson, renderCompareMd } from '../compare/render.ts';
-import { loadThresholds, type Thresholds } from '../thresholds/rules.ts';
-import { checkCompare, checkRun, enforce, type RuleOutcome } from '../thresholds/check.ts';
+import { compareRuns } from '../report/compare/model.ts';
+import { renderCompareHtml, renderCompareJson, renderCompareMd } from '../report/compare/render.ts';
+import { loadThresholds, type Thresholds } from '../report/thresholds/rules.ts';
+import { checkCompare, checkRun, enforce, type RuleOutcome } from '../report/thresholds/check.ts';
 import { jsonSubscriber, textSubscriber, type Emit } from '../pipeline/events.ts';
-import { FsBarrier, podShardDeps } from '../load/pod-shard.ts';
+import { FsBarrier, podShardDeps } from '../pipeline/pod-shard.ts';
+import { ROOT, newRunId, rawRunOptions, toolVersion, type Io } from './common.ts';
+export { newRunId, rawRunOptions, toolVersion, type Io };
 import { k8sCommand, mergeCommand, shardOf, checkShardRun, DEFAULT_SYNC_TIMEOUT_S, type ShardRunArgs } from './multihost.ts';
-import { DEFAULT_PVC, DEFAULT_PVC_SIZE, SHARED_MOUNT } from '../k8s/manifests.ts';
+import { DEFAULT_PVC, DEFAULT_PVC_SIZE, SHARED_MOUNT } from '../plan/k8s-manifests.ts';
 import { hostname as osHostname } from 'node:os';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-export interface Io {
-  stdout: NodeJS.WriteStream;
-  stderr: NodeJS.WriteStream;
-}
+export { ROOT };
 
 /** Run settings that are not recorded options (they may hold secrets): `--db-url`. */
 export interface PrepareExtra {
@@ -97,10 +93,6 @@ export function runStudy(study: Study, argv: readonly string[], io: Io, deps: Ma
     : argv.includes('--resume') || first === 'report' || first === 'resummarize' || first === 'compare' ? [...argv]
       : ['--study', study.id, ...argv];
   return main(args, io, { ...deps, studies: [study, ...others] });
-}
-
-export function toolVersion(): string {
-  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 function depVersion(name: string): string {
@@ -164,16 +156,6 @@ function nearestExisting(dir: string): string {
 
 function openStore(deps: MainDeps, dir: string): RunStore {
   return deps.openStore ? deps.openStore(dir) : new RunStore(dir);
-}
-
-/**
- * `<yyyymmdd>-<hhmmss>-<study>-<profile>` in UTC, e.g. `20261130-101500-000-quick`. Runs started
- * before the study was part of the id (`<yyyymmdd>-<hhmmss>-<profile>`, e.g. the committed
- * `20261130-100102-seed-000`) keep their ids: nothing parses an id, the manifest names the study.
- */
-export function newRunId(study: string, profile: string, now = new Date()): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${now.getUTCFullYear()}${p(now.getUTCMonth() + 1)}${p(now.getUTCDate())}-${p(now.getUTCHours())}${p(now.getUTCMinutes())}${p(now.getUTCSeconds())}-${study}-${profile}`;
 }
 
 function profileHelp(studies: readonly Study[]): string {
@@ -395,7 +377,7 @@ export async function main(argv: string[], io: Io, deps: MainDeps): Promise<numb
     if (chosen.command === 'list') {
       const one = chosen.study ?? (typeof opts['study'] === 'string' ? opts['study'] : null);
       const listed = one === null ? studies : [getStudy(one, studies)];
-      const rows = listProfiles(readHostLimits(), listed);
+      const rows = listProfiles(listed, readHostLimits());
       io.stdout.write((opts['json'] || chosen.json ? JSON.stringify({ type: 'list', studies: listed.map(studyEntry), profiles: rows }) : formatProfileList(rows, listed)) + '\n');
       return EXIT.ok;
     }
@@ -519,17 +501,6 @@ async function compareCommand(thresholds: Thresholds | null, json: boolean, io: 
   io.stdout.write(json ? JSON.stringify({ type: 'compare', ...c, thresholds: outcomes }) + '\n' : renderCompareMd(c));
   if (thresholds && outcomes) enforce(thresholds, outcomes, io.stderr, chosen.out ? 'the comparison is printed and written' : 'the comparison is printed');
   return EXIT.ok;
-}
-
-/** The run options given on a command line (commander's camelCase attributes), by option key, as typed. */
-export function rawRunOptions(opts: Record<string, string | boolean | undefined>): Partial<Record<OptionKey, string>> {
-  const raw: Partial<Record<OptionKey, string>> = {};
-  for (const s of OPTION_SPECS) {
-    const camel = s.flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-    const v = opts[camel];
-    if (typeof v === 'string') raw[s.key] = v;
-  }
-  return raw;
 }
 
 async function runCommand(opts: Record<string, string | boolean | undefined>, lang: 'en' | 'zh', io: Io, deps: MainDeps, thresholds: Thresholds | null, shardRun: ShardRunArgs | null = null): Promise<number> {

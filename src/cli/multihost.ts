@@ -1,23 +1,23 @@
 /**
  * The multi-host commands of the command line (issue 18 part 4):
- *   `k8s`   write the Kubernetes manifests of a run split over K load generator pods (src/k8s/manifests.ts)
- *   `shard` what each pod runs: one shard of every cell (src/load/pod-shard.ts; the run itself is main's runCommand)
+ *   `k8s`   write the Kubernetes manifests of a run split over K load generator pods (src/plan/k8s-manifests.ts)
+ *   `shard` what each pod runs: one shard of every cell (src/pipeline/pod-shard.ts; the run itself is main's runCommand)
  *   `merge` K shard folders into one run folder (src/pipeline/merge-shards.ts)
  * Options are checked here, once, and every refusal names the option and the fix.
  */
 import { join, resolve } from 'node:path';
-import { VtbenchError, EXIT } from '../core/errors.ts';
-import type { ResolvedOptions } from '../store/types.ts';
-import type { Study } from '../study/types.ts';
-import { defaultProfile, resolveOptions } from '../config/profiles.ts';
-import { formatPlan, makePlan } from '../config/plan.ts';
+import { VtbenchError, EXIT } from '../types/errors.ts';
+import type { ResolvedOptions } from '../types/run.ts';
+import type { Study } from '../types/study.ts';
+import { defaultProfile, resolveOptions } from '../plan/profiles.ts';
+import { formatPlan, makePlan } from '../plan/plan.ts';
 import { getStudy, DEFAULT_STUDY } from '../studies/index.ts';
-import { OPTION_SPECS } from '../config/options.ts';
+import { OPTION_SPECS } from '../plan/options.ts';
 import { writeAll } from '../report/write.ts';
-import { DEFAULT_PVC, DEFAULT_PVC_SIZE, SHARED_MOUNT, defaultJobName, isDnsLabel, k8sFiles, type K8sSpec } from '../k8s/manifests.ts';
+import { DEFAULT_PVC, DEFAULT_PVC_SIZE, SHARED_MOUNT, defaultJobName, isDnsLabel, k8sFiles, type K8sSpec } from '../plan/k8s-manifests.ts';
 import { mergeShardRuns } from '../pipeline/merge-shards.ts';
-import { RunStore } from '../store/run-store.ts';
-import { newRunId, rawRunOptions, toolVersion, type Io } from './main.ts';
+import { RunStore } from '../adapters/store/run-store.ts';
+import { newRunId, rawRunOptions, toolVersion, type Io } from './common.ts';
 
 /** How long a shard waits for the others at a cell's start, s, when `--sync-timeout-s` is not given. */
 export const DEFAULT_SYNC_TIMEOUT_S = 600;
@@ -121,7 +121,7 @@ export function k8sSpecOf(o: Record<string, string | boolean | undefined>, studi
   };
 }
 
-/** `run.mjs k8s`: write the manifests (src/k8s/manifests.ts) and say where. Returns the exit code. */
+/** `run.mjs k8s`: write the manifests (src/plan/k8s-manifests.ts) and say where. Returns the exit code. */
 export async function k8sCommand(o: Record<string, string | boolean | undefined>, io: Io, studies: readonly Study[]): Promise<number> {
   const { spec, outDir } = k8sSpecOf(o, studies);
   const paths = await writeAll(resolve(process.cwd(), outDir), k8sFiles(spec, outDir));

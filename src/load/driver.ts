@@ -1,22 +1,22 @@
 /**
  * Load drivers: how a cell's load is generated. A driver turns one cell's plan into raw records and
  * their summary (plan -> run -> raw records -> summary); the pipeline picks it by the scenario's
- * `driver` (src/study/types.ts DriverKind) and stores what it returns. Built: closed-loop HTTP
+ * `driver` (src/types/study.ts DriverKind) and stores what it returns. Built: closed-loop HTTP
  * (src/load/run.ts), open-loop HTTP (arrival rate without coordinated omission,
  * src/load/open-loop.ts) and in-process (a timed job the SUT runs itself and reports on,
  * src/load/in-process.ts) and WebSocket (N held connections, one server push per interval on each,
  * src/load/websocket.ts). A kind listed in NOT_BUILT is a typed slot whose registry entry throws a
  * clear VtbenchError until a later issue builds it (none today).
  */
-import type { DriverKind, Scenario, Variant } from '../study/types.ts';
-import type { ResolvedOptions } from '../store/types.ts';
-import { VtbenchError, EXIT } from '../core/errors.ts';
+import type { DriverKind, Scenario, Variant } from '../types/study.ts';
+import type { ResolvedOptions } from '../types/run.ts';
+import { VtbenchError, EXIT } from '../types/errors.ts';
 import { runClosedLoop } from './run.ts';
 import { runOpenLoop } from './open-loop.ts';
 import { runInProcessJob } from './in-process.ts';
 import { runWebSocketCell } from './websocket.ts';
 import { runClosedLoopSharded } from './shards.ts';
-import type { LoadEvents, LoadOptions, LoadResult } from './types.ts';
+import type { LoadEvents, LoadOptions, LoadResult } from '../types/load.ts';
 
 /** One cell's (or one warm-up's) load, as the pipeline hands it to a driver. */
 export interface DriverCellPlan {
@@ -42,7 +42,7 @@ export interface DriverCellPlan {
 
 /**
  * A load driver. `run` generates the load of one cell and returns its raw per-request records and
- * their summary (src/load/types.ts LoadResult, the shape the store writes for a cell).
+ * their summary (src/types/load.ts LoadResult, the shape the store writes for a cell).
  */
 export interface Driver {
   readonly kind: DriverKind;
@@ -109,7 +109,7 @@ export const inProcessDriver: Driver = {
     const variant = p.variant;
     const job = variant ? p.scenario.job?.(p.options, variant, p.concurrency) : undefined;
     if (!job || !variant) {
-      return Promise.reject(new VtbenchError(`--scenario: scenario ${p.scenario.id} uses the in-process driver but ${variant ? 'defines no job' : 'the cell names no variant'}`, 'give the scenario a job(o, variant) (src/study/types.ts Scenario.job); the pipeline passes the variant', EXIT.usage));
+      return Promise.reject(new VtbenchError(`--scenario: scenario ${p.scenario.id} uses the in-process driver but ${variant ? 'defines no job' : 'the cell names no variant'}`, 'give the scenario a job(o, variant) (src/types/study.ts Scenario.job); the pipeline passes the variant', EXIT.usage));
     }
     return runInProcessJob(p.baseUrl, job, p.signal);
   },

@@ -1,4 +1,4 @@
-import type { ErrorClass } from './types.ts';
+import type { ErrorClass } from '../types/load.ts';
 
 /**
  * Error class of a failed request from the error undici (or the OS) raised.

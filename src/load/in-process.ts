@@ -3,7 +3,7 @@
  * load, the SUT does. One cell = one HTTP call `POST <job.path>?tasks=T&sleepMs=S&timeoutMs=X` to a
  * SUT job route that runs the job inside the SUT JVM, on the request's own thread, never on the
  * executor it measures (sut/…/AsyncBurstJob.java), and answers JSON with its own measurements
- * (src/store/types.ts InProcessJobResult). The driver returns that call as the cell's one request
+ * (src/types/run.ts InProcessJobResult). The driver returns that call as the cell's one request
  * record (worker 0, seq 0: E2E = the whole job as the client saw it) plus the job's answer in
  * `LoadResult.job`, which the pipeline stores as `CellResult.job`.
  *
@@ -14,17 +14,17 @@
  * measurement. The client waits at most the job's deadline + CLIENT_MARGIN_MS.
  *
  * A `vt-sweep` job (study 003, `InProcessJob.answer`) is sent its `params` and answers one sweep
- * level (src/store/types.ts VtSweepResult), returned in `LoadResult.sweep`: a known `outcome` other
+ * level (src/types/run.ts VtSweepResult), returned in `LoadResult.sweep`: a known `outcome` other
  * than `ok` (out of memory, host limit…) is a stored level outcome, not a failed request, so the
  * sweep goes on to its next level; an answer of another shape is a failed request as above.
  */
 import { request } from 'undici';
 import { performance } from 'node:perf_hooks';
-import type { InProcessJob } from '../study/types.ts';
-import type { InProcessJobResult, VtSweepResult } from '../store/types.ts';
+import type { InProcessJob } from '../types/study.ts';
+import type { InProcessJobResult, VtSweepResult } from '../types/run.ts';
 import { summarize } from './summarize.ts';
 import { classifyError } from './errors.ts';
-import type { ErrorClass, LoadResult, RequestRecord } from './types.ts';
+import type { ErrorClass, LoadResult, RequestRecord } from '../types/load.ts';
 
 /** How much longer than the job's own deadline the client waits for its answer, ms. */
 export const CLIENT_MARGIN_MS = 30_000;

@@ -4,7 +4,7 @@
  * process's CPU time over wall time. Shared by every driver that generates load in this process.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { LoadgenStats } from './types.ts';
+import type { LoadgenStats } from '../types/load.ts';
 
 /** monitorEventLoopDelay sampling interval, ms; its samples include this interval, which is subtracted. */
 export const LAG_RESOLUTION_MS = 10;

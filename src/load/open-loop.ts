@@ -19,8 +19,8 @@ import type { Dispatcher } from 'undici';
 import { classifyError, classifyStatus } from './errors.ts';
 import { parseServerTiming } from './server-timing.ts';
 import { summarize } from './summarize.ts';
-import { percentiles } from '../stats/percentiles.ts';
-import type { ErrorClass, LoadEvents, LoadResult, LoadgenStats, OpenLoopOptions, OpenLoopSummary, RequestRecord, UnsentRecord } from './types.ts';
+import { percentiles } from '../compute/stats/percentiles.ts';
+import type { ErrorClass, LoadEvents, LoadResult, LoadgenStats, OpenLoopOptions, OpenLoopSummary, RequestRecord, UnsentRecord } from '../types/load.ts';
 
 const CLIENT_KEEP_ALIVE_MS = 600_000;
 const LAG_RESOLUTION_MS = 10;

@@ -29,7 +29,7 @@ import { classifyError, classifyStatus } from './errors.ts';
 import { parseServerTiming } from './server-timing.ts';
 import { summarize } from './summarize.ts';
 import { firstIntendedStartMs } from './schedule.ts';
-import type { ErrorClass, LoadEvents, LoadOptions, LoadResult, LoadgenStats, RequestRecord } from './types.ts';
+import type { ErrorClass, LoadEvents, LoadOptions, LoadResult, LoadgenStats, RequestRecord } from '../types/load.ts';
 
 /** The client's own idle timeout: far longer than any gap in a closed loop (10 min). */
 const CLIENT_KEEP_ALIVE_MS = 600_000;

@@ -10,8 +10,8 @@
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runClosedLoop } from './run.ts';
-import { writeJsonAtomic } from '../store/fsio.ts';
-import type { LoadOptions } from './types.ts';
+import { writeJsonAtomic } from '../adapters/store/fsio.ts';
+import type { LoadOptions } from '../types/load.ts';
 import type { ShardFile } from './shards.ts';
 
 interface ShardSpec {

@@ -17,11 +17,11 @@ import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readJson } from '../store/fsio.ts';
+import { readJson } from '../adapters/store/fsio.ts';
 import { summarize } from './summarize.ts';
-import type { LoadEvents, LoadOptions, LoadResult, LoadgenStats, RequestRecord, ShardStat } from './types.ts';
+import type { LoadEvents, LoadOptions, LoadResult, LoadgenStats, RequestRecord, ShardStat } from '../types/load.ts';
 
-export type { ShardStat } from './types.ts';
+export type { ShardStat } from '../types/load.ts';
 
 /** The most shards of one cell (`--shards`): a stated maximum, each is a Node process of its own. */
 export const MAX_SHARDS = 64;

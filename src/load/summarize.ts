@@ -24,8 +24,8 @@
  *   a late timer delays a ramp slot). lateSends: the records whose send delay exceeds
  *   `lateSendThresholdMs`, and their share of all records (only when a threshold is given).
  */
-import { percentiles } from '../stats/percentiles.ts';
-import type { ErrorClass, LoadSummary, RequestRecord } from './types.ts';
+import { percentiles } from '../compute/stats/percentiles.ts';
+import type { ErrorClass, LoadSummary, RequestRecord } from '../types/load.ts';
 
 /**
  * @param records measured requests, any order

@@ -19,20 +19,20 @@
  *
  * Client: undici 7's WebSocket (WHATWG API) with its own Agent per cell (connect timeout set).
  * Host limits are checked before the first connection: N above maxWebSocketConnections (descriptors
- * and ephemeral ports, src/config/limits.ts) is refused with the limit named.
+ * and ephemeral ports, src/adapters/host/limits.ts) is refused with the limit named.
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, WebSocket } from 'undici';
-import { percentiles } from '../stats/percentiles.ts';
-import { countsDelta } from '../stats/aggregate.ts';
-import { maxWebSocketConnections, readHostLimits, type HostLimits } from '../config/limits.ts';
-import { getThreadDump, getWsStats } from '../jvm/client.ts';
-import type { WsPushStats } from '../jvm/api.ts';
-import { VtbenchError, EXIT } from '../core/errors.ts';
+import { percentiles } from '../compute/stats/percentiles.ts';
+import { countsDelta } from '../compute/stats/aggregate.ts';
+import { maxWebSocketConnections, readHostLimits, type HostLimits } from '../adapters/host/limits.ts';
+import { getThreadDump, getWsStats } from '../adapters/jvm/client.ts';
+import type { WsPushStats } from '../types/sut-api.ts';
+import { VtbenchError, EXIT } from '../types/errors.ts';
 import { summarize } from './summarize.ts';
 import { startLoadgenMeter } from './meter.ts';
-import type { ErrorClass, LoadResult, RequestRecord, WebSocketSummary, WsRawRecords, WsServerDelta } from './types.ts';
+import type { ErrorClass, LoadResult, RequestRecord, WebSocketSummary, WsRawRecords, WsServerDelta } from '../types/load.ts';
 
 /**
  * The fastest the driver opens connections, per s: a ramp shorter than N / this is stretched to it.

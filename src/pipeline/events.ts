@@ -3,10 +3,10 @@
  * (stdout, `--json`). Drawing is never the pipeline's job.
  */
 import cliProgress from 'cli-progress';
-import type { Plan } from '../config/plan.ts';
-import { formatDuration } from '../config/plan.ts';
-import type { LoadSummary } from '../load/types.ts';
-import type { CellFlag } from '../store/types.ts';
+import type { Plan } from '../plan/plan.ts';
+import { formatDuration } from '../plan/plan.ts';
+import type { LoadSummary } from '../types/load.ts';
+import type { CellFlag } from '../types/run.ts';
 
 export type RunEvent =
   | { type: 'plan'; runId: string; runDir: string; study: string; profile: string; scenario: string; variants: string[]; totalRequests: number; theoreticalS: number; remainingTheoreticalS: number; cells: number; resumedCells: number }

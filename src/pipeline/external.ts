@@ -19,15 +19,15 @@
  * so `--sut-url` needs `--mock-url` naming that same mock; an external mock must answer with the
  * run's latency (fixed model) and faults. Each refusal names the option and the fix.
  */
-import type { ExternalComponents, ResolvedOptions, RunManifest } from '../store/types.ts';
-import type { Study } from '../study/types.ts';
-import type { SutInfo } from '../jvm/api.ts';
-import type { MockStats } from '../../mock/src/types.ts';
-import { getInfo } from '../jvm/client.ts';
-import { scenarioOfVariant } from '../config/plan.ts';
-import { VtbenchError, EXIT } from '../core/errors.ts';
-import { httpProbe } from './liveness.ts';
-import { getMockStats } from './mock-process.ts';
+import type { ExternalComponents, ResolvedOptions, RunManifest } from '../types/run.ts';
+import type { Study } from '../types/study.ts';
+import type { SutInfo } from '../types/sut-api.ts';
+import type { MockStats } from '../types/mock.ts';
+import { getInfo } from '../adapters/jvm/client.ts';
+import { scenarioOfVariant } from '../plan/plan.ts';
+import { VtbenchError, EXIT } from '../types/errors.ts';
+import { httpProbe } from '../adapters/process/liveness.ts';
+import { getMockStats } from '../adapters/process/mock-process.ts';
 import { sutMismatches, type MockHandle, type RunDeps, type SutHandle } from './run.ts';
 
 /** Time for one look-up of an external component before the run (its `/bench/info` or `/stats`). */

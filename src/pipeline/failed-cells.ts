@@ -5,10 +5,10 @@
  * removes the entry and appends a line to `manifest.notes`.
  */
 import { join } from 'node:path';
-import { writeJsonAtomic } from '../store/fsio.ts';
-import type { RunStore } from '../store/run-store.ts';
-import type { CellResult, RunManifest } from '../store/types.ts';
-import type { LoadSummary } from '../load/types.ts';
+import { writeJsonAtomic } from '../adapters/store/fsio.ts';
+import type { RunStore } from '../adapters/store/run-store.ts';
+import type { CellResult, RunManifest } from '../types/run.ts';
+import type { LoadSummary } from '../types/load.ts';
 
 /** What is kept of a failed cell in `cells/<id>.failed.json`. */
 export interface FailedCellEvidence {

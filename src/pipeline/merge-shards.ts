@@ -1,6 +1,6 @@
 /**
  * `run.mjs merge <shard-dir>... --out runs/<id>`: K shard folders of a multi-host run (each written
- * by `run.mjs shard`, one pod of the Kubernetes Indexed Job, src/load/pod-shard.ts) into one normal
+ * by `run.mjs shard`, one pod of the Kubernetes Indexed Job, src/pipeline/pod-shard.ts) into one normal
  * run folder (manifest, cells with their raw requests and samples, summary.json) that `report`
  * renders like any other run.
  *
@@ -19,13 +19,13 @@
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { RunStore, compactRequests } from '../store/run-store.ts';
-import { SCHEMA_VERSION, type CellResult, type MergedShard, type RunManifest } from '../store/types.ts';
-import { expandRequests } from '../analysis/resummarize.ts';
+import { RunStore, compactRequests } from '../adapters/store/run-store.ts';
+import { SCHEMA_VERSION, type CellResult, type MergedShard, type RunManifest } from '../types/run.ts';
+import { expandRequests } from './resummarize.ts';
 import { mergeShards, shareOf, type ShardFile } from '../load/shards.ts';
-import { computeFlags } from './flags.ts';
+import { computeFlags } from '../compute/analysis/flags.ts';
 import { writeSummary } from './run.ts';
-import { VtbenchError, EXIT } from '../core/errors.ts';
+import { VtbenchError, EXIT } from '../types/errors.ts';
 
 /** What `mergeShardRuns` wrote. */
 export interface MergeOutcome {

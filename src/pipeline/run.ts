@@ -18,76 +18,30 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setMaxListeners } from 'node:events';
 import { driverFor, withShards, type Driver } from '../load/driver.ts';
-import { withPodShard, type PodShard } from '../load/pod-shard.ts';
-import type { LoadResult, LoadSummary } from '../load/types.ts';
-import { levelsOf, scenarioOfVariant, warmupSendUntilMs, type Plan, type PlannedBlock, type PlannedCell } from '../config/plan.ts';
-import { dbSutProperties, type DbHandle } from '../db/postgres.ts';
-import type { Scenario, Study, Variant } from '../study/types.ts';
-import { RunStore, compactRequests } from '../store/run-store.ts';
-import { buildSummary } from '../analysis/summary.ts';
-import type { CompactRequests } from '../store/types.ts';
-import { SCHEMA_VERSION, type AloneProbe, type CellResult, type MockFaults, type PinnedDelta, type ResolvedOptions, type RunManifest } from '../store/types.ts';
-import type { PinnedResponse, SutInfo, SutSample } from '../jvm/api.ts';
-import type { MockStats } from '../../mock/src/types.ts';
-import { summarizeThreadDump } from './threaddump.ts';
-import { countsDelta } from '../stats/aggregate.ts';
-import { computeFlags, generatorDelayThresholdMs } from './flags.ts';
-import { readCpuTicks, hostCpuPct } from './host.ts';
-import { processTreeCpuMs } from './proc-cpu.ts';
-import { startComponentCpuSampler } from './cpu-sampler.ts';
-import { ChildRegistry } from './children.ts';
+import { withPodShard, type PodShard } from './pod-shard.ts';
+import type { LoadResult, LoadSummary } from '../types/load.ts';
+import { levelsOf, scenarioOfVariant, warmupSendUntilMs, type Plan, type PlannedBlock, type PlannedCell } from '../plan/plan.ts';
+import { dbSutProperties, type DbHandle } from '../adapters/db/postgres.ts';
+import type { Scenario, Study, Variant } from '../types/study.ts';
+import { RunStore, compactRequests } from '../adapters/store/run-store.ts';
+import { buildSummary } from '../compute/analysis/summary.ts';
+import type { CompactRequests } from '../types/run.ts';
+import { SCHEMA_VERSION, type AloneProbe, type CellResult, type PinnedDelta, type ResolvedOptions, type RunManifest } from '../types/run.ts';
+import type { PinnedResponse, SutInfo, SutSample } from '../types/sut-api.ts';
+import { summarizeThreadDump } from '../adapters/jvm/threaddump.ts';
+import { countsDelta } from '../compute/stats/aggregate.ts';
+import { computeFlags, generatorDelayThresholdMs } from '../compute/analysis/flags.ts';
+import { readCpuTicks, hostCpuPct } from '../adapters/host/host.ts';
+import { processTreeCpuMs } from '../adapters/process/proc-cpu.ts';
+import { startComponentCpuSampler } from '../adapters/process/cpu-sampler.ts';
+import { ChildRegistry } from '../adapters/process/children.ts';
 import type { Emit } from './events.ts';
-import { LivenessWatch, checkNow, type Death, type LivenessOptions, type Watched } from './liveness.ts';
+import { LivenessWatch, checkNow, type Death, type LivenessOptions, type Watched } from '../adapters/process/liveness.ts';
 import { recordFailedCell, clearFailedCell, unusableLoad } from './failed-cells.ts';
-import { VtbenchError, EXIT } from '../core/errors.ts';
+import { VtbenchError, EXIT } from '../types/errors.ts';
 
-/** A started SUT JVM. */
-export interface SutHandle {
-  /** its process on this host; null for an external SUT (`--sut-url`, src/pipeline/external.ts) */
-  pid: number | null;
-  /** e.g. http://127.0.0.1:19080 */
-  baseUrl: string;
-  info: SutInfo;
-  /** substring of its command line, to recognise it by pid */
-  marker: string;
-  /** its log file */
-  logFile: string;
-  /** one bounded health request (GET /bench/info); true when it answered 2xx in time; never rejects */
-  probe(timeoutMs: number): Promise<boolean>;
-  stop(): Promise<void>;
-}
-
-/** A started mock LLM. */
-export interface MockHandle {
-  /** its process on this host; null for an external mock (`--mock-url`) */
-  pid: number | null;
-  /** base URL without /v1 */
-  url: string;
-  marker: string;
-  logFile: string;
-  /** one bounded health request (GET /health); true when it answered 2xx in time; never rejects */
-  probe(timeoutMs: number): Promise<boolean>;
-  stop(): Promise<void>;
-}
-
-/** What the pipeline needs from the outside world; injected so tests can fake it. */
-export interface RunDeps {
-  startMock(o: { port: number; latencyMs: number; logFile: string; faults?: MockFaults; streamHeaders?: 'arrival' | 'first-token' }): Promise<MockHandle>;
-  /** start a SUT JVM for one block: `variant` is the effective variant (overrides applied) */
-  startSut(o: { variant: Variant; options: ResolvedOptions; mockUrl: string; logFile: string }): Promise<SutHandle>;
-  getSamples(baseUrl: string, sinceEpochMs: number): Promise<SutSample[]>;
-  getPinned(baseUrl: string): Promise<PinnedResponse | null>;
-  getThreadDump(baseUrl: string): Promise<string>;
-  getMockStats(url: string): Promise<MockStats | null>;
-  /** POST /stats/reset of the mock; the snapshot right after the reset, null if it did not answer */
-  resetMockStats(url: string): Promise<MockStats | null>;
-  /**
-   * the run's PostgreSQL (own server or `--db-url`, src/db/postgres.ts), started when a scenario of
-   * the plan has `usesDb`; `maxPool` is the largest Hikari pool of the plan. Absent: a plan that needs
-   * a database stops before any SUT starts.
-   */
-  startDb?(o: { maxPool: number; logFile: string }): Promise<DbHandle>;
-}
+export type { SutHandle, MockHandle, RunDeps } from './deps.ts';
+import type { MockHandle, RunDeps, SutHandle } from './deps.ts';
 
 export interface RunContext {
   /** the run's study (a registered one, or any Study object: the pipeline reads nothing else about it) */
@@ -104,7 +58,7 @@ export interface RunContext {
   liveness?: Partial<LivenessOptions>;
   /**
    * this process is one shard of a multi-host run (`run.mjs shard`): every load runs its share of the
-   * workers, in step with the other shards (src/load/pod-shard.ts). Absent: the whole load is this
+   * workers, in step with the other shards (src/pipeline/pod-shard.ts). Absent: the whole load is this
    * process's (or its `--shards` children's on this host).
    */
   pod?: PodShard;

@@ -8,25 +8,8 @@ import * as vl from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
 import { int } from './format.ts';
 import { SCATTER_EARLY_SHARE, SPECTRUM_PERCENTILES, type ReportModel } from './model.ts';
-
-export interface ChartSpec { name: string; title: string; spec: TopLevelSpec }
-export interface ChartLabels {
-  throughput: string; e2e: string; phases: string; timeseries: string; distribution: string;
-  concurrency: string; rps: string; latencyMs: string; ms: string; timeS: string; percentile: string; mode: string;
-  series: string; measured: string; bound: string; wavesBound: string; theoryP95: string; phase: string;
-  queue: string; exec: string; overhead: string; metric: string; value: string;
-  inFlight: string; queueSize: string; platformThreads: string; heapMiB: string; rssMiB: string; cpuPct: string;
-  /** subtitle when values ≤ 0 were left out of a log scale; `{{n}}` = how many */
-  droppedLog: string;
-  /** the open-loop queue chart (only for runs with open-loop cells) */
-  openLoopQueue: string; queueTasks: string; arrivalRate: string; queueTheory: string;
-  /** the latency scatter: title, x axis, subtitle (`{{shown}}`, `{{total}}`, `{{c}}`) */
-  scatter: string; sendTimeS: string; scatterNote: string; scatterWhole: string; scatterEarly: string;
-  /** the percentile spectrum: title, x axis */
-  spectrum: string; percentileLog: string;
-  /** the phases chart's subtitle (bars = means, ticks = P95) and the tick series */
-  phasesNote: string; p95: string;
-}
+export type { ChartSpec, ChartLabels } from './types.ts';
+import type { ChartSpec, ChartLabels } from './types.ts';
 
 const FONT = 'Helvetica, Arial, sans-serif';
 /** colours of the variants, in the run's variant order (Dark2) */

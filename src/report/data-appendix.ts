@@ -5,10 +5,10 @@
  * run files' own values, unrounded (`String(x)`: the shortest text that reads back as the same
  * double), so a reviewer can recompute every median and percentage of the report from them.
  */
-import type { CellResult } from '../store/types.ts';
+import type { CellResult } from '../types/run.ts';
 import type { ReportModel } from './model.ts';
-import { OPTION_SPECS, type OptionKey } from '../config/options.ts';
-import { resolveOptions } from '../config/profiles.ts';
+import { OPTION_SPECS, type OptionKey } from '../plan/options.ts';
+import { resolveOptions } from '../plan/profiles.ts';
 import type { Raw } from './format.ts';
 
 /** A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. null → empty. */

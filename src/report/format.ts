@@ -2,7 +2,7 @@
  * Locale-independent number formatting and Markdown escaping. Every string that comes from a run
  * (messages, names, versions) goes through `esc`; generated Markdown is marked `Raw`.
  */
-import type { Agg } from '../store/types.ts';
+import type { Agg } from '../types/run.ts';
 
 /** Markdown that this module's callers generated themselves (trusted). */
 export class Raw {

@@ -16,8 +16,8 @@ import { provMarkdown } from './provenance.ts';
 import { escapeHtml, htmlPage, markdown, renderHtml } from './render-html.ts';
 import { esc, int, ms, raw, rps, table } from './format.ts';
 import { writeAll, writeAtomic, type OutFile } from './write.ts';
-import { DEFAULT_STUDY, getStudy } from '../studies/index.ts';
-import type { Study } from '../study/types.ts';
+import type { Study } from '../types/study.ts';
+import type { StudyPlugin } from './types.ts';
 import { primaryPair } from './model.ts';
 
 export type Lang = 'en' | 'zh';
@@ -27,9 +27,8 @@ const ENGINE_TEMPLATE_DIR = fileURLToPath(new URL('../../templates/engine/', imp
 /**
  * A study's templates: `<study.templateDir>/report.<lang>.md`, and its `phrases.<lang>.json` over
  * the engine's `templates/engine/phrases.<lang>.json` (templates/README.md).
- * @param study default: the default study (src/studies/index.ts)
  */
-export async function loadTemplates(lang: Lang, study: Pick<Study, 'templateDir'> = getStudy(DEFAULT_STUDY)): Promise<Templates> {
+export async function loadTemplates(lang: Lang, study: Pick<Study, 'templateDir'>): Promise<Templates> {
   const [report, engine, own] = await Promise.all([
     readFile(join(study.templateDir, `report.${lang}.md`), 'utf8'),
     readFile(join(ENGINE_TEMPLATE_DIR, `phrases.${lang}.json`), 'utf8'),
@@ -122,10 +121,10 @@ export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltRe
 /**
  * Load a run, build its report with its study's templates and write it.
  * @param opts.study a study that is not registered (tests); default: the run's study by `manifest.options.study`
- *   among `opts.studies` (default the registered STUDIES)
+ *   among `opts.studies` (the CLI passes the registered ones)
  */
-export async function renderReport(runDir: string, outRoot: string, opts: { lang: Lang; study?: Study; studies?: readonly Study[] }): Promise<{ outDir: string; files: string[]; gaps: string[] }> {
-  const run = await loadRun(runDir, { ...(opts.study ? { study: opts.study } : {}), ...(opts.studies ? { studies: opts.studies } : {}) });
+export async function renderReport(runDir: string, outRoot: string, opts: { lang: Lang; study?: StudyPlugin; studies: readonly StudyPlugin[] }): Promise<{ outDir: string; files: string[]; gaps: string[] }> {
+  const run = await loadRun(runDir, { ...(opts.study ? { study: opts.study } : {}), studies: opts.studies });
   const built = await buildReport(run, await loadTemplates(opts.lang, run.study));
   // English at report/<id>/, Chinese beside it at report/<id>/zh/, so neither overwrites the other.
   const outDir = opts.lang === 'zh' ? join(outRoot, built.model.runId, 'zh') : join(outRoot, built.model.runId);

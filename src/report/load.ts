@@ -7,30 +7,17 @@
  */
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EXIT, VtbenchError } from '../core/errors.ts';
-import type { CellResult, CompactRequests, RunManifest, RunSummary } from '../store/types.ts';
-import { SCHEMA_VERSION } from '../store/types.ts';
-import { buildSummary } from '../analysis/summary.ts';
-import { validate } from '../store/schema.ts';
-import type { Study } from '../study/types.ts';
-import { upgradeFile, upgradeManifest } from '../study/migrate.ts';
-import { STUDIES, getStudy } from '../studies/index.ts';
-import { cellFileNames, cellFiles, checkCell } from '../store/check.ts';
-
-export interface LoadedRun {
-  runDir: string;
-  /** the run's study: `manifest.options.study` among the registered studies, or the one the caller passed */
-  study: Study;
-  manifest: RunManifest;
-  /** cells in planned order (cellOrder), unplanned ones after, by id */
-  cells: CellResult[];
-  requests: Map<string, CompactRequests>;
-  summary: RunSummary;
-  summarySource: 'file' | 'recomputed';
-  gaps: string[];
-  /** the schema version the run was written in when it was read through a study's upgrade reader (src/study/migrate.ts); absent or null when current */
-  upgradedFrom?: number | null;
-}
+import { EXIT, VtbenchError } from '../types/errors.ts';
+import type { CellResult, CompactRequests, RunManifest, RunSummary } from '../types/run.ts';
+import { SCHEMA_VERSION } from '../types/run.ts';
+import { buildSummary } from '../compute/analysis/summary.ts';
+import { validate } from '../adapters/store/schema.ts';
+import { upgradeFile, upgradeManifest } from '../adapters/store/migrate.ts';
+import { getStudy } from '../plan/study-check.ts';
+import type { StudyPlugin } from './types.ts';
+import { cellFileNames, cellFiles, checkCell } from '../adapters/store/check.ts';
+export type { LoadedRun } from './types.ts';
+import type { LoadedRun } from './types.ts';
 
 function runDataError(message: string, hint: string): VtbenchError {
   return new VtbenchError(message, hint, EXIT.runData);
@@ -62,19 +49,19 @@ async function bytesOrNull(path: string): Promise<Buffer | null> {
 
 /**
  * Load a run folder for the report. Every file is validated against its JSON Schema in schema/
- * (src/store/schema.ts) and the cell files against each other (src/store/check.ts): an unusable
+ * (src/adapters/store/schema.ts) and the cell files against each other (src/adapters/store/check.ts): an unusable
  * cell file leaves the cell out, unusable requests or samples leave out only those, an unusable
  * summary.json is rebuilt from the usable cells; each is a gap naming the file and the JSON path
  * (e.g. `cells/fixed-c10-r1.requests.json.gz: /e2eMs/17 must be number`). Every
  * `manifest.failedCells` entry is a gap with its cause, never a result.
- * @param opts.study the run's study when it is not registered (tests); opts.studies: the studies to find it among (default STUDIES)
+ * @param opts.study the run's study when it is not registered (tests); opts.studies: the studies to find it among (the CLI passes the registered ones)
  * @throws VtbenchError(EXIT.runData) when the folder or manifest is missing or unusable, a file has
  *   an unknown schemaVersion, or no cell is usable
  */
-export async function loadRun(runDir: string, opts: { study?: Study; studies?: readonly Study[] } = {}): Promise<LoadedRun> {
-  /** the studies the run's may be, whose legacy readers may read it: the caller's first, then `opts.studies` (default the registered ones) */
-  const known = opts.studies ?? STUDIES;
-  const studies: readonly Study[] = opts.study ? [opts.study, ...known.filter((x) => x.id !== opts.study?.id)] : known;
+export async function loadRun(runDir: string, opts: { study?: StudyPlugin; studies: readonly StudyPlugin[] }): Promise<LoadedRun> {
+  /** the studies the run's may be, whose legacy readers may read it: the caller's first, then `opts.studies` */
+  const known = opts.studies;
+  const studies: readonly StudyPlugin[] = opts.study ? [opts.study, ...known.filter((x) => x.id !== opts.study?.id)] : known;
   const st = await stat(runDir).catch(() => null);
   if (!st?.isDirectory()) throw runDataError(`run folder not found: ${runDir}`, 'pass a folder under runs/, e.g. `npx zx run.mjs report runs/<id>`');
   let manifestRaw: unknown;
@@ -93,7 +80,7 @@ export async function loadRun(runDir: string, opts: { study?: Study; studies?: r
     throw runDataError(`manifest.json does not match schema/manifest.schema.json: ${manifestProblems.slice(0, 3).map((p) => `manifest.json: ${p}`).join('; ')}`, 'the manifest is needed for every figure; restore it from the run (or git), or re-run the benchmark');
   }
   const manifest = manifestRaw as RunManifest;
-  let study: Study;
+  let study: StudyPlugin;
   try {
     study = opts.study && opts.study.id === manifest.options.study ? opts.study : getStudy(manifest.options.study, studies);
   } catch (e) {

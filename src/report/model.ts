@@ -3,43 +3,39 @@
  * loaded run and its study. Pure (no I/O, no clock, no locale). Renderers format; they do not compute.
  *
  * Generic over studies: rows per (variant, level) with the bounds of each cell's executor
- * (src/theory/bounds.ts), comparisons for the study's (baseline, candidate) pairs, the study's
+ * (src/compute/theory/bounds.ts), comparisons for the study's (baseline, candidate) pairs, the study's
  * published figures with verdicts, flags, pinning, thread dumps, resources. What is particular to
  * one study (its comparability gate, how it measures a figure the engine does not know, its
- * conclusion rules and follow-ups) comes from the study's report hook (src/report/hook.ts).
+ * conclusion rules and follow-ups) comes from the study's report hook (src/report/types.ts).
  */
-import { openLoopModel, type OpenLoopCellModel } from './open-loop.ts';
-import { queueGrowthPerS } from '../theory/open-loop.ts';
-import type { Agg, CellFlag, CellResult, CompactRequests, RunManifest, SummaryRow, ThreadDumpSummary, VariantId } from '../store/types.ts';
-import type { SutInfo } from '../jvm/api.ts';
-import type { ExecutorSpec, Study, Variant } from '../study/types.ts';
-import { groupPinnedReasons } from '../jvm/pinned-kind.ts';
+import { openLoopModel } from './open-loop.ts';
+import { queueGrowthPerS } from '../compute/theory/open-loop.ts';
+import type { CellResult, CompactRequests, RunManifest, SummaryRow, ThreadDumpSummary, VariantId } from '../types/run.ts';
+import type { ExecutorSpec, Study, Variant } from '../types/study.ts';
+import { groupPinnedReasons } from '../compute/analysis/pinned-kind.ts';
 import {
   littleThroughputRps, plannedRequestsPerRepeat, queueWaitMeanSpreadMs, queueWaitP95WavesMs,
   rampWholeRunFraction, servers, waves, wavesWholeRunRps,
-} from '../theory/bounds.ts';
+} from '../compute/theory/bounds.ts';
 import type { LoadedRun } from './load.ts';
-import { EXIT, VtbenchError } from '../core/errors.ts';
+import { EXIT, VtbenchError } from '../types/errors.ts';
 import { agg, maxOf, meanOf, medianOf } from './stats.ts';
-import { successfulColumns } from '../analysis/summary.ts';
-import { pushAll } from '../stats/extremes.ts';
+import { successfulColumns } from '../compute/analysis/summary.ts';
+import { pushAll } from '../compute/stats/extremes.ts';
 import { downsampleMinMax } from './downsample.ts';
 import { quantileSorted } from 'simple-statistics';
-import { warmupPlan } from '../config/plan.ts';
+import { warmupPlan } from '../plan/plan.ts';
 import { deriveUpstream } from './upstream.ts';
-import { schedulerDelayThresholdMs, SUT_CPU_SATURATED as PIPELINE_SUT_CPU_SATURATED, SUT_CPU_SATURATED_SHARE, sutCpuSaturation, upgradeLegacyFlag } from '../pipeline/flags.ts';
-import type { BaseModel, ConclusionRow, FigureCheck, FollowUp, StudyReportHook, Verdict } from './hook.ts';
-import { cellFile, rowProvenance, type Provenance, type RowMetric, type RowProv, type RowSource } from './provenance.ts';
+import { schedulerDelayThresholdMs, SUT_CPU_SATURATED as PIPELINE_SUT_CPU_SATURATED, SUT_CPU_SATURATED_SHARE, sutCpuSaturation, upgradeLegacyFlag } from '../compute/analysis/flags.ts';
+import type { BaseModel, FigureCheck, StudyReportHook, Verdict } from './types.ts';
+import { cellFile, rowProvenance, type Provenance, type RowMetric, type RowSource } from './provenance.ts';
+export type { Reason, Outcome, Tolerance, RowModel, UpstreamRow, LevelComparison, PairComparison, Saturation, PublishedVerdict, ThreadDumpEvidence, PinRule, PinningRow, SeriesPoint, JvmBlocks, ReportModel } from './types.ts';
+import type { Reason, Outcome, Tolerance, RowModel, UpstreamRow, LevelComparison, PairComparison, Saturation, PublishedVerdict, ThreadDumpEvidence, PinRule, PinningRow, SeriesPoint, JvmBlocks, ReportModel } from './types.ts';
 
-export type { ConclusionRow, FollowUp, Verdict } from './hook.ts';
-/** A reason or expected difference, phrased by the renderer from templates (`reason.<key>`). */
-export interface Reason { key: string; v?: Record<string, string | number>; parts?: Reason[] }
-export type Outcome = 'wins' | 'ties' | 'loses';
+export type { ConclusionRow, FollowUp, Verdict } from './types.ts';
 /** relative band inside which two measurements count as a tie */
 export const TIE_BAND = 0.05;
 export const MIB = 1024 * 1024;
-/** relative and absolute tolerance: a value is within it when |diff| <= max(abs, rel × |reference|) */
-export interface Tolerance { rel: number; abs: number }
 /** tolerance of a latency comparison: the larger of 5 % and 20 ms ("the same" checks) */
 export const LAT_TOL: Tolerance = { rel: 0.05, abs: 20 };
 /** two latencies count as the same when they differ by at most max(rel × the first, abs) */
@@ -54,83 +50,6 @@ export function rssDeltaMiB(baselineBytes: number | null, candidateBytes: number
 }
 /** the executor runs one thread per task (no queue, no pool) */
 export const perTask = (e: ExecutorSpec): boolean => e.kind === 'virtual-per-task';
-
-export interface RowModel {
-  variant: VariantId;
-  /** the variant's executor as run (bounds are computed from it) */
-  executor: ExecutorSpec;
-  concurrency: number;
-  repeats: number;
-  /**
-   * the cell's throughput bound, req/s: closed loop min(c, N)/L or c/L; open loop (the level is an
-   * arrival rate λ) min(λ, N/L) or λ (src/theory/open-loop.ts), as src/analysis/summary.ts computed it
-   */
-  boundRps: number;
-  /**
-   * true when the level is an arrival rate λ in req/s (the cells' scenario is driven by
-   * `open-loop-http`): the closed-loop theory below (waves, queue-wait theory with c, Little's law
-   * with c) is then null, never computed
-   */
-  openLoop: boolean;
-  /** open loop only: the executor queue's growth max(0, λ − N/L), tasks/s (0 for virtual threads); null in closed loop */
-  queueGrowthPerS: number | null;
-  /** lock-step waves bound for this plan's n and start (null for ramp start, and for an open-loop row) */
-  wavesWholeRunRps: number | null;
-  /** ⌈c/N⌉ (1 for virtual threads); null for an open-loop row */
-  waves: number | null;
-  wholeRunRps: Agg;
-  steadyRps: Agg;
-  pctOfBound: number | null;
-  pctOfWavesBound: number | null;
-  e2eP50Ms: Agg;
-  e2eP95Ms: Agg;
-  e2eP99Ms: Agg;
-  queueP95Ms: Agg;
-  execP95Ms: Agg;
-  execP99Ms: Agg;
-  /** closed-loop queue-wait theory (lock-step waves, spread arrivals), ms; null for an open-loop row */
-  theoryQueueP95Ms: number | null;
-  theoryQueueMeanMs: number | null;
-  theoryE2eP95Ms: number | null;
-  errorCount: Agg;
-  errorRate: Agg;
-  /** pooled means over all successful requests of all repeats; overhead = e2e - queue - exec */
-  means: { e2eMs: number; queueMs: number; execMs: number; overheadMs: number; n: number } | null;
-  /** Little's law: X = c / mean(E2E) vs the measured throughput (steady-state if known) */
-  little: { predictedRps: number; measuredRps: number; measuredDefinition: 'steady-state' | 'whole-run'; ratio: number } | null;
-  pinnedTotal: Agg;
-  /** resources: per-cell peak/mean from the sampler, median over repeats */
-  resources: {
-    peakRssBytes: Agg; peakHeapUsedBytes: Agg; meanCpuPct: Agg; peakPlatformThreads: Agg;
-    peakInFlight: Agg; peakQueue: Agg; peakExecutorActive: Agg; samples: number;
-  };
-  /** concurrent calls that reached the upstream (the mock), per cell, median over repeats; see {@link UpstreamRow} */
-  upstream: UpstreamRow;
-  /** where the row's numbers come from: its summary.json row (null when recomputed) and its cells in repeat order */
-  source: RowSource;
-  /** how each printed value of the row was computed (src/report/provenance.ts) */
-  prov: RowProv;
-}
-
-/**
- * Upstream concurrency of one (variant, level): never the mock's cumulative gauge.
- * - `mock`: every cell has per-cell mock statistics (`mock.scope === 'cell'`: the pipeline reset the
- *   mock's statistics right before the cell's load), so `peak` is the mock's own peak in flight.
- * - `derived`: legacy cells (mock statistics cumulative since the mock started); `peak` is the lower
- *   bound and `atMost` the upper bound of concurrent executions derived from the per-request
- *   timings (src/report/upstream.ts), not measured at the mock; both capped at `allowed` (one
- *   upstream call per executor task).
- * - `none`: neither is available (no per-cell statistics and no per-request data).
- */
-export interface UpstreamRow {
-  source: 'mock' | 'derived' | 'none';
-  /** measured peak (mock) or derived lower bound (derived), median over repeats */
-  peak: Agg;
-  /** derived upper bound, median over repeats; null unless source = derived */
-  atMost: Agg | null;
-  /** what the executor allows at once: min(c, N) on a pool of N, c with one thread per task */
-  allowed: number;
-}
 
 /** A cell's mock statistics as the run format has them; `scope: 'cell'` marks per-cell figures (optional, absent in schema-1 runs before it). */
 type CellMock = CellResult['mock'] & { scope?: 'cell' };
@@ -161,103 +80,10 @@ export function upstreamRow(exec: ExecutorSpec, c: number, cells: readonly CellR
   return { source: 'none', peak: agg(cells.map(() => null)), atMost: null, allowed };
 }
 
-/** One level of one (baseline, candidate) comparison of the study. Outcomes are the candidate's. */
-export interface LevelComparison {
-  concurrency: number;
-  baseline: RowModel;
-  candidate: RowModel;
-  throughputRatio: number | null;
-  throughput: Outcome | null;
-  e2eP95Ratio: number | null;
-  e2eP95: Outcome | null;
-  queueP95: Outcome | null;
-  execP95RelDiff: number | null;
-  /** execution P95 the same on both sides within LAT_TOL */
-  execSame: boolean | null;
-  /** candidate execution P95 above the baseline's by more than LAT_TOL */
-  execSlowerCandidate: boolean;
-  /** the candidate runs one thread per task and its queue-wait P95 (median of repeats) is above the scheduler-delay threshold */
-  candidateQueueDelayed: boolean;
-}
-
-/** A (baseline, candidate) pair of the study (Study.comparisons) over the levels both have. */
-export interface PairComparison {
-  baseline: VariantId;
-  candidate: VariantId;
-  levels: LevelComparison[];
-  highest: LevelComparison | null;
-  lowest: LevelComparison | null;
-}
-
-/**
- * Evidence that the host CPU, not the code under test, set a limit: one-thread-per-task cells whose
- * queue-wait P95 exceeds max(10 ms, 5 % of L) (theory: 0; the carrier threads were busy), cells
- * whose SUT process CPU was at or above 0.9 of the machine in at least 10 % of their samples
- * (sutCpuSaturation, the rule of the pipeline's `sut-cpu` flag), and flags of the run other than
- * errors (any code, including ones this version does not know).
- */
-export interface Saturation {
-  /** virtual-thread scheduler parallelism = carrier threads (the SUT's report, else the host's cores) */
-  carriers: number;
-  queueThresholdMs: number;
-  cpuThreshold: number;
-  /** share of a cell's samples at or above cpuThreshold that makes it CPU-saturated (0..1) */
-  cpuShareThreshold: number;
-  schedulerDelay: { cellId: string; concurrency: number; queueP95Ms: number }[];
-  /** CPU-saturated cells: peak processCpuLoad (0..1), samples at or above cpuThreshold and their share (0..1) */
-  sutCpu: { cellId: string; variant: VariantId; concurrency: number; peakCpu: number; samplesAbove: number; share: number }[];
-  hostFlags: { cellId: string; flag: CellFlag }[];
-  /** any of the three */
-  saturated: boolean;
-}
 /** SUT process CPU (0..1 of the machine) at or above which a sample counts as saturated */
 export const SUT_CPU_SATURATED = PIPELINE_SUT_CPU_SATURATED;
 /** the pipeline's `scheduler-delay` threshold: max(10 ms, 5 % of L) */
 export { schedulerDelayThresholdMs };
-
-/** A published figure of the study (Study.published) beside this run's value, with its verdict. */
-export interface PublishedVerdict {
-  id: string;
-  /** the figure's metric (phrase `fig.<metric>`) */
-  metric: string;
-  /** null = not one variant's figure (totals, all cells of a kind) */
-  variant: VariantId | null;
-  concurrency: number | null;
-  unit: string;
-  published: number;
-  measured: number | null;
-  diff: number | null;
-  diffPct: number | null;
-  tolerance: Tolerance;
-  verdict: Verdict;
-  reasons: Reason[];
-  /**
-   * Set when the figure holds by construction of the setup (PublishedRow.setupIdentity, phrase
-   * `identity.<kind>`): its verdict checks the setup, it is shown apart and never counted as a reproduction.
-   */
-  identity: string | null;
-  /**
-   * where the published and the measured value come from: the study's published row (its source
-   * document and src/studies/<id>/published.ts), and the measured value's provenance (the row's
-   * metric for an engine metric, the hook's FigureCheck.prov, else the cells of the figure's
-   * (variant, level) as the study's hook reads them); null measured = nothing measured
-   */
-  prov: { published: Provenance; measured: Provenance | null };
-}
-
-export interface ThreadDumpEvidence {
-  cellId: string; variant: VariantId; executor: ExecutorSpec; concurrency: number; dump: ThreadDumpSummary; peakExecutorActive: number | null; peakQueue: number | null;
-  /** the benchmark executor's thread-name prefix (the variant's, from the run's variantSpecs) */
-  benchmarkPrefix: string;
-  /** threads of the benchmark executor in the dump (groups with that prefix) */
-  benchmarkThreads: number;
-  /** virtual threads that are not the benchmark's (JDK pollers and the like), by name prefix */
-  otherVirtual: { namePrefix: string; count: number }[];
-  /** containers holding at least one thread; `benchmark` marks the executor holding the benchmark's threads */
-  containers: { name: string; threadCount: number; benchmark: boolean }[];
-  /** containers with no thread, left out of the table */
-  emptyContainers: number;
-}
 
 function dumpEvidence(x: CellResult, prefix: string): ThreadDumpEvidence {
   const dump = x.threadDump as ThreadDumpSummary;
@@ -284,10 +110,6 @@ function dumpEvidence(x: CellResult, prefix: string): ThreadDumpEvidence {
  * cells saw at most 1 pinned event per 100 requests.
  */
 export const PIN_EVENTS_PER_REQUEST = 0.01;
-export interface PinRule { events: number | null; requests: number; thresholdMs: number | null; allowed: number; notable: boolean | null }
-
-export interface PinningRow { variant: VariantId; concurrency: number; thresholdMs: number | null; total: number | null; byReason: Record<string, number>; cells: number; cellsWithData: number }
-
 /** points per cell and metric of the time-series chart, and per variant of the latency scatter */
 export const SERIES_MAX_POINTS = 600;
 export const SCATTER_MAX_POINTS = 400;
@@ -296,13 +118,6 @@ export const SCATTER_EARLY_SHARE = 0.1;
 /** the percentiles of the percentile chart (HdrHistogram style), as fractions */
 export const SPECTRUM_PERCENTILES: readonly number[] = [0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 0.9999];
 
-export interface SeriesPoint { cellId: string; variant: VariantId; tS: number; metric: 'inFlight' | 'queue' | 'platformThreads' | 'heapMiB' | 'rssMiB' | 'cpuPct'; value: number }
-
-/**
- * The SUT JVMs that served each block (variant, repeat), from the cells' `sutPid`: a block is split when
- * a resume started a new JVM part-way. Null when the run's cells do not record it (older runs).
- */
-export interface JvmBlocks { blocks: string[]; split: { blockId: string; jvms: number }[] }
 /** Blocks (`<variant>-r<repeat>`) and those served by more than one JVM; null without `sutPid` in every cell. */
 export function jvmBlocks(cells: readonly CellResult[]): JvmBlocks | null {
   if (cells.length === 0 || cells.some((x) => x.sutPid === undefined)) return null;
@@ -314,90 +129,6 @@ export function jvmBlocks(cells: readonly CellResult[]): JvmBlocks | null {
   }
   const blocks = [...pids.keys()].sort();
   return { blocks, split: blocks.filter((b) => pids.get(b)!.size > 1).map((blockId) => ({ blockId, jvms: pids.get(blockId)!.size })) };
-}
-
-export interface ReportModel {
-  runId: string;
-  /** the run's study (its id, title, variants, published figures, report hook) */
-  study: Study;
-  /** JVMs per block, see {@link jvmBlocks} */
-  jvmBlocks: JvmBlocks | null;
-  isFixture: boolean;
-  manifest: RunManifest;
-  sutInfo: SutInfo | null;
-  mockModel: string | null;
-  percentileDefinition: string;
-  summarySource: 'file' | 'recomputed';
-  gaps: string[];
-  levels: number[];
-  /** variants with results, in run order (manifest.options.variants), others after by id */
-  variants: VariantId[];
-  /** the run's effective variants by id (manifest.options.variantSpecs; the study's definition only for a variant with results the manifest lacks) */
-  variantSpecs: ReadonlyMap<VariantId, Variant>;
-  /** L: the scenario's service time per call, ms (the cells' `latencyMs`) */
-  latencyMs: number;
-  requestsPerWorker: number;
-  totals: {
-    plannedPerRepeatPerVariant: number; plannedTotal: number; plannedCells: number; presentCells: number;
-    count: number; ok: number; failed: number; errorRate: number | null;
-  };
-  /** the warm-up of each SUT JVM (once per variant and repeat, at the highest level, not recorded); null when warmupS = 0 */
-  warmups: { variant: VariantId; workers: number; requestsPerWorker: number; theoreticalS: number }[] | null;
-  rows: RowModel[];
-  /** the study's comparisons whose two variants both have results, in the study's order */
-  pairs: PairComparison[];
-  rampFraction: number;
-  published: PublishedVerdict[];
-  threadDumps: ThreadDumpEvidence[];
-  pinning: PinningRow[];
-  /**
-   * pinned events per variant and reason kind (src/jvm/pinned-kind.ts: JDK 25 puts class names in
-   * `pinnedReason`, the kind has `<class>` instead); `reasons` = the raw texts, as recorded
-   */
-  pinningReasons: { variant: VariantId; kind: string; count: number; reasons: string[] }[];
-  pinRule: PinRule;
-  /**
-   * how the cells' pinned counts were read: `flushed` cells read both counts after the SUT's JFR
-   * stream had delivered everything committed before the read (PinnedDelta.flushed); the others
-   * (runs recorded before the SUT waited, or a wait that timed out) may have a pin of about the
-   * last second of a cell counted in the next cell, or lost after a JVM's last cell
-   */
-  pinReads: { cellsWithData: number; flushed: number };
-  flags: { cellId: string; flag: CellFlag }[];
-  saturation: Saturation;
-  /** the study's conclusion rules applied to this run (hook `analyse`; empty without one) */
-  conclusions: ConclusionRow[];
-  followUps: FollowUp[];
-  charts: {
-    /** SUT samples of the highest level of each variant (first repeat), at most SERIES_MAX_POINTS per cell and metric (downsampleMinMax) */
-    series: SeriesPoint[];
-    distribution: { variant: VariantId; concurrency: number; pct: number; e2eMs: number }[];
-    /**
-     * E2E of the requests of the highest level of each variant (first repeat present) against their
-     * send time, s after the cell's t0; at most SCATTER_MAX_POINTS per variant (downsampleMinMax over
-     * send order: each bucket's fastest and slowest request, so the extremes are never dropped);
-     * `total` is the cell's successful requests
-     */
-    scatter: {
-      variant: VariantId; concurrency: number; cellId: string; points: { sendS: number; e2eMs: number }[]; total: number;
-      /** the requests sent in the cell's first SCATTER_EARLY_SHARE of its send span (where a pool's waves build up), downsampled the same way; `earlyS` is that span's end */
-      early: { sendS: number; e2eMs: number }[]; earlyS: number; earlyTotal: number;
-    }[];
-    /**
-     * E2E percentiles per variant and level over the pooled successful requests of all repeats
-     * (R type 7); a percentile p is given only when the pool has at least 1 / (1 − p) requests
-     */
-    percentiles: { variant: VariantId; concurrency: number; p: number; e2eMs: number; n: number }[];
-  };
-  /** the run's open-loop (arrival-rate) cells (src/report/open-loop.ts); null when it has none */
-  openLoop: OpenLoopCellModel[] | null;
-  /**
-   * the run's cells as loaded (valid ones only), for a study hook's own analysis of what the
-   * generic rows do not carry (e.g. an in-process cell's `job`, study 004)
-   */
-  cells: readonly CellResult[];
-  /** the cells' per-request columns by cell id (as loaded), for a study hook's own per-request figures (study 000's bulkhead permit wait) */
-  requests: ReadonlyMap<string, CompactRequests>;
 }
 
 /** A model row by (variant, level), or null. */
@@ -563,7 +294,7 @@ function verdictOf(published: number, measured: number | null, tol: Tolerance): 
 /**
  * The study's published figures beside this run: one verdict per numeric figure with a tolerance
  * (setup facts, tolerance null, are not compared). Generic over rows; the study's hook supplies
- * its comparability gate and how it measures and explains a figure (src/report/hook.ts).
+ * its comparability gate and how it measures and explains a figure (src/report/types.ts).
  * A figure for another scenario than the run's (`PublishedRow.scenario` set and neither
  * `manifest.options.scenario` nor the scenario of a variant of the run) is "not tested here"
  * (reason `otherScenario`), before any gate.
@@ -684,7 +415,7 @@ export function buildModel(run: LoadedRun): ReportModel {
   }
   const count = cells.reduce((s, x) => s + x.load.count, 0);
   const ok = cells.reduce((s, x) => s + x.load.ok, 0);
-  // an open-loop run plans its schedules: Σ ⌈λ × durationS⌉ over the rates (src/config/plan.ts)
+  // an open-loop run plans its schedules: Σ ⌈λ × durationS⌉ over the rates (src/plan/plan.ts)
   const openLoopRun = cells.some((x) => x.load.openLoop !== undefined);
   const perRepeat = openLoopRun
     ? m.options.levels.reduce((t, rate) => t + Math.ceil(rate * (m.options.durationS ?? cells.find((x) => x.load.openLoop)!.load.openLoop!.durationS)), 0)
@@ -738,7 +469,7 @@ export function buildModel(run: LoadedRun): ReportModel {
   const flags = cells.flatMap((x) => x.flags.map((flag) => ({ cellId: x.cellId, flag: upgradeLegacyFlag(flag) })));
   const schedulerDelay = cells.filter((x) => perTask(x.executor) && x.load.queueMs !== null && x.load.queueMs.p95 > qThr)
     .map((x) => ({ cellId: x.cellId, concurrency: x.concurrency, queueP95Ms: x.load.queueMs?.p95 as number }));
-  // the pipeline's rule (src/pipeline/flags.ts sutCpuSaturation), so the report and the `sut-cpu` flag agree
+  // the pipeline's rule (src/compute/analysis/flags.ts sutCpuSaturation), so the report and the `sut-cpu` flag agree
   const sutCpu = cells.flatMap((x) => {
     const cpu = sutCpuSaturation(x.samples, x.t0EpochMs);
     return cpu.saturated ? [{ cellId: x.cellId, variant: x.variant, concurrency: x.concurrency, peakCpu: cpu.peak ?? 0, samplesAbove: cpu.samplesAbove, share: cpu.share ?? 0 }] : [];

@@ -1,13 +1,13 @@
 /**
  * The report model of a run's open-loop (arrival-rate) cells: per cell, target vs achieved rate,
  * what was not sent, latency from the intended and from the actual send, and the executor queue's
- * growth measured (least-squares slope of the SUT's queue samples, src/analysis/queue-growth.ts)
- * against the D/D/N theory λ − N/L (src/theory/open-loop.ts). Pure.
+ * growth measured (least-squares slope of the SUT's queue samples, src/compute/analysis/queue-growth.ts)
+ * against the D/D/N theory λ − N/L (src/compute/theory/open-loop.ts). Pure.
  */
-import type { CellResult, VariantId } from '../store/types.ts';
-import type { ExecutorSpec } from '../study/types.ts';
-import { fitQueueSlope, slopeWindowMs, type QueueSlopeFit } from '../analysis/queue-growth.ts';
-import { executorCapacityRps, queueGrowthPerS } from '../theory/open-loop.ts';
+import type { CellResult, VariantId } from '../types/run.ts';
+import type { ExecutorSpec } from '../types/study.ts';
+import { fitQueueSlope, slopeWindowMs, type QueueSlopeFit } from '../compute/analysis/queue-growth.ts';
+import { executorCapacityRps, queueGrowthPerS } from '../compute/theory/open-loop.ts';
 
 /** Percentiles shown for the two latency definitions, ms. */
 export interface P3 { p50: number; p95: number; p99: number }

@@ -5,7 +5,7 @@
  * - The model stage builds a `Provenance` per value (RowModel.prov, src/report/model.ts) from the
  *   loaded run: file names are the run folder's own (`summary.json`, `cells/<cellId>.json`, …),
  *   paths are JSON Pointers (RFC 6901) into them, formulas are built from the same inputs as the
- *   value (src/theory/bounds.ts). Nothing comes from run strings.
+ *   value (src/compute/theory/bounds.ts). Nothing comes from run strings.
  * - The Markdown renderer marks each value with a GFM footnote reference `[^nK]` (`ProvBook.md`);
  *   the report ends with the footnotes "How each number was computed" (`provMarkdown`).
  * - The HTML renderer turns each reference into a link around the value that shows its provenance
@@ -13,9 +13,9 @@
  *   appendix (`provHtml`). Everything is escaped; markdown-it keeps `html: false`.
  * Ids are given in first-use order, so the same model gives the same bytes.
  */
-import type { Agg } from '../store/types.ts';
-import type { ExecutorSpec } from '../study/types.ts';
-import { threadLimit } from '../theory/bounds.ts';
+import type { Agg } from '../types/run.ts';
+import type { ExecutorSpec } from '../types/study.ts';
+import { threadLimit } from '../compute/theory/bounds.ts';
 import { esc, int, ms, num, pct, raw, rps, type Raw } from './format.ts';
 
 /** Where a value comes from: a file (relative to the run folder, or a repository path for study data) and a JSON Pointer or id inside it. */
@@ -80,7 +80,7 @@ export const cellFile = (cellId: string): string => `cells/${cellId}.json`;
 export const requestsFile = (cellId: string): string => `cells/${cellId}.requests.json.gz`;
 
 /**
- * A median over repeats (src/stats/aggregate.ts): `median(a, b, c) = m` with each repeat's value in
+ * A median over repeats (src/compute/stats/aggregate.ts): `median(a, b, c) = m` with each repeat's value in
  * repeat order (as `Agg.values` holds them); `—` for a repeat without a value.
  */
 export function medianFormula(a: Agg, f: (x: number) => string): string | null {
@@ -260,7 +260,7 @@ const secs = (msv: number): string => `${num(msv / 1000, 3)} s`;
 
 /**
  * The provenance of every value of one report row (src/report/model.ts RowModel), built from the
- * row's own numbers and the same inputs its theory used (src/theory/bounds.ts). Formulas print
+ * row's own numbers and the same inputs its theory used (src/compute/theory/bounds.ts). Formulas print
  * their inputs and the result as the report prints it.
  */
 export function rowProvenance(r: RowForProv, src: RowSource, ctx: RowProvContext): RowProv {

@@ -4,27 +4,21 @@
  * loss, zero, missing).
  *
  * The engine fills the GENERIC placeholders below for any study; a study's report hook
- * (Study.report.sections, src/report/hook.ts) adds its own. The template contract (which
+ * (Study.report.sections, src/report/types.ts) adds its own. The template contract (which
  * placeholders and phrase keys a study's template may use) is in templates/README.md.
  */
-import type { CellFlag, VariantId } from '../store/types.ts';
+import type { CellFlag, VariantId } from '../types/run.ts';
 import type { ChartLabels } from './charts.ts';
 import type { LevelComparison, PublishedVerdict, Reason, ReportModel, RowModel, Verdict } from './model.ts';
 import { LAT_TOL, PIN_EVENTS_PER_REQUEST, primaryPair, rowOf, rssDeltaMiB } from './model.ts';
 import { Raw, aggText, code, esc, fill, int, mib, ms, num, pct, raw, rps, signed, table } from './format.ts';
 import { ProvBook, changeProv, countProv, derivedProv, optionProv, provMarkdown, type Provenance } from './provenance.ts';
 import { dataAppendix } from './data-appendix.ts';
-
-export interface Templates {
-  lang: 'en' | 'zh';
-  report: string;
-  phrases: Record<string, string>;
-}
+export type { Templates, FigureRef, RenderContext } from './types.ts';
+import type { Templates, FigureRef, RenderContext } from './types.ts';
 
 /** absolute floor below which a latency change is noise: no percent change is shown */
 export const CHANGE_FLOOR_MS = 10;
-
-export interface FigureRef { name: string; title: string }
 
 /** suffix of a phrase key that replaces the key's phrase in a run whose levels are arrival rates */
 export const OPEN_LOOP_SUFFIX = '@openLoop';
@@ -75,40 +69,6 @@ export function chartLabels(t: Templates): ChartLabels {
   return out;
 }
 
-/** What a study's `sections` hook gets to phrase its own placeholders the way the engine does. */
-export interface RenderContext {
-  t: Templates;
-  /** phrase `key` filled with `v` (Raw) */
-  P: (key: string, v?: Record<string, string | Raw>) => Raw;
-  /** phrase `key` filled with `v`, as Markdown text */
-  s: (key: string, v?: Record<string, string | Raw>) => string;
-  /** a variant's name: phrase `variant.<id>`, else the variant's label */
-  variantName: (id: VariantId) => string;
-  verdict: (v: Verdict) => Raw;
-  /** sentences after each other: a space in English, nothing after a Chinese full stop */
-  sentenceSep: string;
-  join: (parts: (string | Raw)[]) => Raw;
-  statusText: (status: string) => string;
-  /** a theoretical value: an exact zero is written "0", not "0.000 ms" */
-  msT: (x: number | null | undefined) => string;
-  /** one value when the range is a single value as printed, else "a–b" */
-  span: (a: number, b: number, f: (x: number) => string) => string;
-  /** the latency tolerance as printed ("5 % / 20 ms") */
-  latTol: string;
-  reasonText: (r: Reason) => Raw;
-  /** baseline vs candidate at one level: throughput, E2E P95/P99, queue wait, execution, errors, with theory */
-  cmpTable: (cmp: LevelComparison | null) => Raw;
-  /** phrase `edge.note` for this plan */
-  edgeNote: () => string;
-  /** a generic placeholder's value by name (a study may reuse one inside its own), undefined for an unknown name */
-  generic: (name: string) => string | Raw | undefined;
-  /**
-   * a printed value with its provenance (src/report/provenance.ts): the escaped text and its footnote
-   * reference; a text without a digit has none
-   */
-  pv: (text: string, prov: Provenance | null | undefined) => Raw;
-}
-
 /**
  * The report's Markdown: the study's template `report.<lang>.md` with every `{{placeholder}}`
  * filled, first from the study's own `sections` hook, then from the engine's generic values
@@ -157,7 +117,7 @@ export function renderMarkdownParts(model: ReportModel, t0: Templates, figures: 
 
   // ------------------------------------------------------------ flags and gaps
   /**
-   * a flag's value or threshold in the one unit of its code (listed in src/pipeline/flags.ts);
+   * a flag's value or threshold in the one unit of its code (listed in src/compute/analysis/flags.ts);
    * unknown codes as plain numbers. Legacy `host-cpu` flags holding the SUT-CPU share were read as
    * `sut-cpu` by the model (upgradeLegacyFlag).
    */
@@ -192,7 +152,7 @@ export function renderMarkdownParts(model: ReportModel, t0: Templates, figures: 
       boundsRows.push([raw(variantName(v)), pv(int(c), r.prov.concurrency), pv(rps(r.boundRps), r.prov.boundRps), pv(int(r.waves), r.prov.waves), pv(msT(r.theoryQueueP95Ms), r.prov.theoryQueueP95Ms), pv(msT(r.theoryQueueMeanMs), r.prov.theoryQueueMeanMs), r.wavesWholeRunRps === null ? '—' : pv(rps(r.wavesWholeRunRps), r.prov.wavesWholeRunRps)]);
     }
   }
-  // open loop: the bounds of arrivals at λ (src/theory/open-loop.ts): served min(λ, N/L) or λ, queue growth max(0, λ − N/L)
+  // open loop: the bounds of arrivals at λ (src/compute/theory/open-loop.ts): served min(λ, N/L) or λ, queue growth max(0, λ − N/L)
   const boundsTable = openLoopRun
     ? table([s('h.mode'), s('h.concurrency'), s('h.bound'), s('h.ol.theory')],
       model.levels.flatMap((c) => model.variants.flatMap((v) => { const r = rowOf(model, v, c); return r ? [[raw(variantName(v)), int(c), rps(r.boundRps), num(r.queueGrowthPerS, 2)]] : []; })), ['l', 'r', 'r', 'r'])
@@ -244,7 +204,7 @@ export function renderMarkdownParts(model: ReportModel, t0: Templates, figures: 
   // ------------------------------------------------------------ method
   const warmup = model.warmups === null || model.warmups.length === 0
     ? P('method.noWarmup')
-    // open loop: the warm-up is the lowest arrival rate for warmupS (src/config/plan.ts), not workers
+    // open loop: the warm-up is the lowest arrival rate for warmupS (src/plan/plan.ts), not workers
     : model.openLoop !== null ? P('openLoop.warmup', { warmupS: num(o.warmupS, 0), rate: int(Math.min(...o.levels)) })
     : P('method.warmup', { warmupS: int(o.warmupS), list: raw(model.warmups.map((w) => s('method.warmupMode', { variant: raw(variantName(w.variant)), workers: int(w.workers), k: int(w.requestsPerWorker), s: num(w.theoreticalS, 1) })).join(s('reason.sep'))) });
   const method = model.openLoop !== null

@@ -2,10 +2,10 @@
  * Small pure statistics for the report. Percentiles use simple-statistics `quantileSorted`
  * (linear interpolation between order statistics, R type 7), the project's one definition.
  */
-import { aggregate } from '../stats/aggregate.ts';
+import { aggregate } from '../compute/stats/aggregate.ts';
 
-export { percentiles, PERCENTILE_DEFINITION } from '../stats/percentiles.ts';
-export { aggregate as agg } from '../stats/aggregate.ts';
+export { percentiles, PERCENTILE_DEFINITION } from '../compute/stats/percentiles.ts';
+export { aggregate as agg } from '../compute/stats/aggregate.ts';
 
 /** Median of the non-null values (mean of the two middle ones when n is even), or null. */
 export function medianOf(values: readonly (number | null)[]): number | null {

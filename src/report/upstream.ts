@@ -22,7 +22,7 @@
  * as overlapping. A request without `Server-Timing` (an error) counts only toward the upper bound,
  * over [send, send + e2e].
  */
-import type { CompactRequests } from '../store/types.ts';
+import type { CompactRequests } from '../types/run.ts';
 
 /** rounding of the stored ms values (3 decimals): ± 0.0005 ms on each of three summed values */
 export const STORED_ROUNDING_MS = 0.0015;

@@ -1,6 +1,6 @@
-/** The report's one writer: every file through the project's atomic write (src/store/fsio.ts). */
+/** The report's one writer: every file through the project's atomic write (src/adapters/store/fsio.ts). */
 import { join } from 'node:path';
-import { writeFileAtomic } from '../store/fsio.ts';
+import { writeFileAtomic } from '../adapters/store/fsio.ts';
 
 export interface OutFile { path: string; content: string }
 

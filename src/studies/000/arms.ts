@@ -2,7 +2,7 @@
  * Study 000's variants and scenario (no imports of the study's other files, so the v1 reader and
  * the definition can both use them without an import cycle).
  */
-import type { Scenario, Variant } from '../../study/types.ts';
+import type { Scenario, Variant } from '../../types/study.ts';
 import { DEFAULT_MOCK_CONFIG } from '../../../mock/src/config.ts';
 
 /**

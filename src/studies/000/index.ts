@@ -5,8 +5,9 @@
  * in this folder and in templates/000/.
  */
 import { fileURLToPath } from 'node:url';
-import type { Profile, ProfileValues, Study } from '../../study/types.ts';
-import { DEFAULT_BIND_ADDRESS } from '../../jvm/bind.ts';
+import type { Profile, ProfileValues } from '../../types/study.ts';
+import type { StudyPlugin } from '../../report/types.ts';
+import { DEFAULT_BIND_ADDRESS } from '../../adapters/jvm/bind.ts';
 import { V1_READER } from './v1.ts';
 import { BULKHEAD_VARIANTS, CLIENT_TIMEOUT_S, POOL_SWEEP_VARIANTS, SCENARIOS, STREAM_VARIANTS, TIMEOUT_VARIANTS, VARIANTS } from './arms.ts';
 
@@ -178,7 +179,7 @@ export const PROFILES: readonly Profile[] = [
   },
 ];
 
-export const STUDY_000: Study = {
+export const STUDY_000: StudyPlugin = {
   id: '000',
   title: 'fixed platform-thread pool vs virtual threads on a blocking Spring AI call',
   source: 'seeds/000_*.txt',

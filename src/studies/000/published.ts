@@ -6,7 +6,7 @@
  * null) are not compared: the report's gate checks this run's setup against them.
  * The row order is the order of the report's §8.7 table.
  */
-import type { PublishedRow } from '../../study/types.ts';
+import type { PublishedRow } from '../../types/study.ts';
 
 type Level = number;
 const SCENARIO = 'llm-chat';

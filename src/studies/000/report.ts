@@ -1,15 +1,15 @@
 /**
- * Study 000's part of its report (Study.report, src/report/hook.ts): whether a run is comparable
+ * Study 000's part of its report (Study.report, src/report/types.ts): whether a run is comparable
  * with the published figures (mock latency, pool size), how it measures the figures the engine
  * does not know (thread-dump peaks, RSS delta, pinned events, totals), the §15 conclusion rules,
  * the §17 follow-ups, and the sections of templates/000/ that speak of "the fixed pool" and
  * "virtual threads" (summary, hypothesis, §8.2–8.5, §9.1–9.2, §13–17).
  */
-import type { PublishedRow, Variant } from '../../study/types.ts';
-import type { CellResult, CompactRequests } from '../../store/types.ts';
-import { percentiles } from '../../stats/percentiles.ts';
-import { aggregate } from '../../stats/aggregate.ts';
-import type { BaseModel, ConclusionRow, FigureCheck, FollowUp, StudyReportHook } from '../../report/hook.ts';
+import type { PublishedRow, Variant } from '../../types/study.ts';
+import type { CellResult, CompactRequests } from '../../types/run.ts';
+import { percentiles } from '../../compute/stats/percentiles.ts';
+import { aggregate } from '../../compute/stats/aggregate.ts';
+import type { BaseModel, ConclusionRow, FigureCheck, FollowUp, StudyReportHook } from '../../report/types.ts';
 import type { LevelComparison, Reason, ReportModel, RowModel } from '../../report/model.ts';
 import { LAT_TOL, primaryPair, rowOf, rssDeltaMiB, sameJdkVersion } from '../../report/model.ts';
 import type { RenderContext } from '../../report/render-md.ts';
@@ -266,7 +266,7 @@ export function followUpRatios(r: Pick<RowModel, 'wholeRunRps' | 'boundRps' | 'e
 }
 
 /**
- * The host flags (src/pipeline/flags.ts: load generator lag, late sends, host CPU, scheduler delay…) of a
+ * The host flags (src/compute/analysis/flags.ts: load generator lag, late sends, host CPU, scheduler delay…) of a
  * variant's cells at level c, distinct codes joined, or '—': where the host, not the SUT, may have set the
  * limit of that row.
  */
@@ -286,7 +286,7 @@ export function bulkheadPermits(v: Pick<Variant, 'sutProperties'> | undefined): 
 type OptionalColumn = 'permitMs' | 'ttftMs' | 'gapMeanMs' | 'gapMaxMs';
 
 /**
- * A percentile (R type 7, src/stats/percentiles.ts) of one optional column over a cell's successful
+ * A percentile (R type 7, src/compute/stats/percentiles.ts) of one optional column over a cell's successful
  * requests, ms; null when the cell has no such column or no value in it.
  */
 export function columnPercentileMs(req: CompactRequests | undefined, column: OptionalColumn, p: 'p50' | 'p95' | 'p99'): number | null {

@@ -5,8 +5,8 @@
  * `{mode, poolSize, queueCapacity, pinning}`, and counted pool threads in a socket read as
  * `inSocketRead.fixedPool`. Upgraded in memory to the current schema; the files stay as written.
  */
-import type { LegacyReader } from '../../study/types.ts';
-import type { RunManifest } from '../../store/types.ts';
+import type { LegacyReader } from '../../types/study.ts';
+import type { RunManifest } from '../../types/run.ts';
 import { VARIANTS, SCENARIOS } from './arms.ts';
 
 type Raw = Record<string, unknown>;

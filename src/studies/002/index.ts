@@ -1,7 +1,7 @@
 /**
  * Study 002: "10,000 concurrency, 5 scenarios: pool-200 vs pool-500 vs virtual threads"
  * (shared/seeds/002_*.txt, figures in shared/seeds/published.json `002`), on a real PostgreSQL the
- * harness starts (src/db/postgres.ts) and the mock's plain delay route (`GET /delay?ms=`).
+ * harness starts (src/adapters/db/postgres.ts) and the mock's plain delay route (`GET /delay?ms=`).
  *
  * One run covers every scenario: each variant is one (scenario, executor, setting) arm and carries
  * its scenario (Variant.scenario), e.g. `io-pool-200`, `cpu-virtual`, `mixed-virtual-structured`,
@@ -28,8 +28,9 @@
  *   driver; the profile's `durationS` is the hold).
  */
 import { fileURLToPath } from 'node:url';
-import type { ExecutorSpec, Profile, ProfileValues, Scenario, Study, Variant } from '../../study/types.ts';
-import { DEFAULT_BIND_ADDRESS } from '../../jvm/bind.ts';
+import type { ExecutorSpec, Profile, ProfileValues, Scenario, Variant } from '../../types/study.ts';
+import type { StudyPlugin } from '../../report/types.ts';
+import { DEFAULT_BIND_ADDRESS } from '../../adapters/jvm/bind.ts';
 import { PUBLISHED_002 } from './published.ts';
 import { REPORT_002 } from './report.ts';
 import { WS_PUSH, wsCharts, wsPushScenario, wsSections } from './ws-push.ts';
@@ -221,7 +222,7 @@ export const PROFILES_002: readonly Profile[] = [
   },
 ];
 
-export const STUDY_002: Study = {
+export const STUDY_002: StudyPlugin = {
   id: '002',
   title: 'pool-200 vs pool-500 vs virtual threads on I/O, CPU, mixed DB + API and small-query scenarios',
   source: 'seeds/002_*.txt',

@@ -12,7 +12,7 @@
  * pitfall's P99s were measured on the study's mixed scenario with a shared `synchronized` method;
  * they are context for the `db10-virtual-sync` variant (tolerance null: not a comparison).
  */
-import type { PublishedRow } from '../../study/types.ts';
+import type { PublishedRow } from '../../types/study.ts';
 import { PUBLISHED_WS } from './ws-push.ts';
 
 /** The study's concurrency (JMeter threads). */

@@ -1,5 +1,5 @@
 /**
- * Study 002's part of its report (Study.report, src/report/hook.ts): per scenario and variant, the
+ * Study 002's part of its report (Study.report, src/report/types.ts): per scenario and variant, the
  * measured throughput and latency beside every bound a request's resources set (executor, DB pool,
  * shared lock, CPU; src/studies/002/theory.ts) and the one that limited it; the acceptance rule of
  * issue 12 per cell (≤ smallest bound × 1.02; ≥ 95 % of it unless a host flag is raised); error
@@ -7,19 +7,19 @@
  * the study's 100 ms; the pinning pitfall's JFR count; every published figure beside the bound the
  * study's own setup implies and beside this run. Values across repeats are medians (min–max, n).
  */
-import type { PublishedRow, Variant } from '../../study/types.ts';
-import type { CellResult, Agg } from '../../store/types.ts';
-import type { BaseModel, FigureCheck, StudyReportHook, ConclusionRow } from '../../report/hook.ts';
+import type { PublishedRow, Variant } from '../../types/study.ts';
+import type { CellResult, Agg } from '../../types/run.ts';
+import type { BaseModel, FigureCheck, StudyReportHook, ConclusionRow } from '../../report/types.ts';
 import type { ReportModel } from '../../report/model.ts';
 import type { RenderContext } from '../../report/render-md.ts';
 import type { ChartLabels, ChartSpec } from '../../report/charts.ts';
 import { Raw, aggText, code, int, mib, ms, num, pct, raw, rps, table } from '../../report/format.ts';
-import { aggregate } from '../../stats/aggregate.ts';
-import { boundVerdict, cellCpu, cellWindow, windowRps as rateInWindowRps, type Bound, type BoundVerdict, type CellCpu, type CellWindow } from '../../theory/cell-bounds.ts';
+import { aggregate } from '../../compute/stats/aggregate.ts';
+import { boundVerdict, cellCpu, cellWindow, windowRps as rateInWindowRps, type Bound, type BoundVerdict, type CellCpu, type CellWindow } from '../../compute/theory/cell-bounds.ts';
 import { aloneHolding, boundsFor, cellHolding, probesOf, checkPublished, dbPoolOf, holding, MIXED_CRITICAL_PATH_MS, MIXED_STUDY_CLAIM_MS, REQUEST_SCENARIOS, type AloneHolding, type PublishedCheck } from './theory.ts';
 import { STUDY_LEVEL } from './published.ts';
 
-/** The flags that say the host, not the code under test, may have set the limit (src/pipeline/flags.ts). */
+/** The flags that say the host, not the code under test, may have set the limit (src/compute/analysis/flags.ts). */
 export const HOST_FLAGS: readonly string[] = ['loadgen-lag', 'loadgen-late-sends', 'loadgen-cpu', 'host-cpu', 'sut-cpu', 'scheduler-delay'];
 
 /** The report's scenario groups, in the source's chapter order. */

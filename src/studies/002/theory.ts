@@ -1,6 +1,6 @@
 /**
  * Study 002's theory (pure): which resources each variant's request holds, for how long, and the
- * bounds they set (src/theory/cell-bounds.ts); and the bounds the study's own description implies
+ * bounds they set (src/compute/theory/cell-bounds.ts); and the bounds the study's own description implies
  * for its published figures, so a figure above them is "inconsistent as published" with the
  * arithmetic.
  *
@@ -19,15 +19,15 @@
  * Little's law (closed loop, no think time, JMeter's threads): mean E2E = N / X, and a P99 below the
  * mean is impossible when every request waits in the same FIFO queue.
  */
-import type { ExecutorSpec, Variant } from '../../study/types.ts';
-import type { PublishedRow } from '../../study/types.ts';
-import { cellBounds, serversBoundRps, type BoundInputs, type BoundKind, type CellBounds } from '../../theory/cell-bounds.ts';
-import { throughputBoundRps } from '../../theory/bounds.ts';
+import type { ExecutorSpec, Variant } from '../../types/study.ts';
+import type { PublishedRow } from '../../types/study.ts';
+import { cellBounds, serversBoundRps, type BoundInputs, type BoundKind, type CellBounds } from '../../compute/theory/cell-bounds.ts';
+import { throughputBoundRps } from '../../compute/theory/bounds.ts';
 import { availableParallelism } from 'node:os';
-import type { AloneProbe } from '../../store/types.ts';
-import { aggregate } from '../../stats/aggregate.ts';
+import type { AloneProbe } from '../../types/run.ts';
+import { aggregate } from '../../compute/stats/aggregate.ts';
 import { FIB_TARGET_CPU_MS, HIKARI_DEFAULT, IO_MS, MIXED_DB_MS, MIXED_LOGISTICS_MS, MIXED_USER_MS, SMALL_DB_MS } from './constants.ts';
-import { cellMinDurationS } from '../../theory/bounds.ts';
+import { cellMinDurationS } from '../../compute/theory/bounds.ts';
 import { STUDY_CORES, STUDY_LEVEL } from './published.ts';
 
 /** The resources one request of a scenario holds, ms (null: not held). */
@@ -221,7 +221,7 @@ export function plannedRps(scenario: string, exec: ExecutorSpec, c: number, core
 }
 
 /**
- * The planned duration of one cell, s: the closed loop's minimum (src/theory/bounds.ts
+ * The planned duration of one cell, s: the closed loop's minimum (src/compute/theory/bounds.ts
  * cellMinDurationS) at plannedRps (the plan adds the ramp).
  */
 export function plannedCellS(scenario: string, exec: ExecutorSpec, c: number, requestsPerWorker: number, cores: number = availableParallelism()): number {

@@ -16,9 +16,10 @@
  * limit or times out is stored with that outcome and the run goes on (src/load/in-process.ts).
  */
 import { fileURLToPath } from 'node:url';
-import type { Profile, ProfileValues, Scenario, Study, Variant } from '../../study/types.ts';
-import type { ResolvedOptions } from '../../store/types.ts';
-import { DEFAULT_BIND_ADDRESS } from '../../jvm/bind.ts';
+import type { Profile, ProfileValues, Scenario, Variant } from '../../types/study.ts';
+import type { StudyPlugin } from '../../report/types.ts';
+import type { ResolvedOptions } from '../../types/run.ts';
+import { DEFAULT_BIND_ADDRESS } from '../../adapters/jvm/bind.ts';
 import { PUBLISHED_003 } from './published.ts';
 import { REPORT_003 } from './report.ts';
 
@@ -121,7 +122,7 @@ export const PROFILES_003: readonly Profile[] = [
   },
 ];
 
-export const STUDY_003: Study = {
+export const STUDY_003: StudyPlugin = {
   id: '003',
   title: 'How far virtual threads scale on this host: a sweep of blocked virtual threads, GC share, scheduler lag and the knee',
   source: 'seeds/003_*.txt',

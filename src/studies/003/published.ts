@@ -5,7 +5,7 @@
  * reproduction: the study's operation (an HTTP call to an unnamed server) is not the sweep's, so
  * the rows have no tolerance.
  */
-import type { PublishedRow } from '../../study/types.ts';
+import type { PublishedRow } from '../../types/study.ts';
 
 const row = (metric: string, level: number, unit: string, value: number): PublishedRow => ({ id: `vt.${metric}.${level}`, metric, scenario: null, variant: 'virtual', level, unit, value, tolerance: null, setupIdentity: null });
 

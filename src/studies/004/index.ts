@@ -19,8 +19,9 @@
  *   sleeps on the Tomcat thread itself, no hand-off; 500 clients × 20 requests = 10,000.
  */
 import { fileURLToPath } from 'node:url';
-import type { Profile, ProfileValues, Scenario, Study, Variant } from '../../study/types.ts';
-import { DEFAULT_BIND_ADDRESS } from '../../jvm/bind.ts';
+import type { Profile, ProfileValues, Scenario, Variant } from '../../types/study.ts';
+import type { StudyPlugin } from '../../report/types.ts';
+import { DEFAULT_BIND_ADDRESS } from '../../adapters/jvm/bind.ts';
 import { asyncJobTimeoutMs, asyncMakespanTheoryMs } from './theory.ts';
 import { PUBLISHED_004 } from './published.ts';
 import { REPORT_004 } from './report.ts';
@@ -128,7 +129,7 @@ export const PROFILES_004: readonly Profile[] = [
   },
 ];
 
-export const STUDY_004: Study = {
+export const STUDY_004: StudyPlugin = {
   id: '004',
   title: "Spring Boot's own executors on platform vs virtual threads: an @Async burst and Tomcat",
   source: 'seeds/004_*.txt',

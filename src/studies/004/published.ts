@@ -5,7 +5,7 @@
  * generic published table (a symmetric tolerance) does not show them; the study's report hook judges
  * them as the bounds they are (src/studies/004/report.ts, `httpClaims`).
  */
-import type { PublishedRow } from '../../study/types.ts';
+import type { PublishedRow } from '../../types/study.ts';
 
 export const PUBLISHED_004: readonly PublishedRow[] = [
   // experiment 1: 100,000 calls of an @Async method sleeping 50 ms, waited on with a latch: ≈ 678 s and ≈ 3.9 s

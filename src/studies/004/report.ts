@@ -1,19 +1,19 @@
 /**
- * Study 004's part of its report (Study.report, src/report/hook.ts): experiment 1 from the
+ * Study 004's part of its report (Study.report, src/report/types.ts): experiment 1 from the
  * in-process cells' job answers (CellResult.job: makespan, submit time, peaks, thread kinds, RSS),
  * experiment 2 from the closed-loop rows (min, P50, P90, P95, P99, max; thread and CPU bounds, and
  * which limited), Boot's executors as the SUT read them back (manifest `sut.<block>.boot`), and the
  * study's statements ("above 150 ms", "below 100 ms") judged as the bounds they are. Values across
  * repeats are the median of the per-repeat values (min–max and n beside them), never an average.
  */
-import type { PublishedRow } from '../../study/types.ts';
-import type { CellResult, InProcessJobResult } from '../../store/types.ts';
-import type { BaseModel, ConclusionRow, FigureCheck, StudyReportHook, Verdict } from '../../report/hook.ts';
+import type { PublishedRow } from '../../types/study.ts';
+import type { CellResult, InProcessJobResult } from '../../types/run.ts';
+import type { BaseModel, ConclusionRow, FigureCheck, StudyReportHook, Verdict } from '../../report/types.ts';
 import type { ReportModel } from '../../report/model.ts';
 import type { RenderContext } from '../../report/render-md.ts';
 import { Raw, aggText, code, int, mib, ms, num, pct, raw, rps, table } from '../../report/format.ts';
-import { aggregate } from '../../stats/aggregate.ts';
-import type { Agg } from '../../store/types.ts';
+import { aggregate } from '../../compute/stats/aggregate.ts';
+import type { Agg } from '../../types/run.ts';
 import { asyncMakespanTheoryMs, asyncThreads, httpBounds, httpQueueWaitMeanMs } from './theory.ts';
 
 /** the study's published scenarios */

@@ -6,8 +6,8 @@
  * Tomcat's default 200 worker threads (`server.tomcat.threads.max`), and the operational laws
  * (Denning & Buzen 1978): X ≤ servers / L, and the service-demand law X ≤ cores / D_cpu.
  */
-import type { ExecutorSpec } from '../../study/types.ts';
-import { queueWaitMeanSpreadMs, throughputBoundRps } from '../../theory/bounds.ts';
+import type { ExecutorSpec } from '../../types/study.ts';
+import { queueWaitMeanSpreadMs, throughputBoundRps } from '../../compute/theory/bounds.ts';
 
 /**
  * Threads the `@Async` tasks can run on at once: the pool's core size (Boot's pool never grows past

@@ -20,7 +20,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Measurement endpoints under {@code /bench}; shapes are in src/jvm/api.ts. */
+/** Measurement endpoints under {@code /bench}; shapes are in src/types/sut-api.ts. */
 @RestController
 public class BenchEndpoints {
 

@@ -23,7 +23,7 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code POST /api/benchmark/llm} runs the {@code llm} scenario with the response shape of study 000.
  * Handlers return a CompletableFuture so the servlet thread is released at once: the scenario runs on
  * the {@link MeasuringExecutor}, and only the executor differs between variants. Shapes are in
- * src/jvm/api.ts.
+ * src/types/sut-api.ts.
  */
 @RestController
 public class BenchmarkController {

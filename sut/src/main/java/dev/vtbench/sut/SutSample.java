@@ -1,7 +1,7 @@
 package dev.vtbench.sut;
 
 /**
- * One sampler tick; the shape is {@code SutSample} in src/jvm/api.ts. {@code wsSessionsOpen} and
+ * One sampler tick; the shape is {@code SutSample} in src/types/sut-api.ts. {@code wsSessionsOpen} and
  * {@code wsMessagesSent} (cumulative) are the WebSocket push scenario's ({@link WsPushService}).
  */
 public record SutSample(

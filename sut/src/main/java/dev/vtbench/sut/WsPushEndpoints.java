@@ -5,7 +5,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code GET /bench/ws}: the WebSocket push scenario's settings and counters
- * ({@link WsPushService.Stats}; shape in src/jvm/api.ts {@code WsPushStats}). Reading it resets the
+ * ({@link WsPushService.Stats}; shape in src/types/sut-api.ts {@code WsPushStats}). Reading it resets the
  * since-last-read maximum of the tick lag, so the harness reads it right before and right after a cell.
  */
 @RestController

@@ -1,0 +1,44 @@
+/** Typed fetchers for the SUT's measurement endpoints (shapes in ./api.ts). */
+import type { PinnedResponse, SamplesResponse, SutInfo, WsPushStats } from '../../types/sut-api.ts';
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+async function getText(url: string, timeoutMs: number): Promise<string> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+  const body = await res.text();
+  if (!res.ok) throw new Error(`GET ${url} -> ${res.status}: ${body.slice(0, 300)}`);
+  return body;
+}
+
+async function getJson<T>(url: string, timeoutMs: number): Promise<T> {
+  return JSON.parse(await getText(url, timeoutMs)) as T;
+}
+
+const trim = (baseUrl: string): string => baseUrl.replace(/\/+$/, '');
+
+export function getInfo(baseUrl: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<SutInfo> {
+  return getJson<SutInfo>(`${trim(baseUrl)}/bench/info`, timeoutMs);
+}
+
+/** Samples with tEpochMs > sinceEpochMs. */
+export function getSamples(baseUrl: string, sinceEpochMs: number, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<SamplesResponse> {
+  return getJson<SamplesResponse>(`${trim(baseUrl)}/bench/samples?since=${Math.floor(sinceEpochMs)}`, timeoutMs);
+}
+
+export function getPinned(baseUrl: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<PinnedResponse> {
+  return getJson<PinnedResponse>(`${trim(baseUrl)}/bench/pinned`, timeoutMs);
+}
+
+/**
+ * The raw JSON thread dump (HotSpotDiagnosticMXBean.dumpThreads, JSON format), including virtual
+ * threads. Returned as text so it can be stored as-is; in it `tid` may be a string or a number and
+ * `threadCount` is a string.
+ */
+export function getThreadDump(baseUrl: string, timeoutMs = 60_000): Promise<string> {
+  return getText(`${trim(baseUrl)}/bench/threaddump`, timeoutMs);
+}
+
+/** `GET /bench/ws`: the WebSocket push scenario's settings and counters (reading resets its tick-lag maximum). */
+export function getWsStats(baseUrl: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<WsPushStats> {
+  return getJson<WsPushStats>(`${trim(baseUrl)}/bench/ws`, timeoutMs);
+}

@@ -1,0 +1,102 @@
+/**
+ * Start the mock LLM (mock/src/cli.ts) in its own process for the whole run, output to a log file.
+ */
+import type { MockFaults } from '../../types/run.ts';
+import { spawn } from 'node:child_process';
+import { openSync, closeSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { VtbenchError, EXIT } from '../../types/errors.ts';
+import { stopChild, tailOf } from '../jvm/sut-process.ts';
+import { DEFAULT_BIND_ADDRESS, httpOrigin } from '../jvm/bind.ts';
+import type { MockStats } from '../../types/mock.ts';
+import { MOCK_NODE_FLAGS } from './node-flags.ts';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+export interface MockProcess {
+  pid: number;
+  /** base URL without /v1, e.g. http://127.0.0.1:19000 */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Wait until `pred` resolves true, polling every `everyMs`; false on timeout. */
+export async function waitFor(pred: () => Promise<boolean>, timeoutMs: number, everyMs = 100): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await pred().catch(() => false)) return true;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  return false;
+}
+
+/** The mock's command-line flags of a run's injected faults (mock/src/config.ts); none without faults. */
+export function mockFaultArgs(f: MockFaults | undefined): string[] {
+  if (!f) return [];
+  return ['--error-rate', String(f.errorRate), '--error-status', String(f.errorStatus), '--reset-rate', String(f.resetRate),
+    ...(f.hangRate !== undefined ? ['--hang-rate', String(f.hangRate)] : []), '--seed', String(f.seed)];
+}
+
+/** The mock's `--parent-pid` flag: `parentPid` (default this process), none for null. */
+export function parentPidArgs(parentPid: number | null | undefined): string[] {
+  const pid = parentPid === undefined ? process.pid : parentPid;
+  return pid === null ? [] : ['--parent-pid', String(pid)];
+}
+
+/**
+ * Runs with the mock's Node flags (src/adapters/process/node-flags.ts MOCK_NODE_FLAGS). Listens on `host`
+ * (default 127.0.0.1, the mock's own default too). The mock exits when
+ * `parentPid` does (default: this process, so a harness or test killed with SIGKILL leaves no mock
+ * behind; null: it runs until stopped).
+ * @throws VtbenchError(EXIT.notReady) with the log tail if /health does not answer in readyTimeoutMs
+ */
+export async function startMockProcess(o: { port: number; latencyMs: number; logFile: string; readyTimeoutMs?: number; host?: string; faults?: MockFaults; streamHeaders?: 'arrival' | 'first-token'; parentPid?: number | null }): Promise<MockProcess> {
+  const fd = openSync(o.logFile, 'a');
+  const host = o.host ?? DEFAULT_BIND_ADDRESS;
+  const child = spawn(process.execPath, [...MOCK_NODE_FLAGS, '--import', 'tsx', 'mock/src/cli.ts', '--port', String(o.port), '--host', host, '--latency-ms', String(o.latencyMs), ...mockFaultArgs(o.faults), ...(o.streamHeaders ? ['--stream-headers', o.streamHeaders] : []), ...parentPidArgs(o.parentPid)], {
+    cwd: ROOT,
+    stdio: ['ignore', fd, fd],
+    detached: true, // own process group: Ctrl-C reaches the harness only, which stops the mock last
+  });
+  closeSync(fd);
+  const url = httpOrigin(host, o.port);
+  let exited = false;
+  child.once('exit', () => { exited = true; });
+  const ready = await waitFor(async () => {
+    if (exited) return true;
+    const r = await request(`${url}/health`);
+    await r.body.dump();
+    return r.statusCode === 200;
+  }, o.readyTimeoutMs ?? 30_000);
+  if (!ready || exited) {
+    await stopChild(child);
+    throw new VtbenchError(`mock LLM did not become ready on port ${o.port}:\n${tailOf(o.logFile, 20)}`, `see ${o.logFile}`, EXIT.notReady);
+  }
+  return { pid: child.pid!, url, stop: () => stopChild(child) };
+}
+
+/**
+ * POST /stats/reset of the mock: forget served, peak in flight, lateness and faults, so what is read
+ * afterwards describes what happened since. Returns the snapshot right after the reset; null if the
+ * mock does not answer (then nothing read later may be taken as per-cell).
+ */
+export function resetMockStats(url: string): Promise<MockStats | null> {
+  return statsCall(`${url}/stats/reset`, 'POST');
+}
+
+/** GET /stats of the mock; null if it does not answer. */
+export function getMockStats(url: string): Promise<MockStats | null> {
+  return statsCall(`${url}/stats`, 'GET');
+}
+
+/** One call to the mock's statistics routes (5 s timeouts); null when it does not answer with 200. */
+async function statsCall(url: string, method: 'GET' | 'POST'): Promise<MockStats | null> {
+  try {
+    const r = await request(url, { method, headersTimeout: 5000, bodyTimeout: 5000 });
+    if (r.statusCode !== 200) { await r.body.dump(); return null; }
+    return (await r.body.json()) as MockStats;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * JSON Schemas of the run files, generated from the TypeScript types in types.ts with
+ * ts-json-schema-generator (`npm run schema` rewrites schema/*.schema.json; a test checks the
+ * committed files equal a fresh generation, so types and schema never drift).
+ */
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ValidateFunction } from 'ajv';
+
+export const SCHEMA_DIR = fileURLToPath(new URL('../../../schema/', import.meta.url));
+
+/** Root type name -> schema file. */
+export const SCHEMA_FILES = {
+  RunManifest: 'manifest.schema.json',
+  CellFile: 'cell.schema.json',
+  /** a cell with its samples inline (hand-made fixtures; RunStore.readCell accepts both forms) */
+  CellResult: 'cell-result.schema.json',
+  SutSamples: 'samples.schema.json',
+  CompactRequests: 'requests.schema.json',
+  RunSummary: 'summary.schema.json',
+  ThreadDumpSummary: 'threaddump-summary.schema.json',
+} as const;
+
+export type SchemaName = keyof typeof SCHEMA_FILES;
+
+const cache = new Map<SchemaName, ValidateFunction>();
+
+/** File kinds whose arrays grow with the requests or the run time. */
+const LARGE: ReadonlySet<SchemaName> = new Set(['CompactRequests', 'SutSamples']);
+
+/** A compiled validator for one file kind. */
+export function validator(name: SchemaName): ValidateFunction {
+  let v = cache.get(name);
+  if (!v) {
+    const schema = JSON.parse(readFileSync(join(SCHEMA_DIR, SCHEMA_FILES[name]), 'utf8')) as object;
+    // per-request and sample files hold up to millions of values: stop at the first error there,
+    // so a file that is wrong everywhere cannot make millions of error objects
+    v = new Ajv({ allErrors: !LARGE.has(name), strict: false }).compile(schema);
+    cache.set(name, v);
+  }
+  return v;
+}
+
+/**
+ * Validate a value; returns a list of readable errors (empty = valid), each `<JSON pointer> <what>`,
+ * e.g. `/e2eMs/17 must be number` or `/ must NOT have additional properties (extra)`.
+ */
+export function validate(name: SchemaName, value: unknown): string[] {
+  const v = validator(name);
+  if (v(value)) return [];
+  return (v.errors ?? []).map((e) => {
+    const extra = e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: unknown }).additionalProperty)})` : '';
+    return `${e.instancePath || '/'} ${e.message ?? 'invalid'}${extra}`;
+  });
+}
+
+/** A file read and checked against its schema: its value, or why it is unusable. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+
+/** How many schema errors of one file are worth printing (the rest are counted). */
+const MAX_PROBLEMS = 3;
+
+/**
+ * Parse bytes (gunzip first when `gz`) as JSON and validate against `name`. Pure. Each problem
+ * names the file: `<label>: not valid JSON (…)`, `<label>: /e2eMs/17 must be number`; at most
+ * three schema errors, then `<label>: … and N more`.
+ * @param label the file as the user should see it, e.g. `cells/<variant>-c10-r1.requests.json.gz`
+ */
+export function parseChecked<T>(name: SchemaName, label: string, bytes: Buffer, gz: boolean): Checked<T> {
+  let text: string;
+  try {
+    text = gz ? gunzipSync(bytes).toString('utf8') : bytes.toString('utf8');
+  } catch (e) {
+    return { ok: false, problems: [`${label}: not valid gzip (${firstLine(e)})`] };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, problems: [`${label}: not valid JSON (${firstLine(e)})`] };
+  }
+  const errs = validate(name, value);
+  if (errs.length === 0) return { ok: true, value: value as T };
+  const shown = errs.slice(0, MAX_PROBLEMS).map((x) => `${label}: ${x}`);
+  if (errs.length > MAX_PROBLEMS) shown.push(`${label}: … and ${errs.length - MAX_PROBLEMS} more schema error(s)`);
+  return { ok: false, problems: shown };
+}
+
+/**
+ * What a schema cannot say about per-request columns: every column has the same length; so do the
+ * columns of an open loop's `unsent` requests (an object of its own columns, CompactRequests.unsent)
+ * and those of a WebSocket cell's `ws.messages` and `ws.drops` (CompactRequests.ws), each block on its own.
+ * @returns problems, each naming the file and the column (empty = consistent)
+ */
+export function requestColumnProblems(label: string, req: Record<string, unknown>): string[] {
+  const { unsent, timingMs, ws, ...columns } = req;
+  const check = (prefix: string, obj: Record<string, unknown>, n0?: { n: number; name: string }): string[] => {
+    const cols = Object.entries(obj).filter((x): x is [string, readonly unknown[]] => Array.isArray(x[1]));
+    const ref = n0 ?? { n: cols[0]?.[1].length ?? 0, name: `${prefix}/${cols[0]?.[0] ?? ''}` };
+    return cols.filter(([, v]) => v.length !== ref.n).map(([k, v]) => `${label}: ${prefix}/${k} has ${v.length} entries, ${ref.name} has ${ref.n}`);
+  };
+  const first = Object.entries(columns).find((x) => Array.isArray(x[1])) as [string, unknown[]] | undefined;
+  const block = (prefix: string, v: unknown): string[] => (v !== null && typeof v === 'object' ? check(prefix, v as Record<string, unknown>) : []);
+  const w = ws !== null && typeof ws === 'object' ? (ws as Record<string, unknown>) : {};
+  return [
+    ...check('', columns),
+    // the other Server-Timing columns (CompactRequests.timingMs): as long as the main columns
+    ...(timingMs !== null && typeof timingMs === 'object' && first ? check('/timingMs', timingMs as Record<string, unknown>, { n: first[1].length, name: `/${first[0]}` }) : []),
+    ...block('/unsent', unsent), ...block('/ws/messages', w['messages']), ...block('/ws/drops', w['drops']),
+  ];
+}
+
+function firstLine(e: unknown): string {
+  return String((e as Error)?.message ?? e).split('\n')[0] ?? '';
+}
