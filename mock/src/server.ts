@@ -11,7 +11,7 @@
  * Hot path (issue 20): the handler is synchronous (no promise per request), hijacks the reply at
  * once, and writes the answer on the raw response with a body prepared once per (model, messages,
  * token limit) — byte for byte what fastify's `reply.send` of `completionBody(...)` writes, checked
- * by test/mock-wire.test.ts. Errors and the other routes still go through fastify's reply.
+ * by test/integration/mock-wire.test.ts. Errors and the other routes still go through fastify's reply.
  */
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';

@@ -2,6 +2,7 @@
  * The real dependencies of `main`: JDK discovery and the Maven build (src/jvm), the SUT and mock
  * processes, their HTTP clients, and the report renderer. Tests pass fakes instead.
  */
+import { checkMaven } from '../adapters/host/prereq.ts';
 import { join } from 'node:path';
 import { findJdk, SUT_MIN_JDK } from '../adapters/jvm/jdk.ts';
 import { buildSut } from '../adapters/jvm/build.ts';
@@ -76,6 +77,7 @@ export function realDeps(): MainDeps {
       };
       return { deps, jdk: local ? { version: local.jdk.version, vendor: local.jdk.vendor } : null };
     },
+    checkMaven,
     checkJdk() {
       const jdk = findJdk(SUT_MIN_JDK);
       return `JDK ${jdk.version} (${jdk.vendor}) at ${jdk.home}`;

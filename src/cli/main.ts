@@ -24,7 +24,7 @@ import { RunStore, legacyRunError } from '../adapters/store/run-store.ts';
 import { resummarizeRun } from '../pipeline/resummarize.ts';
 import { SCHEMA_VERSION, type ResolvedOptions, type RunManifest } from '../types/run.ts';
 import { hostInfo } from '../adapters/host/host.ts';
-import { checkDisk, checkMaven, checkPorts, checkWritable } from '../adapters/host/prereq.ts';
+import { checkDisk, checkPorts, checkWritable } from '../adapters/host/prereq.ts';
 import { ChildRegistry, reapOrphans, isOurs } from '../adapters/process/children.ts';
 import { executePlan, writeSummary, type RunDeps } from '../pipeline/run.ts';
 import { checkExternalComponents, recordExternal, withExternalComponents } from '../pipeline/external.ts';
@@ -57,6 +57,8 @@ export interface MainDeps {
   prepare(o: ResolvedOptions, logsDir: string, extra?: PrepareExtra): Promise<{ deps: RunDeps; jdk: { version: string; vendor: string } | null }>;
   /** find the JDK the SUT needs; returns a one-line description; throws VtbenchError if absent */
   checkJdk(): string;
+  /** find Maven (the SUT's build); returns its version line; throws VtbenchError(EXIT.prerequisite) if absent */
+  checkMaven(): string;
   /** render the report of a run folder (its study found among `studies`); returns the report's folder and gaps */
   report(runDir: string, outRoot: string, lang: 'en' | 'zh', studies: readonly Study[]): Promise<{ outDir: string; gaps: string[] }>;
   /** the store of a run folder (default `new RunStore(dir)`; tests inject writer faults here) */
@@ -198,8 +200,8 @@ function buildProgram(io: Io, studies: readonly Study[]): Command {
   addRunOptions(program);
   program
     .option('--resume <runId|dir>', 'continue a stopped run with its recorded options: a run id under --runs-dir, or a run folder path')
-    .option('--runs-dir <dir>', 'where run folders go (default: runs/ of this repository)')
-    .option('--report-dir <dir>', 'where reports go (default: report/ of this repository)')
+    .option('--runs-dir <dir>', 'where run folders go (default: out/runs/ of this repository, ignored by git; the committed reference runs are in runs/)')
+    .option('--report-dir <dir>', 'where reports go (default: out/report/ of this repository, ignored by git; the committed reports are in report/)')
     .option('--lang <lang>', 'report language: en or zh', 'en')
     .option('--no-report', 'do not render the report after the run')
     .option('--dry-run', 'print the plan and check prerequisites (JDK, Maven, ports, disk, writable output folders), run nothing')
@@ -345,10 +347,16 @@ function refuseForeignOptions(program: Command, command: keyof typeof SUBCOMMAND
   }
 }
 
-/** A user-given path resolves against the current folder; the defaults live in this repository. */
-function dirOption(value: unknown, fallback: string): string {
-  if (typeof value !== 'string') return join(ROOT, fallback);
-  if (value.trim() === '') throw new VtbenchError(`--${fallback}-dir: an empty folder name`, `give a folder, e.g. --${fallback}-dir ./${fallback}, or leave the option out for ${join(ROOT, fallback)}`, EXIT.usage);
+/**
+ * A user-given path resolves against the current folder. The defaults are `out/runs/` and
+ * `out/report/` of this repository, which git ignores, so a user's run leaves the checkout clean;
+ * the committed reference runs and reports (`runs/`, `report/`) change only when named on purpose
+ * (`--runs-dir runs`, `--report-dir report`).
+ */
+function dirOption(value: unknown, name: 'runs' | 'report'): string {
+  const fallback = join(ROOT, 'out', name);
+  if (typeof value !== 'string') return fallback;
+  if (value.trim() === '') throw new VtbenchError(`--${name}-dir: an empty folder name`, `give a folder, e.g. --${name}-dir ./${name}, or leave the option out for ${fallback}`, EXIT.usage);
   return resolve(process.cwd(), value);
 }
 
@@ -603,7 +611,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   if (opts['dryRun']) {
     // read-only checks, then stop
     await checkOurPorts();
-    const mvn = localSut ? checkMaven() : `no Maven needed (external SUT at ${options.sutUrl})`;
+    const mvn = localSut ? deps.checkMaven() : `no Maven needed (external SUT at ${options.sutUrl})`;
     const jdk = localSut ? deps.checkJdk() : 'no JDK needed';
     checkDisk(resumeId ? store.dir : nearestExisting(runsDir));
     const ports = localPorts.length === 0 ? 'no local port needed' : `port${localPorts.length > 1 ? 's' : ''} ${localPorts.map((p) => p.port).join(' and ')} free`;
@@ -622,7 +630,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     await checkOurPorts();
   });
   checkDisk(resumeId ? store.dir : nearestExisting(runsDir));
-  if (localSut) checkMaven();
+  if (localSut) deps.checkMaven();
   if (needsDb) findPgBinaries(process.env, undefined, dbUrl === null ? 'server' : 'client');
   const createdRunDir = !existsSync(store.dir);
   try {

@@ -19,7 +19,7 @@
  * - `README.md`: build, push, apply, wait, copy back, merge, report — the commands with this run's
  *   names filled in.
  *
- * Schemas the manifests are checked against: schema/k8s/ (test/k8s-multihost.test.ts).
+ * Schemas the manifests are checked against: schema/k8s/ (test/integration/k8s-multihost.test.ts).
  */
 
 /** The PersistentVolumeClaim the pods share when `--pvc` is not given. */

@@ -33,7 +33,7 @@ export const EXIT = {
 
 /**
  * What each exit code means, for the user. The README's "Exit codes" table and `--help` are made
- * from this (test/config-exit-codes.test.ts checks the README against it).
+ * from this (test/unit/config-exit-codes.test.ts checks the README against it).
  */
 export const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   ok: 'done',

@@ -7,7 +7,7 @@
  * Computed by simple-statistics `quantileSorted` (node_modules/simple-statistics/src/quantile_sorted.js,
  * "linear interpolation method (type=7 in R/numpy)"). simple-statistics changed its quantile
  * definition in a patch release (7.8.9), so package.json pins it exactly (7.12.1) and
- * test/stats-percentiles.test.ts pins the definition with golden values.
+ * test/unit/stats-percentiles.test.ts pins the definition with golden values.
  */
 import { quantileSorted } from 'simple-statistics';
 import type { Percentiles } from '../../types/load.ts';

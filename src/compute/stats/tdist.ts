@@ -2,7 +2,7 @@
  * Student's t distribution for non-integer degrees of freedom (Welch–Satterthwaite gives those):
  * CDF through the regularized incomplete beta function, quantile by bisection on the CDF.
  * No installed package has a t quantile (simple-statistics 7.12.1 has none; DESIGN.md), so this
- * is our own, checked against scipy 1.17 `scipy.stats.t.cdf/.ppf` in test/compare-stats.test.ts
+ * is our own, checked against scipy 1.17 `scipy.stats.t.cdf/.ppf` in test/unit/compare-stats.test.ts
  * (agreement to 1e-10 absolute).
  *
  * Sources: Numerical Recipes 3rd ed., §6.1 (Lanczos log-gamma, g = 7, n = 9 coefficients of

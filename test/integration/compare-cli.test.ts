@@ -1,0 +1,136 @@
+/**
+ * `npx zx run.mjs compare <runA> <runB>` through the real entry point (main): Markdown, one JSON
+ * line with --json, the three files with --out (HTML self-contained), n = 1 as "not computable",
+ * unmatched cells listed, and --thresholds exit codes. Runs are the committed seed-000 run and
+ * copies of the committed fixture run (test/fixtures/run-fixture, 2 repeats) with cells removed —
+ * the state a partial run leaves.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { main, type Io, type MainDeps } from '../../src/cli/main.ts';
+import { EXIT } from '../../src/types/errors.ts';
+import { RunStore } from '../../src/adapters/store/run-store.ts';
+import { copyRunAsCurrent, FIXTURE_DIR } from '../fixtures/upgrade-run.ts';
+import type { Comparison } from '../../src/report/compare/model.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const COMMITTED = join(ROOT, 'runs/20261130-100102-seed-000');
+const EXAMPLE = join(ROOT, 'thresholds.example.json');
+const NO_DEPS = {} as MainDeps;
+
+function capture(): { io: Io; out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  const mk = (f: (s: string) => void) => ({ write: (s: string) => { f(s); return true; }, isTTY: false }) as unknown as NodeJS.WriteStream;
+  return { io: { stdout: mk((s) => { out += s; }), stderr: mk((s) => { err += s; }) }, out: () => out, err: () => err };
+}
+
+/** A copy of the fixture run without the given cells' files (a partial run). */
+function copyWithout(dst: string, drop: (id: string) => boolean): void {
+  copyRunAsCurrent(FIXTURE_DIR, dst);
+  const store = new RunStore(dst);
+  for (const id of store.cellFileIds().filter(drop)) {
+    for (const p of [store.cellPath(id), store.requestsPath(id), store.samplesPath(id)]) rmSync(p, { force: true });
+  }
+}
+
+test('compare of the committed run with itself: Markdown on stdout, --json one line, --out writes compare.md, a self-contained index.html and compare.json', async (t) => {
+  const tmp = mkdtempSync(join(tmpdir(), 'vtbench-cmp-cli-'));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  let c = capture();
+  assert.equal(await main(['compare', COMMITTED, COMMITTED], c.io, NO_DEPS), EXIT.ok, c.err());
+  assert.match(c.out(), /^# Compare: 20261130-100102-seed-000 against 20261130-100102-seed-000/);
+  assert.match(c.out(), /Welch's two-sample t interval \(Satterthwaite degrees of freedom\)/);
+  assert.match(c.out(), /10 matched cell\(s\), 40 comparisons: 0 faster, 0 slower, 40 no significant difference, 0 not computable/);
+
+  c = capture();
+  const out = join(tmp, 'cmp');
+  assert.equal(await main(['compare', COMMITTED, COMMITTED, '--json', '--out', out, '--thresholds', EXAMPLE], c.io, NO_DEPS), EXIT.ok, c.err());
+  const lines = c.out().trim().split('\n');
+  assert.equal(lines.length, 1);
+  const j = JSON.parse(lines[0]!) as Comparison & { type: string; thresholds: { status: string }[] };
+  assert.equal(j.type, 'compare');
+  assert.equal(j.cells.length, 10);
+  assert.ok(j.thresholds.every((o) => o.status === 'held') && j.thresholds.length === 22, JSON.stringify(j.thresholds.map((o) => o.status)));
+  assert.match(c.err(), /22 of 22 check\(s\) held/);
+  for (const f of ['compare.md', 'index.html', 'compare.json']) assert.ok(existsSync(join(out, f)), f);
+  const html = readFileSync(join(out, 'index.html'), 'utf8');
+  assert.doesNotMatch(html, /(src|href)="?(https?:)?\/\//, 'no external resource');
+  assert.match(html, /<table>/);
+  assert.equal((JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8')) as Comparison).cells.length, 10);
+});
+
+test('compare: n = 1 in a run is "not computable" (no exception), unmatched cells are listed, gaps are stated; a compare rule that cannot be checked exits 9', async (t) => {
+  const tmp = mkdtempSync(join(tmpdir(), 'vtbench-cmp-n1-'));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  const a = join(tmp, 'a');
+  const b = join(tmp, 'b');
+  copyRunAsCurrent(FIXTURE_DIR, a); // 2 repeats of fixed and virtual at c = 4, 16, 32
+  copyWithout(b, (id) => id.endsWith('-r2') || id.startsWith('fixed-c32-')); // one repeat; no fixed@32
+  let c = capture();
+  assert.equal(await main(['compare', a, b, '--json'], c.io, NO_DEPS), EXIT.ok, c.err());
+  const j = JSON.parse(c.out()) as Comparison;
+  assert.deepEqual(j.onlyInA.map((k) => `${k.variant}@${k.level}`), ['fixed@32']);
+  assert.deepEqual(j.onlyInB, []);
+  assert.equal(j.cells.length, 5);
+  for (const cell of j.cells) {
+    assert.deepEqual(cell.cellsB, [`${cell.variant}-c${cell.level}-r1`]);
+    for (const m of cell.metrics) {
+      assert.equal(m.verdict, 'not computable');
+      assert.equal(m.ci, null);
+      assert.match(m.note ?? '', /B has n = 1/);
+      assert.equal(m.b.n, 1);
+      assert.equal(m.a.n, 2);
+    }
+  }
+  assert.ok(j.b.gaps.some((g) => /7 of 12 planned cells have no result/.test(g)), j.b.gaps.join('\n'));
+  assert.deepEqual(j.differences, [], 'two copies of one run: no setting differs');
+
+  c = capture();
+  assert.equal(await main(['compare', a, b], c.io, NO_DEPS), EXIT.ok, c.err());
+  assert.match(c.out(), /- only in A: fixed c=32 \(study 000, scenario llm-chat\)/);
+  assert.match(c.out(), /0 faster, 0 slower, 0 no significant difference, 20 not computable/);
+  assert.match(c.out(), /B: 7 of 12 planned cells have no result/);
+
+  const rules = join(tmp, 'rules.json');
+  writeFileSync(rules, JSON.stringify({ rules: ['compare virtual@4: e2e_p95 not slower than baseline'] }));
+  c = capture();
+  assert.equal(await main(['compare', a, b, '--thresholds', rules], c.io, NO_DEPS), EXIT.thresholds, c.err());
+  assert.match(c.out(), /^# Compare/, 'the comparison is printed before the rule fails the command');
+  assert.match(c.err(), /threshold broken: rules\/0 "compare virtual@4: e2e_p95 not slower than baseline": virtual@4: e2e_p95 cannot be checked: not computable \(needs at least 2 values per run \(B has n = 1\)\)/);
+});
+
+test('compare of runs with different settings: nothing matched, every cell listed as unmatched, the differing settings named', async (t) => {
+  const tmp = mkdtempSync(join(tmpdir(), 'vtbench-cmp-diff-'));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  copyRunAsCurrent(FIXTURE_DIR, join(tmp, 'smoke'));
+  const c = capture();
+  assert.equal(await main(['compare', COMMITTED, join(tmp, 'smoke'), '--json'], c.io, NO_DEPS), EXIT.ok, c.err());
+  const j = JSON.parse(c.out()) as Comparison;
+  assert.equal(j.cells.length, 0);
+  assert.equal(j.onlyInA.length, 10);
+  assert.equal(j.onlyInB.length, 6);
+  assert.ok(j.differences.includes('requestsPerWorker: A 40, B 4'), j.differences.join('\n'));
+  assert.ok(j.differences.includes('latencyMs: A 1500, B 400'), j.differences.join('\n'));
+  assert.ok(j.differences.some((d) => /^variant fixed: A .*"threads":32.*, B .*"threads":8/.test(d)), j.differences.join('\n'));
+});
+
+test('compare: a missing run folder exits 7 naming it; a bad --thresholds file exits 2 before any run is read', async (t) => {
+  const tmp = mkdtempSync(join(tmpdir(), 'vtbench-cmp-bad-'));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  let c = capture();
+  assert.equal(await main(['compare', COMMITTED, join(tmp, 'nope')], c.io, NO_DEPS), EXIT.runData);
+  assert.match(c.err(), /run folder not found: .*nope/);
+  const bad = join(tmp, 'bad.json');
+  writeFileSync(bad, JSON.stringify({ rules: ['compare: e2e_p95 not faster'] }));
+  c = capture();
+  assert.equal(await main(['compare', join(tmp, 'nope'), join(tmp, 'nope'), '--thresholds', bad], c.io, NO_DEPS), EXIT.usage);
+  assert.match(c.err(), /--thresholds .*bad\.json: rules\/0 "compare: e2e_p95 not faster" has neither form/);
+  c = capture();
+  assert.equal(await main(['--levels', '10', 'compare', COMMITTED, COMMITTED], c.io, NO_DEPS), EXIT.usage);
+  assert.match(c.err(), /--levels does not apply to `compare`/);
+});

@@ -1,0 +1,144 @@
+/**
+ * Opens the fixture report in headless Chromium (Debian `chromium` + playwright-core): every
+ * section heading and every chart is visible, and the page makes no network request.
+ * Needs Chromium at $VTBENCH_CHROMIUM or /usr/bin/chromium (CI installs it: `apt-get install -y
+ * chromium`). Without it the test is skipped with the reason printed, so `npm test` passes on a
+ * fresh machine; under CI (CI set and not "false"/"0") a missing Chromium fails.
+ */
+import { loadTemplates, renderReport } from '../fixtures/registered.ts';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+
+import { FIXTURE_DIR } from '../fixtures/report-helpers.ts';
+
+const CHROMIUM = process.env['VTBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
+/** True on a CI machine: `CI` set to anything but "", "false" or "0" (GitHub Actions and .ci/run set CI=true). */
+export function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = (env['CI'] ?? '').trim().toLowerCase();
+  return v !== '' && v !== 'false' && v !== '0';
+}
+/** Why the browser test is skipped (Chromium missing, not on CI), or false to run it (on CI it runs and fails when Chromium is missing). */
+export function browserSkipReason(chromium: string, ci: boolean, exists: (p: string) => boolean = existsSync): string | false {
+  if (exists(chromium) || ci) return false;
+  return `Chromium not found at ${chromium} (optional locally: apt-get install -y chromium, or set VTBENCH_CHROMIUM); CI is not set, so the browser test is skipped`;
+}
+const SKIP = browserSkipReason(CHROMIUM, isCi());
+if (SKIP) process.stderr.write(`report-browser.test.ts: ${SKIP}\n`);
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
+
+for (const lang of ['en', 'zh'] as const) {
+  test(`report (${lang}) in headless Chromium: every section and chart visible, no network request`, { timeout: 60_000, skip: SKIP }, async () => {
+    assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (CI does this in .ci/run) or set VTBENCH_CHROMIUM`);
+    const out = mkdtempSync(join(tmpdir(), 'vtbench-browser-'));
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    try {
+      const r = await renderReport(FIXTURE_DIR, out, { lang });
+      const htmlPath = join(r.outDir, 'index.html');
+      const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+      const page = await context.newPage();
+      const requests: string[] = [];
+      await context.route('**/*', async (route) => {
+        const url = route.request().url();
+        if (url.startsWith('file:')) return route.continue();
+        requests.push(url);
+        return route.abort();
+      });
+      page.on('request', (req) => { if (!req.url().startsWith('file:')) requests.push(req.url()); });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      page.on('dialog', (d) => { errors.push(`dialog: ${d.message()}`); void d.dismiss(); });
+      await page.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load' });
+
+      const tpl = await loadTemplates(lang);
+      // the template's sections, then the engine's appendices: the data, and how each number was computed
+      const expected = [...tpl.report.split('\n').filter((l) => l.startsWith('## ')).map((l) => l.slice(3).trim()), tpl.phrases['data.title'], tpl.phrases['prov.title']];
+      assert.ok(expected.length >= 21, 'templates list the sections');
+      const headings = page.locator('h2');
+      assert.equal(await headings.count(), expected.length);
+      for (let i = 0; i < expected.length; i++) {
+        const h = headings.nth(i);
+        assert.equal((await h.textContent())?.trim(), expected[i]);
+        assert.ok(await h.isVisible(), `heading ${expected[i]} visible`);
+      }
+      const figures = page.locator('figure.chart');
+      const nFigures = [...tpl.report.matchAll(/\{\{fig:[a-z0-9-]+\}\}/g)].length;
+      assert.ok(nFigures >= 7, `the template embeds the charts (${nFigures})`);
+      assert.equal(await figures.count(), nFigures);
+      for (let i = 0; i < nFigures; i++) {
+        const svg = figures.nth(i).locator('svg').first();
+        await svg.scrollIntoViewIfNeeded();
+        assert.ok(await svg.isVisible(), `chart ${i} visible`);
+        const box = await svg.boundingBox();
+        assert.ok(box && box.width > 200 && box.height > 150, `chart ${i} has a size: ${JSON.stringify(box)}`);
+        assert.ok((await svg.locator('path, line, rect').count()) > 10, `chart ${i} draws marks`);
+      }
+      assert.equal(await page.locator('script').count(), 0);
+      assert.deepEqual(errors, []);
+      assert.deepEqual(requests, [], 'the page must not make network requests');
+      assert.ok(!/https?:\/\/(?!www\.w3\.org\/)/.test(readFileSync(htmlPath, 'utf8')), 'no external URL in the HTML apart from SVG namespaces');
+      if (process.env['VTBENCH_SCREENSHOT']) await page.screenshot({ path: `${process.env['VTBENCH_SCREENSHOT']}-${lang}.png`, fullPage: true });
+      await context.close();
+    } finally {
+      await browser.close();
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+}
+
+for (const lang of ['en', 'zh'] as const) {
+  test(`report (${lang}) in headless Chromium: hovering and focusing a value shows its provenance, which the appendix repeats`, { timeout: 60_000, skip: SKIP }, async () => {
+    const out = mkdtempSync(join(tmpdir(), 'vtbench-browser-'));
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    try {
+      const r = await renderReport(FIXTURE_DIR, out, { lang });
+      const page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
+      await page.goto(pathToFileURL(join(r.outDir, 'index.html')).href, { waitUntil: 'load' });
+      const tpl = await loadTemplates(lang);
+      // a value of §8's "all levels" table: the first cell with a provenance link in the table after the heading 8.6
+      const value = page.locator('h3:has-text("8.6") + table a.pv').first();
+      await value.scrollIntoViewIfNeeded();
+      const after = () => value.evaluate((el) => getComputedStyle(el, '::after').content);
+      assert.equal(await after(), 'none', 'no provenance shown before hover or focus');
+      await value.hover();
+      const shown = await after();
+      assert.match(shown, new RegExp(tpl.phrases['prov.label.source'] as string), `hover shows the source: ${shown}`);
+      assert.match(shown, /summary\.json \/rows\/\d+\/[a-zA-Z]+|cells\/[a-z0-9-]+/, 'the hover names a run file and a JSON path');
+      const box = await value.evaluate((el) => { const a = el.getBoundingClientRect(); return { w: a.width, h: a.height }; });
+      assert.ok(box.w > 0 && box.h > 0);
+      // keyboard: focus another value (a different link) with the mouse away
+      await page.mouse.move(0, 0);
+      const other = page.locator('h3:has-text("8.6") + table a.pv').nth(2);
+      await other.focus();
+      const focused = await other.evaluate((el) => getComputedStyle(el, '::after').content);
+      assert.match(focused, new RegExp(tpl.phrases['prov.label.source'] as string), 'focus shows the provenance too');
+      // the link leads to the appendix row, which holds the same definition
+      const href = (await other.getAttribute('href')) as string;
+      const row = page.locator(`tr${href}`);
+      assert.equal(await row.count(), 1, `appendix row ${href}`);
+      const definition = ((await row.locator('td').nth(2).textContent()) ?? '').trim();
+      assert.ok(definition.length > 10 && focused.includes(definition.slice(0, 40)), 'the hover and the appendix give the same definition');
+      await other.click();
+      assert.ok(page.url().endsWith(href), 'following the value leads to its appendix row');
+      if (process.env['VTBENCH_SCREENSHOT']) { await other.focus(); await page.screenshot({ path: `${process.env['VTBENCH_SCREENSHOT']}-hover-${lang}.png` }); }
+    } finally {
+      await browser.close();
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+}
+
+test('browser test: skipped with a reason without Chromium locally, never skipped under CI', () => {
+  const missing = () => false;
+  assert.match(browserSkipReason('/nowhere/chromium', false, missing) as string, /Chromium not found at \/nowhere\/chromium .*skipped/);
+  assert.equal(browserSkipReason('/nowhere/chromium', true, missing), false, 'CI: run and fail');
+  assert.equal(browserSkipReason('/usr/bin/chromium', false, () => true), false);
+  assert.equal(isCi({ CI: 'true' }), true);
+  assert.equal(isCi({ CI: '1' }), true);
+  assert.equal(isCi({ CI: 'false' }), false);
+  assert.equal(isCi({}), false);
+});

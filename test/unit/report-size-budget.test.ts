@@ -1,0 +1,57 @@
+/**
+ * The committed study-000 report (issue 19): re-rendering its run gives the committed bytes
+ * (deterministic), and each language stays within the size budget: every file the report writes
+ * for one language (index.html with its inline charts, provenance and data appendix, report.md,
+ * figures/*.svg, meta.json) together at most SIZE_BUDGET_BYTES = 2 MB. The sizes are printed.
+ * Renders the whole seed-000 run twice (≈ 20 s).
+ */
+import { loadRun, loadTemplates } from '../fixtures/registered.ts';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildReport } from '../../src/report/index.ts';
+
+import { writeAll } from '../../src/report/write.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const RUN = '20261130-100102-seed-000';
+/** 2 MB per language (2 × 1024 × 1024 bytes) */
+export const SIZE_BUDGET_BYTES = 2 * 1024 * 1024;
+
+/** Files under dir (recursively), relative paths, except a language subfolder `zh/`. */
+function files(dir: string, skipZh: boolean): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.isDirectory()) { if (!(skipZh && e.name === 'zh')) out.push(...files(join(dir, e.name), false).map((f) => join(e.name, f))); } else out.push(e.name);
+  }
+  return out.sort();
+}
+
+test('committed 000 report: a re-render is byte-identical, and each language is within 2 MB', { timeout: 180_000 }, async (t) => {
+  const run = await loadRun(join(ROOT, 'runs', RUN));
+  const out = mkdtempSync(join(tmpdir(), 'vtbench-budget-'));
+  try {
+    for (const lang of ['en', 'zh'] as const) {
+      const built = await buildReport(run, await loadTemplates(lang, run.study));
+      const dir = join(out, lang);
+      await writeAll(dir, built.files);
+      const committed = join(ROOT, 'report', RUN, ...(lang === 'zh' ? ['zh'] : []));
+      assert.deepEqual(files(dir, false), files(committed, true), `${lang}: the same files as committed`);
+      let total = 0;
+      const sizes: string[] = [];
+      for (const f of files(dir, false)) {
+        const a = readFileSync(join(dir, f));
+        assert.ok(a.equals(readFileSync(join(committed, f))), `${lang}: ${f} re-renders byte-identically (re-render with npx zx run.mjs report runs/${RUN}${lang === 'zh' ? ' --lang zh' : ''})`);
+        total += statSync(join(dir, f)).size;
+        sizes.push(`${relative(dir, join(dir, f))} ${a.length}`);
+      }
+      t.diagnostic(`${lang}: ${total} bytes of ${SIZE_BUDGET_BYTES} (${((total / SIZE_BUDGET_BYTES) * 100).toFixed(1)} %): ${sizes.join(', ')}`);
+      assert.ok(total <= SIZE_BUDGET_BYTES, `${lang}: ${total} bytes exceed the budget of ${SIZE_BUDGET_BYTES}`);
+    }
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
