@@ -4,7 +4,7 @@
  * documented exit code; the top-level catch prints `error: <message>\n  hint: <hint>` and exits
  * with `exitCode`. Stack traces only with `--debug`.
  *
- * Exit codes (documented in README.md, "Exit codes"):
+ * Exit codes (documented in docs/exit-codes.md):
  */
 export const EXIT = {
   /** done */
@@ -32,8 +32,8 @@ export const EXIT = {
 } as const;
 
 /**
- * What each exit code means, for the user. The README's "Exit codes" table and `--help` are made
- * from this (test/unit/config-exit-codes.test.ts checks the README against it).
+ * What each exit code means, for the user. The table in docs/exit-codes.md and `--help` are made
+ * from this (test/unit/config-exit-codes.test.ts checks docs/exit-codes.md against it).
  */
 export const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   ok: 'done',
@@ -49,7 +49,7 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   interrupted: 'interrupted (Ctrl-C); finished cells are kept, `--resume` continues',
 };
 
-/** The README's exit-code table (Markdown), from EXIT and EXIT_MEANINGS. */
+/** The exit-code table of docs/exit-codes.md (Markdown), from EXIT and EXIT_MEANINGS. */
 export function exitCodeTable(): string {
   const rows = (Object.keys(EXIT) as (keyof typeof EXIT)[]).map((k) => `| ${EXIT[k]} | ${EXIT_MEANINGS[k]} |`);
   return ['| code | meaning |', '|---|---|', ...rows].join('\n');

@@ -1,6 +1,6 @@
 /**
  * One source for the exit codes (issue 9, defect 11): EXIT and EXIT_MEANINGS in src/types/errors.ts.
- * The README's table and --help are checked against it.
+ * The table in docs/exit-codes.md (moved there from the README) and --help are checked against it.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,12 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { EXIT, EXIT_MEANINGS, exitCodeTable, fsError } from '../../src/types/errors.ts';
 import { main, type Io, type MainDeps } from '../../src/cli/main.ts';
 
-const README = fileURLToPath(new URL('../../README.md', import.meta.url));
+const EXIT_CODES_DOC = fileURLToPath(new URL('../../docs/exit-codes.md', import.meta.url));
 
-test("README's exit-code table is the one made from EXIT (paste exitCodeTable() output between the markers)", () => {
-  const md = readFileSync(README, 'utf8');
+test("docs/exit-codes.md's exit-code table is the one made from EXIT (paste exitCodeTable() output between the markers)", () => {
+  const md = readFileSync(EXIT_CODES_DOC, 'utf8');
   const m = /<!-- exit-codes:start[^>]*-->\n([\s\S]*?)\n<!-- exit-codes:end -->/.exec(md);
-  assert.ok(m, 'README has the exit-codes markers');
+  assert.ok(m, 'docs/exit-codes.md has the exit-codes markers');
   assert.equal(m[1], exitCodeTable());
 });
 

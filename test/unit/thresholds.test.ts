@@ -114,11 +114,12 @@ test('report --thresholds: the example file holds for the committed run (exit 0)
   assert.equal(reported, 2, 'nothing rendered for a bad thresholds file');
 });
 
-test('the README documents exit code 9 and the example file it shows is the committed one', () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  assert.match(readme, /\| 9 \| a `--thresholds` rule is broken/);
+test('the docs document exit code 9 (docs/exit-codes.md) and the example file docs/compare-and-thresholds.md shows is the committed one', () => {
+  const exitCodes = readFileSync(join(ROOT, 'docs/exit-codes.md'), 'utf8');
+  assert.match(exitCodes, /\| 9 \| a `--thresholds` rule is broken/);
+  const doc = readFileSync(join(ROOT, 'docs/compare-and-thresholds.md'), 'utf8');
   const example = JSON.parse(readFileSync(EXAMPLE, 'utf8')) as { rules: unknown[] };
-  const shown = /## Thresholds[\s\S]*?```json\n([\s\S]*?)```/.exec(readme);
+  const shown = /## Thresholds[\s\S]*?```json\n([\s\S]*?)```/.exec(doc);
   assert.ok(shown);
   assert.deepEqual((JSON.parse(shown[1]!) as { rules: unknown[] }).rules, example.rules);
 });

@@ -50,7 +50,7 @@ export interface Thresholds {
 }
 
 export const THRESHOLDS_SCHEMA_FILE = 'thresholds.schema.json';
-const HINT = 'see thresholds.example.json and the README, section "Thresholds", for the rule forms';
+const HINT = 'see thresholds.example.json and docs/compare-and-thresholds.md, section "Thresholds", for the rule forms';
 
 const SCHEMA_ID = 'https://vtbench.local/schema/thresholds.schema.json';
 let ajv: Ajv | null = null;
