@@ -1,0 +1,44 @@
+package dev.vtbench.sut.config;
+
+import org.springframework.ai.openai.http.okhttp.OpenAiHttpClientBuilderCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+import dev.vtbench.sut.executors.MeasuringExecutor;
+
+/**
+ * Spring AI 2 calls OpenAI through the openai-java SDK on OkHttp (not RestClient), whose pool keeps
+ * only 5 idle connections by default: every wide wave would reconnect. Size it from
+ * {@code bench.okhttp.*}; optionally lift the dispatcher's cap on streaming calls. Also provides the
+ * measuring executor bean.
+ */
+@Configuration(proxyBeanMethods = false)
+public class OpenAiClientConfig {
+
+    /**
+     * The pool size, and with {@code bench.okhttp.dispatcher-max-requests} = N > 0 the dispatcher's limits
+     * ({@link OkHttpDispatcherLimits}), with {@code bench.okhttp.read-timeout} > 0 the read timeout of every call
+     * ({@link OkHttpReadTimeout}); Spring AI calls this customizer for the sync and the async client.
+     */
+    @Bean
+    OpenAiHttpClientBuilderCustomizer okHttpPoolCustomizer(BenchProperties props) {
+        int dispatcherMax = props.okhttp().dispatcherMaxRequests();
+        return builder -> {
+            builder.maxIdleConnections(props.okhttp().maxIdleConnections())
+                    .keepAliveDuration(props.okhttp().keepAlive());
+            if (dispatcherMax > 0) {
+                builder.interceptor(new OkHttpDispatcherLimits(dispatcherMax));
+            }
+            if (!props.okhttp().readTimeout().isZero()) {
+                builder.interceptor(new OkHttpReadTimeout(props.okhttp().readTimeout()));
+            }
+        };
+    }
+
+    @Bean(destroyMethod = "close")
+    MeasuringExecutor measuringExecutor(BenchProperties props, Environment env) {
+        BenchProperties.refuseRemoved(env);
+        return MeasuringExecutor.create(props.executor());
+    }
+}
