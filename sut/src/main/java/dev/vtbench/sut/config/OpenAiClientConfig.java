@@ -3,15 +3,12 @@ package dev.vtbench.sut.config;
 import org.springframework.ai.openai.http.okhttp.OpenAiHttpClientBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
-
-import dev.vtbench.sut.executors.MeasuringExecutor;
 
 /**
  * Spring AI 2 calls OpenAI through the openai-java SDK on OkHttp (not RestClient), whose pool keeps
  * only 5 idle connections by default: every wide wave would reconnect. Size it from
- * {@code bench.okhttp.*}; optionally lift the dispatcher's cap on streaming calls. Also provides the
- * measuring executor bean.
+ * {@code bench.okhttp.*}; optionally lift the dispatcher's cap on streaming calls (and set a read
+ * timeout). The measuring executor bean is {@link dev.vtbench.sut.executors.ExecutorConfig}'s.
  */
 @Configuration(proxyBeanMethods = false)
 public class OpenAiClientConfig {
@@ -34,11 +31,5 @@ public class OpenAiClientConfig {
                 builder.interceptor(new OkHttpReadTimeout(props.okhttp().readTimeout()));
             }
         };
-    }
-
-    @Bean(destroyMethod = "close")
-    MeasuringExecutor measuringExecutor(BenchProperties props, Environment env) {
-        BenchProperties.refuseRemoved(env);
-        return MeasuringExecutor.create(props.executor());
     }
 }
