@@ -4,12 +4,15 @@ import { groupPinnedReasons, pinnedReasonKind } from '../../src/compute/analysis
 
 // Reason texts as Temurin 25.0.3 wrote them (seen in this repository's SUT and a JFR experiment).
 const CLINIT_HIDDEN = 'VM call to dev.vtbench.sut.BlockingInitializer/0x000000004504b000.<clinit> on stack';
+// the same hidden class since the SUT's classes are in packages by role (runs before carry the name above)
+const CLINIT_HIDDEN_PKG = 'VM call to dev.vtbench.sut.scenarios.llm.BlockingInitializer/0x000000004504b000.<clinit> on stack';
 const CLINIT_NESTED = 'VM call to PinExp$Slow.<clinit> on stack';
 const WAITED = 'Waited for initialization of PinExp$Slow by another thread';
 const WAITED_OTHER = 'Waited for initialization of com.openai.models.chat.completions.ChatCompletion by another thread';
 
 test('pinnedReasonKind replaces the class name in the two class-initialisation reasons', () => {
   assert.equal(pinnedReasonKind(CLINIT_HIDDEN), 'VM call to <class>.<clinit> on stack');
+  assert.equal(pinnedReasonKind(CLINIT_HIDDEN_PKG), 'VM call to <class>.<clinit> on stack');
   assert.equal(pinnedReasonKind(CLINIT_NESTED), 'VM call to <class>.<clinit> on stack');
   assert.equal(pinnedReasonKind(WAITED), 'Waited for initialization of <class> by another thread');
   assert.equal(pinnedReasonKind(WAITED_OTHER), 'Waited for initialization of <class> by another thread');

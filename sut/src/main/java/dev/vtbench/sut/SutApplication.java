@@ -5,6 +5,8 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 
+import dev.vtbench.sut.config.InvalidBenchPropertyException;
+
 /**
  * Entry point. A bad {@code bench.*} value, or an unknown {@code bench.*} name, ends the process with
  * one line on stderr naming the property (exit code 2), after Spring's own failure report.
@@ -32,7 +34,7 @@ public class SutApplication {
     }
 
     /** The names Spring left unbound under {@code bench} (BenchProperties ignores no unknown field); null if none. */
-    static String unknownBenchProperties(Throwable t) {
+    public static String unknownBenchProperties(Throwable t) {
         for (Throwable c = t; c != null && c.getCause() != c; c = c.getCause()) {
             if (c instanceof UnboundConfigurationPropertiesException u) {
                 return u.getUnboundProperties().stream().map(p -> p.getName().toString()).sorted().toList().toString();

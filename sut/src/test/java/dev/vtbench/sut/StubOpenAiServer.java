@@ -22,9 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link #interTokenMs}, {@link #streamTokens} in all, then {@code data: [DONE]}. One platform thread
  * per connection, so the stub does not compete with the SUT for virtual-thread carriers.
  */
-final class StubOpenAiServer implements AutoCloseable {
+public final class StubOpenAiServer implements AutoCloseable {
 
-    static final String CONTENT = "hello from stub";
+    public static final String CONTENT = "hello from stub";
 
     private final ServerSocket server;
     private final ExecutorService connections = Executors.newCachedThreadPool(r -> {
@@ -36,11 +36,11 @@ final class StubOpenAiServer implements AutoCloseable {
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger peakInFlight = new AtomicInteger();
-    volatile long latencyMs;
-    volatile boolean malformed;
+    public volatile long latencyMs;
+    public volatile boolean malformed;
     /** stream answers: tokens sent, and the pause between two of them */
-    volatile int streamTokens = 5;
-    volatile long interTokenMs = 50;
+    public volatile int streamTokens = 5;
+    public volatile long interTokenMs = 50;
     /** streaming requests received since start */
     private final AtomicInteger streamRequests = new AtomicInteger();
     /** When set, every request waits until this many requests are held at once, then all answer. */
@@ -48,7 +48,7 @@ final class StubOpenAiServer implements AutoCloseable {
     /** When set, every request waits (at most 60 s) until {@link #release()}. */
     private volatile java.util.concurrent.CountDownLatch gate;
 
-    StubOpenAiServer(long latencyMs) throws IOException {
+    public StubOpenAiServer(long latencyMs) throws IOException {
         this.latencyMs = latencyMs;
         this.server = new ServerSocket(0, 4096, InetAddress.getLoopbackAddress());
         Thread acceptor = new Thread(this::acceptLoop, "stub-openai-accept");
@@ -56,36 +56,36 @@ final class StubOpenAiServer implements AutoCloseable {
         acceptor.start();
     }
 
-    String baseUrl() {
+    public String baseUrl() {
         return "http://127.0.0.1:" + server.getLocalPort() + "/v1";
     }
 
     /** TCP connections accepted since start. */
-    int connectionsSeen() {
+    public int connectionsSeen() {
         return accepted.get();
     }
 
-    int requestsSeen() {
+    public int requestsSeen() {
         return requests.get();
     }
 
     /** Requests that asked for a stream ({@code "stream":true}). */
-    int streamRequestsSeen() {
+    public int streamRequestsSeen() {
         return streamRequests.get();
     }
 
     /** The next {@code width} requests are answered together once all of them have arrived. */
-    void holdUntil(int width) {
+    public void holdUntil(int width) {
         barrier = new java.util.concurrent.CountDownLatch(width);
     }
 
     /** Every request from now on is held until {@link #release()} (then its latency starts). */
-    void holdAll() {
+    public void holdAll() {
         gate = new java.util.concurrent.CountDownLatch(1);
     }
 
     /** Ends {@link #holdUntil(int)} and {@link #holdAll()}, letting every held request go on. */
-    void release() {
+    public void release() {
         java.util.concurrent.CountDownLatch b = barrier;
         barrier = null;
         if (b != null) {
@@ -101,12 +101,12 @@ final class StubOpenAiServer implements AutoCloseable {
     }
 
     /** Requests held in the stub right now (read, not yet answered). */
-    int inFlightNow() {
+    public int inFlightNow() {
         return inFlight.get();
     }
 
     /** Highest number of requests in the stub at once since the last call; resets it. */
-    int takePeakInFlight() {
+    public int takePeakInFlight() {
         return peakInFlight.getAndSet(inFlight.get());
     }
 

@@ -13,28 +13,28 @@ import org.springframework.test.context.DynamicPropertySource;
  * {@code @SpringBootTest(webEnvironment = RANDOM_PORT)} on the subclass, points Spring AI at it.
  * Surefire runs the test classes one after another, so one static field serves them all.
  */
-abstract class StubbedSutIT {
+public abstract class StubbedSutIT {
 
     /** The stub LLM of the test class that is running. */
-    static StubOpenAiServer STUB;
+    protected static StubOpenAiServer STUB;
 
     /** The SUT's HTTP port. */
     @Value("${local.server.port}")
-    int port;
+    protected int port;
 
     @BeforeAll
-    static void startStub() {
+    protected static void startStub() {
         STUB = Stubs.start(200);
     }
 
     /** Read when the Spring context starts, i.e. after {@link #startStub()}. */
     @DynamicPropertySource
-    static void pointSpringAiAtStub(DynamicPropertyRegistry r) {
+    protected static void pointSpringAiAtStub(DynamicPropertyRegistry r) {
         r.add("spring.ai.openai.base-url", () -> STUB.baseUrl());
     }
 
     @AfterAll
-    static void stopStub() {
+    protected static void stopStub() {
         STUB.close();
     }
 }

@@ -3,11 +3,11 @@ package dev.vtbench.sut;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
-final class Stubs {
+public final class Stubs {
     private Stubs() {
     }
 
-    static StubOpenAiServer start(long latencyMs) {
+    public static StubOpenAiServer start(long latencyMs) {
         try {
             return new StubOpenAiServer(latencyMs);
         } catch (IOException e) {

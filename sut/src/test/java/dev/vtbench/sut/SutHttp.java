@@ -15,16 +15,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /** Test client for the running SUT (HTTP/1.1, as the harness uses). */
-final class SutHttp {
+public final class SutHttp {
 
     /** queue and exec; then a permit entry only behind a bulkhead ({@code bench.bulkhead.permits} > 0) */
-    static final Pattern SERVER_TIMING = Pattern.compile("^queue;dur=(\\d+\\.\\d{3}), exec;dur=(\\d+\\.\\d{3})(?:, permit;dur=\\d+\\.\\d{3})?$");
+    public static final Pattern SERVER_TIMING = Pattern.compile("^queue;dur=(\\d+\\.\\d{3}), exec;dur=(\\d+\\.\\d{3})(?:, permit;dur=\\d+\\.\\d{3})?$");
     /** Any Server-Timing of the SUT: queue and exec, then named entries (permit; a scenario's phases such as db, user). */
-    static final Pattern SERVER_TIMING_ANY = Pattern.compile("^queue;dur=(\\d+\\.\\d{3}), exec;dur=(\\d+\\.\\d{3})(?:, [a-z][a-z0-9]*;dur=\\d+\\.\\d{3})*$");
-    static final ObjectMapper JSON = new ObjectMapper();
+    public static final Pattern SERVER_TIMING_ANY = Pattern.compile("^queue;dur=(\\d+\\.\\d{3}), exec;dur=(\\d+\\.\\d{3})(?:, [a-z][a-z0-9]*;dur=\\d+\\.\\d{3})*$");
+    public static final ObjectMapper JSON = new ObjectMapper();
 
-    record Result(int status, String body, String serverTiming, double queueMs, double execMs) {
-        JsonNode json() {
+    public record Result(int status, String body, String serverTiming, double queueMs, double execMs) {
+        public JsonNode json() {
             try {
                 return JSON.readTree(body);
             } catch (Exception e) {
@@ -37,16 +37,16 @@ final class SutHttp {
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final String base;
 
-    SutHttp(int port) {
+    public SutHttp(int port) {
         this.base = "http://127.0.0.1:" + port;
     }
 
-    CompletableFuture<Result> llmAsync() {
+    public CompletableFuture<Result> llmAsync() {
         return sendAsync("POST", "/api/benchmark/llm", "{\"prompt\":\"hi\"}");
     }
 
     /** {@code method path} with an optional JSON body; Server-Timing parsed into queueMs / execMs (NaN when absent). */
-    CompletableFuture<Result> sendAsync(String method, String path, String jsonBody) {
+    public CompletableFuture<Result> sendAsync(String method, String path, String jsonBody) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60));
         if (jsonBody == null) {
             b.method(method, HttpRequest.BodyPublishers.noBody());
@@ -69,19 +69,19 @@ final class SutHttp {
     }
 
     /** {@code POST /api/scenario/<idAndQuery>} without a body, e.g. {@code sleep?ms=300}. */
-    CompletableFuture<Result> scenarioAsync(String idAndQuery) {
+    public CompletableFuture<Result> scenarioAsync(String idAndQuery) {
         return sendAsync("POST", "/api/scenario/" + idAndQuery, null);
     }
 
-    Result scenario(String idAndQuery) {
+    public Result scenario(String idAndQuery) {
         return scenarioAsync(idAndQuery).join();
     }
 
-    Result llm() {
+    public Result llm() {
         return llmAsync().join();
     }
 
-    List<Result> concurrent(int n) {
+    public List<Result> concurrent(int n) {
         List<CompletableFuture<Result>> fs = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             fs.add(llmAsync());
@@ -89,7 +89,7 @@ final class SutHttp {
         return fs.stream().map(CompletableFuture::join).toList();
     }
 
-    HttpResponse<String> get(String path) {
+    public HttpResponse<String> get(String path) {
         try {
             return client.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30)).GET().build(),
                     HttpResponse.BodyHandlers.ofString());
@@ -98,7 +98,7 @@ final class SutHttp {
         }
     }
 
-    JsonNode getJson(String path) {
+    public JsonNode getJson(String path) {
         HttpResponse<String> r = get(path);
         if (r.statusCode() != 200) {
             throw new AssertionError("GET " + path + " -> " + r.statusCode() + ": " + r.body());
