@@ -38,7 +38,8 @@ import { startComponentCpuSampler } from './cpu-sampler.ts';
 import { ChildRegistry } from './children.ts';
 import type { Emit } from './events.ts';
 import { LivenessWatch, checkNow, type Death, type LivenessOptions, type Watched } from './liveness.ts';
-import { recordFailedCell, clearFailedCell, unusableLoad } from './failed-cells.ts';
+import { recordFailedCell, clearFailedCell, unusableLoad, failedCellPath } from './failed-cells.ts';
+import { ComponentDiedError } from '../load/component-died.ts';
 import { VtbenchError, EXIT } from '../core/errors.ts';
 
 /** A started SUT JVM. */
@@ -221,6 +222,10 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
       try {
         const { driver, scenario } = loadOf(ctx, block.variant);
         await driver.run({ ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, abort.signal), block.cells[0]?.latencyMs ?? ctx.plan.latencyMs), variant: block.variant, concurrency: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker, ...(block.warmup.durationS !== undefined ? { durationS: block.warmup.durationS } : { sendUntilMs }) });
+      } catch (e) {
+        // a load process (a shard) that died: as a dead SUT or mock
+        if (e instanceof ComponentDiedError) throw diedError(ctx, deathOfLoad(e, store.logsDir), `during the warm-up of block ${block.blockId}`, null);
+        throw e;
       } finally {
         await watch.stop();
       }
@@ -355,6 +360,11 @@ export function watchedOf(block: Pick<PlannedBlock, 'blockId'>, sut: SutHandle, 
   return out;
 }
 
+/** The Death of a load process a driver reported (ComponentDiedError); `logFile` is where to read more. */
+function deathOfLoad(e: ComponentDiedError, logFile: string): Death {
+  return { ...e.death, logFile };
+}
+
 /** An AbortSignal that aborts when either does (many workers listen to it). */
 function anySignal(a: AbortSignal, b: AbortSignal): AbortSignal {
   const s = AbortSignal.any([a, b]);
@@ -476,7 +486,8 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
 
   // the same components' CPU (and the generator's, one shard only) on a timer, bracketing the load; a pod shard (run.mjs shard) generates its share in this process
   const cpuSampler = startComponentCpuSampler({ loadgenInProcess: (o.shards ?? 1) <= 1 || ctx.pod !== undefined, mockPid: components ? mock.pid : null, dbPid: components?.db?.pid ?? null });
-  let result: LoadResult;
+  let result: LoadResult | null = null;
+  let loadDied: ComponentDiedError | null = null;
   let componentCpuSamples: CellResult['componentCpuSamples'] = [];
   try {
     const { driver, scenario } = loadOf(ctx, variant);
@@ -485,6 +496,10 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
       { ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, cellAbort.signal), cell.latencyMs), variant, concurrency: cell.concurrency, requestsPerWorker: cell.requestsPerWorker },
       { progress: (done, total) => ctx.emit({ type: 'progress', cellId: cell.cellId, done, total }) },
     );
+  } catch (e) {
+    // a load process (a shard of --shards K, another pod of a multi-host run) died: the cell failed, as with a dead SUT
+    if (!(e instanceof ComponentDiedError)) throw e;
+    loadDied = e;
   } finally {
     cpuSampler.sample();
     componentCpuSamples = cpuSampler.stop();
@@ -492,7 +507,11 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     if (dumpTimer) clearTimeout(dumpTimer);
     await watch.stop();
   }
-  if (watch.dead) throw fail(watch.dead.cause, watch.dead, result.records.length > 0 ? result.summary : null, null);
+  if (watch.dead) throw fail(watch.dead.cause, watch.dead, result !== null && result.records.length > 0 ? result.summary : null, null);
+  if (loadDied || result === null) {
+    const d = deathOfLoad(loadDied!, failedCellPath(store, cell.cellId));
+    throw fail(d.cause, d, null, null);
+  }
   if (result.aborted || ctx.signal.aborted) return null;
   const cpuAfter = readCpuTicks();
   const componentsAfter = components ? componentCpu() : null;
