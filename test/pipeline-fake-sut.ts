@@ -14,13 +14,16 @@
  *
  * `--status 503` answers every benchmark request at once with that status instead (a SUT that is
  * alive and answers its health probe, yet serves nothing).
+ *
+ * `--info-delay-ms n` answers `GET /bench/info` n ms late, printing `info-delayed` on stdout when such
+ * a request arrives (a test can stop the run while a health probe is in flight); `--malformed /bench/x` answers that GET path with valid JSON of the wrong shape (`{}`).
  */
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import type { SutInfo, PinnedResponse, SamplesResponse } from '../src/jvm/api.ts';
 import { watchProcess } from '../src/pipeline/parent-watch.ts';
 
-const { values } = parseArgs({ options: { variant: { type: 'string' }, kind: { type: 'string' }, threads: { type: 'string' }, prefix: { type: 'string' }, mock: { type: 'string' }, port: { type: 'string', default: '0' }, status: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' }, queue: { type: 'string' }, scenarios: { type: 'string' }, 'parent-pid': { type: 'string' } } });
+const { values } = parseArgs({ options: { variant: { type: 'string' }, kind: { type: 'string' }, threads: { type: 'string' }, prefix: { type: 'string' }, mock: { type: 'string' }, port: { type: 'string', default: '0' }, status: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' }, queue: { type: 'string' }, scenarios: { type: 'string' }, 'parent-pid': { type: 'string' }, 'info-delay-ms': { type: 'string' }, malformed: { type: 'string' } } });
 const kind = values.kind === 'virtual-per-task' ? 'virtual-per-task' : 'platform-pool';
 const variant = String(values.variant ?? kind);
 const pool = Number(values.threads ?? 8);
@@ -61,7 +64,13 @@ const server = createServer((req, res) => {
       : url.startsWith('/bench/samples') ? json(samples)
       : url.startsWith('/bench/threaddump') ? json({ threadDump: { threadContainers: [] } })
       : null;
-    res.writeHead(body === null ? 404 : 200, { 'content-type': 'application/json' }).end(body ?? '{}');
+    const malformed = values.malformed !== undefined && url.startsWith(values.malformed);
+    const answer = () => res.writeHead(body === null ? 404 : 200, { 'content-type': 'application/json' }).end(malformed ? '{}' : body ?? '{}');
+    if (url.startsWith('/bench/info') && values['info-delay-ms'] !== undefined) {
+      process.stdout.write('info-delayed\n');
+      setTimeout(answer, Number(values['info-delay-ms']));
+    }
+    else answer();
     return;
   }
   req.resume();
