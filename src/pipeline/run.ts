@@ -513,6 +513,14 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     throw fail(d.cause, d, null, null);
   }
   if (result.aborted || ctx.signal.aborted) return null;
+  if (result.refused) {
+    // the SUT refused the cell's job (a parameter out of its range): measuring it again cannot succeed, so it is not a failed cell to resume
+    throw new VtbenchError(
+      `the SUT refused cell ${cell.cellId} (HTTP ${result.refused.status}: ${result.refused.message}); nothing of it was measured`,
+      `the plan asks for more than the SUT accepts (its limits: sut/src/main/resources/bench-limits.properties, which the plan check reads too); start a new run within them — --resume would ask again`,
+      EXIT.usage,
+    );
+  }
   const cpuAfter = readCpuTicks();
   const componentsAfter = components ? componentCpu() : null;
   await sleep(Math.min(2 * o.samplerIntervalMs, 1000)); // let the sampler record the drained state
