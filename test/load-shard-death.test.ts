@@ -65,7 +65,7 @@ test('runClosedLoopSharded: a shard SIGKILLed mid-load rejects with a ComponentD
     assert.equal(err.death.pid, pid);
     assert.match(err.death.role, /load shard 0 of 2/);
     assert.match(err.death.cause, new RegExp(`process ${pid} was killed by SIGKILL`));
-    assert.ok(Date.now() - killedAt < 3000, `the other shard was stopped at once, not left to finish its 12 s of load (${Date.now() - killedAt} ms after the kill)`);
+    assert.ok(Date.now() - killedAt < 6000, `the other shard was stopped at once, not left to finish its 12 s of load (${Date.now() - killedAt} ms after the kill)`);
     await sleep(300);
     assert.deepEqual(shardPids(), [], 'no shard process left');
   } finally {
