@@ -8,6 +8,7 @@ import { buildSut } from '../jvm/build.ts';
 import { startSut } from '../jvm/sut-process.ts';
 import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
 import { getSamples, getPinned, getThreadDump } from '../jvm/client.ts';
+import { MalformedAnswerError } from '../store/answers.ts';
 import { startMockProcess, getMockStats, resetMockStats } from '../pipeline/mock-process.ts';
 import { httpProbe } from '../pipeline/liveness.ts';
 import type { MainDeps } from './main.ts';
@@ -64,7 +65,7 @@ export function realDeps(): MainDeps {
           };
         },
         getSamples: async (baseUrl, since) => (await getSamples(baseUrl, since)).samples,
-        getPinned: async (baseUrl) => getPinned(baseUrl).catch(() => null),
+        getPinned: async (baseUrl) => getPinned(baseUrl).catch((e: unknown) => { if (e instanceof MalformedAnswerError) throw e; return null; }), // no answer: unknown; a wrong answer: exit 6
         getThreadDump: (baseUrl) => getThreadDump(baseUrl),
         getMockStats,
         resetMockStats,

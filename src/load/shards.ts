@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readJson } from '../store/fsio.ts';
+import { checkAnswer, MalformedAnswerError } from '../store/answers.ts';
 import { summarize } from './summarize.ts';
 import { ComponentDiedError } from './component-died.ts';
 import type { LoadEvents, LoadOptions, LoadResult, LoadgenStats, RequestRecord, ShardStat } from './types.ts';
@@ -173,7 +174,13 @@ export async function runClosedLoopSharded(options: LoadOptions, k: number, even
       if (dead) throw dead;
       const parts = procs.map((p, i) => {
         if (!existsSync(p.spec.outFile)) throw shardDied(i, k, p.child.pid ?? null, `${exitCause(p.child.pid ?? null, exits[i]!)} without writing its shard file`, exits[i]!.atIso, p.stderr());
-        return readJson<ShardFile>(p.spec.outFile);
+        let file: unknown;
+        try {
+          file = readJson<unknown>(p.spec.outFile);
+        } catch (e) {
+          throw new MalformedAnswerError({ component: `load shard ${i} of ${k}`, url: p.spec.outFile, endpoint: 'its shard file' }, [`not JSON (${(e as Error).message})`]);
+        }
+        return checkAnswer<ShardFile>('ShardFile', file, { component: `load shard ${i} of ${k}`, url: p.spec.outFile, endpoint: 'its shard file' });
       });
       const merged = mergeShards(parts, options.requestsPerWorker, options.lateSendThresholdMs === undefined ? {} : { lateSendThresholdMs: options.lateSendThresholdMs });
       events.progress?.(merged.records.length, options.concurrency * options.requestsPerWorker);

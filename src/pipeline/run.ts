@@ -40,6 +40,7 @@ import type { Emit } from './events.ts';
 import { LivenessWatch, checkNow, type Death, type LivenessOptions, type Watched } from './liveness.ts';
 import { recordFailedCell, clearFailedCell, unusableLoad, failedCellPath } from './failed-cells.ts';
 import { ComponentDiedError } from '../load/component-died.ts';
+import { MalformedAnswerError } from '../store/answers.ts';
 import { VtbenchError, EXIT } from '../core/errors.ts';
 
 /** A started SUT JVM. */
@@ -461,13 +462,15 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   // Pull samples periodically so a long cell never outruns the SUT's ring buffer.
   const samples: SutSample[] = [];
   let since = wallStart - 1;
+  let malformed: MalformedAnswerError | null = null;
   const pull = async () => {
     try {
       const got = await deps.getSamples(sut.baseUrl, since);
       for (const s of got) if (s.tEpochMs > since) samples.push(s);
       for (const s of got) if (s.tEpochMs > since) since = s.tEpochMs;
-    } catch {
-      /* a missed pull is retried at the next tick; the gap shows in the samples */
+    } catch (e) {
+      // a missed pull is retried at the next tick (the gap shows in the samples); a wrong answer stops the run after the load
+      if (e instanceof MalformedAnswerError) malformed ??= e;
     }
   };
   const puller = setInterval(() => void pull(), SAMPLE_PULL_MS);
@@ -525,6 +528,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   const componentsAfter = components ? componentCpu() : null;
   await sleep(Math.min(2 * o.samplerIntervalMs, 1000)); // let the sampler record the drained state
   await pull();
+  if (malformed) throw malformed;
   const [mockAfter, pinnedAfter] = await Promise.all([deps.getMockStats(mock.url), deps.getPinned(sut.baseUrl)]);
   const mockStats: CellResult['mock'] = mockBefore ? { before: mockBefore, after: mockAfter, scope: 'cell' } : { before: null, after: null };
   // After the load: every component still alive and answering, and at least one success.
