@@ -1,5 +1,5 @@
 /**
- * Answers read from components are validated (src/store/answers.ts): a SUT, a mock or a shard that
+ * Answers read from components are validated (src/store/answers.ts): a SUT, a mock, a shard or PostgreSQL that
  * answers valid JSON of the wrong shape stops the run with exit 6 naming the component's URL, the
  * endpoint and what was wrong — never `Cannot read properties of undefined` (exit 1), and never a
  * figure silently computed from it.
@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main, type Io } from '../src/cli/main.ts';
@@ -16,6 +16,7 @@ import { answerProblems, checkAnswer, MalformedAnswerError } from '../src/store/
 import { getPinned, getSamples, getInfo } from '../src/jvm/client.ts';
 import { getMockStats } from '../src/pipeline/mock-process.ts';
 import { startMockProcess } from '../src/pipeline/mock-process.ts';
+import { seedOrders, describe } from '../src/db/postgres.ts';
 import { freePort } from './fixtures/ports.ts';
 import { startFakeSutByHand } from './fixtures/fake-sut.ts';
 
@@ -103,4 +104,20 @@ test('every reader of a component answer validates it: the SUT client, the mock 
   assert.throws(() => checkAnswer('ShardFile', { format: 'vtbench-shard/1', shard: 0, shards: 2, workerOffset: 0, result: { records: 'x' } }, { component: 'load shard 0 of 2', url: '/tmp/shard-0.json', endpoint: 'its shard file' }),
     /the load shard 0 of 2 at \/tmp\/shard-0\.json answered its shard file with JSON of the wrong shape: \/result must have required property 't0EpochMs'/);
   assert.throws(() => checkAnswer('SutInfo', 'not json', { component: 'SUT', url: 'http://x', endpoint: 'GET /bench/info' }), /answered GET \/bench\/info with not JSON/);
+});
+
+test('PostgreSQL answers are checked too: a row count or a version that is not one is MalformedAnswerError (exit 6) naming the server and the query', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-fake-psql-'));
+  try {
+    // a psql that answers every query with a line that is neither a count nor a version
+    writeFileSync(join(dir, 'psql'), '#!/bin/sh\necho "HTTP/1.1 200 OK"\n');
+    chmodSync(join(dir, 'psql'), 0o755);
+    const bin = { dir, version: '15' };
+    const t = { host: '127.0.0.1', port: 5432, database: 'bench', user: 'u', password: '' };
+    await assert.rejects(seedOrders(bin, t), (e: unknown) => e instanceof MalformedAnswerError && e.exitCode === 6
+      && /the PostgreSQL at jdbc:postgresql:\/\/127\.0\.0\.1:5432\/bench answered the orders check \(SELECT count\(\*\) …\) wrongly: 'HTTP\/1\.1 200 OK' is not a row count/.test(e.message));
+    await assert.rejects(describe(bin, t), (e: unknown) => e instanceof MalformedAnswerError && /answered SHOW server_version wrongly: .*is not a version/.test(e.message));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

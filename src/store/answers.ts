@@ -104,8 +104,9 @@ export interface AnswerSource {
 
 /** A component answered, but not with what its endpoint promises. Exit 6, as a component that does not answer. */
 export class MalformedAnswerError extends VtbenchError {
-  constructor(readonly source: AnswerSource, readonly problems: readonly string[]) {
-    super(`the ${source.component} at ${source.url} answered ${source.endpoint} with ${problems.length === 1 && problems[0]!.startsWith('not JSON') ? problems[0] : `JSON of the wrong shape: ${problems.join('; ')}`}`,
+  /** @param text the answer is text (psql), not JSON */
+  constructor(readonly source: AnswerSource, readonly problems: readonly string[], text = false) {
+    super(`the ${source.component} at ${source.url} answered ${source.endpoint} ${text ? `wrongly: ${problems.join('; ')}` : `with ${problems.length === 1 && problems[0]!.startsWith('not JSON') ? problems[0] : `JSON of the wrong shape: ${problems.join('; ')}`}`}`,
       `check that ${source.url} is the ${source.component} this vtbench expects (the same version; its answer must match the harness's schema), or restart it`, EXIT.notReady);
     this.name = 'MalformedAnswerError';
   }
