@@ -9,6 +9,7 @@ import { buildSut } from '../adapters/jvm/build.ts';
 import { startSut } from '../adapters/jvm/sut-process.ts';
 import { DEFAULT_BIND_ADDRESS } from '../adapters/jvm/bind.ts';
 import { getSamples, getPinned, getThreadDump } from '../adapters/jvm/client.ts';
+import { MalformedAnswerError } from '../adapters/store/answers.ts';
 import { startMockProcess, getMockStats, resetMockStats } from '../adapters/process/mock-process.ts';
 import { httpProbe } from '../adapters/process/liveness.ts';
 import type { MainDeps } from './main.ts';
@@ -65,7 +66,7 @@ export function realDeps(): MainDeps {
           };
         },
         getSamples: async (baseUrl, since) => (await getSamples(baseUrl, since)).samples,
-        getPinned: async (baseUrl) => getPinned(baseUrl).catch(() => null),
+        getPinned: async (baseUrl) => getPinned(baseUrl).catch((e: unknown) => { if (e instanceof MalformedAnswerError) throw e; return null; }), // no answer: unknown; a wrong answer: exit 6
         getThreadDump: (baseUrl) => getThreadDump(baseUrl),
         getMockStats,
         resetMockStats,

@@ -659,12 +659,36 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     io.stderr.write(`\n${why}: stopping (finished cells are kept; continue with --resume ${manifest.runId})\n`);
     abort.abort();
   };
+  /**
+   * The run's end on disk, the same for every way a run ends: its status and end time in the
+   * manifest (or, for a new run that measured nothing, no folder at all), and the lock removed.
+   * Synchronous, so the second-signal branch can call it right before it exits.
+   */
+  const closeRun = (status: RunManifest['status']) => {
+    manifest.status = status;
+    manifest.endedAt = new Date().toISOString();
+    if (!resumeId && measuredNothing(store)) {
+      // nothing measured and no log to keep: leave no empty run folder behind
+      rmSync(store.dir, { recursive: true, force: true });
+      io.stderr.write(`nothing was measured; removed the run folder ${store.dir}\n`);
+    } else {
+      try {
+        store.writeManifest(manifest);
+      } finally {
+        rmSync(lockPath(store.dir), { force: true });
+      }
+    }
+  };
   const onSignal = (sig: NodeJS.Signals) => {
     if (interrupted) {
-      // second Ctrl-C: stop now, without waiting for a graceful stop
+      // second Ctrl-C: stop now, without waiting for a graceful stop; the manifest still says interrupted
       io.stderr.write(`\n${sig} again: killing every child and exiting\n`);
       children.killAllSync();
-      rmSync(lockPath(store.dir), { force: true });
+      try {
+        closeRun('interrupted');
+      } catch (e) {
+        io.stderr.write(`could not record the interruption in ${store.dir}/manifest.json: ${(e as Error).message}\n`);
+      }
       process.exit(EXIT.interrupted);
     }
     interrupt(sig);
@@ -732,19 +756,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
         manifest.error = (summaryError as Error).message;
       }
     }
-    manifest.status = status;
-    manifest.endedAt = new Date().toISOString();
-    if (!resumeId && measuredNothing(store)) {
-      // nothing measured and no log to keep: leave no empty run folder behind
-      rmSync(store.dir, { recursive: true, force: true });
-      io.stderr.write(`nothing was measured; removed the run folder ${store.dir}\n`);
-    } else {
-      try {
-        store.writeManifest(manifest);
-      } finally {
-        rmSync(lockPath(store.dir), { force: true });
-      }
-    }
+    closeRun(status);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.off('exit', onExit);

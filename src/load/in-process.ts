@@ -72,9 +72,14 @@ export function sweepProblem(job: InProcessJob, body: unknown): string | null {
   return null;
 }
 
+/** The query parameters a job is sent: its `params`, else `tasks`, `sleepMs`, `timeoutMs` (src/adapters/jvm/sut-limits.ts checks them against the SUT's ranges). Pure. */
+export function jobParams(job: InProcessJob): Record<string, string | number> {
+  return job.params ? { ...job.params } : { tasks: job.tasks, sleepMs: job.sleepMs, timeoutMs: job.timeoutMs };
+}
+
 /** The job's URL: its `params` when it has them, else `tasks`, `sleepMs`, `timeoutMs`. */
 export function jobUrl(baseUrl: string, job: InProcessJob): string {
-  const q = job.params ? new URLSearchParams(Object.entries(job.params).map(([k, v]) => [k, String(v)])).toString() : `tasks=${job.tasks}&sleepMs=${job.sleepMs}&timeoutMs=${job.timeoutMs}`;
+  const q = new URLSearchParams(Object.entries(jobParams(job)).map(([k, v]) => [k, String(v)])).toString();
   return `${baseUrl}${job.path}?${q}`;
 }
 
@@ -93,6 +98,7 @@ export async function runInProcessJob(baseUrl: string, job: InProcessJob, signal
   let result: InProcessJobResult | undefined;
   let sweep: VtSweepResult | undefined;
   let aborted = false;
+  let refused: { status: number; message: string } | undefined;
   try {
     const res = await request(url, {
       method: 'POST',
@@ -104,6 +110,7 @@ export async function runInProcessJob(baseUrl: string, job: InProcessJob, signal
     const text = await res.body.text();
     if (status < 200 || status >= 300) {
       errorClass = 'http';
+      if (status >= 400 && status < 500 && status !== 408 && status !== 409 && status !== 429) refused = { status, message: refusalReason(text) };
     } else {
       let body: unknown = null;
       try {
@@ -133,5 +140,20 @@ export async function runInProcessJob(baseUrl: string, job: InProcessJob, signal
     loadgen: { eventLoopLagP99Ms: null, eventLoopLagMaxMs: null, cpuPct: endMs > 0 ? ((cpu.user + cpu.system) / 1000 / endMs) * 100 : null },
     ...(result ? { job: result } : {}),
     ...(sweep ? { sweep } : {}),
+    ...(refused ? { refused } : {}),
   };
+}
+
+/** The reason in a refusal's body: Spring's error JSON `message` (then `error`), else the text itself, one line, at most 300 characters. Pure. */
+export function refusalReason(text: string): string {
+  let reason = text;
+  try {
+    const b = JSON.parse(text) as Record<string, unknown>;
+    const m = typeof b['message'] === 'string' && b['message'] !== '' ? b['message'] : typeof b['error'] === 'string' ? b['error'] : null;
+    if (m !== null) reason = m;
+  } catch {
+    /* not JSON: the text as it is */
+  }
+  reason = reason.replace(/\s+/g, ' ').trim();
+  return reason === '' ? '(no reason given)' : reason.slice(0, 300);
 }

@@ -18,7 +18,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readJson } from '../adapters/store/fsio.ts';
+import { checkAnswer, MalformedAnswerError } from '../adapters/store/answers.ts';
 import { summarize } from './summarize.ts';
+import { ComponentDiedError } from './component-died.ts';
 import type { LoadEvents, LoadOptions, LoadResult, LoadgenStats, RequestRecord, ShardStat } from '../types/load.ts';
 
 export type { ShardStat } from '../types/load.ts';
@@ -101,11 +103,27 @@ const SHARD_READY_TIMEOUT_MS = 60_000;
 /** The start time sent to the shards is this far ahead, so each has the line before it is due. */
 const START_LEAD_MS = 200;
 
+/** How a shard process ended. */
+interface ShardExit { code: number | null; signal: NodeJS.Signals | null; atIso: string }
+
+/** `process <pid> was killed by SIGKILL` / `process <pid> exited with code 1`. Pure. */
+export function exitCause(pid: number | null, x: Pick<ShardExit, 'code' | 'signal'>): string {
+  const who = pid === null ? 'the process' : `process ${pid}`;
+  return x.signal !== null ? `${who} was killed by ${x.signal}` : `${who} exited with code ${x.code}`;
+}
+
+/** The error of a dead shard: its role, pid and cause, with the last line of its stderr when it wrote one. */
+function shardDied(shard: number, k: number, pid: number | null, cause: string, atIso: string, stderr: string): ComponentDiedError {
+  const last = stderr.trim().split('\n').filter((l) => l.trim() !== '' && !/^\s+at /.test(l)).at(-1);
+  return new ComponentDiedError({ role: `load shard ${shard} of ${k}`, pid, cause: last ? `${cause}; its stderr: ${last.trim().slice(0, 300)}` : cause, atIso });
+}
+
 /**
  * Run one closed-loop cell over `k` shard processes on this host and merge their raw records.
  * `options.signal` stops every shard (SIGTERM: each writes what finished, `aborted` true).
  * `events.progress` is called once, at the end (the shards do not stream their records).
- * @throws Error when a shard process fails to start, dies, or writes no shard file
+ * @throws ComponentDiedError (exit 6) when a shard process is killed, exits other than 0, is not
+ *   ready in time or writes no shard file; the other shards are stopped at once
  */
 export async function runClosedLoopSharded(options: LoadOptions, k: number, events: LoadEvents = {}): Promise<LoadResult & { shards: ShardStat[] }> {
   const shares = shareOf(options.concurrency, k);
@@ -117,22 +135,23 @@ export async function runClosedLoopSharded(options: LoadOptions, k: number, even
       const spec = { load: { ...plain, concurrency: workers }, outFile: join(dir, `shard-${shard}.json`), shard, shards: k, workerOffset: offset };
       offset += workers;
       const child = spawn(process.execPath, ['--import', 'tsx', WORKER], { stdio: ['pipe', 'pipe', 'pipe'] });
+      child.stdin!.on('error', () => { /* it died first: its exit says why */ });
       child.stdin!.write(JSON.stringify(spec) + '\n');
       let err = '';
       child.stderr!.on('data', (d) => { err += d; });
-      const exited = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+      const exited = new Promise<ShardExit>((r) => child.once('exit', (code, sig) => r({ code, signal: sig, atIso: new Date().toISOString() })));
       const ready = new Promise<void>((resolve, reject) => {
         let out = '';
-        const timer = setTimeout(() => reject(new Error(`shard ${shard} not ready in ${SHARD_READY_TIMEOUT_MS} ms: ${err}`)), SHARD_READY_TIMEOUT_MS);
+        const timer = setTimeout(() => reject(shardDied(shard, k, child.pid ?? null, `did not say ready within ${SHARD_READY_TIMEOUT_MS} ms`, new Date().toISOString(), err)), SHARD_READY_TIMEOUT_MS);
         child.stdout!.on('data', (d) => {
           out += d;
           if (out.includes('ready')) { clearTimeout(timer); resolve(); }
         });
-        void exited.then((c) => { clearTimeout(timer); reject(new Error(`shard ${shard} exited (${c}) before it was ready: ${err}`)); });
+        void exited.then((x) => { clearTimeout(timer); reject(shardDied(shard, k, child.pid ?? null, `${exitCause(child.pid ?? null, x)} before it was ready`, x.atIso, err)); });
       });
       return { child, spec, exited, ready, stderr: () => err };
     });
-    const stop = () => { for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGTERM'); };
+    const stop = () => { for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM'); };
     signal?.addEventListener('abort', stop, { once: true });
     try {
       try {
@@ -143,10 +162,25 @@ export async function runClosedLoopSharded(options: LoadOptions, k: number, even
       }
       const at = Date.now() + START_LEAD_MS;
       for (const p of procs) p.child.stdin!.write(`go ${at}\n`);
-      const codes = await Promise.all(procs.map((p) => p.exited));
+      // a shard that dies (a signal, or an exit other than 0) fails the cell: the others are stopped at once
+      let dead = null as ComponentDiedError | null;
+      const exits = await Promise.all(procs.map((p, i) => p.exited.then((x) => {
+        if (dead === null && (x.signal !== null || x.code !== 0) && !signal?.aborted) {
+          dead = shardDied(i, k, p.child.pid ?? null, exitCause(p.child.pid ?? null, x), x.atIso, p.stderr());
+          stop();
+        }
+        return x;
+      })));
+      if (dead) throw dead;
       const parts = procs.map((p, i) => {
-        if (!existsSync(p.spec.outFile)) throw new Error(`shard ${i} wrote no shard file (exit ${codes[i]}): ${p.stderr()}`);
-        return readJson<ShardFile>(p.spec.outFile);
+        if (!existsSync(p.spec.outFile)) throw shardDied(i, k, p.child.pid ?? null, `${exitCause(p.child.pid ?? null, exits[i]!)} without writing its shard file`, exits[i]!.atIso, p.stderr());
+        let file: unknown;
+        try {
+          file = readJson<unknown>(p.spec.outFile);
+        } catch (e) {
+          throw new MalformedAnswerError({ component: `load shard ${i} of ${k}`, url: p.spec.outFile, endpoint: 'its shard file' }, [`not JSON (${(e as Error).message})`]);
+        }
+        return checkAnswer<ShardFile>('ShardFile', file, { component: `load shard ${i} of ${k}`, url: p.spec.outFile, endpoint: 'its shard file' });
       });
       const merged = mergeShards(parts, options.requestsPerWorker, options.lateSendThresholdMs === undefined ? {} : { lateSendThresholdMs: options.lateSendThresholdMs });
       events.progress?.(merged.records.length, options.concurrency * options.requestsPerWorker);

@@ -26,6 +26,7 @@ import type { MockStats } from '../types/mock.ts';
 import { getInfo } from '../adapters/jvm/client.ts';
 import { scenarioOfVariant } from '../plan/plan.ts';
 import { VtbenchError, EXIT } from '../types/errors.ts';
+import { MalformedAnswerError } from '../adapters/store/answers.ts';
 import { httpProbe } from '../adapters/process/liveness.ts';
 import { getMockStats } from '../adapters/process/mock-process.ts';
 import { sutMismatches, type MockHandle, type RunDeps, type SutHandle } from './run.ts';
@@ -88,8 +89,9 @@ export function externalMockProblems(o: Readonly<ResolvedOptions>, stats: MockSt
 /**
  * Look up the run's external components before anything is measured and refuse a run they cannot
  * serve. Returns the external SUT's `/bench/info` (null without `--sut-url`).
- * @throws VtbenchError(EXIT.notReady) when a component does not answer; EXIT.usage when it answers
- *   but does not fit the run (every reason listed, each with its fix)
+ * @throws VtbenchError(EXIT.notReady) when a component does not answer, MalformedAnswerError (also 6)
+ *   when it answers with the wrong shape; EXIT.usage when it answers but does not fit the run (every
+ *   reason listed, each with its fix)
  */
 export async function checkExternalComponents(o: Readonly<ResolvedOptions>, study: Study): Promise<SutInfo | null> {
   const problems: string[] = [];
@@ -98,6 +100,7 @@ export async function checkExternalComponents(o: Readonly<ResolvedOptions>, stud
     try {
       info = await getInfo(o.sutUrl, EXTERNAL_LOOKUP_TIMEOUT_MS);
     } catch (e) {
+      if (e instanceof MalformedAnswerError) throw e; // it answered, wrongly: named as such
       throw new VtbenchError(`--sut-url: the external SUT at ${o.sutUrl} did not answer GET /bench/info (${(e as Error).message})`, 'start it first and check the address from this host (curl <url>/bench/info), or drop --sut-url to start the SUT here', EXIT.notReady);
     }
     problems.push(...externalSutProblems(o, study, info).map((p) => `--sut-url: ${p}`));
@@ -146,6 +149,7 @@ export async function externalSutHandle(url: string): Promise<SutHandle> {
   try {
     info = await getInfo(url, EXTERNAL_LOOKUP_TIMEOUT_MS);
   } catch (e) {
+    if (e instanceof MalformedAnswerError) throw e;
     throw new VtbenchError(`the external SUT at ${url} did not answer GET /bench/info (${(e as Error).message})`, 'check that it still runs; continue with --resume <run id> once it answers', EXIT.notReady);
   }
   return {

@@ -129,7 +129,9 @@ export function mergeShardRuns(dirs: readonly string[], outDir: string, now = ne
       if (without.length > 0) {
         const why = without.map((s) => {
           const failed = s.manifest.failedCells?.find((f) => f.cellId === cellId);
-          return `shard ${s.index}${failed ? ` (failed: ${failed.cause})` : ` (${s.manifest.status}, no valid result)`}`;
+          // a cell whose files are damaged or hold impossible values (checkCell) names them
+          const problems = failed ? [] : s.store.checkCell(cellId);
+          return `shard ${s.index}${failed ? ` (failed: ${failed.cause})` : ` (${s.manifest.status}, no valid result${problems.length > 0 ? `: ${problems.join('; ')}` : ''})`}`;
         });
         gaps.push({ cellId, cause: `no result in ${why.join(', ')}; not merged from the other shards` });
         continue;

@@ -26,6 +26,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { readJson, writeJsonAtomic } from '../adapters/store/fsio.ts';
 import { VtbenchError, EXIT } from '../types/errors.ts';
 import { runClosedLoop } from '../load/run.ts';
+import { ComponentDiedError } from '../load/component-died.ts';
 import { closedLoopOptionsOf, type Driver } from '../load/driver.ts';
 import { mergeShards, shareOf } from '../load/shards.ts';
 import type { RunDeps } from './deps.ts';
@@ -75,7 +76,8 @@ export class FsBarrier {
    * Arrive at `point` and wait until all K shards have.
    * @param what what this shard runs at this point (e.g. `40 workers x 3`); every shard must say the same
    * @returns every shard's arrival time (ms since the epoch, by index)
-   * @throws VtbenchError(EXIT.notReady) when a shard failed or not all arrived within `timeoutMs`;
+   * @throws ComponentDiedError (EXIT.notReady) when a shard failed or not all arrived within `timeoutMs`
+   *   (the pipeline records the cell as failed);
    *   EXIT.usage when a shard arrived with another `what` (the shards do not run the same plan)
    */
   async wait(point: string, what: string, timeoutMs: number, signal?: AbortSignal): Promise<number[]> {
@@ -88,7 +90,9 @@ export class FsBarrier {
       const failed = files.filter((f) => /^failed\.\d+\.json$/.test(f));
       if (failed.length > 0) {
         const f = readJson<{ index: number; message: string }>(join(this.dir, failed[0]!));
-        throw new VtbenchError(`shard ${f.index} failed (${f.message}); shard ${this.index} stops at ${point}`, `see shard ${f.index}'s log (kubectl logs); start the Job again in a fresh folder`, EXIT.notReady);
+        // another shard's failure fails this shard's cell too (ComponentDiedError: recorded as a failed cell)
+        throw new ComponentDiedError({ role: `load shard ${f.index} of ${this.of} (multi-host)`, pid: null, cause: `it failed: ${f.message}`, atIso: new Date().toISOString() },
+          `see shard ${f.index}'s log (kubectl logs); start the Job again in a fresh folder`, `shard ${f.index} failed (${f.message}); shard ${this.index} stops at ${point}`);
       }
       const arrived = files.filter((f) => f.startsWith(`${point}.`) && /\.\d+\.json$/.test(f)).map((f) => readJson<Arrival>(join(this.dir, f)));
       const other = arrived.find((a) => a.what !== what);
@@ -103,8 +107,9 @@ export class FsBarrier {
       }
       if (Date.now() > deadline) {
         const missing = Array.from({ length: this.of }, (_, i) => i).filter((i) => !arrived.some((a) => a.index === i));
-        throw new VtbenchError(`shard ${this.index}: shard(s) ${missing.join(', ')} of ${this.of} did not reach ${point} within ${Math.round(timeoutMs / 1000)} s`,
-          'check that every pod of the Job runs (kubectl get pods) and mounts the same volume; raise --sync-timeout-s when pods start slowly', EXIT.notReady);
+        const cause = `shard(s) ${missing.join(', ')} of ${this.of} did not reach ${point} within ${Math.round(timeoutMs / 1000)} s`;
+        throw new ComponentDiedError({ role: `load shard ${missing.join(', ')} of ${this.of} (multi-host)`, pid: null, cause, atIso: new Date().toISOString() },
+          'check that every pod of the Job runs (kubectl get pods) and mounts the same volume; raise --sync-timeout-s when pods start slowly', `shard ${this.index}: ${cause}`);
       }
       await sleep(POLL_MS, undefined, signal ? { signal } : {});
     }

@@ -37,7 +37,9 @@ import { startComponentCpuSampler } from '../adapters/process/cpu-sampler.ts';
 import { ChildRegistry } from '../adapters/process/children.ts';
 import type { Emit } from './events.ts';
 import { LivenessWatch, checkNow, type Death, type LivenessOptions, type Watched } from '../adapters/process/liveness.ts';
-import { recordFailedCell, clearFailedCell, unusableLoad } from './failed-cells.ts';
+import { recordFailedCell, clearFailedCell, unusableLoad, failedCellPath } from './failed-cells.ts';
+import { ComponentDiedError } from '../load/component-died.ts';
+import { MalformedAnswerError } from '../adapters/store/answers.ts';
 import { VtbenchError, EXIT } from '../types/errors.ts';
 
 export type { SutHandle, MockHandle, RunDeps } from './deps.ts';
@@ -175,6 +177,10 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
       try {
         const { driver, scenario } = loadOf(ctx, block.variant);
         await driver.run({ ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, abort.signal), block.cells[0]?.latencyMs ?? ctx.plan.latencyMs), variant: block.variant, concurrency: block.warmup.workers, requestsPerWorker: block.warmup.requestsPerWorker, ...(block.warmup.durationS !== undefined ? { durationS: block.warmup.durationS } : { sendUntilMs }) });
+      } catch (e) {
+        // a load process (a shard) that died: as a dead SUT or mock
+        if (e instanceof ComponentDiedError) throw diedError(ctx, deathOfLoad(e, store.logsDir), `during the warm-up of block ${block.blockId}`, null);
+        throw e;
       } finally {
         await watch.stop();
       }
@@ -309,6 +315,11 @@ export function watchedOf(block: Pick<PlannedBlock, 'blockId'>, sut: SutHandle, 
   return out;
 }
 
+/** The Death of a load process a driver reported (ComponentDiedError); `logFile` is where to read more. */
+function deathOfLoad(e: ComponentDiedError, logFile: string): Death {
+  return { ...e.death, logFile };
+}
+
 /** An AbortSignal that aborts when either does (many workers listen to it). */
 function anySignal(a: AbortSignal, b: AbortSignal): AbortSignal {
   const s = AbortSignal.any([a, b]);
@@ -405,13 +416,15 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   // Pull samples periodically so a long cell never outruns the SUT's ring buffer.
   const samples: SutSample[] = [];
   let since = wallStart - 1;
+  let malformed: MalformedAnswerError | null = null;
   const pull = async () => {
     try {
       const got = await deps.getSamples(sut.baseUrl, since);
       for (const s of got) if (s.tEpochMs > since) samples.push(s);
       for (const s of got) if (s.tEpochMs > since) since = s.tEpochMs;
-    } catch {
-      /* a missed pull is retried at the next tick; the gap shows in the samples */
+    } catch (e) {
+      // a missed pull is retried at the next tick (the gap shows in the samples); a wrong answer stops the run after the load
+      if (e instanceof MalformedAnswerError) malformed ??= e;
     }
   };
   const puller = setInterval(() => void pull(), SAMPLE_PULL_MS);
@@ -430,7 +443,8 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
 
   // the same components' CPU (and the generator's, one shard only) on a timer, bracketing the load; a pod shard (run.mjs shard) generates its share in this process
   const cpuSampler = startComponentCpuSampler({ loadgenInProcess: (o.shards ?? 1) <= 1 || ctx.pod !== undefined, mockPid: components ? mock.pid : null, dbPid: components?.db?.pid ?? null });
-  let result: LoadResult;
+  let result: LoadResult | null = null;
+  let loadDied: ComponentDiedError | null = null;
   let componentCpuSamples: CellResult['componentCpuSamples'] = [];
   try {
     const { driver, scenario } = loadOf(ctx, variant);
@@ -439,6 +453,10 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
       { ...cellLoad(ctx, scenario, sut.baseUrl, anySignal(ctx.signal, cellAbort.signal), cell.latencyMs), variant, concurrency: cell.concurrency, requestsPerWorker: cell.requestsPerWorker },
       { progress: (done, total) => ctx.emit({ type: 'progress', cellId: cell.cellId, done, total }) },
     );
+  } catch (e) {
+    // a load process (a shard of --shards K, another pod of a multi-host run) died: the cell failed, as with a dead SUT
+    if (!(e instanceof ComponentDiedError)) throw e;
+    loadDied = e;
   } finally {
     cpuSampler.sample();
     componentCpuSamples = cpuSampler.stop();
@@ -446,12 +464,25 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     if (dumpTimer) clearTimeout(dumpTimer);
     await watch.stop();
   }
-  if (watch.dead) throw fail(watch.dead.cause, watch.dead, result.records.length > 0 ? result.summary : null, null);
+  if (watch.dead) throw fail(watch.dead.cause, watch.dead, result !== null && result.records.length > 0 ? result.summary : null, null);
+  if (loadDied || result === null) {
+    const d = deathOfLoad(loadDied!, failedCellPath(store, cell.cellId));
+    throw fail(d.cause, d, null, null);
+  }
   if (result.aborted || ctx.signal.aborted) return null;
+  if (result.refused) {
+    // the SUT refused the cell's job (a parameter out of its range): measuring it again cannot succeed, so it is not a failed cell to resume
+    throw new VtbenchError(
+      `the SUT refused cell ${cell.cellId} (HTTP ${result.refused.status}: ${result.refused.message}); nothing of it was measured`,
+      `the plan asks for more than the SUT accepts (its limits: sut/src/main/resources/bench-limits.properties, which the plan check reads too); start a new run within them — --resume would ask again`,
+      EXIT.usage,
+    );
+  }
   const cpuAfter = readCpuTicks();
   const componentsAfter = components ? componentCpu() : null;
   await sleep(Math.min(2 * o.samplerIntervalMs, 1000)); // let the sampler record the drained state
   await pull();
+  if (malformed) throw malformed;
   const [mockAfter, pinnedAfter] = await Promise.all([deps.getMockStats(mock.url), deps.getPinned(sut.baseUrl)]);
   const mockStats: CellResult['mock'] = mockBefore ? { before: mockBefore, after: mockAfter, scope: 'cell' } : { before: null, after: null };
   // After the load: every component still alive and answering, and at least one success.

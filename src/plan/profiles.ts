@@ -8,6 +8,7 @@ import { OPTION_SPECS, maxValue, tooLarge, type OptionKey } from './options.ts';
 import { makePlan, formatDuration, scenarioOf, isOpenLoop, openLoopDurationS, levelsOf, scenarioOfVariant } from './plan.ts';
 import { executorCapacityRps, queueAtEnd, openLoopCellDurationS } from '../compute/theory/open-loop.ts';
 import { OPEN_LOOP_DEFAULTS, WEBSOCKET_DEFAULT_HOLD_S } from '../load/driver.ts';
+import { jobLimitProblems } from '../adapters/jvm/sut-limits.ts';
 import { FD_RESERVE, MAX_PLAN_DURATION_S, SUT_REQUEST_TIMEOUT_MS, maxCellRequests, maxConcurrency, maxRunRequests, maxWebSocketConnections, readHostLimits, type HostLimits } from '../adapters/host/limits.ts';
 import type { ResolvedOptions } from '../types/run.ts';
 import type { Profile, Study, Variant } from '../types/study.ts';
@@ -162,10 +163,14 @@ export function resolveOptions(study: Study, profileName: string, raw: Partial<R
 /** A stated maximum of cells per run (levels × repeats × variants). */
 export const MAX_CELLS = 10_000;
 
+/** The SUT's limits file, as the hint names it. */
+const SUT_LIMITS_FILE_REL = 'sut/src/main/resources/bench-limits.properties';
+
 /**
  * Every option against its declared maximum (OPTION_SPECS[].max, host-derived ones from `host`),
  * then the plan's totals: one cell's requests (c × n) and the run's requests against the heap
  * (limits.ts: maxCellRequests, maxRunRequests), the planned duration against MAX_PLAN_DURATION_S.
+ * An in-process scenario's job parameters against the SUT's own limits (sut-limits.ts).
  * Also used on --resume (the recorded options against this host).
  * @throws VtbenchError(EXIT.usage) naming the flag, the maximum and its reason
  */
@@ -196,6 +201,20 @@ export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study):
   // each variant's cells: its scenario's levels and requests per worker
   const variantScenarios = o.variantSpecs.length > 0 ? o.variantSpecs.map((v) => scenarioOfVariant(study, o, v)) : o.variants.map(() => scenarioOf(study, o.scenario));
   const perVariant = variantScenarios.map((sc) => ({ ...levelsOf(o, sc.id), websocket: sc.driver === 'websocket' }));
+  // an in-process job's parameters against the ranges the SUT accepts, read from the SUT's own limits file (sut-limits.ts)
+  const variantsOf = o.variantSpecs.length > 0 ? o.variantSpecs : o.variants.map((id) => study.variants.find((x) => x.id === id)!);
+  for (const [i, v] of variantsOf.entries()) {
+    const sc = variantScenarios[i];
+    if (!v || !sc || sc.driver !== 'in-process' || !sc.job) continue;
+    for (const level of levelsOf(o, sc.id).levels) {
+      const job = sc.job(o, v, level);
+      const problems = jobLimitProblems(job);
+      if (problems.length > 0) {
+        throw new VtbenchError(`--levels/--duration-s/--latency-ms/--requests-per-worker: scenario ${sc.id}, level ${level}: the SUT would refuse its job ${job.path} (${problems.join('; ')})`,
+          `keep the plan within the SUT's limits (${SUT_LIMITS_FILE_REL}, read by the SUT and by this check), e.g. lower --levels`, EXIT.usage);
+      }
+    }
+  }
   const wsMax = maxWebSocketConnections(host);
   for (const lv of perVariant) {
     const c = Math.max(...lv.levels);

@@ -19,7 +19,7 @@ export const EXIT = {
   portInUse: 4,
   /** the Maven build of sut/ failed */
   build: 5,
-  /** the SUT or mock did not become ready in time, or died */
+  /** the SUT, mock, PostgreSQL or a load shard did not become ready in time, died, or answered with the wrong shape */
   notReady: 6,
   /** the run folder to resume or report is missing, partial beyond use, or of an unknown schema */
   runData: 7,
@@ -42,7 +42,7 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   prerequisite: 'missing prerequisite: JDK ≥ 21, Maven, disk space (also a disk that fills up mid-run; finished cells are kept)',
   portInUse: 'a port the run needs is in use',
   build: 'the Maven build of `sut/` failed (the tail of its log is printed)',
-  notReady: 'the SUT or the mock did not become ready in time, or died (the tail of its log is printed)',
+  notReady: 'the SUT, the mock, PostgreSQL or a load shard did not become ready in time, died, or answered with the wrong shape (the message names it and its log or URL)',
   runData: 'a run folder to resume or report is missing or unusable',
   outputUnusable: 'an output folder (`--runs-dir`, `--report-dir`) cannot be written: not a folder, read-only, no permission, or it does not answer (e.g. under `/proc`)',
   thresholds: 'a `--thresholds` rule is broken: each broken rule is printed with its cell, measured value and limit; the run, its report or the comparison is written first',

@@ -303,6 +303,12 @@ export interface LoadResult {
   summary: LoadSummary;
   warmup: { count: number; errors: number };
   loadgen: LoadgenStats;
+  /**
+   * in-process driver only: the SUT refused the job (HTTP 4xx other than 408/409/429: a parameter out
+   * of its range), with its reason; measuring it again cannot succeed (the pipeline stops the run
+   * with it, and does not offer the cell for --resume)
+   */
+  refused?: { status: number; message: string };
   /** in-process driver only: the job's own measurements (src/load/in-process.ts); stored as CellResult.job */
   job?: InProcessJobResult;
   /** in-process driver, a `vt-sweep` job (study 003): the level's answer, whatever its outcome; stored as CellResult.sweep */

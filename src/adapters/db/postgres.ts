@@ -26,6 +26,7 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { MalformedAnswerError } from '../store/answers.ts';
 import { VtbenchError, EXIT } from '../../types/errors.ts';
 import type { DbInfo } from '../../types/run.ts';
 
@@ -234,6 +235,7 @@ function run(cmd: string, args: string[], o: { runAs?: { uid: number; gid: numbe
       if (code === 0) resolve(out);
       else reject(new Error(`${cmd} ${args.join(' ')} ended with ${code ?? signal}: ${out.trim().split('\n').slice(-5).join(' | ')}`));
     });
+    child.stdin.on('error', () => { /* it exited before reading its input: its exit code says why */ });
     child.stdin.end(o.input ?? '');
   });
 }
@@ -261,7 +263,9 @@ export const CHECK_SQL = `SELECT count(*) FROM orders WHERE id BETWEEN 1 AND ${O
  */
 export async function seedOrders(bin: PgBinaries, t: DbTarget): Promise<number> {
   await psql(bin, t, SEED_SQL);
-  const n = Number(await psql(bin, t, CHECK_SQL));
+  const answer = await psql(bin, t, CHECK_SQL);
+  if (!/^\d+$/.test(answer)) throw new MalformedAnswerError({ component: 'PostgreSQL', url: jdbcUrl(t), endpoint: 'the orders check (SELECT count(*) …)' }, [`'${answer.slice(0, 80)}' is not a row count`], true);
+  const n = Number(answer);
   if (n !== ORDERS_ROWS) {
     throw new VtbenchError(
       `the orders table of ${jdbcUrl(t)} has ${n} of the ${ORDERS_ROWS} rows the scenarios expect (id 1..${ORDERS_ROWS}, user_id = id % 1000 + 1, status 'PAID')`,
@@ -273,10 +277,15 @@ export async function seedOrders(bin: PgBinaries, t: DbTarget): Promise<number> 
 /** The settings the manifest records (`SHOW <name>`). */
 export const RECORDED_SETTINGS = ['max_connections', 'shared_buffers', 'fsync', 'synchronous_commit', 'listen_addresses'] as const;
 
-async function describe(bin: PgBinaries, t: DbTarget): Promise<{ serverVersion: string; settings: Record<string, string> }> {
+/** The server's version and settings; a malformed answer is MalformedAnswerError (exit 6). */
+export async function describe(bin: PgBinaries, t: DbTarget): Promise<{ serverVersion: string; settings: Record<string, string> }> {
   const serverVersion = await psql(bin, t, 'SHOW server_version;');
+  if (!/^\d+(\.\d+)*/.test(serverVersion)) throw new MalformedAnswerError({ component: 'PostgreSQL', url: jdbcUrl(t), endpoint: 'SHOW server_version' }, [`'${serverVersion.slice(0, 80)}' is not a version`], true);
   const settings: Record<string, string> = {};
-  for (const k of RECORDED_SETTINGS) settings[k] = await psql(bin, t, `SHOW ${k};`);
+  for (const k of RECORDED_SETTINGS) {
+    settings[k] = await psql(bin, t, `SHOW ${k};`);
+    if (settings[k] === '' || settings[k]!.includes('\n')) throw new MalformedAnswerError({ component: 'PostgreSQL', url: jdbcUrl(t), endpoint: `SHOW ${k}` }, [`${JSON.stringify(settings[k]!.slice(0, 80))} is not one setting's value`], true);
+  }
   return { serverVersion, settings };
 }
 

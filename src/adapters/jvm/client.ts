@@ -1,5 +1,10 @@
-/** Typed fetchers for the SUT's measurement endpoints (shapes in ./api.ts). */
+/**
+ * Typed fetchers for the SUT's measurement endpoints (shapes in ./api.ts). Each JSON answer is
+ * validated (src/adapters/store/answers.ts): a wrong one throws MalformedAnswerError (exit 6) naming the SUT's
+ * URL, the endpoint and what was wrong.
+ */
 import type { PinnedResponse, SamplesResponse, SutInfo, WsPushStats } from '../../types/sut-api.ts';
+import { checkAnswer, type AnswerKind } from '../store/answers.ts';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -10,23 +15,26 @@ async function getText(url: string, timeoutMs: number): Promise<string> {
   return body;
 }
 
-async function getJson<T>(url: string, timeoutMs: number): Promise<T> {
-  return JSON.parse(await getText(url, timeoutMs)) as T;
+/** GET a JSON answer, validated against the schema of `kind`. */
+async function getJson<T>(url: string, timeoutMs: number, kind: AnswerKind): Promise<T> {
+  const text = await getText(url, timeoutMs);
+  const u = new URL(url);
+  return checkAnswer<T>(kind, text, { component: 'SUT', url: u.origin, endpoint: `GET ${u.pathname}` });
 }
 
 const trim = (baseUrl: string): string => baseUrl.replace(/\/+$/, '');
 
 export function getInfo(baseUrl: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<SutInfo> {
-  return getJson<SutInfo>(`${trim(baseUrl)}/bench/info`, timeoutMs);
+  return getJson<SutInfo>(`${trim(baseUrl)}/bench/info`, timeoutMs, 'SutInfo');
 }
 
 /** Samples with tEpochMs > sinceEpochMs. */
 export function getSamples(baseUrl: string, sinceEpochMs: number, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<SamplesResponse> {
-  return getJson<SamplesResponse>(`${trim(baseUrl)}/bench/samples?since=${Math.floor(sinceEpochMs)}`, timeoutMs);
+  return getJson<SamplesResponse>(`${trim(baseUrl)}/bench/samples?since=${Math.floor(sinceEpochMs)}`, timeoutMs, 'SamplesResponse');
 }
 
 export function getPinned(baseUrl: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<PinnedResponse> {
-  return getJson<PinnedResponse>(`${trim(baseUrl)}/bench/pinned`, timeoutMs);
+  return getJson<PinnedResponse>(`${trim(baseUrl)}/bench/pinned`, timeoutMs, 'PinnedResponse');
 }
 
 /**
@@ -40,5 +48,5 @@ export function getThreadDump(baseUrl: string, timeoutMs = 60_000): Promise<stri
 
 /** `GET /bench/ws`: the WebSocket push scenario's settings and counters (reading resets its tick-lag maximum). */
 export function getWsStats(baseUrl: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<WsPushStats> {
-  return getJson<WsPushStats>(`${trim(baseUrl)}/bench/ws`, timeoutMs);
+  return getJson<WsPushStats>(`${trim(baseUrl)}/bench/ws`, timeoutMs, 'WsPushStats');
 }

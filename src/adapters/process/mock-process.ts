@@ -7,6 +7,7 @@ import { openSync, closeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { VtbenchError, EXIT } from '../../types/errors.ts';
+import { checkAnswer } from '../store/answers.ts';
 import { stopChild, tailOf } from '../jvm/sut-process.ts';
 import { DEFAULT_BIND_ADDRESS, httpOrigin } from '../jvm/bind.ts';
 import type { MockStats } from '../../types/mock.ts';
@@ -90,13 +91,19 @@ export function getMockStats(url: string): Promise<MockStats | null> {
   return statsCall(`${url}/stats`, 'GET');
 }
 
-/** One call to the mock's statistics routes (5 s timeouts); null when it does not answer with 200. */
+/**
+ * One call to the mock's statistics routes (5 s timeouts); null when it does not answer with 200.
+ * @throws MalformedAnswerError (exit 6) when it answers 200 with something that is not its statistics
+ */
 async function statsCall(url: string, method: 'GET' | 'POST'): Promise<MockStats | null> {
+  let text: string;
   try {
     const r = await request(url, { method, headersTimeout: 5000, bodyTimeout: 5000 });
     if (r.statusCode !== 200) { await r.body.dump(); return null; }
-    return (await r.body.json()) as MockStats;
+    text = await r.body.text();
   } catch {
     return null;
   }
+  const u = new URL(url);
+  return checkAnswer<MockStats>('MockStats', text, { component: 'mock LLM', url: u.origin, endpoint: `${method} ${u.pathname}` });
 }

@@ -5,7 +5,7 @@
  * those, each stated as a gap).
  */
 import type { SutSample } from '../../types/sut-api.ts';
-import { parseChecked, requestColumnProblems } from './schema.ts';
+import { parseChecked, requestColumnProblems, requestValueProblems } from './schema.ts';
 import type { CellFile, CellResult, CompactRequests } from '../../types/run.ts';
 
 /** The raw bytes of a cell's files; null = the file does not exist. */
@@ -44,7 +44,8 @@ export function cellFiles(id: string): { cell: string; requests: string; samples
 /**
  * Check a cell: the cell file parses and validates as CellFile (samples in their own file) or,
  * for hand-made fixtures, as CellResult (samples inline), and names itself `id`; the requests file
- * validates as CompactRequests, its columns have one length, equal to the cell's /load/count; a
+ * validates as CompactRequests, its columns have one length, equal to the cell's /load/count, and
+ * its values are possible (requestValueProblems: durations, statuses, times within the cell); a
  * named samples file must be `cells/<id>.samples.json.gz` and validate as SutSamples.
  * @param b the cell and requests files' bytes (null = absent)
  * @param readSamples reads the samples file (null when absent); called only when the cell names
@@ -75,7 +76,10 @@ export function checkCell(id: string, b: Omit<CellBytes, 'samples'>, readSamples
     if (!req.ok) out.requestsProblems.push(...req.problems);
     else {
       const cols = requestColumnProblems(f.requests, req.value as unknown as Record<string, unknown[]>);
+      // then the values' meaning: no negative or infinite duration, no impossible status, nothing outside the cell
+      const values = cols.length > 0 ? [] : requestValueProblems(f.requests, req.value, out.cell?.durationMs);
       if (cols.length > 0) out.requestsProblems.push(...cols);
+      else if (values.length > 0) out.requestsProblems.push(...values);
       else if (out.cell && req.value.e2eMs.length !== out.cell.load.count) {
         out.requestsProblems.push(`${f.requests}: holds ${req.value.e2eMs.length} requests, ${f.cell} /load/count says ${out.cell.load.count}`);
       } else out.requests = req.value;

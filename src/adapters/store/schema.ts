@@ -8,6 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
+import type { CompactRequests } from '../../types/run.ts';
 
 export const SCHEMA_DIR = fileURLToPath(new URL('../../../schema/', import.meta.url));
 
@@ -110,6 +111,64 @@ export function requestColumnProblems(label: string, req: Record<string, unknown
     ...(timingMs !== null && typeof timingMs === 'object' && first ? check('/timingMs', timingMs as Record<string, unknown>, { n: first[1].length, name: `/${first[0]}` }) : []),
     ...block('/unsent', unsent), ...block('/ws/messages', w['messages']), ...block('/ws/drops', w['drops']),
   ];
+}
+
+/** How many impossible values of one requests file are named (the rest are counted). */
+const MAX_VALUE_PROBLEMS = 3;
+
+/**
+ * Impossible values in a requests file whose shape is valid (CompactRequests, columns of one length):
+ * durations (E2E, every Server-Timing column, open-loop and WebSocket times) that are negative or not
+ * finite (`1e400` parses as Infinity), a send before the cell's t0 (`startMs`, `intendedStartMs` < 0),
+ * an answer after the cell ended (`startMs + e2eMs` beyond the cell's `durationMs`, when given), and
+ * HTTP statuses outside 100–599 (0 = no answer). Each names the file, the column and the row, e.g.
+ * `cells/x.requests.json.gz: /e2eMs/17 is -5000000000 (a duration is finite and >= 0)`; at most
+ * three, then a count. Pure. Part of checkCell, so every reader (resume, report, resummarize, merge)
+ * refuses the same files.
+ * @param cellDurationMs the cell's `durationMs` (its load lies within it after t0); absent: not checked
+ */
+export function requestValueProblems(label: string, req: CompactRequests, cellDurationMs?: number): string[] {
+  const out: string[] = [];
+  let more = 0;
+  const bad = (msg: string) => {
+    if (out.length < MAX_VALUE_PROBLEMS) out.push(`${label}: ${msg}`);
+    else more++;
+  };
+  const isDur = (x: number) => Number.isFinite(x) && x >= 0;
+  const durations = (path: string, col: readonly (number | null)[] | undefined) => {
+    if (!col) return;
+    for (let i = 0; i < col.length; i++) {
+      const x = col[i];
+      if (x !== null && x !== undefined && !isDur(x)) bad(`${path}/${i} is ${x} (a duration is finite and >= 0)`);
+    }
+  };
+  durations('/e2eMs', req.e2eMs);
+  durations('/startMs', req.startMs);
+  durations('/intendedStartMs', req.intendedStartMs);
+  durations('/queueMs', req.queueMs);
+  durations('/execMs', req.execMs);
+  durations('/permitMs', req.permitMs);
+  durations('/ttftMs', req.ttftMs);
+  durations('/gapMeanMs', req.gapMeanMs);
+  durations('/gapMaxMs', req.gapMaxMs);
+  for (const [k, col] of Object.entries(req.timingMs ?? {})) durations(`/timingMs/${k}`, col);
+  durations('/unsent/intendedStartMs', req.unsent?.intendedStartMs);
+  durations('/ws/messages/scheduledMs', req.ws?.messages.scheduledMs);
+  durations('/ws/messages/receiveMs', req.ws?.messages.receiveMs);
+  durations('/ws/messages/queueMs', req.ws?.messages.queueMs);
+  durations('/ws/drops/atMs', req.ws?.drops.atMs);
+  for (let i = 0; i < req.status.length; i++) {
+    const st = req.status[i]!;
+    if (st !== 0 && !(Number.isInteger(st) && st >= 100 && st <= 599)) bad(`/status/${i} is ${st} (an HTTP status is 100–599, or 0 for no answer)`);
+  }
+  if (cellDurationMs !== undefined && Number.isFinite(cellDurationMs)) {
+    for (let i = 0; i < req.e2eMs.length; i++) {
+      const end = req.startMs[i]! + req.e2eMs[i]!;
+      if (isDur(req.startMs[i]!) && isDur(req.e2eMs[i]!) && end > cellDurationMs + 1) bad(`/startMs/${i} + /e2eMs/${i} = ${end} ms after t0, after the cell ended (its durationMs is ${cellDurationMs})`);
+    }
+  }
+  if (more > 0) out.push(`${label}: … and ${more} more impossible value(s)`);
+  return out;
 }
 
 function firstLine(e: unknown): string {

@@ -13,7 +13,6 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.server.ResponseStatusException;
 
 import dev.vtbench.sut.executors.BootAsyncConfig;
 import dev.vtbench.sut.executors.BootExecutorsInfo;
@@ -37,9 +36,8 @@ import dev.vtbench.sut.observability.Sampler;
 @RestController
 public class AsyncBurstJob {
 
-    static final int MAX_TASKS = 1_000_000;
-    static final long MAX_SLEEP_MS = 60_000;
-    static final long MAX_TIMEOUT_MS = 4 * 3_600_000L;
+    /** the parameters' ranges: bench-limits.properties (the harness's plan check reads the same file) */
+    static final String JOB = "async-burst";
     static final long POLL_MS = 5;
 
     /**
@@ -71,15 +69,9 @@ public class AsyncBurstJob {
     @PostMapping("/bench/job/async-burst")
     public ResponseEntity<Result> run(@RequestParam("tasks") int tasks, @RequestParam("sleepMs") long sleepMs,
             @RequestParam("timeoutMs") long timeoutMs) throws InterruptedException {
-        if (tasks < 1 || tasks > MAX_TASKS) {
-            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "tasks must be a whole number in 1.." + MAX_TASKS + ", got " + tasks);
-        }
-        if (sleepMs < 0 || sleepMs > MAX_SLEEP_MS) {
-            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "sleepMs must be in 0.." + MAX_SLEEP_MS + ", got " + sleepMs);
-        }
-        if (timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) {
-            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "timeoutMs must be in 1.." + MAX_TIMEOUT_MS + ", got " + timeoutMs);
-        }
+        BenchLimits.check(JOB, "tasks", tasks);
+        BenchLimits.check(JOB, "sleepMs", sleepMs);
+        BenchLimits.check(JOB, "timeoutMs", timeoutMs);
         if (!busy.compareAndSet(false, true)) {
             return ResponseEntity.status(HttpStatus.CONFLICT).build();
         }

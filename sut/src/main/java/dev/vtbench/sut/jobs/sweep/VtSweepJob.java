@@ -9,6 +9,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
+import dev.vtbench.sut.jobs.BenchLimits;
+
 /**
  * Study 003's in-process job (the harness's in-process driver, src/load/in-process.ts):
  * {@code POST /bench/job/vt-sweep?op=sleep|socket&threads=N&durationMs=D&sleepMs=L&timeoutMs=X&sampleMs=S}
@@ -20,10 +22,8 @@ import org.springframework.web.server.ResponseStatusException;
 @RestController
 public class VtSweepJob {
 
-    static final int MAX_THREADS = 2_000_000;
-    static final long MAX_DURATION_MS = 600_000;
-    static final long MAX_SLEEP_MS = 60_000;
-    static final long MAX_TIMEOUT_MS = 3_600_000;
+    /** the parameters' ranges: bench-limits.properties (the harness's plan check reads the same file) */
+    static final String JOB = "vt-sweep";
 
     private final AtomicBoolean busy = new AtomicBoolean();
 
@@ -38,11 +38,11 @@ public class VtSweepJob {
         } catch (IllegalArgumentException e) {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST, e.getMessage());
         }
-        check("threads", threads, 1, MAX_THREADS);
-        check("durationMs", durationMs, 1, MAX_DURATION_MS);
-        check("sleepMs", sleepMs, 0, MAX_SLEEP_MS);
-        check("timeoutMs", timeoutMs, 1, MAX_TIMEOUT_MS);
-        check("sampleMs", sampleMs, 10, 60_000);
+        BenchLimits.check(JOB, "threads", threads);
+        BenchLimits.check(JOB, "durationMs", durationMs);
+        BenchLimits.check(JOB, "sleepMs", sleepMs);
+        BenchLimits.check(JOB, "timeoutMs", timeoutMs);
+        BenchLimits.check(JOB, "sampleMs", sampleMs);
         if (!busy.compareAndSet(false, true)) {
             return ResponseEntity.status(HttpStatus.CONFLICT).build();
         }
@@ -50,12 +50,6 @@ public class VtSweepJob {
             return ResponseEntity.ok(VtSweep.run(new VtSweep.Params(o, threads, durationMs, sleepMs, timeoutMs, sampleMs)));
         } finally {
             busy.set(false);
-        }
-    }
-
-    private static void check(String name, long v, long min, long max) {
-        if (v < min || v > max) {
-            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, name + " must be in " + min + ".." + max + ", got " + v);
         }
     }
 }

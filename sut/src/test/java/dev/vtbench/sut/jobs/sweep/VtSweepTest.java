@@ -65,7 +65,7 @@ class VtSweepTest {
 
     @Test
     void socketLevelBeyondTheHostLimitIsAnOutcomeNotAnException() throws InterruptedException {
-        VtSweep.Result r = VtSweep.run(new VtSweep.Params(VtSweep.Op.SOCKET, VtSweepJob.MAX_THREADS, 100, 10, 1000, 50));
+        VtSweep.Result r = VtSweep.run(new VtSweep.Params(VtSweep.Op.SOCKET, (int) dev.vtbench.sut.jobs.BenchLimits.of(VtSweepJob.JOB, "threads").max(), 100, 10, 1000, 50));
         assertEquals("host-limit", r.outcome());
         assertEquals(0, r.startedThreads());
         assertNull(r.throughputOpsPerS());
