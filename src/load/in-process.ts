@@ -72,7 +72,7 @@ export function sweepProblem(job: InProcessJob, body: unknown): string | null {
   return null;
 }
 
-/** The query parameters a job is sent: its `params`, else `tasks`, `sleepMs`, `timeoutMs` (src/adapters/jvm/sut-limits.ts checks them against the SUT's ranges). Pure. */
+/** The query parameters a job is sent: its `params`, else `tasks`, `sleepMs`, `timeoutMs` (src/plan/sut-limits.ts checks them against the SUT's ranges). Pure. */
 export function jobParams(job: InProcessJob): Record<string, string | number> {
   return job.params ? { ...job.params } : { tasks: job.tasks, sleepMs: job.sleepMs, timeoutMs: job.timeoutMs };
 }

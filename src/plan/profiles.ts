@@ -8,7 +8,7 @@ import { OPTION_SPECS, maxValue, tooLarge, type OptionKey } from './options.ts';
 import { makePlan, formatDuration, scenarioOf, isOpenLoop, openLoopDurationS, levelsOf, scenarioOfVariant } from './plan.ts';
 import { executorCapacityRps, queueAtEnd, openLoopCellDurationS } from '../compute/theory/open-loop.ts';
 import { OPEN_LOOP_DEFAULTS, WEBSOCKET_DEFAULT_HOLD_S } from '../load/driver.ts';
-import { jobLimitProblems } from '../adapters/jvm/sut-limits.ts';
+import { jobLimitProblems } from './sut-limits.ts';
 import { FD_RESERVE, MAX_PLAN_DURATION_S, SUT_REQUEST_TIMEOUT_MS, maxCellRequests, maxConcurrency, maxRunRequests, maxWebSocketConnections, readHostLimits, type HostLimits } from '../adapters/host/limits.ts';
 import type { ResolvedOptions } from '../types/run.ts';
 import type { Profile, Study, Variant } from '../types/study.ts';

@@ -1,7 +1,7 @@
 /**
  * Limits the SUT enforces on its job endpoints are known to the plan check from one source
  * (sut/src/main/resources/bench-limits.properties, read by the SUT's BenchLimits and by
- * src/adapters/jvm/sut-limits.ts): a plan the SUT would refuse is refused by --dry-run and before any JVM
+ * src/plan/sut-limits.ts): a plan the SUT would refuse is refused by --dry-run and before any JVM
  * starts (exit 2), and a cell the SUT refuses anyway shows the SUT's reason and is not offered for
  * --resume (no failed cell; exit 2, not 6).
  */
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main, type Io } from '../../src/cli/main.ts';
 import { realDeps } from '../../src/cli/deps.ts';
-import { parseSutLimits, jobLimitProblems, SUT_LIMITS_FILE } from '../../src/adapters/jvm/sut-limits.ts';
+import { parseSutLimits, jobLimitProblems, SUT_LIMITS_FILE } from '../../src/plan/sut-limits.ts';
 import { runInProcessJob } from '../../src/load/in-process.ts';
 import { executePlan, type RunContext, type RunDeps } from '../../src/pipeline/run.ts';
 import { startMockProcess, getMockStats, resetMockStats } from '../../src/adapters/process/mock-process.ts';

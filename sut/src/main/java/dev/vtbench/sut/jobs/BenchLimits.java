@@ -13,7 +13,7 @@ import org.springframework.web.server.ResponseStatusException;
 /**
  * The ranges the job endpoints accept, from {@code bench-limits.properties} on the classpath
  * ({@code sut/src/main/resources/}): the same file the harness's plan check reads
- * (src/adapters/jvm/sut-limits.ts), so both sides know one limit. A missing key is a build error, found
+ * (src/plan/sut-limits.ts), so both sides know one limit. A missing key is a build error, found
  * at the first use.
  */
 public final class BenchLimits {

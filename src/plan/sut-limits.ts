@@ -6,11 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { InProcessJob } from '../../types/study.ts';
-import { jobParams } from '../../load/in-process.ts';
+import type { InProcessJob } from '../types/study.ts';
+import { jobParams } from '../load/in-process.ts';
 
 /** The shared limits file (the SUT's classpath resource). */
-export const SUT_LIMITS_FILE = fileURLToPath(new URL('../../../sut/src/main/resources/bench-limits.properties', import.meta.url));
+export const SUT_LIMITS_FILE = fileURLToPath(new URL('../../sut/src/main/resources/bench-limits.properties', import.meta.url));
 
 /** `<job>.<param>` → inclusive range. */
 export type SutLimits = ReadonlyMap<string, { min: number; max: number }>;
