@@ -106,6 +106,38 @@ export function sutArgs(o: StartSutOptions): string[] {
 }
 
 /**
+ * A Spring property whose value is a secret (a password, secret, token, credential or key of an
+ * API): it never goes on the JVM's command line, where `ps` shows it to every local user for the
+ * whole run (issue 34), but into the JVM's environment.
+ */
+export const SECRET_SUT_PROPERTY = /password|secret|token|credential|api-?key/i;
+
+/**
+ * The environment variable Spring Boot binds to a property (relaxed binding of
+ * SystemEnvironmentPropertySource: dots become underscores, dashes are dropped, upper case), e.g.
+ * `bench.db.password` -> `BENCH_DB_PASSWORD`.
+ */
+export function springEnvName(property: string): string {
+  return property.replace(/-/g, '').replace(/\./g, '_').toUpperCase();
+}
+
+/**
+ * The SUT's command line and the environment it needs beyond this process's: {@link sutArgs}
+ * without the secret properties ({@link SECRET_SUT_PROPERTY}), which go to `env` under their
+ * Spring names ({@link springEnvName}) instead. `extraArgs` are given as they are.
+ */
+export function sutLaunch(o: StartSutOptions): { args: string[]; env: Record<string, string> } {
+  const env: Record<string, string> = {};
+  const props = { ...(o.variant.sutProperties ?? {}) };
+  for (const [k, val] of Object.entries(props)) {
+    if (!SECRET_SUT_PROPERTY.test(k)) continue;
+    env[springEnvName(k)] = val;
+    delete props[k];
+  }
+  return { args: sutArgs({ ...o, variant: { ...o.variant, sutProperties: props } }), env };
+}
+
+/**
  * The Spring properties that say a variant's executor (the SUT's executor registry,
  * sut/…/ExecutorKinds.java): `bench.variant`, `bench.executor.kind`, for a platform pool
  * `.threads` and `.queue-capacity`, and `.thread-name-prefix`.
@@ -180,7 +212,9 @@ export async function startSut(o: StartSutOptions): Promise<SutProcess> {
   let child: ChildProcess;
   try {
     // own process group: a terminal's Ctrl-C reaches the harness only, which stops the SUT in order
-    child = spawn(join(o.jdk.home, 'bin', 'java'), sutArgs(o), { stdio: ['ignore', fd, fd], detached: true });
+    // secrets (a database password) through the environment: /proc/<pid>/environ is readable by this user only
+    const { args, env } = sutLaunch(o);
+    child = spawn(join(o.jdk.home, 'bin', 'java'), args, { stdio: ['ignore', fd, fd], detached: true, env: { ...process.env, ...env } });
   } finally {
     closeSync(fd); // the child holds its own copy
   }
