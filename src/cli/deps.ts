@@ -10,6 +10,7 @@ import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
 import { getSamples, getPinned, getThreadDump } from '../jvm/client.ts';
 import { startMockProcess, getMockStats, resetMockStats } from '../pipeline/mock-process.ts';
 import { httpProbe } from '../pipeline/liveness.ts';
+import { runControlToken } from '../core/control-token.ts';
 import type { MainDeps } from './main.ts';
 import type { RunDeps } from '../pipeline/run.ts';
 import { findPgBinaries, startPostgres, useExternalPostgres } from '../db/postgres.ts';
@@ -31,6 +32,8 @@ export function realDeps(): MainDeps {
   return {
     async prepare(options, logsDir, extra) {
       const dbUrl = extra?.dbUrl ?? null;
+      // the run's control token (src/core/control-token.ts): to the components in their environment, to their control calls in a header
+      const controlToken = runControlToken();
       // an external SUT (--sut-url) needs neither a JDK nor a build here; startSut is then replaced (src/pipeline/external.ts)
       const local = options.sutUrl === undefined ? await (async () => {
         const jdk = findJdk(SUT_MIN_JDK);
@@ -38,7 +41,7 @@ export function realDeps(): MainDeps {
       })() : null;
       const deps: RunDeps = {
         async startMock(o) {
-          const m = await startMockProcess({ ...o, host: options.bindAddress ?? DEFAULT_BIND_ADDRESS });
+          const m = await startMockProcess({ ...o, host: options.bindAddress ?? DEFAULT_BIND_ADDRESS, controlToken });
           return { ...m, marker: 'mock/src/cli.ts', logFile: o.logFile, probe: (timeoutMs) => httpProbe(`${m.url}/health`, timeoutMs) };
         },
         async startSut(o) {
@@ -67,7 +70,7 @@ export function realDeps(): MainDeps {
         getPinned: async (baseUrl) => getPinned(baseUrl).catch(() => null),
         getThreadDump: (baseUrl) => getThreadDump(baseUrl),
         getMockStats,
-        resetMockStats,
+        resetMockStats: (url) => resetMockStats(url, controlToken),
         async startDb(o) {
           // own server (fresh data directory, stopped at the end) or --db-url (seeded, never stopped)
           if (dbUrl !== null) return useExternalPostgres(findPgBinaries(process.env, undefined, 'client'), dbUrl);

@@ -28,6 +28,7 @@ import { scenarioOfVariant } from '../config/plan.ts';
 import { VtbenchError, EXIT } from '../core/errors.ts';
 import { httpProbe } from './liveness.ts';
 import { getMockStats } from './mock-process.ts';
+import { CONTROL_TOKEN_ENV } from '../core/control-token.ts';
 import { sutMismatches, type MockHandle, type RunDeps, type SutHandle } from './run.ts';
 
 /** Time for one look-up of an external component before the run (its `/bench/info` or `/stats`). */
@@ -91,7 +92,7 @@ export function externalMockProblems(o: Readonly<ResolvedOptions>, stats: MockSt
  * @throws VtbenchError(EXIT.notReady) when a component does not answer; EXIT.usage when it answers
  *   but does not fit the run (every reason listed, each with its fix)
  */
-export async function checkExternalComponents(o: Readonly<ResolvedOptions>, study: Study): Promise<SutInfo | null> {
+export async function checkExternalComponents(o: Readonly<ResolvedOptions>, study: Study, env: NodeJS.ProcessEnv = process.env): Promise<SutInfo | null> {
   const problems: string[] = [];
   let info: SutInfo | null = null;
   if (o.sutUrl !== undefined) {
@@ -106,6 +107,8 @@ export async function checkExternalComponents(o: Readonly<ResolvedOptions>, stud
     const stats = await getMockStats(o.mockUrl);
     if (stats === null) throw new VtbenchError(`--mock-url: the external mock at ${o.mockUrl} did not answer GET /stats`, 'start it first (npm run mock -- --host <addr> --port <port> --latency-ms <L>) and check the address from this host, or drop --mock-url to start the mock here', EXIT.notReady);
     problems.push(...externalMockProblems(o, stats).map((p) => `--mock-url: ${p}`));
+    // its control calls (the reset before each cell) need the token it was started with (src/core/control-token.ts)
+    if (!env[CONTROL_TOKEN_ENV]) problems.push(`--mock-url: ${CONTROL_TOKEN_ENV} is not set here: the harness resets the external mock's figures before each cell with the token the mock was started with; start the mock with ${CONTROL_TOKEN_ENV}=<a secret> in its environment and run vtbench with the same`);
   }
   if (problems.length > 0) {
     throw new VtbenchError(`the external component(s) cannot serve this run:\n  ${problems.join('\n  ')}`, 'fix each line as it says; nothing was measured', EXIT.usage);

@@ -178,6 +178,11 @@ export function runFibN(sut: Readonly<Record<string, unknown>>): number | null {
   return null;
 }
 
+/** The mock route every successful request of a scenario reaches at least once; null: none (flags.ts mockDisagreement). */
+export function mockRouteOf(s: Pick<Scenario, 'usesMock' | 'usesDelayRoute'>): 'chat' | 'delay' | null {
+  return s.usesMock ? 'chat' : s.usesDelayRoute ? 'delay' : null;
+}
+
 /**
  * The SUT JVM's properties for a block beyond the variant's own: the database (`bench.db.*`) when
  * the block's scenario queries one, the mock's origin (`bench.http.base-url`) when it calls the
@@ -523,6 +528,8 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     hostCpuPct: host,
     errorFlagThreshold: o.errorFlagThreshold,
     ...(sut.pid === null || mock.pid === null ? { hostCpuScope: 'generator' as const } : {}),
+    // a pod of a multi-host run shares the mock with the other pods: its figures are not this pod's
+    ...(ctx.pod ? {} : { mock: { before: mockBefore, after: mockAfter, route: mockRouteOf(loadOf(ctx, variant).scenario) } }),
   });
   let threadDump: CellResult['threadDump'] = null;
   if (dumped) {
