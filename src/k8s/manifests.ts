@@ -71,6 +71,22 @@ export function isDnsLabel(s: string, max = 63): boolean {
   return s.length > 0 && s.length <= max && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(s);
 }
 
+/**
+ * A DNS-1123 subdomain (the name of most Kubernetes objects, e.g. a StorageClass): at most 253
+ * characters, dot-separated DNS-1123 labels (lower-case letters, digits, '-').
+ */
+export function isDnsSubdomain(s: string): boolean {
+  return s.length > 0 && s.length <= 253 && s.split('.').every((part) => isDnsLabel(part));
+}
+
+/**
+ * An image reference as the pods' `image` and the README's `docker` commands take it: registry
+ * host[:port], path, tag and digest characters only (no quote, space or control character).
+ */
+export function isImageReference(s: string): boolean {
+  return s.length > 0 && s.length <= 4096 && /^[A-Za-z0-9][A-Za-z0-9._\-/:@+]*$/.test(s);
+}
+
 /** `vtbench-<study>-<profile>` made a DNS-1123 label (lower case, other characters to '-', at most 50). Pure. */
 export function defaultJobName(study: string, profile: string): string {
   return `vtbench-${study}-${profile}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/-+/g, '-').slice(0, 50).replace(/^-+|-+$/g, '');
