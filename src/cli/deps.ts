@@ -59,6 +59,7 @@ export function realDeps(): MainDeps {
             pinnedThresholdMs: options.pinnedThresholdMs,
             logFile: o.logFile,
             readyTimeoutMs: SUT_READY_TIMEOUT_MS,
+            controlToken,
           });
           return {
             pid: s.pid, baseUrl: s.baseUrl, info: s.info, marker: 'vtbench-sut', logFile: o.logFile,
@@ -70,6 +71,7 @@ export function realDeps(): MainDeps {
         getPinned: async (baseUrl) => getPinned(baseUrl).catch(() => null),
         getThreadDump: (baseUrl) => getThreadDump(baseUrl),
         getMockStats,
+        controlToken,
         resetMockStats: (url) => resetMockStats(url, controlToken),
         async startDb(o) {
           // own server (fresh data directory, stopped at the end) or --db-url (seeded, never stopped)

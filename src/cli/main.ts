@@ -18,7 +18,7 @@ import { maxValue } from '../config/options.ts';
 import { readHostLimits } from '../config/limits.ts';
 import { makePlan, formatPlan, formatDuration, formatExecutor, planNeedsDb, type Plan } from '../config/plan.ts';
 import { findPgBinaries, parseDbUrl, redactUrl } from '../db/postgres.ts';
-import { DEFAULT_BIND_ADDRESS } from '../jvm/bind.ts';
+import { DEFAULT_BIND_ADDRESS, bindWarning } from '../jvm/bind.ts';
 import { requireProfileJdk } from '../jvm/jdk.ts';
 import { VtbenchError, EXIT, exitCodeHelp, fsError } from '../core/errors.ts';
 import { RunStore, legacyRunError } from '../store/run-store.ts';
@@ -628,6 +628,9 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   const localPorts = [...(options.mockUrl === undefined ? [{ flag: 'mock-port', port: options.mockPort }] : []), ...(options.sutUrl === undefined ? [{ flag: 'sut-port', port: options.sutPort }] : [])];
   const checkOurPorts = () => checkPorts(localPorts, options.bindAddress ?? DEFAULT_BIND_ADDRESS);
   const localSut = options.sutUrl === undefined;
+  // a bind beyond loopback: say what answers the network (issue 34); the control endpoints need the run's token anyway
+  const exposed = bindWarning(options.bindAddress ?? DEFAULT_BIND_ADDRESS, { ...(localSut ? { sutPort: options.sutPort } : {}), ...(options.mockUrl === undefined ? { mockPort: options.mockPort } : {}) });
+  if (exposed !== null) io.stderr.write(`warning: ${exposed}\n`);
   if (!localSut || options.mockUrl !== undefined) await checkExternalComponents(options, study);
   if (opts['dryRun']) {
     // read-only checks, then stop

@@ -11,6 +11,7 @@ import { getInfo } from './client.ts';
 import { requireSutJdk, type Jdk } from './jdk.ts';
 import { DEFAULT_BIND_ADDRESS, connectHostOf, httpOrigin } from './bind.ts';
 import type { Variant } from '../study/types.ts';
+import { CONTROL_TOKEN_ENV } from '../core/control-token.ts';
 
 export interface StartSutOptions {
   jdk: Jdk;
@@ -39,6 +40,12 @@ export interface StartSutOptions {
    * default this process, so a harness or test killed with SIGKILL leaves no JVM behind; null = none
    */
   parentPid?: number | null;
+  /**
+   * the run's control token (src/core/control-token.ts): the SUT's `/bench/job/*` answer only a call
+   * that carries it (sut/…/ControlTokenFilter.java); given in the JVM's environment
+   * (VTBENCH_CONTROL_TOKEN), never on its command line. Null or absent: none, every job call is refused.
+   */
+  controlToken?: string | null;
 }
 
 export interface SutProcess {
@@ -134,6 +141,7 @@ export function sutLaunch(o: StartSutOptions): { args: string[]; env: Record<str
     env[springEnvName(k)] = val;
     delete props[k];
   }
+  if (o.controlToken != null) env[CONTROL_TOKEN_ENV] = o.controlToken;
   return { args: sutArgs({ ...o, variant: { ...o.variant, sutProperties: props } }), env };
 }
 
@@ -214,7 +222,9 @@ export async function startSut(o: StartSutOptions): Promise<SutProcess> {
     // own process group: a terminal's Ctrl-C reaches the harness only, which stops the SUT in order
     // secrets (a database password) through the environment: /proc/<pid>/environ is readable by this user only
     const { args, env } = sutLaunch(o);
-    child = spawn(join(o.jdk.home, 'bin', 'java'), args, { stdio: ['ignore', fd, fd], detached: true, env: { ...process.env, ...env } });
+    const inherited = { ...process.env };
+    delete inherited[CONTROL_TOKEN_ENV]; // only the run's own token, when it has one
+    child = spawn(join(o.jdk.home, 'bin', 'java'), args, { stdio: ['ignore', fd, fd], detached: true, env: { ...inherited, ...env } });
   } finally {
     closeSync(fd); // the child holds its own copy
   }

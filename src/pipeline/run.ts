@@ -82,6 +82,11 @@ export interface RunDeps {
   /** POST /stats/reset of the mock; the snapshot right after the reset, null if it did not answer */
   resetMockStats(url: string): Promise<MockStats | null>;
   /**
+   * the run's control token (src/core/control-token.ts), sent with the SUT's control calls (its
+   * `/bench/job/*`: the in-process driver's jobs); absent or null: none sent
+   */
+  controlToken?: string | null;
+  /**
    * the run's PostgreSQL (own server or `--db-url`, src/db/postgres.ts), started when a scenario of
    * the plan has `usesDb`; `maxPool` is the largest Hikari pool of the plan. Absent: a plan that needs
    * a database stops before any SUT starts.
@@ -396,9 +401,10 @@ function podDriver(pod: PodShard, base: Driver): Driver {
 }
 
 /** What every load of the run shares (the caller adds concurrency and requests per worker); `latencyMs` is the cell's L. */
-function cellLoad(ctx: Pick<RunContext, 'options' | 'plan'>, scenario: Scenario, baseUrl: string, signal: AbortSignal, latencyMs: number) {
+function cellLoad(ctx: Pick<RunContext, 'options' | 'plan' | 'deps'>, scenario: Scenario, baseUrl: string, signal: AbortSignal, latencyMs: number) {
   return {
     baseUrl,
+    controlToken: ctx.deps.controlToken ?? null,
     scenario,
     options: ctx.options,
     lateSendThresholdMs: generatorDelayThresholdMs(latencyMs),
