@@ -37,7 +37,7 @@ export function realDeps(): MainDeps {
       // an external SUT (--sut-url) needs neither a JDK nor a build here; startSut is then replaced (src/pipeline/external.ts)
       const local = options.sutUrl === undefined ? await (async () => {
         const jdk = findJdk(SUT_MIN_JDK);
-        return { jdk, jarPath: await buildSut({ jdk, logFile: join(logsDir, 'build.log') }) };
+        return { jdk, jarPath: await buildSut({ jdk, logFile: join(logsDir, 'build.log'), ...(extra?.signal ? { signal: extra.signal } : {}) }) };
       })() : null;
       const deps: RunDeps = {
         async startMock(o) {
@@ -60,6 +60,7 @@ export function realDeps(): MainDeps {
             logFile: o.logFile,
             readyTimeoutMs: SUT_READY_TIMEOUT_MS,
             controlToken,
+            ...(o.signal ? { signal: o.signal } : {}),
           });
           return {
             pid: s.pid, baseUrl: s.baseUrl, info: s.info, marker: 'vtbench-sut', logFile: o.logFile,

@@ -53,6 +53,8 @@ export interface Io {
 export interface PrepareExtra {
   /** `--db-url`: an existing PostgreSQL for the database scenarios (null: the harness starts its own) */
   dbUrl: string | null;
+  /** the run's abort (SIGINT/SIGTERM): a build in progress stops at once */
+  signal?: AbortSignal;
 }
 
 /** Everything main needs from outside, so tests can run it in-process with fakes. */
@@ -705,7 +707,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   let status: RunManifest['status'] = 'running';
   let summaryError: unknown = null;
   try {
-    const { deps: runDeps, jdk } = await deps.prepare(options, store.logsDir, { dbUrl });
+    const { deps: runDeps, jdk } = await deps.prepare(options, store.logsDir, { dbUrl, signal: abort.signal });
     if (jdk) {
       manifest.versions.jdk = jdk.version;
       manifest.versions.jdkVendor = jdk.vendor;

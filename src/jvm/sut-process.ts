@@ -9,6 +9,7 @@ import { EXIT, VtbenchError } from '../core/errors.ts';
 import type { PinningMode, SutInfo } from './api.ts';
 import { getInfo } from './client.ts';
 import { requireSutJdk, type Jdk } from './jdk.ts';
+import { interruptedError } from './build.ts';
 import { DEFAULT_BIND_ADDRESS, connectHostOf, httpOrigin } from './bind.ts';
 import type { Variant } from '../study/types.ts';
 import { CONTROL_TOKEN_ENV } from '../core/control-token.ts';
@@ -46,6 +47,8 @@ export interface StartSutOptions {
    * (VTBENCH_CONTROL_TOKEN), never on its command line. Null or absent: none, every job call is refused.
    */
   controlToken?: string | null;
+  /** the run's abort (SIGINT/SIGTERM): a start in progress stops the JVM at once and rejects as interrupted */
+  signal?: AbortSignal;
 }
 
 export interface SutProcess {
@@ -201,7 +204,17 @@ export async function stopChild(child: ChildProcess, graceMs = 5000): Promise<vo
   await waitForExit(child, 10_000);
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Resolves after `ms`, or at once when `signal` aborts. */
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> => new Promise((r) => {
+  if (signal?.aborted) return r();
+  const t = setTimeout(done, ms);
+  function done(): void {
+    clearTimeout(t);
+    signal?.removeEventListener('abort', done);
+    r();
+  }
+  signal?.addEventListener('abort', done, { once: true });
+});
 
 /**
  * Spawns `java <flags> -jar <jar> --server.port=… --bench.variant=… --bench.executor.kind=…`, waits until /bench/info
@@ -235,6 +248,10 @@ export async function startSut(o: StartSutOptions): Promise<SutProcess> {
 
   const deadline = Date.now() + o.readyTimeoutMs;
   while (true) {
+    if (o.signal?.aborted) {
+      await stopChild(child, 1_000);
+      throw interruptedError('the SUT start');
+    }
     if (spawnError !== null || child.exitCode !== null || child.signalCode !== null) {
       const how = spawnError !== null ? `could not be started (${(spawnError as Error).message})` : `exited with ${child.exitCode ?? child.signalCode}`;
       throw new VtbenchError(
@@ -258,6 +275,6 @@ export async function startSut(o: StartSutOptions): Promise<SutProcess> {
         EXIT.notReady,
       );
     }
-    await sleep(200);
+    await sleep(200, o.signal);
   }
 }

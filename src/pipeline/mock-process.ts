@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { VtbenchError, EXIT } from '../core/errors.ts';
 import { stopChild, tailOf } from '../jvm/sut-process.ts';
+import { interruptedError } from '../jvm/build.ts';
 import { DEFAULT_BIND_ADDRESS, httpOrigin } from '../jvm/bind.ts';
 import type { MockStats } from '../../mock/src/types.ts';
 import { MOCK_NODE_FLAGS } from '../../mock/src/node-flags.ts';
@@ -53,7 +54,7 @@ export function parentPidArgs(parentPid: number | null | undefined): string[] {
  * (VTBENCH_CONTROL_TOKEN in its environment); null or absent: none, every control call is refused.
  * @throws VtbenchError(EXIT.notReady) with the log tail if /health does not answer in readyTimeoutMs
  */
-export async function startMockProcess(o: { port: number; latencyMs: number; logFile: string; readyTimeoutMs?: number; host?: string; faults?: MockFaults; streamHeaders?: 'arrival' | 'first-token'; parentPid?: number | null; controlToken?: string | null }): Promise<MockProcess> {
+export async function startMockProcess(o: { port: number; latencyMs: number; logFile: string; readyTimeoutMs?: number; host?: string; faults?: MockFaults; streamHeaders?: 'arrival' | 'first-token'; parentPid?: number | null; controlToken?: string | null; signal?: AbortSignal }): Promise<MockProcess> {
   const fd = openSync(o.logFile, 'a');
   const host = o.host ?? DEFAULT_BIND_ADDRESS;
   const child = spawn(process.execPath, [...MOCK_NODE_FLAGS, '--import', 'tsx', 'mock/src/cli.ts', '--port', String(o.port), '--host', host, '--latency-ms', String(o.latencyMs), ...mockFaultArgs(o.faults), ...(o.streamHeaders ? ['--stream-headers', o.streamHeaders] : []), ...parentPidArgs(o.parentPid)], {
@@ -68,11 +69,15 @@ export async function startMockProcess(o: { port: number; latencyMs: number; log
   let exited = false;
   child.once('exit', () => { exited = true; });
   const ready = await waitFor(async () => {
-    if (exited) return true;
+    if (exited || o.signal?.aborted) return true;
     const r = await request(`${url}/health`);
     await r.body.dump();
     return r.statusCode === 200;
   }, o.readyTimeoutMs ?? 30_000);
+  if (o.signal?.aborted) {
+    await stopChild(child, 1_000);
+    throw interruptedError('the mock start');
+  }
   if (!ready || exited) {
     await stopChild(child);
     throw new VtbenchError(`mock LLM did not become ready on port ${o.port}:\n${tailOf(o.logFile, 20)}`, `see ${o.logFile}`, EXIT.notReady);

@@ -72,9 +72,10 @@ export interface MockHandle {
 
 /** What the pipeline needs from the outside world; injected so tests can fake it. */
 export interface RunDeps {
-  startMock(o: { port: number; latencyMs: number; logFile: string; faults?: MockFaults; streamHeaders?: 'arrival' | 'first-token' }): Promise<MockHandle>;
+  startMock(o: { port: number; latencyMs: number; logFile: string; faults?: MockFaults; streamHeaders?: 'arrival' | 'first-token'; signal?: AbortSignal }): Promise<MockHandle>;
   /** start a SUT JVM for one block: `variant` is the effective variant (overrides applied) */
-  startSut(o: { variant: Variant; options: ResolvedOptions; mockUrl: string; logFile: string }): Promise<SutHandle>;
+  /** `signal`: the run's abort; a start in progress stops its process at once and rejects as interrupted */
+  startSut(o: { variant: Variant; options: ResolvedOptions; mockUrl: string; logFile: string; signal?: AbortSignal }): Promise<SutHandle>;
   getSamples(baseUrl: string, sinceEpochMs: number): Promise<SutSample[]>;
   getPinned(baseUrl: string): Promise<PinnedResponse | null>;
   getThreadDump(baseUrl: string): Promise<string>;
@@ -131,7 +132,7 @@ export async function executePlan(ctx: RunContext): Promise<void> {
   const done = store.doneCellIds();
   const pending = ctx.plan.blocks.filter((b) => b.cells.some((c) => !done.has(c.cellId)));
   const needsDb = pending.some((b) => scenarioOfVariant(ctx.study, o, b.variant).usesDb === true);
-  const mock = await deps.startMock({ port: o.mockPort, latencyMs: o.latencyMs, logFile: join(store.logsDir, 'mock.log'), ...(o.mockFaults ? { faults: o.mockFaults } : {}), ...(o.mockStreamHeaders ? { streamHeaders: o.mockStreamHeaders } : {}) });
+  const mock = await deps.startMock({ port: o.mockPort, latencyMs: o.latencyMs, logFile: join(store.logsDir, 'mock.log'), signal: ctx.signal, ...(o.mockFaults ? { faults: o.mockFaults } : {}), ...(o.mockStreamHeaders ? { streamHeaders: o.mockStreamHeaders } : {}) });
   if (mock.pid !== null) ctx.children.add({ pid: mock.pid, role: 'mock', marker: mock.marker, stop: mock.stop });
   let db: DbHandle | null = null;
   try {
@@ -209,7 +210,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
   const blockScenario = scenarioOfVariant(ctx.study, o, block.variant);
   const props = blockSutProperties(blockScenario, block.variant, mock.url, db, runFibN(ctx.manifest.sut));
   const sutVariant: Variant = props === null ? block.variant : { ...block.variant, sutProperties: props };
-  const sut = await deps.startSut({ variant: sutVariant, options: o, mockUrl: `${mock.url}/v1`, logFile: join(store.logsDir, `sut-${block.blockId}.log`) });
+  const sut = await deps.startSut({ variant: sutVariant, options: o, mockUrl: `${mock.url}/v1`, logFile: join(store.logsDir, `sut-${block.blockId}.log`), signal: ctx.signal });
   if (sut.pid !== null) ctx.children.add({ pid: sut.pid, role: `sut-${block.blockId}`, marker: sut.marker, stop: sut.stop });
   const watched = watchedOf(block, sut, mock, blockScenario.usesDb ? db : null);
   try {
