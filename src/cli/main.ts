@@ -706,6 +706,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   const t0 = Date.now();
   let status: RunManifest['status'] = 'running';
   let summaryError: unknown = null;
+  let cleanupError: unknown = null;
   try {
     const { deps: runDeps, jdk } = await deps.prepare(options, store.logsDir, { dbUrl, signal: abort.signal });
     if (jdk) {
@@ -747,7 +748,13 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     barrier?.fail(manifest.error); // the other shards stop at their next barrier
     throw mapped ?? e;
   } finally {
-    await children.stopAll();
+    // the cleanup never replaces the run's own error, nor stops before the lock is gone: on a full
+    // disk every write here fails (pids.json, summary, manifest) — the first is kept and thrown after
+    try {
+      await children.stopAll();
+    } catch (e) {
+      cleanupError = fsError(e, `write ${join(store.dir, 'pids.json')}`) ?? e;
+    }
     // summary first, the manifest (with its status) last, so a status on disk is never ahead of the data
     try {
       if (store.doneCellIds().size > 0) writeSummary({ store, manifest });
@@ -767,8 +774,14 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     } else {
       try {
         store.writeManifest(manifest);
+      } catch (e) {
+        cleanupError ??= fsError(e, `write ${join(store.dir, 'manifest.json')}`) ?? e;
       } finally {
-        rmSync(lockPath(store.dir), { force: true });
+        try {
+          rmSync(lockPath(store.dir), { force: true });
+        } catch (e) {
+          cleanupError ??= fsError(e, `remove ${lockPath(store.dir)}`) ?? e;
+        }
       }
     }
     process.off('SIGINT', onSignal);
@@ -778,6 +791,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     emit({ type: 'run-end', status: status === 'running' ? 'failed' : status, runDir: store.dir, elapsedS: (Date.now() - t0) / 1000 });
   }
   if (summaryError) throw summaryError;
+  if (cleanupError) throw cleanupError;
   io.stderr.write(`wall time ${formatDuration((Date.now() - t0) / 1000)} against a theoretical ${formatDuration(plan.theoreticalS)} (+ JVM starts)\n`);
   if (status === 'interrupted') return EXIT.interrupted;
   if (opts['report'] !== false) {
