@@ -140,15 +140,20 @@ function liveOwner(runDir: string): number | null {
 
 /**
  * True when a run folder holds no evidence: no cell file (valid or not), no failed cell, no
- * non-empty log. Such a folder is removed when a new run ends, so failures before any
- * measurement (a full disk, a missing prerequisite) leave nothing behind.
+ * non-empty log beyond the mock's start line and, when `builtOk`, the warnings of a build that
+ * succeeded. Such a folder is removed when a new run ends, so failures before any measurement (a
+ * full disk, a missing prerequisite, a database that does not answer) leave nothing behind; a SUT's
+ * or an own PostgreSQL's log, which the error points to, keeps it.
  */
-function measuredNothing(store: RunStore): boolean {
+function measuredNothing(store: RunStore, builtOk = false): boolean {
   if (store.cellFileIds().length > 0) return false;
   const cells = join(store.dir, 'cells');
   if (existsSync(cells) && readdirSync(cells).some((f) => !f.startsWith('.'))) return false;
   if (!existsSync(store.logsDir)) return true;
+  // logs that explain nothing: the mock's start line, a build that succeeded (its warnings)
+  const nothingToKeep = new Set(['mock.log', ...(builtOk ? ['build.log'] : [])]);
   return readdirSync(store.logsDir).every((f) => {
+    if (nothingToKeep.has(f)) return true;
     try {
       return statSync(join(store.logsDir, f)).size === 0;
     } catch {
@@ -707,8 +712,10 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   let status: RunManifest['status'] = 'running';
   let summaryError: unknown = null;
   let cleanupError: unknown = null;
+  let prepared = false; // the build (if any) succeeded: its log then holds only warnings
   try {
     const { deps: runDeps, jdk } = await deps.prepare(options, store.logsDir, { dbUrl, signal: abort.signal });
+    prepared = true;
     if (jdk) {
       manifest.versions.jdk = jdk.version;
       manifest.versions.jdkVendor = jdk.vendor;
@@ -767,7 +774,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     }
     manifest.status = status;
     manifest.endedAt = new Date().toISOString();
-    if (!resumeId && measuredNothing(store)) {
+    if (!resumeId && measuredNothing(store, prepared)) {
       // nothing measured and no log to keep: leave no empty run folder behind
       rmSync(store.dir, { recursive: true, force: true });
       io.stderr.write(`nothing was measured; removed the run folder ${store.dir}\n`);
