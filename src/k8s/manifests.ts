@@ -21,6 +21,7 @@
  *
  * Schemas the manifests are checked against: schema/k8s/ (test/k8s-multihost.test.ts).
  */
+import { CONTROL_TOKEN_ENV } from '../core/control-token.ts';
 
 /** The PersistentVolumeClaim the pods share when `--pvc` is not given. */
 export const DEFAULT_PVC = 'vtbench-shards';
@@ -101,6 +102,11 @@ function meta(spec: K8sSpec, name: string): Record<string, unknown> {
   return { name, ...(spec.namespace !== null ? { namespace: spec.namespace } : {}), labels: { 'app.kubernetes.io/name': 'vtbench', 'app.kubernetes.io/instance': spec.name } };
 }
 
+/** The Secret that holds the run's control token for the pods (key `token`). */
+export function controlSecretName(spec: Pick<K8sSpec, 'name'>): string {
+  return `${spec.name}-control`;
+}
+
 /** The Indexed Job (see the file comment). Pure. */
 export function jobManifest(spec: K8sSpec): Record<string, unknown> {
   return {
@@ -125,6 +131,8 @@ export function jobManifest(spec: K8sSpec): Record<string, unknown> {
             workingDir: '/opt/vtbench',
             // JOB_COMPLETION_INDEX is set by the Job controller; run.mjs shard reads it
             command: ['npx', 'zx', 'run.mjs', 'shard', ...spec.shardArgs],
+            // the run's control token (src/core/control-token.ts) from a Secret, never in the command
+            env: [{ name: CONTROL_TOKEN_ENV, valueFrom: { secretKeyRef: { name: controlSecretName(spec), key: 'token' } } }],
             volumeMounts: [{ name: 'shared', mountPath: SHARED_MOUNT }],
           }],
           volumes: [{ name: 'shared', persistentVolumeClaim: { claimName: spec.pvc } }],
@@ -209,7 +217,10 @@ export function readme(spec: K8sSpec, outDir: string): string {
     `docker build -f ${sh(`${outDir}/Dockerfile`)} -t ${sh(spec.image)} .`,
     `docker push ${sh(spec.image)}`,
     '',
-    `# 2. the shared volume (ReadWriteMany; skip when the claim ${spec.pvc} exists), then the Job`,
+    `# 2. the control token (the same ${CONTROL_TOKEN_ENV} the SUT and the mock were started with; printf is a`,
+    '#    shell builtin, so the value is on no command line), the shared volume (ReadWriteMany; skip when',
+    `#    the claim ${spec.pvc} exists), then the Job`,
+    `kubectl${ns} create secret generic ${controlSecretName(spec)} --from-env-file=<(printf 'token=%s\\n' "$${CONTROL_TOKEN_ENV}")`,
     `kubectl${ns} apply -f ${sh(`${outDir}/pvc.json`)}`,
     `kubectl${ns} apply -f ${sh(`${outDir}/job.json`)}`,
     `kubectl${ns} wait --for=condition=complete --timeout=${activeDeadlineS(spec.theoreticalS, spec.syncTimeoutS)}s job/${spec.name}`,
