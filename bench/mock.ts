@@ -60,6 +60,10 @@ import { quantileSorted } from 'simple-statistics';
 import { Client, type Dispatcher } from 'undici';
 import type { MockStats } from '../src/types/mock.ts';
 import { MOCK_NODE_FLAGS } from '../src/adapters/process/node-flags.ts';
+import { CONTROL_TOKEN_ENV, CONTROL_TOKEN_HEADER, newControlToken } from '../src/adapters/process/control-token.ts';
+
+/** this bench's control token for the mock it starts */
+const BENCH_CONTROL_TOKEN = newControlToken();
 
 const TARGET_P99_LATENESS_MS = 5;
 /** mock CPU per answered request over the plain fastify reference's, in one run (issue 20) */
@@ -503,6 +507,8 @@ interface ServerChild {
 async function startChild(script: string, args: string[]): Promise<ServerChild> {
   const child = spawn(process.execPath, [...MOCK_NODE_FLAGS, '--trace-gc', '--require', GC_PROBE, ...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), '--import', 'tsx', script, ...args], {
     cwd: ROOT,
+    // the mock's control calls (POST /stats/reset) need a token, given in its environment (src/adapters/process/control-token.ts)
+    env: { ...process.env, [CONTROL_TOKEN_ENV]: BENCH_CONTROL_TOKEN },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const server: ServerChild = { child, url: '', gc: new GcTrace() };
@@ -627,7 +633,7 @@ async function heldRound(server: HeldRound['server'], sc: ServerChild, o: Option
       progress(`${server}: warm-up: ${Math.min(o.warmup, o.n)} chat requests ...`);
       await Promise.all(clients.slice(0, Math.min(o.warmup, o.n)).map((c) => chat(c)));
     }
-    await (await clients[0]!.request({ method: 'POST', path: isMock ? '/stats/reset' : '/lateness/reset' })).body.text();
+    await (await clients[0]!.request({ method: 'POST', path: isMock ? '/stats/reset' : '/lateness/reset', headers: { [CONTROL_TOKEN_HEADER]: BENCH_CONTROL_TOKEN } })).body.text();
 
     progress(`${server}: holding ${o.n} chat requests of ${o.latencyMs} ms ...`);
     let rssPeak = 0;

@@ -1,6 +1,8 @@
 /**
  * `npm run mock -- [options]`: runs the mock LLM in this process until SIGTERM/SIGINT, or, with
  * `--parent-pid <pid>`, until that process exits (checked every second; one line on stderr, exit 0).
+ * Control calls (`POST /stats/reset`) need the token of VTBENCH_CONTROL_TOKEN in this process's
+ * environment, sent as the `x-vtbench-token` header; without it they are refused (mock/src/server.ts).
  * Prints one start line (URL, effective config, timeouts). Bad input prints one line naming the
  * option and the fix and exits non-zero: 2 = invalid option or value, 4 = port in use.
  */
@@ -10,6 +12,7 @@ import { LISTEN_OPTIONS, MOCK_OPTIONS, PROCESS_OPTIONS, parseOptionValue, type O
 import { startMock, type RunningMock } from './server.ts';
 import { processRunning, watchProcess } from '../../src/adapters/process/parent-watch.ts';
 import { nodeFlagsOf } from '../../src/adapters/process/node-flags.ts';
+import { CONTROL_TOKEN_ENV } from '../../src/adapters/process/control-token.ts';
 
 const NAME = 'vtbench-mock';
 const HELP_HINT = 'run `npm run mock -- --help` for the options';
@@ -63,7 +66,8 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   let mock: RunningMock;
   try {
-    mock = await startMock({ ...config, port, host });
+    // the run's token comes in the environment, never on the command line (ps shows that to every local user)
+    mock = await startMock({ ...config, port, host, controlToken: process.env[CONTROL_TOKEN_ENV] || null });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {

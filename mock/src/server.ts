@@ -30,6 +30,7 @@ import { DueQueue, type DueItem } from './due-queue.ts';
 import { completionJson, completionJsonBytes, errorBody, prepareCompletion, streamEvents, type PreparedCompletion, type StreamEvents } from './openai.ts';
 import { substream } from './prng.ts';
 import { StatsRecorder } from './stats.ts';
+import { CONTROL_TOKEN_ENV, CONTROL_TOKEN_HEADER, tokenMatches } from '../../src/adapters/process/control-token.ts';
 
 export { DEFAULT_MOCK_CONFIG, resolveMockConfig, type MockConfig } from './config.ts';
 export type { MockStats } from '../../src/types/mock.ts';
@@ -191,8 +192,19 @@ class PreparedCache {
   }
 }
 
+/**
+ * Who may call the mock's control routes (`POST /stats/reset`): the holder of `controlToken`, sent in
+ * the `x-vtbench-token` header (src/adapters/process/control-token.ts). Without a token (null or absent) every
+ * control call is refused (403): no other local process, and nobody on the network when the mock
+ * listens beyond loopback, can reset its figures mid-cell (issue 34). Kept apart from MockConfig,
+ * which `/stats` and the start line show.
+ */
+export interface MockControl {
+  controlToken?: string | null;
+}
+
 /** Builds the app (not listening). Invalid config throws a VtbenchError naming the option. */
-export async function createMockServer(config: Partial<MockConfig> = {}): Promise<FastifyInstance> {
+export async function createMockServer(config: Partial<MockConfig> = {}, control: MockControl = {}): Promise<FastifyInstance> {
   const cfg = resolveMockConfig(config);
   const app = Fastify({
     logger: cfg.log,
@@ -232,7 +244,20 @@ export async function createMockServer(config: Partial<MockConfig> = {}): Promis
 
   app.get('/health', async () => ({ status: 'ok' }));
   app.get('/stats', async () => stats.snapshot());
-  app.post('/stats/reset', async () => {
+  // control routes: the run's token or nothing (reading /stats stays open)
+  const controlToken = control.controlToken ?? null;
+  const refuseControl = (req: FastifyRequest, reply: FastifyReply): FastifyReply | null => {
+    if (controlToken === null) {
+      return reply.code(403).send(errorBody(`control calls are refused: this mock was started without ${CONTROL_TOKEN_ENV} in its environment`, 'invalid_request_error', null, null));
+    }
+    if (!tokenMatches(controlToken, req.headers[CONTROL_TOKEN_HEADER])) {
+      return reply.code(401).send(errorBody(`control call without the run's token (header ${CONTROL_TOKEN_HEADER})`, 'invalid_request_error', null, null));
+    }
+    return null;
+  };
+  app.post('/stats/reset', async (req, reply) => {
+    const refused = refuseControl(req, reply);
+    if (refused !== null) return refused;
     stats.reset();
     return stats.snapshot();
   });
@@ -425,11 +450,11 @@ export interface RunningMock {
 }
 
 /** Starts the mock on `host:port` (defaults 127.0.0.1 and 0 = any free port). */
-export async function startMock(config: Partial<MockConfig> & Partial<ListenOptions> = {}): Promise<RunningMock> {
-  const { port, host, ...rest } = config;
+export async function startMock(config: Partial<MockConfig> & Partial<ListenOptions> & MockControl = {}): Promise<RunningMock> {
+  const { port, host, controlToken, ...rest } = config;
   const listen = resolveListenOptions({ port, host }, { port: 0, host: LISTEN_OPTIONS.host.default });
   const cfg = resolveMockConfig(rest);
-  const app = await createMockServer(cfg);
+  const app = await createMockServer(cfg, { controlToken: controlToken ?? null });
   // A large backlog so a burst of thousands of connects is not dropped (capped by net.core.somaxconn).
   await app.listen({ port: listen.port, host: listen.host, backlog: 65535 });
   const addr = app.server.address();

@@ -12,6 +12,7 @@ import { getSamples, getPinned, getThreadDump } from '../adapters/jvm/client.ts'
 import { MalformedAnswerError } from '../adapters/store/answers.ts';
 import { startMockProcess, getMockStats, resetMockStats } from '../adapters/process/mock-process.ts';
 import { httpProbe } from '../adapters/process/liveness.ts';
+import { runControlToken } from '../adapters/process/control-token.ts';
 import type { MainDeps } from './main.ts';
 import type { RunDeps } from '../pipeline/run.ts';
 import { findPgBinaries, startPostgres, useExternalPostgres } from '../adapters/db/postgres.ts';
@@ -33,14 +34,16 @@ export function realDeps(): MainDeps {
   return {
     async prepare(options, logsDir, extra) {
       const dbUrl = extra?.dbUrl ?? null;
+      // the run's control token (src/adapters/process/control-token.ts): to the components in their environment, to their control calls in a header
+      const controlToken = runControlToken();
       // an external SUT (--sut-url) needs neither a JDK nor a build here; startSut is then replaced (src/pipeline/external.ts)
       const local = options.sutUrl === undefined ? await (async () => {
         const jdk = findJdk(SUT_MIN_JDK);
-        return { jdk, jarPath: await buildSut({ jdk, logFile: join(logsDir, 'build.log') }) };
+        return { jdk, jarPath: await buildSut({ jdk, logFile: join(logsDir, 'build.log'), ...(extra?.signal ? { signal: extra.signal } : {}) }) };
       })() : null;
       const deps: RunDeps = {
         async startMock(o) {
-          const m = await startMockProcess({ ...o, host: options.bindAddress ?? DEFAULT_BIND_ADDRESS });
+          const m = await startMockProcess({ ...o, host: options.bindAddress ?? DEFAULT_BIND_ADDRESS, controlToken });
           return { ...m, marker: 'mock/src/cli.ts', logFile: o.logFile, probe: (timeoutMs) => httpProbe(`${m.url}/health`, timeoutMs) };
         },
         async startSut(o) {
@@ -58,6 +61,8 @@ export function realDeps(): MainDeps {
             pinnedThresholdMs: options.pinnedThresholdMs,
             logFile: o.logFile,
             readyTimeoutMs: SUT_READY_TIMEOUT_MS,
+            controlToken,
+            ...(o.signal ? { signal: o.signal } : {}),
           });
           return {
             pid: s.pid, baseUrl: s.baseUrl, info: s.info, marker: 'vtbench-sut', logFile: o.logFile,
@@ -69,7 +74,8 @@ export function realDeps(): MainDeps {
         getPinned: async (baseUrl) => getPinned(baseUrl).catch((e: unknown) => { if (e instanceof MalformedAnswerError) throw e; return null; }), // no answer: unknown; a wrong answer: exit 6
         getThreadDump: (baseUrl) => getThreadDump(baseUrl),
         getMockStats,
-        resetMockStats,
+        controlToken,
+        resetMockStats: (url) => resetMockStats(url, controlToken),
         async startDb(o) {
           // own server (fresh data directory, stopped at the end) or --db-url (seeded, never stopped)
           if (dbUrl !== null) return useExternalPostgres(findPgBinaries(process.env, undefined, 'client'), dbUrl);

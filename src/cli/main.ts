@@ -17,15 +17,15 @@ import { maxValue } from '../plan/options.ts';
 import { readHostLimits } from '../adapters/host/limits.ts';
 import { makePlan, formatPlan, formatDuration, formatExecutor, planNeedsDb, type Plan } from '../plan/plan.ts';
 import { findPgBinaries, parseDbUrl, redactUrl } from '../adapters/db/postgres.ts';
-import { DEFAULT_BIND_ADDRESS } from '../adapters/jvm/bind.ts';
 import { requireProfileJdk } from '../adapters/jvm/jdk.ts';
 import { VtbenchError, EXIT, exitCodeHelp, fsError } from '../types/errors.ts';
 import { RunStore, legacyRunError } from '../adapters/store/run-store.ts';
 import { resummarizeRun } from '../pipeline/resummarize.ts';
 import { SCHEMA_VERSION, type ResolvedOptions, type RunManifest } from '../types/run.ts';
 import { hostInfo } from '../adapters/host/host.ts';
-import { checkDisk, checkPorts, checkWritable } from '../adapters/host/prereq.ts';
 import { ChildRegistry, reapOrphans, isOurs } from '../adapters/process/children.ts';
+import { DEFAULT_BIND_ADDRESS, bindWarning } from '../adapters/jvm/bind.ts';
+import { checkDisk, checkPorts, checkWritable } from '../adapters/host/prereq.ts';
 import { executePlan, writeSummary, type RunDeps } from '../pipeline/run.ts';
 import { checkExternalComponents, recordExternal, withExternalComponents } from '../pipeline/external.ts';
 import { watchLaunchers } from '../adapters/process/parent-watch.ts';
@@ -49,6 +49,8 @@ export { ROOT };
 export interface PrepareExtra {
   /** `--db-url`: an existing PostgreSQL for the database scenarios (null: the harness starts its own) */
   dbUrl: string | null;
+  /** the run's abort (SIGINT/SIGTERM): a build in progress stops at once */
+  signal?: AbortSignal;
 }
 
 /** Everything main needs from outside, so tests can run it in-process with fakes. */
@@ -132,15 +134,20 @@ function liveOwner(runDir: string): number | null {
 
 /**
  * True when a run folder holds no evidence: no cell file (valid or not), no failed cell, no
- * non-empty log. Such a folder is removed when a new run ends, so failures before any
- * measurement (a full disk, a missing prerequisite) leave nothing behind.
+ * non-empty log beyond the mock's start line and, when `builtOk`, the warnings of a build that
+ * succeeded. Such a folder is removed when a new run ends, so failures before any measurement (a
+ * full disk, a missing prerequisite, a database that does not answer) leave nothing behind; a SUT's
+ * or an own PostgreSQL's log, which the error points to, keeps it.
  */
-function measuredNothing(store: RunStore): boolean {
+function measuredNothing(store: RunStore, builtOk = false): boolean {
   if (store.cellFileIds().length > 0) return false;
   const cells = join(store.dir, 'cells');
   if (existsSync(cells) && readdirSync(cells).some((f) => !f.startsWith('.'))) return false;
   if (!existsSync(store.logsDir)) return true;
+  // logs that explain nothing: the mock's start line, a build that succeeded (its warnings)
+  const nothingToKeep = new Set(['mock.log', ...(builtOk ? ['build.log'] : [])]);
   return readdirSync(store.logsDir).every((f) => {
+    if (nothingToKeep.has(f)) return true;
     try {
       return statSync(join(store.logsDir, f)).size === 0;
     } catch {
@@ -607,6 +614,9 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   const localPorts = [...(options.mockUrl === undefined ? [{ flag: 'mock-port', port: options.mockPort }] : []), ...(options.sutUrl === undefined ? [{ flag: 'sut-port', port: options.sutPort }] : [])];
   const checkOurPorts = () => checkPorts(localPorts, options.bindAddress ?? DEFAULT_BIND_ADDRESS);
   const localSut = options.sutUrl === undefined;
+  // a bind beyond loopback: say what answers the network (issue 34); the control endpoints need the run's token anyway
+  const exposed = bindWarning(options.bindAddress ?? DEFAULT_BIND_ADDRESS, { ...(localSut ? { sutPort: options.sutPort } : {}), ...(options.mockUrl === undefined ? { mockPort: options.mockPort } : {}) });
+  if (exposed !== null) io.stderr.write(`warning: ${exposed}\n`);
   if (!localSut || options.mockUrl !== undefined) await checkExternalComponents(options, study);
   if (opts['dryRun']) {
     // read-only checks, then stop
@@ -664,31 +674,37 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
    * manifest (or, for a new run that measured nothing, no folder at all), and the lock removed.
    * Synchronous, so the second-signal branch can call it right before it exits.
    */
-  const closeRun = (status: RunManifest['status']) => {
+  const closeRun = (status: RunManifest['status'], builtOk = false): unknown => {
+    let failed: unknown = null;
     manifest.status = status;
     manifest.endedAt = new Date().toISOString();
-    if (!resumeId && measuredNothing(store)) {
+    if (!resumeId && measuredNothing(store, builtOk)) {
       // nothing measured and no log to keep: leave no empty run folder behind
       rmSync(store.dir, { recursive: true, force: true });
       io.stderr.write(`nothing was measured; removed the run folder ${store.dir}\n`);
     } else {
+      // each step survives the one before failing (a full disk): the lock is removed whatever happens
       try {
         store.writeManifest(manifest);
+      } catch (e) {
+        failed = fsError(e, `write ${join(store.dir, 'manifest.json')}`) ?? e;
       } finally {
-        rmSync(lockPath(store.dir), { force: true });
+        try {
+          rmSync(lockPath(store.dir), { force: true });
+        } catch (e) {
+          failed ??= fsError(e, `remove ${lockPath(store.dir)}`) ?? e;
+        }
       }
     }
+    return failed;
   };
   const onSignal = (sig: NodeJS.Signals) => {
     if (interrupted) {
       // second Ctrl-C: stop now, without waiting for a graceful stop; the manifest still says interrupted
       io.stderr.write(`\n${sig} again: killing every child and exiting\n`);
       children.killAllSync();
-      try {
-        closeRun('interrupted');
-      } catch (e) {
-        io.stderr.write(`could not record the interruption in ${store.dir}/manifest.json: ${(e as Error).message}\n`);
-      }
+      const failed = closeRun('interrupted');
+      if (failed) io.stderr.write(`could not record the interruption in ${store.dir}/manifest.json: ${(failed as Error).message}\n`);
       process.exit(EXIT.interrupted);
     }
     interrupt(sig);
@@ -704,8 +720,11 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   const t0 = Date.now();
   let status: RunManifest['status'] = 'running';
   let summaryError: unknown = null;
+  let cleanupError: unknown = null;
+  let prepared = false; // the build (if any) succeeded: its log then holds only warnings
   try {
-    const { deps: runDeps, jdk } = await deps.prepare(options, store.logsDir, { dbUrl });
+    const { deps: runDeps, jdk } = await deps.prepare(options, store.logsDir, { dbUrl, signal: abort.signal });
+    prepared = true;
     if (jdk) {
       manifest.versions.jdk = jdk.version;
       manifest.versions.jdkVendor = jdk.vendor;
@@ -745,7 +764,13 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     barrier?.fail(manifest.error); // the other shards stop at their next barrier
     throw mapped ?? e;
   } finally {
-    await children.stopAll();
+    // the cleanup never replaces the run's own error, nor stops before the lock is gone: on a full
+    // disk every write here fails (pids.json, summary, manifest) — the first is kept and thrown after
+    try {
+      await children.stopAll();
+    } catch (e) {
+      cleanupError = fsError(e, `write ${join(store.dir, 'pids.json')}`) ?? e;
+    }
     // summary first, the manifest (with its status) last, so a status on disk is never ahead of the data
     try {
       if (store.doneCellIds().size > 0) writeSummary({ store, manifest });
@@ -756,7 +781,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
         manifest.error = (summaryError as Error).message;
       }
     }
-    closeRun(status);
+    cleanupError ??= closeRun(status, prepared);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.off('exit', onExit);
@@ -764,6 +789,7 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     emit({ type: 'run-end', status: status === 'running' ? 'failed' : status, runDir: store.dir, elapsedS: (Date.now() - t0) / 1000 });
   }
   if (summaryError) throw summaryError;
+  if (cleanupError) throw cleanupError;
   io.stderr.write(`wall time ${formatDuration((Date.now() - t0) / 1000)} against a theoretical ${formatDuration(plan.theoreticalS)} (+ JVM starts)\n`);
   if (status === 'interrupted') return EXIT.interrupted;
   if (opts['report'] !== false) {

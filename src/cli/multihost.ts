@@ -14,7 +14,7 @@ import { formatPlan, makePlan } from '../plan/plan.ts';
 import { getStudy, DEFAULT_STUDY } from '../studies/index.ts';
 import { OPTION_SPECS } from '../plan/options.ts';
 import { writeAll } from '../report/write.ts';
-import { DEFAULT_PVC, DEFAULT_PVC_SIZE, SHARED_MOUNT, defaultJobName, isDnsLabel, k8sFiles, type K8sSpec } from '../plan/k8s-manifests.ts';
+import { DEFAULT_PVC, DEFAULT_PVC_SIZE, SHARED_MOUNT, defaultJobName, isDnsLabel, isDnsSubdomain, isImageReference, k8sFiles, type K8sSpec } from '../plan/k8s-manifests.ts';
 import { mergeShardRuns } from '../pipeline/merge-shards.ts';
 import { RunStore } from '../adapters/store/run-store.ts';
 import { newRunId, rawRunOptions, toolVersion, type Io } from './common.ts';
@@ -103,8 +103,9 @@ export function k8sSpecOf(o: Record<string, string | boolean | undefined>, studi
   const pvcSize = typeof o['pvcSize'] === 'string' ? o['pvcSize'] : DEFAULT_PVC_SIZE;
   if (!/^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/.test(pvcSize)) problems.push(`--pvc-size '${pvcSize}' is not a Kubernetes quantity: give e.g. --pvc-size ${DEFAULT_PVC_SIZE}`);
   const storageClass = typeof o['storageClass'] === 'string' ? o['storageClass'] : null;
+  if (storageClass !== null && !isDnsSubdomain(storageClass)) problems.push(`--storage-class ${JSON.stringify(storageClass)} is not a DNS-1123 subdomain (a-z, 0-9, '-', '.', at most 253 characters): give the name of a StorageClass of the cluster (kubectl get storageclass), or leave it out for the cluster's default`);
   const image = typeof o['image'] === 'string' ? o['image'] : `vtbench-loadgen:${toolVersion()}`;
-  if (image.trim() === '' || /\s/.test(image)) problems.push(`--image '${image}' is not an image reference: give e.g. --image registry.example.com/vtbench-loadgen:${toolVersion()}`);
+  if (!isImageReference(image)) problems.push(`--image ${JSON.stringify(image)} is not an image reference: give e.g. --image registry.example.com/vtbench-loadgen:${toolVersion()}`);
   if (problems.length > 0) throw new VtbenchError(`k8s: the manifests cannot be written:\n  ${problems.join('\n  ')}`, 'fix each line as it says; nothing was written', EXIT.usage);
   const syncTimeoutS = syncTimeout(o['syncTimeoutS']);
   // every pod gets the options as given: it resolves them as this command did, so it makes the same plan

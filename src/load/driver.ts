@@ -14,6 +14,7 @@ import { VtbenchError, EXIT } from '../types/errors.ts';
 import { runClosedLoop } from './run.ts';
 import { runOpenLoop } from './open-loop.ts';
 import { runInProcessJob } from './in-process.ts';
+import { CONTROL_TOKEN_HEADER } from '../adapters/process/control-token.ts';
 import { runWebSocketCell } from './websocket.ts';
 import { runClosedLoopSharded } from './shards.ts';
 import type { LoadEvents, LoadOptions, LoadResult } from '../types/load.ts';
@@ -38,6 +39,31 @@ export interface DriverCellPlan {
   signal: AbortSignal;
   /** closed loop: no request is sent later than this after t0, ms (LoadOptions.sendUntilMs; warm-ups) */
   sendUntilMs?: number;
+  /**
+   * the run's control token (src/adapters/process/control-token.ts): sent with every request to a control
+   * endpoint of the SUT (`/bench/job/*`, controlHeaders); absent or null: none
+   */
+  controlToken?: string | null;
+}
+
+/**
+ * The headers of a request to `path` of the SUT: the JSON content type with a body, and the run's
+ * control token when the path is a control endpoint (`/bench/job/*`, sut/…/ControlTokenFilter.java).
+ * Undefined when none.
+ */
+export function requestHeaders(path: string, hasBody: boolean, controlToken: string | null | undefined): Record<string, string> | undefined {
+  const h: Record<string, string> = {};
+  if (hasBody) h['content-type'] = 'application/json';
+  if (controlToken != null && isControlPath(path)) h[CONTROL_TOKEN_HEADER] = controlToken;
+  return Object.keys(h).length > 0 ? h : undefined;
+}
+
+const withHeaders = (h: Record<string, string> | undefined): { headers?: Record<string, string> } => (h === undefined ? {} : { headers: h });
+
+/** Whether a request path (with or without a query) is one of the SUT's control endpoints. */
+export function isControlPath(path: string): boolean {
+  const p = path.split('?')[0] ?? '';
+  return p === '/bench/job' || p.startsWith('/bench/job/');
 }
 
 /**
@@ -57,7 +83,8 @@ export function closedLoopOptionsOf(p: DriverCellPlan): LoadOptions {
     url: p.baseUrl,
     path: req.path,
     method: req.method,
-    ...(req.body !== undefined ? { body: req.body, headers: { 'content-type': 'application/json' } } : {}),
+    ...(req.body !== undefined ? { body: req.body } : {}),
+    ...withHeaders(requestHeaders(req.path, req.body !== undefined, p.controlToken)),
     concurrency: p.concurrency,
     requestsPerWorker: p.requestsPerWorker,
     start: o.start,
@@ -111,7 +138,7 @@ export const inProcessDriver: Driver = {
     if (!job || !variant) {
       return Promise.reject(new VtbenchError(`--scenario: scenario ${p.scenario.id} uses the in-process driver but ${variant ? 'defines no job' : 'the cell names no variant'}`, 'give the scenario a job(o, variant) (src/types/study.ts Scenario.job); the pipeline passes the variant', EXIT.usage));
     }
-    return runInProcessJob(p.baseUrl, job, p.signal);
+    return runInProcessJob(p.baseUrl, job, p.signal, p.controlToken ?? null);
   },
 };
 
@@ -150,7 +177,8 @@ export const openLoopHttpDriver: Driver = {
       url: p.baseUrl,
       path: req.path,
       method: req.method,
-      ...(req.body !== undefined ? { body: req.body, headers: { 'content-type': 'application/json' } } : {}),
+      ...(req.body !== undefined ? { body: req.body } : {}),
+      ...withHeaders(requestHeaders(req.path, req.body !== undefined, p.controlToken)),
       ...ol,
       connectTimeoutMs: o.connectTimeoutMs,
       headersTimeoutMs: o.headersTimeoutMs,

@@ -25,6 +25,7 @@ import type { InProcessJobResult, VtSweepResult } from '../types/run.ts';
 import { summarize } from './summarize.ts';
 import { classifyError } from './errors.ts';
 import type { ErrorClass, LoadResult, RequestRecord } from '../types/load.ts';
+import { CONTROL_TOKEN_HEADER } from '../adapters/process/control-token.ts';
 
 /** How much longer than the job's own deadline the client waits for its answer, ms. */
 export const CLIENT_MARGIN_MS = 30_000;
@@ -88,7 +89,7 @@ export function jobUrl(baseUrl: string, job: InProcessJob): string {
  * failure is in the record's `errorClass` (and `status`).
  * @param baseUrl the SUT's origin, e.g. http://127.0.0.1:19080
  */
-export async function runInProcessJob(baseUrl: string, job: InProcessJob, signal: AbortSignal): Promise<LoadResult> {
+export async function runInProcessJob(baseUrl: string, job: InProcessJob, signal: AbortSignal, controlToken: string | null = null): Promise<LoadResult> {
   const t0EpochMs = Date.now();
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
@@ -103,6 +104,8 @@ export async function runInProcessJob(baseUrl: string, job: InProcessJob, signal
     const res = await request(url, {
       method: 'POST',
       signal,
+      // the SUT's jobs answer only the run's token (sut/…/ControlTokenFilter.java)
+      ...(controlToken !== null ? { headers: { [CONTROL_TOKEN_HEADER]: controlToken } } : {}),
       headersTimeout: job.timeoutMs + CLIENT_MARGIN_MS,
       bodyTimeout: job.timeoutMs + CLIENT_MARGIN_MS,
     });

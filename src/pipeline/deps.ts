@@ -41,15 +41,21 @@ export interface MockHandle {
 
 /** What the pipeline needs from the outside world; injected so tests can fake it. */
 export interface RunDeps {
-  startMock(o: { port: number; latencyMs: number; logFile: string; faults?: MockFaults; streamHeaders?: 'arrival' | 'first-token' }): Promise<MockHandle>;
+  startMock(o: { port: number; latencyMs: number; logFile: string; faults?: MockFaults; streamHeaders?: 'arrival' | 'first-token'; signal?: AbortSignal }): Promise<MockHandle>;
   /** start a SUT JVM for one block: `variant` is the effective variant (overrides applied) */
-  startSut(o: { variant: Variant; options: ResolvedOptions; mockUrl: string; logFile: string }): Promise<SutHandle>;
+  /** `signal`: the run's abort; a start in progress stops its process at once and rejects as interrupted */
+  startSut(o: { variant: Variant; options: ResolvedOptions; mockUrl: string; logFile: string; signal?: AbortSignal }): Promise<SutHandle>;
   getSamples(baseUrl: string, sinceEpochMs: number): Promise<SutSample[]>;
   getPinned(baseUrl: string): Promise<PinnedResponse | null>;
   getThreadDump(baseUrl: string): Promise<string>;
   getMockStats(url: string): Promise<MockStats | null>;
   /** POST /stats/reset of the mock; the snapshot right after the reset, null if it did not answer */
   resetMockStats(url: string): Promise<MockStats | null>;
+  /**
+   * the run's control token (src/types/control-token.ts), sent with the SUT's control calls (its
+   * `/bench/job/*`: the in-process driver's jobs); absent or null: none sent
+   */
+  controlToken?: string | null;
   /**
    * the run's PostgreSQL (own server or `--db-url`, src/adapters/db/postgres.ts), started when a scenario of
    * the plan has `usesDb`; `maxPool` is the largest Hikari pool of the plan. Absent: a plan that needs

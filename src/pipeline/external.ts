@@ -29,6 +29,7 @@ import { VtbenchError, EXIT } from '../types/errors.ts';
 import { MalformedAnswerError } from '../adapters/store/answers.ts';
 import { httpProbe } from '../adapters/process/liveness.ts';
 import { getMockStats } from '../adapters/process/mock-process.ts';
+import { CONTROL_TOKEN_ENV } from '../adapters/process/control-token.ts';
 import { sutMismatches, type MockHandle, type RunDeps, type SutHandle } from './run.ts';
 
 /** Time for one look-up of an external component before the run (its `/bench/info` or `/stats`). */
@@ -93,7 +94,7 @@ export function externalMockProblems(o: Readonly<ResolvedOptions>, stats: MockSt
  *   when it answers with the wrong shape; EXIT.usage when it answers but does not fit the run (every
  *   reason listed, each with its fix)
  */
-export async function checkExternalComponents(o: Readonly<ResolvedOptions>, study: Study): Promise<SutInfo | null> {
+export async function checkExternalComponents(o: Readonly<ResolvedOptions>, study: Study, env: NodeJS.ProcessEnv = process.env): Promise<SutInfo | null> {
   const problems: string[] = [];
   let info: SutInfo | null = null;
   if (o.sutUrl !== undefined) {
@@ -104,11 +105,16 @@ export async function checkExternalComponents(o: Readonly<ResolvedOptions>, stud
       throw new VtbenchError(`--sut-url: the external SUT at ${o.sutUrl} did not answer GET /bench/info (${(e as Error).message})`, 'start it first and check the address from this host (curl <url>/bench/info), or drop --sut-url to start the SUT here', EXIT.notReady);
     }
     problems.push(...externalSutProblems(o, study, info).map((p) => `--sut-url: ${p}`));
+    // a job of the in-process driver is a control call: it needs the token the SUT was started with (sut/…/ControlTokenFilter.java)
+    const jobs = o.variantSpecs.some((v) => scenarioOfVariant(study, o, v).driver === 'in-process');
+    if (jobs && !env[CONTROL_TOKEN_ENV]) problems.push(`--sut-url: ${CONTROL_TOKEN_ENV} is not set here: the run's jobs (POST /bench/job/*) answer only the token the SUT was started with; start the SUT with ${CONTROL_TOKEN_ENV}=<a secret> in its environment and run vtbench with the same`);
   }
   if (o.mockUrl !== undefined) {
     const stats = await getMockStats(o.mockUrl);
     if (stats === null) throw new VtbenchError(`--mock-url: the external mock at ${o.mockUrl} did not answer GET /stats`, 'start it first (npm run mock -- --host <addr> --port <port> --latency-ms <L>) and check the address from this host, or drop --mock-url to start the mock here', EXIT.notReady);
     problems.push(...externalMockProblems(o, stats).map((p) => `--mock-url: ${p}`));
+    // its control calls (the reset before each cell) need the token it was started with (src/adapters/process/control-token.ts)
+    if (!env[CONTROL_TOKEN_ENV]) problems.push(`--mock-url: ${CONTROL_TOKEN_ENV} is not set here: the harness resets the external mock's figures before each cell with the token the mock was started with; start the mock with ${CONTROL_TOKEN_ENV}=<a secret> in its environment and run vtbench with the same`);
   }
   if (problems.length > 0) {
     throw new VtbenchError(`the external component(s) cannot serve this run:\n  ${problems.join('\n  ')}`, 'fix each line as it says; nothing was measured', EXIT.usage);

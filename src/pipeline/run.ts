@@ -82,7 +82,7 @@ export async function executePlan(ctx: RunContext): Promise<void> {
   const done = store.doneCellIds();
   const pending = ctx.plan.blocks.filter((b) => b.cells.some((c) => !done.has(c.cellId)));
   const needsDb = pending.some((b) => scenarioOfVariant(ctx.study, o, b.variant).usesDb === true);
-  const mock = await deps.startMock({ port: o.mockPort, latencyMs: o.latencyMs, logFile: join(store.logsDir, 'mock.log'), ...(o.mockFaults ? { faults: o.mockFaults } : {}), ...(o.mockStreamHeaders ? { streamHeaders: o.mockStreamHeaders } : {}) });
+  const mock = await deps.startMock({ port: o.mockPort, latencyMs: o.latencyMs, logFile: join(store.logsDir, 'mock.log'), signal: ctx.signal, ...(o.mockFaults ? { faults: o.mockFaults } : {}), ...(o.mockStreamHeaders ? { streamHeaders: o.mockStreamHeaders } : {}) });
   if (mock.pid !== null) ctx.children.add({ pid: mock.pid, role: 'mock', marker: mock.marker, stop: mock.stop });
   let db: DbHandle | null = null;
   try {
@@ -134,6 +134,11 @@ export function runFibN(sut: Readonly<Record<string, unknown>>): number | null {
   return null;
 }
 
+/** The mock route every successful request of a scenario reaches at least once; null: none (flags.ts mockDisagreement). */
+export function mockRouteOf(s: Pick<Scenario, 'usesMock' | 'usesDelayRoute'>): 'chat' | 'delay' | null {
+  return s.usesMock ? 'chat' : s.usesDelayRoute ? 'delay' : null;
+}
+
 /**
  * The SUT JVM's properties for a block beyond the variant's own: the database (`bench.db.*`) when
  * the block's scenario queries one, the mock's origin (`bench.http.base-url`) when it calls the
@@ -155,7 +160,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
   const blockScenario = scenarioOfVariant(ctx.study, o, block.variant);
   const props = blockSutProperties(blockScenario, block.variant, mock.url, db, runFibN(ctx.manifest.sut));
   const sutVariant: Variant = props === null ? block.variant : { ...block.variant, sutProperties: props };
-  const sut = await deps.startSut({ variant: sutVariant, options: o, mockUrl: `${mock.url}/v1`, logFile: join(store.logsDir, `sut-${block.blockId}.log`) });
+  const sut = await deps.startSut({ variant: sutVariant, options: o, mockUrl: `${mock.url}/v1`, logFile: join(store.logsDir, `sut-${block.blockId}.log`), signal: ctx.signal });
   if (sut.pid !== null) ctx.children.add({ pid: sut.pid, role: `sut-${block.blockId}`, marker: sut.marker, stop: sut.stop });
   const watched = watchedOf(block, sut, mock, blockScenario.usesDb ? db : null);
   try {
@@ -356,9 +361,10 @@ function podDriver(pod: PodShard, base: Driver): Driver {
 }
 
 /** What every load of the run shares (the caller adds concurrency and requests per worker); `latencyMs` is the cell's L. */
-function cellLoad(ctx: Pick<RunContext, 'options' | 'plan'>, scenario: Scenario, baseUrl: string, signal: AbortSignal, latencyMs: number) {
+function cellLoad(ctx: Pick<RunContext, 'options' | 'plan' | 'deps'>, scenario: Scenario, baseUrl: string, signal: AbortSignal, latencyMs: number) {
   return {
     baseUrl,
+    controlToken: ctx.deps.controlToken ?? null,
     scenario,
     options: ctx.options,
     lateSendThresholdMs: generatorDelayThresholdMs(latencyMs),
@@ -508,6 +514,8 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     hostCpuPct: host,
     errorFlagThreshold: o.errorFlagThreshold,
     ...(sut.pid === null || mock.pid === null ? { hostCpuScope: 'generator' as const } : {}),
+    // a pod of a multi-host run shares the mock with the other pods: its figures are not this pod's
+    ...(ctx.pod ? {} : { mock: { before: mockBefore, after: mockAfter, route: mockRouteOf(loadOf(ctx, variant).scenario) } }),
   });
   let threadDump: CellResult['threadDump'] = null;
   if (dumped) {

@@ -21,6 +21,7 @@
  *
  * Schemas the manifests are checked against: schema/k8s/ (test/integration/k8s-multihost.test.ts).
  */
+import { CONTROL_TOKEN_ENV } from '../adapters/process/control-token.ts';
 
 /** The PersistentVolumeClaim the pods share when `--pvc` is not given. */
 export const DEFAULT_PVC = 'vtbench-shards';
@@ -71,6 +72,22 @@ export function isDnsLabel(s: string, max = 63): boolean {
   return s.length > 0 && s.length <= max && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(s);
 }
 
+/**
+ * A DNS-1123 subdomain (the name of most Kubernetes objects, e.g. a StorageClass): at most 253
+ * characters, dot-separated DNS-1123 labels (lower-case letters, digits, '-').
+ */
+export function isDnsSubdomain(s: string): boolean {
+  return s.length > 0 && s.length <= 253 && s.split('.').every((part) => isDnsLabel(part));
+}
+
+/**
+ * An image reference as the pods' `image` and the README's `docker` commands take it: registry
+ * host[:port], path, tag and digest characters only (no quote, space or control character).
+ */
+export function isImageReference(s: string): boolean {
+  return s.length > 0 && s.length <= 4096 && /^[A-Za-z0-9][A-Za-z0-9._\-/:@+]*$/.test(s);
+}
+
 /** `vtbench-<study>-<profile>` made a DNS-1123 label (lower case, other characters to '-', at most 50). Pure. */
 export function defaultJobName(study: string, profile: string): string {
   return `vtbench-${study}-${profile}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/-+/g, '-').slice(0, 50).replace(/^-+|-+$/g, '');
@@ -83,6 +100,11 @@ export function activeDeadlineS(theoreticalS: number, syncTimeoutS: number): num
 
 function meta(spec: K8sSpec, name: string): Record<string, unknown> {
   return { name, ...(spec.namespace !== null ? { namespace: spec.namespace } : {}), labels: { 'app.kubernetes.io/name': 'vtbench', 'app.kubernetes.io/instance': spec.name } };
+}
+
+/** The Secret that holds the run's control token for the pods (key `token`). */
+export function controlSecretName(spec: Pick<K8sSpec, 'name'>): string {
+  return `${spec.name}-control`;
 }
 
 /** The Indexed Job (see the file comment). Pure. */
@@ -109,6 +131,8 @@ export function jobManifest(spec: K8sSpec): Record<string, unknown> {
             workingDir: '/opt/vtbench',
             // JOB_COMPLETION_INDEX is set by the Job controller; run.mjs shard reads it
             command: ['npx', 'zx', 'run.mjs', 'shard', ...spec.shardArgs],
+            // the run's control token (src/adapters/process/control-token.ts) from a Secret, never in the command
+            env: [{ name: CONTROL_TOKEN_ENV, valueFrom: { secretKeyRef: { name: controlSecretName(spec), key: 'token' } } }],
             volumeMounts: [{ name: 'shared', mountPath: SHARED_MOUNT }],
           }],
           volumes: [{ name: 'shared', persistentVolumeClaim: { claimName: spec.pvc } }],
@@ -193,7 +217,10 @@ export function readme(spec: K8sSpec, outDir: string): string {
     `docker build -f ${sh(`${outDir}/Dockerfile`)} -t ${sh(spec.image)} .`,
     `docker push ${sh(spec.image)}`,
     '',
-    `# 2. the shared volume (ReadWriteMany; skip when the claim ${spec.pvc} exists), then the Job`,
+    `# 2. the control token (the same ${CONTROL_TOKEN_ENV} the SUT and the mock were started with; printf is a`,
+    '#    shell builtin, so the value is on no command line), the shared volume (ReadWriteMany; skip when',
+    `#    the claim ${spec.pvc} exists), then the Job`,
+    `kubectl${ns} create secret generic ${controlSecretName(spec)} --from-env-file=<(printf 'token=%s\\n' "$${CONTROL_TOKEN_ENV}")`,
     `kubectl${ns} apply -f ${sh(`${outDir}/pvc.json`)}`,
     `kubectl${ns} apply -f ${sh(`${outDir}/job.json`)}`,
     `kubectl${ns} wait --for=condition=complete --timeout=${activeDeadlineS(spec.theoreticalS, spec.syncTimeoutS)}s job/${spec.name}`,

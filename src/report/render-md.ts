@@ -131,6 +131,7 @@ export function renderMarkdownParts(model: ReportModel, t0: Templates, figures: 
       case 'loadgen-lag':
       case 'scheduler-delay': return ms(x);
       case 'concurrency-below-target': return P('unit.workers', { v: int(x) });
+      case 'component-disagrees': return int(x);
       default: return num(x, 3);
     }
   };

@@ -271,7 +271,7 @@ export interface ExternalComponents {
  * existed carry that share under `host-cpu` with a threshold ≤ 1 (read as `sut-cpu`: upgradeLegacyFlag).
  */
 export interface CellFlag {
-  code: 'loadgen-lag' | 'loadgen-late-sends' | 'loadgen-cpu' | 'host-cpu' | 'sut-cpu' | 'scheduler-delay' | 'concurrency-below-target' | 'errors-above-threshold';
+  code: 'loadgen-lag' | 'loadgen-late-sends' | 'loadgen-cpu' | 'host-cpu' | 'sut-cpu' | 'scheduler-delay' | 'concurrency-below-target' | 'errors-above-threshold' | 'component-disagrees';
   message: string;
   value: number;
   threshold: number;

@@ -26,6 +26,10 @@ import type { RunDeps } from '../../src/pipeline/run.ts';
 import { freePort } from '../fixtures/ports.ts';
 import { startFakeSutByHand } from '../fixtures/fake-sut.ts';
 
+// an external mock is started with a control token; the harness takes the same from its environment (src/adapters/process/control-token.ts)
+const TOKEN = 'external-test-token';
+process.env['VTBENCH_CONTROL_TOKEN'] = TOKEN;
+
 
 function capture(): { io: Io; text: () => string } {
   let buf = '';
@@ -56,7 +60,7 @@ test('parseComponentUrl: an http(s) origin, a trailing slash dropped; a path, /v
 
 test('externalSutProblems / externalMockProblems: each mismatch named with its fix; none when the components fit', async () => {
   const o = resolveOptions(S000, 'smoke', { variants: 'fixed', sutUrl: 'http://127.0.0.1:1', mockUrl: 'http://127.0.0.1:2' });
-  const mock = await startMockProcess({ port: await freePort(), latencyMs: 200, logFile: '/dev/null' });
+  const mock = await startMockProcess({ port: await freePort(), latencyMs: 200, logFile: '/dev/null', controlToken: TOKEN });
   const sut = await startFakeSutByHand(['--variant', 'fixed', '--kind', 'platform-pool', '--threads', '8', '--prefix', 'llm-fixed-', '--mock', `${mock.url}/v1`]);
   try {
     const info = await getInfo(sut.url);
@@ -93,7 +97,7 @@ test('withExternalComponents: without --sut-url and --mock-url the deps are retu
 interface ByHand { mock: MockProcess; sut: { child: ChildProcess; url: string } }
 
 async function startByHand(): Promise<ByHand> {
-  const mock = await startMockProcess({ port: await freePort(), latencyMs: 200, logFile: '/dev/null' });
+  const mock = await startMockProcess({ port: await freePort(), latencyMs: 200, logFile: '/dev/null', controlToken: TOKEN });
   const sut = await startFakeSutByHand(['--variant', 'fixed', '--kind', 'platform-pool', '--threads', '8', '--prefix', 'llm-fixed-', '--mock', `${mock.url}/v1`]);
   return { mock, sut };
 }

@@ -29,6 +29,10 @@ import { VtbenchError, EXIT } from '../../src/types/errors.ts';
 import { freePort } from '../fixtures/ports.ts';
 import { startFakeSutByHand } from '../fixtures/fake-sut.ts';
 
+// an external mock is started with a control token; the harness takes the same from its environment (src/adapters/process/control-token.ts)
+const TOKEN = 'external-test-token';
+process.env['VTBENCH_CONTROL_TOKEN'] = TOKEN;
+
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 function capture(): { io: Io; text: () => string } {
@@ -136,7 +140,7 @@ function shardProcess(index: number, args: string[]): Promise<{ code: number | n
 
 test('two shard processes against a SUT and a mock started by hand, merged into a run that report renders', { timeout: 240_000 }, async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-multihost-'));
-  const mock = await startMockProcess({ port: await freePort(), latencyMs: 200, logFile: '/dev/null' });
+  const mock = await startMockProcess({ port: await freePort(), latencyMs: 200, logFile: '/dev/null', controlToken: TOKEN });
   const sut = await startFakeSutByHand(['--variant', 'fixed', '--kind', 'platform-pool', '--threads', '8', '--prefix', 'llm-fixed-', '--mock', `${mock.url}/v1`]);
   try {
     const shared = join(tmp, 'shared');

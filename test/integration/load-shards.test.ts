@@ -20,6 +20,10 @@ import { validate } from '../../src/adapters/store/schema.ts';
 import { freePort } from '../fixtures/ports.ts';
 import { startFakeSutByHand } from '../fixtures/fake-sut.ts';
 
+// an external mock is started with a control token; the harness takes the same from its environment (src/adapters/process/control-token.ts)
+const TOKEN = 'external-test-token';
+process.env['VTBENCH_CONTROL_TOKEN'] = TOKEN;
+
 test('shareOf: workers split as evenly as possible, the first shards one more; fewer workers than shards refused', () => {
   assert.deepEqual(shareOf(10, 3), [4, 3, 3]);
   assert.deepEqual(shareOf(4, 2), [2, 2]);
@@ -50,7 +54,7 @@ test('mergeShards: totals are the sums, percentiles from the merged raw records 
 });
 
 test('runClosedLoopSharded: two shard processes against the real mock; merged totals = sum of shards, percentiles of the merged raw data', { timeout: 120_000 }, async () => {
-  const mock = await startMockProcess({ port: await freePort(), latencyMs: 100, logFile: '/dev/null' });
+  const mock = await startMockProcess({ port: await freePort(), latencyMs: 100, logFile: '/dev/null', controlToken: TOKEN });
   try {
     const r = await runClosedLoopSharded({
       url: mock.url, path: '/v1/chat/completions', method: 'POST', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
@@ -76,7 +80,7 @@ test('runClosedLoopSharded: two shard processes against the real mock; merged to
 
 test('a run with --shards 2: every cell keeps its shards, whose requests add up to the cell', { timeout: 180_000 }, async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-shards-'));
-  const mock = await startMockProcess({ port: await freePort(), latencyMs: 200, logFile: '/dev/null' });
+  const mock = await startMockProcess({ port: await freePort(), latencyMs: 200, logFile: '/dev/null', controlToken: TOKEN });
   const sut = await startFakeSutByHand(['--variant', 'fixed', '--kind', 'platform-pool', '--threads', '8', '--prefix', 'llm-fixed-', '--mock', `${mock.url}/v1`]);
   try {
     let buf = '';

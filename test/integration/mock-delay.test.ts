@@ -18,7 +18,7 @@ describe('mock GET /delay', () => {
   });
 
   test('answers {"delayedMs":ms} no earlier than ms after arrival, many at once, counted apart from chat', async () => {
-    const mock = await startMock();
+    const mock = await startMock({ controlToken: 'test-token' });
     try {
       const before = await stats(mock.url);
       assert.equal(before.delay, undefined, 'no delay block before the route is used (study 000 /stats unchanged)');
@@ -37,7 +37,7 @@ describe('mock GET /delay', () => {
       assert.equal(after.served, 0, 'the chat counter does not count /delay');
       assert.equal(after.peakInFlight, 0);
 
-      const reset = (await (await fetch(`${mock.url}/stats/reset`, { method: 'POST' })).json()) as MockStats;
+      const reset = (await (await fetch(`${mock.url}/stats/reset`, { method: 'POST', headers: { 'x-vtbench-token': 'test-token' } })).json()) as MockStats;
       assert.deepEqual(reset.delay, { served: 0, inFlight: 0, peakInFlight: 0 });
     } finally {
       await mock.close();
@@ -45,7 +45,7 @@ describe('mock GET /delay', () => {
   });
 
   test('a bad ms answers 400 naming the parameter, and is not counted', async () => {
-    const mock = await startMock();
+    const mock = await startMock({ controlToken: 'test-token' });
     try {
       const r = await fetch(`${mock.url}/delay?ms=abc`);
       assert.equal(r.status, 400);

@@ -7,7 +7,7 @@ import { startMock, type MockConfig, type MockStats } from '../../mock/src/serve
 const CHAT_BODY = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
 
 async function withMock<T>(config: Partial<MockConfig>, fn: (url: string) => Promise<T>): Promise<T> {
-  const mock = await startMock(config);
+  const mock = await startMock({ ...config, controlToken: 'test-token' });
   try {
     return await fn(mock.url);
   } finally {
@@ -186,7 +186,7 @@ describe('mock LLM: capacity limit and /stats', () => {
       assert.ok(s.connectionsOpened >= 4 + 1, `connections ${s.connectionsOpened}`);
       assert.equal(s.latenessMs?.n, 4);
       assert.ok(s.latenessMs!.p50 >= 0 && s.latenessMs!.max >= s.latenessMs!.p99 && s.latenessMs!.p99 >= s.latenessMs!.p90 && s.latenessMs!.p90 >= s.latenessMs!.p50);
-      const reset = (await (await fetch(`${url}/stats/reset`, { method: 'POST' })).json()) as MockStats;
+      const reset = (await (await fetch(`${url}/stats/reset`, { method: 'POST', headers: { 'x-vtbench-token': 'test-token' } })).json()) as MockStats;
       assert.equal(reset.served, 0);
       assert.equal(reset.latenessMs, null);
     }));

@@ -58,6 +58,9 @@ interface Harness {
   current: { sut: SutHandle | null; mockPid: number | null };
 }
 
+/** the run's control token the mock of these tests is started with (src/adapters/process/control-token.ts) */
+const TOKEN = 'pipeline-test-token';
+
 async function harness(dir: string, raw: Record<string, string>, manifest?: RunManifest, sutArgs: string[] = [], study: Study = S000): Promise<Harness> {
   const mockPort = await freePort();
   const options: Readonly<ResolvedOptions> = manifest ? manifest.options : resolveOptions(study, 'smoke', { warmupS: '0', mockPort: String(mockPort), ...raw });
@@ -74,7 +77,7 @@ async function harness(dir: string, raw: Record<string, string>, manifest?: RunM
   const current: Harness['current'] = { sut: null, mockPid: null };
   const deps: RunDeps = {
     async startMock(o) {
-      const p = await startMockProcess(o);
+      const p = await startMockProcess({ ...o, controlToken: TOKEN });
       current.mockPid = p.pid;
       return { ...p, marker: 'mock/src/cli.ts', logFile: o.logFile, probe: (t) => httpProbe(`${p.url}/health`, t) };
     },
@@ -86,7 +89,7 @@ async function harness(dir: string, raw: Record<string, string>, manifest?: RunM
     getPinned: (u) => getPinned(u).catch(() => null),
     getThreadDump: (u) => getThreadDump(u),
     getMockStats,
-    resetMockStats,
+    resetMockStats: (u) => resetMockStats(u, TOKEN),
   };
   const events: RunEvent[] = [];
   const ctx: RunContext = {

@@ -133,7 +133,7 @@ test('executePlan: a cell the SUT refuses stops the run with the SUT\'s reason (
       getPinned: async () => null,
       getThreadDump: async () => '{}',
       getMockStats,
-      resetMockStats,
+      resetMockStats: (url: string) => resetMockStats(url, null),
     };
     const ctx: RunContext = { study: STUDY_003, options, plan, store, manifest, deps, emit: () => {}, signal: new AbortController().signal, children: new ChildRegistry(null), liveness: { intervalMs: 200, probeTimeoutMs: 1000, failuresToDeath: 2 } };
     const err = await executePlan(ctx).then(() => null, (e: unknown) => e);

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { statfsSync } from 'node:fs';
 import { execFileSync, spawn } from 'node:child_process';
 import { VtbenchError, EXIT, fsError } from '../../types/errors.ts';
+import { findJdk, jdkEnv, SUT_MIN_JDK, type Jdk } from '../jvm/jdk.ts';
 
 /**
  * Resolve true when host:port can be bound (then released), false when it is taken.
@@ -37,13 +38,35 @@ export async function checkPorts(ports: { flag: string; port: number }[], host =
   }
 }
 
-/** @throws VtbenchError(EXIT.prerequisite) when `mvn` is not on PATH */
-export function checkMaven(): string {
+/**
+ * `mvn -v`, run as the build runs Maven: with the JDK vtbench finds (JAVA_HOME and PATH from
+ * `jdkEnv`, src/adapters/jvm/jdk.ts), so a JAVA_HOME of the shell that names no JDK does not fail it. Returns
+ * Maven's first line. `env`: the environment to run in (default this process's).
+ * @throws VtbenchError(EXIT.prerequisite) "not found on PATH" only when there is no `mvn`; for any
+ *   other failure Maven's own words, with the JAVA_HOME it ran with
+ */
+export function checkMaven(env: NodeJS.ProcessEnv = process.env): string {
+  let jdk: Jdk | null;
   try {
-    const out = execFileSync('mvn', ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
-    return out.split('\n')[0]?.replace(/\x1b\[[0-9;]*m/g, '').trim() ?? 'maven';
+    jdk = findJdk(SUT_MIN_JDK, { env });
   } catch {
-    throw new VtbenchError('Maven (mvn) was not found on PATH', 'install Apache Maven 3.8+ (Debian: apt-get install maven)', EXIT.prerequisite);
+    jdk = null; // the JDK check says what is missing; Maven then runs with the environment as it is
+  }
+  const runEnv = jdk ? jdkEnv(jdk, env) : env;
+  const clean = (t: string | Buffer | undefined): string => String(t ?? '').replace(/\x1b\[[0-9;]*m/g, '').trim();
+  try {
+    const out = execFileSync('mvn', ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000, env: runEnv });
+    return clean(out).split('\n')[0]?.trim() || 'maven';
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException & { stdout?: string; stderr?: string; status?: number | null; signal?: string | null };
+    if (err.code === 'ENOENT') throw new VtbenchError('Maven (mvn) was not found on PATH', 'install Apache Maven 3.8+ (Debian: apt-get install maven)', EXIT.prerequisite);
+    const said = [clean(err.stderr), clean(err.stdout)].filter((x) => x !== '').join('\n').split('\n').slice(0, 6).join(' | ') || err.message;
+    const how = err.status != null ? `exit ${err.status}` : err.signal ? `signal ${err.signal}` : 'no answer within 60 s';
+    throw new VtbenchError(
+      `Maven (mvn -v) failed (${how}) with JAVA_HOME=${runEnv['JAVA_HOME'] ?? '(unset)'}: ${said}`,
+      jdk ? `Maven ran with the JDK vtbench found (${jdk.home}); run \`JAVA_HOME=${jdk.home} mvn -v\` to see the problem, and check the Maven install` : `set JAVA_HOME to a JDK ${SUT_MIN_JDK} (e.g. under /usr/lib/jvm) and check that \`mvn -v\` runs`,
+      EXIT.prerequisite,
+    );
   }
 }
 

@@ -20,6 +20,13 @@ export interface BuildOptions {
   force?: boolean;
   /** the Maven executable; defaults to `mvn` on PATH */
   mvn?: string;
+  /** the run's abort (SIGINT/SIGTERM): stops Maven at once (SIGTERM, SIGKILL after 2 s) */
+  signal?: AbortSignal;
+}
+
+/** The error of a build or a start stopped by the run's abort (exit 130). */
+export function interruptedError(what: string): VtbenchError {
+  return new VtbenchError(`${what} was stopped: the run was interrupted`, 'run again (finished cells are kept; continue with --resume <run id>)', EXIT.interrupted);
 }
 
 function listFiles(dir: string): string[] {
@@ -70,7 +77,9 @@ export async function buildSut(opts: BuildOptions): Promise<string> {
   if (!opts.force && isUpToDate(sutDir)) return jar;
 
   const args = ['-q', '-B', '-f', join(sutDir, 'pom.xml'), '-DskipTests', 'package'];
-  const { code, tail } = await runMaven(opts.mvn ?? 'mvn', args, opts.jdk, opts.logFile);
+  if (opts.signal?.aborted) throw interruptedError('the SUT build');
+  const { code, tail } = await runMaven(opts.mvn ?? 'mvn', args, opts.jdk, opts.logFile, opts.signal);
+  if (opts.signal?.aborted) throw interruptedError('the SUT build');
   if (code !== 0 || !existsSync(jar)) {
     throw new VtbenchError(
       `building the SUT failed (mvn ${args.join(' ')} exited ${code}):\n${tail}`,
@@ -86,12 +95,16 @@ export async function buildSut(opts: BuildOptions): Promise<string> {
 
 const TAIL_LINES = 40;
 
-/** Runs Maven, teeing output to the log file, and keeps the last lines for error messages. */
+/**
+ * Runs Maven, teeing output to the log file, and keeps the last lines for error messages. An abort
+ * of `signal` stops it (SIGTERM, SIGKILL after 2 s); it then resolves with Maven's exit code.
+ */
 export function runMaven(
   mvn: string,
   args: readonly string[],
   jdk: Jdk,
   logFile?: string,
+  signal?: AbortSignal,
 ): Promise<{ code: number; tail: string }> {
   return new Promise((resolve, reject) => {
     if (logFile) mkdirSync(dirname(logFile), { recursive: true });
@@ -112,6 +125,13 @@ export function runMaven(
     const child = spawn(mvn, [...args], { env: jdkEnv(jdk), stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
+    // the run's abort (Ctrl-C, SIGTERM): do not wait for the build to finish
+    const onAbort = (): void => {
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 2_000).unref();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    child.once('close', () => signal?.removeEventListener('abort', onAbort));
     child.on('error', (err: NodeJS.ErrnoException) => {
       log?.end();
       if (err.code === 'ENOENT') {

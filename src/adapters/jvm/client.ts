@@ -5,12 +5,20 @@
  */
 import type { PinnedResponse, SamplesResponse, SutInfo, WsPushStats } from '../../types/sut-api.ts';
 import { checkAnswer, type AnswerKind } from '../store/answers.ts';
+import { describeFetchError } from './fetch-error.ts';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 async function getText(url: string, timeoutMs: number): Promise<string> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-  const body = await res.text();
+  let res: Response;
+  let body: string;
+  try {
+    res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    body = await res.text();
+  } catch (e) {
+    // "fetch failed" says nothing: name the cause (connection refused to h:p, a timeout, …)
+    throw new Error(`GET ${url}: ${describeFetchError(e, url, timeoutMs)}`, { cause: e });
+  }
   if (!res.ok) throw new Error(`GET ${url} -> ${res.status}: ${body.slice(0, 300)}`);
   return body;
 }

@@ -9,8 +9,10 @@ import { EXIT, VtbenchError } from '../../types/errors.ts';
 import type { PinningMode, SutInfo } from '../../types/sut-api.ts';
 import { getInfo } from './client.ts';
 import { requireSutJdk, type Jdk } from './jdk.ts';
+import { interruptedError } from './build.ts';
 import { DEFAULT_BIND_ADDRESS, connectHostOf, httpOrigin } from './bind.ts';
 import type { Variant } from '../../types/study.ts';
+import { CONTROL_TOKEN_ENV } from '../process/control-token.ts';
 
 export interface StartSutOptions {
   jdk: Jdk;
@@ -39,6 +41,14 @@ export interface StartSutOptions {
    * default this process, so a harness or test killed with SIGKILL leaves no JVM behind; null = none
    */
   parentPid?: number | null;
+  /**
+   * the run's control token (src/adapters/process/control-token.ts): the SUT's `/bench/job/*` answer only a call
+   * that carries it (sut/…/ControlTokenFilter.java); given in the JVM's environment
+   * (VTBENCH_CONTROL_TOKEN), never on its command line. Null or absent: none, every job call is refused.
+   */
+  controlToken?: string | null;
+  /** the run's abort (SIGINT/SIGTERM): a start in progress stops the JVM at once and rejects as interrupted */
+  signal?: AbortSignal;
 }
 
 export interface SutProcess {
@@ -106,6 +116,39 @@ export function sutArgs(o: StartSutOptions): string[] {
 }
 
 /**
+ * A Spring property whose value is a secret (a password, secret, token, credential or key of an
+ * API): it never goes on the JVM's command line, where `ps` shows it to every local user for the
+ * whole run (issue 34), but into the JVM's environment.
+ */
+export const SECRET_SUT_PROPERTY = /password|secret|token|credential|api-?key/i;
+
+/**
+ * The environment variable Spring Boot binds to a property (relaxed binding of
+ * SystemEnvironmentPropertySource: dots become underscores, dashes are dropped, upper case), e.g.
+ * `bench.db.password` -> `BENCH_DB_PASSWORD`.
+ */
+export function springEnvName(property: string): string {
+  return property.replace(/-/g, '').replace(/\./g, '_').toUpperCase();
+}
+
+/**
+ * The SUT's command line and the environment it needs beyond this process's: {@link sutArgs}
+ * without the secret properties ({@link SECRET_SUT_PROPERTY}), which go to `env` under their
+ * Spring names ({@link springEnvName}) instead. `extraArgs` are given as they are.
+ */
+export function sutLaunch(o: StartSutOptions): { args: string[]; env: Record<string, string> } {
+  const env: Record<string, string> = {};
+  const props = { ...(o.variant.sutProperties ?? {}) };
+  for (const [k, val] of Object.entries(props)) {
+    if (!SECRET_SUT_PROPERTY.test(k)) continue;
+    env[springEnvName(k)] = val;
+    delete props[k];
+  }
+  if (o.controlToken != null) env[CONTROL_TOKEN_ENV] = o.controlToken;
+  return { args: sutArgs({ ...o, variant: { ...o.variant, sutProperties: props } }), env };
+}
+
+/**
  * The Spring properties that say a variant's executor (the SUT's executor registry,
  * sut/…/ExecutorKinds.java): `bench.variant`, `bench.executor.kind`, for a platform pool
  * `.threads` and `.queue-capacity`, and `.thread-name-prefix`.
@@ -161,7 +204,17 @@ export async function stopChild(child: ChildProcess, graceMs = 5000): Promise<vo
   await waitForExit(child, 10_000);
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Resolves after `ms`, or at once when `signal` aborts. */
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> => new Promise((r) => {
+  if (signal?.aborted) return r();
+  const t = setTimeout(done, ms);
+  function done(): void {
+    clearTimeout(t);
+    signal?.removeEventListener('abort', done);
+    r();
+  }
+  signal?.addEventListener('abort', done, { once: true });
+});
 
 /**
  * Spawns `java <flags> -jar <jar> --server.port=… --bench.variant=… --bench.executor.kind=…`, waits until /bench/info
@@ -180,7 +233,11 @@ export async function startSut(o: StartSutOptions): Promise<SutProcess> {
   let child: ChildProcess;
   try {
     // own process group: a terminal's Ctrl-C reaches the harness only, which stops the SUT in order
-    child = spawn(join(o.jdk.home, 'bin', 'java'), sutArgs(o), { stdio: ['ignore', fd, fd], detached: true });
+    // secrets (a database password) through the environment: /proc/<pid>/environ is readable by this user only
+    const { args, env } = sutLaunch(o);
+    const inherited = { ...process.env };
+    delete inherited[CONTROL_TOKEN_ENV]; // only the run's own token, when it has one
+    child = spawn(join(o.jdk.home, 'bin', 'java'), args, { stdio: ['ignore', fd, fd], detached: true, env: { ...inherited, ...env } });
   } finally {
     closeSync(fd); // the child holds its own copy
   }
@@ -191,6 +248,10 @@ export async function startSut(o: StartSutOptions): Promise<SutProcess> {
 
   const deadline = Date.now() + o.readyTimeoutMs;
   while (true) {
+    if (o.signal?.aborted) {
+      await stopChild(child, 1_000);
+      throw interruptedError('the SUT start');
+    }
     if (spawnError !== null || child.exitCode !== null || child.signalCode !== null) {
       const how = spawnError !== null ? `could not be started (${(spawnError as Error).message})` : `exited with ${child.exitCode ?? child.signalCode}`;
       throw new VtbenchError(
@@ -214,6 +275,6 @@ export async function startSut(o: StartSutOptions): Promise<SutProcess> {
         EXIT.notReady,
       );
     }
-    await sleep(200);
+    await sleep(200, o.signal);
   }
 }

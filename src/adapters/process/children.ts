@@ -23,12 +23,17 @@ export class ChildRegistry {
     this.persist();
   }
 
+  /**
+   * Forget a stopped child. A pids.json that cannot be written then (a full disk) is not an error:
+   * the stale entry is harmless, since `reapOrphans` checks /proc/<pid>/cmdline before it touches a
+   * pid; this runs in the cleanup of a failed block, whose own error must not be replaced (issue 34).
+   */
   remove(pid: number): void {
     this.children.delete(pid);
-    this.persist();
+    this.persistQuietly();
   }
 
-  /** Stop every registered child (in reverse start order), then forget them. */
+  /** Stop every registered child (in reverse start order), then forget them (a failing pids.json write as in `remove`). */
   async stopAll(): Promise<void> {
     const entries = [...this.children.values()].reverse();
     for (const e of entries) {
@@ -39,12 +44,23 @@ export class ChildRegistry {
       }
       this.children.delete(e.pid);
     }
-    this.persist();
+    this.persistQuietly();
   }
 
   /** Synchronous last resort (process 'exit' hook): SIGKILL whatever is still registered. */
   killAllSync(): void {
     for (const e of this.children.values()) killIfOurs(e.pid, e.marker, 'SIGKILL');
+  }
+
+  /** The last pids.json write that failed in `remove` or `stopAll` (null: none). */
+  persistError: unknown = null;
+
+  private persistQuietly(): void {
+    try {
+      this.persist();
+    } catch (e) {
+      this.persistError = e;
+    }
   }
 
   private persist(): void {

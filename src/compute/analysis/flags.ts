@@ -11,11 +11,13 @@
  *   scheduler-delay           ms (virtual-thread queue wait P95)
  *   concurrency-below-target  requests in flight
  *   errors-above-threshold    share of the cell's requests (0..1) that failed
+ *   component-disagrees       requests (the mock's count for the cell; threshold: the client's successes)
  */
 import type { CellFlag } from '../../types/run.ts';
 import type { LoadSummary } from '../../types/load.ts';
 import type { SutSample } from '../../types/sut-api.ts';
 import type { ExecutorSpec } from '../../types/study.ts';
+import type { MockStats } from '../../types/mock.ts';
 
 /** Load-generator event-loop delay P99 above this (ms) means the client may have added latency. */
 export const LAG_P99_MS = 50;
@@ -120,6 +122,50 @@ export interface FlagInputs {
    * `--mock-url`) and may run elsewhere
    */
   hostCpuScope?: 'all' | 'generator';
+  /**
+   * the mock's figures of the cell (`before`: the snapshot of the harness's reset before the load,
+   * `after`: read after it) and the route each successful request of the scenario reaches at least
+   * once (`chat`: /v1/chat/completions, `delay`: /delay; null: none, not compared). Absent: not
+   * compared (a pod of a multi-host run shares the mock with the other pods).
+   */
+  mock?: { before: MockStats | null; after: MockStats | null; route: 'chat' | 'delay' | null };
+}
+
+/**
+ * The mock's count of the cell on `route`: chat calls that reached it (answered, reset or held:
+ * mock/src/server.ts), or answered /delay calls.
+ */
+export function mockCallsOn(s: MockStats, route: 'chat' | 'delay'): number {
+  return route === 'chat' ? s.served + (s.faults['reset'] ?? 0) + (s.faults['hang'] ?? 0) : s.delay?.served ?? 0;
+}
+
+/**
+ * `component-disagrees`: the mock's figures of a cell cannot describe it. Either its statistics were
+ * reset during the cell by someone else (`sinceEpochMs` moved after the harness's own reset), or it
+ * counts fewer calls on the scenario's route than the client got successful answers, beyond the
+ * calls in flight at the mock at the harness's reset (each success needs at least one call; retries
+ * and failed requests only make the mock's count larger or the client's smaller). Null when they
+ * agree or cannot be compared.
+ */
+export function mockDisagreement(load: Pick<LoadSummary, 'ok'>, mock: NonNullable<FlagInputs['mock']>): CellFlag | null {
+  const { before, after, route } = mock;
+  if (before === null || after === null) return null;
+  const count = route === null ? after.served : mockCallsOn(after, route);
+  if (before.sinceEpochMs !== undefined && after.sinceEpochMs !== undefined && after.sinceEpochMs !== before.sinceEpochMs) {
+    return {
+      code: 'component-disagrees',
+      message: `the mock's statistics were reset during the cell (at ${new Date(after.sinceEpochMs).toISOString()}), not by this run: its figures cover only part of the cell (${count} calls counted, ${load.ok} successful requests at the client)`,
+      value: count, threshold: load.ok,
+    };
+  }
+  if (route === null) return null;
+  const inFlight = route === 'chat' ? before.inFlight : before.delay?.inFlight ?? 0;
+  if (count + inFlight >= load.ok) return null;
+  return {
+    code: 'component-disagrees',
+    message: `the mock counted ${count} ${route === 'chat' ? 'chat' : '/delay'} calls in the cell but the client got ${load.ok} successful answers, each of which needs one (${inFlight} in flight at the mock's reset explain at most ${inFlight}): the mock's figures do not describe this cell (reset, restarted or shared with another caller)`,
+    value: count, threshold: load.ok,
+  };
 }
 
 /** Every flag of one cell, in a fixed order (at most one per code). */
@@ -161,5 +207,7 @@ export function computeFlags(i: FlagInputs): CellFlag[] {
   if (rate > i.errorFlagThreshold) {
     flags.push({ code: 'errors-above-threshold', message: `error rate ${(rate * 100).toFixed(2)} % (${errors} of ${i.load.count}) > ${(i.errorFlagThreshold * 100).toFixed(2)} %`, value: rate, threshold: i.errorFlagThreshold });
   }
+  const disagreement = i.mock ? mockDisagreement(i.load, i.mock) : null;
+  if (disagreement) flags.push(disagreement);
   return flags;
 }

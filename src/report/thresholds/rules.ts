@@ -167,6 +167,10 @@ export function readThresholds(doc: unknown, file: string): Thresholds {
     } else {
       rule = raw as Rule;
     }
+    // a limit beyond the doubles (1e400 reads as Infinity) could never be broken: refused, as NaN would be
+    if (!isCompareRule(rule) && !Number.isFinite(rule.value)) {
+      throw bad(file, `rules/${index} ${JSON.stringify(typeof raw === 'string' ? raw : rule)}: the limit is not a finite number (it reads as ${String(rule.value)}, which no value can break): give a limit within ±1.8e308`);
+    }
     if (!isCompareRule(rule) && rule.of === 'bound' && rule.metric !== 'throughput') {
       throw bad(file, `rules/${index}: '* bound' (of: "bound") applies to throughput only, not ${rule.metric}`);
     }

@@ -27,14 +27,16 @@ import dev.vtbench.sut.StubbedSutIT;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"bench.variant=platform", "bench.executor.kind=spring-boot-auto",
-                "server.tomcat.threads.max=200", "spring.threads.virtual.enabled=false"})
+                "server.tomcat.threads.max=200", "vtbench.control.token=" + BootExecutorsPlatformIT.TOKEN, "spring.threads.virtual.enabled=false"})
 @DirtiesContext
 class BootExecutorsPlatformIT extends StubbedSutIT {
 
     static final ObjectMapper JSON = new ObjectMapper();
+    /** the run's control token these tests start the SUT with; {@link #call} sends it (ControlTokenFilter) */
+    static final String TOKEN = "it-control-token";
 
     static JsonNode call(int port, String method, String path) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).header(ControlTokenFilter.HEADER, TOKEN);
         b = method.equals("POST") ? b.POST(HttpRequest.BodyPublishers.noBody()) : b.GET();
         HttpResponse<String> r = HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode(), path + " answered " + r.statusCode() + ": " + r.body());

@@ -21,7 +21,7 @@ import dev.vtbench.sut.StubbedSutIT;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"bench.variant=virtual", "bench.executor.kind=spring-boot-auto",
-                "server.tomcat.threads.max=200", "spring.threads.virtual.enabled=true"})
+                "server.tomcat.threads.max=200", "vtbench.control.token=" + BootExecutorsPlatformIT.TOKEN, "spring.threads.virtual.enabled=true"})
 @DirtiesContext
 class BootExecutorsVirtualIT extends StubbedSutIT {
 
