@@ -1,5 +1,6 @@
 package dev.vtbench.sut.executors;
 
+import dev.vtbench.sut.web.ControlTokenFilter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
