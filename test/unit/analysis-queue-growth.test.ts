@@ -36,6 +36,9 @@ test('fitQueueSlope: a noisy line, worked by hand', () => {
 test('fitQueueSlope: a constant queue has slope 0 and no r²', () => {
   const fit = fitQueueSlope([s(0, 3), s(1000, 3), s(2000, 3)], T0, { fromMs: 0, toMs: 10_000 });
   assert.deepEqual(fit, { fromMs: 0, toMs: 10_000, n: 3, slopePerS: 0, r2: null, maxQueue: 3 });
+  // virtual threads report a queue of 0: its largest value is 0, not "none"
+  assert.deepEqual(fitQueueSlope([s(0, 0), s(1000, 0), s(2000, 0)], T0, { fromMs: 0, toMs: 10_000 }), { fromMs: 0, toMs: 10_000, n: 3, slopePerS: 0, r2: null, maxQueue: 0 });
+  assert.equal(fitQueueSlope([s(0, 0)], T0, { fromMs: 0, toMs: 10_000 }).maxQueue, 0);
 });
 
 test('fitQueueSlope: fewer than 3 samples in the window: no slope; none: no max either', () => {

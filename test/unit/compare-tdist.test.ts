@@ -42,6 +42,19 @@ test('incompleteBeta: closed forms on both sides of the branch point (a + 1) / (
   assert.equal(incompleteBeta(1, 2, 3), 1);
 });
 
+test('logGamma near 0 (df ≪ 1 gives a = df/2 there): the reflection keeps it exact (scipy.special.gammaln)', () => {
+  close(logGamma(1e-3), 6.907178885383853, 1e-14, 'ln Γ(0.001)');
+  close(logGamma(1e-5), 11.512919692895826, 1e-13, 'ln Γ(1e-5)');
+});
+
+test('incompleteBeta: far tails on both sides of the branch point (scipy.special.betainc)', () => {
+  // each side of (a + 1) / (a + b + 2) uses the continued fraction that converges there: the other one
+  // gives 1.000000000000012 for I_0.1(50, 50) and −1.2e-14 for I_0.9(50, 50)
+  assert.ok(Math.abs(incompleteBeta(0.1, 50, 50) / 3.2321822349737616e-24 - 1) < 1e-12, String(incompleteBeta(0.1, 50, 50)));
+  close(incompleteBeta(0.9, 50, 50), 1, 1e-15, 'I_0.9(50,50)');
+  close(incompleteBeta(0.99, 200, 2), 0.4019390245738854, 1e-13, 'I_0.99(200,2)');
+});
+
 test('incompleteBeta: x outside [0, 1], NaN, or a, b ≤ 0 throw RangeError', () => {
   for (const [x, a, b] of [[-0.1, 1, 1], [1.1, 1, 1], [Number.NaN, 1, 1], [0.5, 0, 1], [0.5, 1, 0], [0.5, -1, 1], [0.5, Number.NaN, 1], [0.5, 1, Number.NaN]]) {
     assert.throws(() => incompleteBeta(x!, a!, b!), (e: unknown) => e instanceof RangeError && e.message === `incompleteBeta(${x}, ${a}, ${b}): need 0 ≤ x ≤ 1 and a, b > 0`);
@@ -55,6 +68,10 @@ test('tTwoSidedP: closed forms for df 1 and 2, scipy for non-integer df; 1 at t 
   // df = 2: 1 − t / √(2 + t²); t = 2 → 1 − 2/√6
   close(tTwoSidedP(2, 2), 1 - 2 / Math.sqrt(6), 1e-14, 'df 2, t 2');
   for (const [df, , , p] of SCIPY) close(tTwoSidedP(2.1, df), p, 1e-10, `2·t.sf(2.1, ${df})`);
+  // near t = 0 with large df (x = df / (df + t²) just below 1): scipy 2·t.sf(0.001, 30), 2·t.sf(0.01, 1e5);
+  // the second agrees to 3.3e-10 only (1 − a sum near 1 cancels), the other branch would give 0.9057
+  close(tTwoSidedP(0.001, 30), 0.9992087357664851, 1e-12, '2·t.sf(0.001, 30)');
+  close(tTwoSidedP(0.01, 1e5), 0.9920213073188231, 1e-9, '2·t.sf(0.01, 1e5)');
   assert.equal(tTwoSidedP(0, 5), 1);
   assert.equal(tTwoSidedP(Infinity, 5), 0);
   assert.equal(tTwoSidedP(-Infinity, 5), 0);

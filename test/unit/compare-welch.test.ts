@@ -10,6 +10,9 @@ test('n < 2 on either side, or both, is "not computable" with the reason — nev
   assert.deepEqual(welch([5], [1, 2, 3]), { computable: false, reason: 'needs at least 2 values per run (A has n = 1)' });
   assert.deepEqual(welch([1, 2, 3], [5]), { computable: false, reason: 'needs at least 2 values per run (B has n = 1)' });
   assert.deepEqual(welch([1, 2, 3], []), { computable: false, reason: 'needs at least 2 values per run (B has n = 0)' });
+  // n = 2 is enough: only the short side is named
+  assert.deepEqual(welch([1, 2], [5]), { computable: false, reason: 'needs at least 2 values per run (B has n = 1)' });
+  assert.deepEqual(welch([5], [1, 2]), { computable: false, reason: 'needs at least 2 values per run (A has n = 1)' });
   assert.deepEqual(welch([], [1]), { computable: false, reason: 'needs at least 2 values per run (A has n = 0, B has n = 1)' });
 });
 
@@ -29,6 +32,20 @@ test('worked by hand: A = 1, 2, 3 and B = 2, 4, 6', () => {
   close(w.ci[1], 2 + q * Math.sqrt(5 / 3), 1e-14, 'ci high');
   // the interval contains 0 (p > 0.05)
   assert.ok(w.ci[0] < 0 && w.ci[1] > 0 && w.p > 0.05);
+});
+
+test('the variance is taken about the mean (two passes): values near 1e8 with a spread of a few units lose nothing', () => {
+  // A = 1e8 + (1, 2, 4), B = 1e8 + (2, 4, 6) (e.g. nanoseconds): var A = 7/3, var B = 4, so se = √(7/9 + 4/3) = √(19/9)
+  // and diff = 4 − 7/3 = 5/3, as without the offset. mean A = 100000002.333… is rounded, so Σ(x − x̄) is not 0
+  // in floating point: a sum of (x + x̄)(x − x̄) (= Σx² − n·x̄² in exact arithmetic) gives 7.65 for A's 14/3
+  const w = welch([1e8 + 1, 1e8 + 2, 1e8 + 4], [1e8 + 2, 1e8 + 4, 1e8 + 6]);
+  assert.ok(w.computable);
+  close(w.diff, 5 / 3, 1e-8, 'diff');
+  close(w.se, Math.sqrt(19 / 9), 1e-9, 'se');
+  const unshifted = welch([1, 2, 4], [2, 4, 6]);
+  assert.ok(unshifted.computable);
+  close(unshifted.se, Math.sqrt(19 / 9), 1e-15, 'se without the offset');
+  close(w.df, unshifted.df!, 1e-8, 'df');
 });
 
 test('B smaller than A gives a negative difference; the confidence level is a parameter', () => {

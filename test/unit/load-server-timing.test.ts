@@ -20,6 +20,10 @@ test('parseHtmlFloat: integers, fractions, signs, and whether the whole string w
   assert.deepEqual(parseHtmlFloat('5/'), { value: 5, complete: false }); // '/' (47) is not a digit
   assert.deepEqual(parseHtmlFloat('1.5/'), { value: 1.5, complete: false });
   assert.deepEqual(parseHtmlFloat('0'), { value: 0, complete: true });
+  // every digit, 0 to 9 (the ends of the range), in each part
+  assert.deepEqual(parseHtmlFloat('9876543210'), { value: 9876543210, complete: true });
+  assert.deepEqual(parseHtmlFloat('9.09e9'), { value: 9.09e9, complete: true });
+  assert.deepEqual(parseHtmlFloat('.9'), { value: 0.9, complete: true });
 });
 
 test('parseHtmlFloat: the exponent, with its sign read as written (1e+3 is 1000, not 0.001)', () => {
@@ -86,6 +90,8 @@ test('entries: parameter names are case-insensitive; the first dur and the first
   assert.deepEqual(parseServerTimingEntries('a;dur=;dur=5'), [entry('a', 0, '', false)]);
   assert.deepEqual(parseServerTimingEntries('a;dur=foo;dur=5'), [entry('a', 0, '', false)]);
   assert.deepEqual(parseServerTimingEntries('a;dur=12ms'), [entry('a', 12, '', false)]);
+  // a parameter without '=' has an empty value
+  assert.deepEqual(parseServerTimingEntries('a;desc;dur=1'), [entry('a', 1, '', true)]);
   // other parameters are read and ignored
   assert.deepEqual(parseServerTimingEntries('a;x=1;dur=2;y'), [entry('a', 2, '', true)]);
 });
@@ -95,6 +101,9 @@ test('entries: quoted strings — escapes, commas and semicolons inside, untermi
   assert.deepEqual(parseServerTimingEntries('a;desc="say \\"hi\\" \\\\ \\x";dur=1'), [entry('a', 1, 'say "hi" \\ x', true)]);
   assert.deepEqual(parseServerTimingEntries('a;dur="2"'), [entry('a', 2, '', true)]);
   assert.deepEqual(parseServerTimingEntries('a;desc="" ;dur=1'), [entry('a', 1, '', true)]);
+  // a quoted value that ends with a separator: the separator is inside the string
+  assert.deepEqual(parseServerTimingEntries('a;desc="x,";dur=1, b'), [entry('a', 1, 'x,', true), entry('b')]);
+  assert.deepEqual(parseServerTimingEntries('a;desc=";";dur=1'), [entry('a', 1, ';', true)]);
   // unterminated: empty value, and the rest of the field is the string
   assert.deepEqual(parseServerTimingEntries('a;desc="abc;dur=1'), [entry('a', 0, '', false)]);
   assert.deepEqual(parseServerTimingEntries('a;desc="abc\\'), [entry('a', 0, '', false)]);

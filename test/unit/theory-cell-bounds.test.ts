@@ -196,6 +196,37 @@ test('cellCpu: a series that shrank (a restarted process) or does not cover the 
   assert.equal(cellCpu(cell({ componentCpuSamples: [] })).basis, 'per-cell-totals');
 });
 
+test('cellCpu: a part that did not grow in the window is 0 CPU there; a series that ends inside the window falls back', () => {
+  // db idle (50 → 50) is a window figure of 0; mock starts at 0 but its samples stop before the window ends
+  const componentCpuSamples = [
+    { tEpochMs: T0, loadgenMs: 0, mockMs: 0, dbMs: 50 },
+    { tEpochMs: T0 + 2000, loadgenMs: 400, mockMs: 0, dbMs: 50 },
+    { tEpochMs: T0 + 4000, loadgenMs: 800, mockMs: null, dbMs: 50 },
+  ];
+  const r = cellCpu(cell({ componentCpuSamples, componentCpuMs: { mock: 400, db: 999 } }));
+  assert.deepEqual([r.loadgenMs, r.mockMs, r.dbMs], [400, 400, 0]);
+  assert.deepEqual(r.parts, { loadgen: 'window', mock: 'cell', db: 'window' });
+  // (2000 + 400 + 0) / 200 + 400 / 400 = 12 + 1 = 13
+  assert.equal(r.perRequestMs, 13);
+});
+
+test('cellCpu: the whole-run span needs a positive throughput and a success', () => {
+  // the steady window is known, the whole-run figures are not: no span, so no generator total either
+  const steady = { startMs: 1000, endMs: 3000, completions: 200 };
+  for (const [ok, wholeRunThroughputRps] of [[400, null], [400, 0], [400, -1], [0, 100]] as const) {
+    const r = cellCpu(cell({ load: { steadyWindow: steady, ok, wholeRunThroughputRps } }));
+    assert.equal(r.spanMs, null, `ok ${ok}, rps ${wholeRunThroughputRps}`);
+    assert.deepEqual([r.loadgenMs, r.parts.loadgen, r.perRequestMs], [null, null, null], `ok ${ok}, rps ${wholeRunThroughputRps}`);
+  }
+});
+
+test('cellCpu: no window at all, with component samples: every part is its per-cell total', () => {
+  const componentCpuSamples = [{ tEpochMs: T0, loadgenMs: 0, mockMs: 0, dbMs: 0 }, { tEpochMs: T0 + 4000, loadgenMs: 800, mockMs: 400, dbMs: 200 }];
+  const r = cellCpu(cell({ componentCpuSamples, load: { steadyWindow: null, ok: 0, wholeRunThroughputRps: null } }));
+  assert.deepEqual([r.window, r.sutMs, r.loadgenMs, r.mockMs, r.dbMs, r.basis, r.perRequestMs], [null, null, null, 400, null, 'per-cell-totals', null]);
+  assert.deepEqual(r.parts, { loadgen: null, mock: 'cell', db: null });
+});
+
 test('cellCpu: unknown D — no window, no SUT samples in it, or no generator figure', () => {
   const none = cellCpu(cell({ load: { steadyWindow: null, ok: 0, wholeRunThroughputRps: null } }));
   assert.deepEqual(none, {
