@@ -42,6 +42,9 @@ export default {
   ...base,
   mutate,
   buildCommand: undefined,
+  // test/thresholds.test.ts reads a recorded run under runs/
+  ignorePatterns: ['sut', '/report', '.mutation-build', '.stryker-tmp'],
+  timeoutMS: 60000,
   tap: { ...base.tap, testFiles, nodeArgs: ['--import', 'tsx'] },
   coverageAnalysis: 'perTest',
   reporters: ['clear-text', 'progress', 'json'],

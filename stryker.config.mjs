@@ -42,6 +42,12 @@ export const MUTATE = [
 export const BUILD = 'esbuild test/unit/*.test.ts --bundle --platform=node --format=esm --target=node20 --packages=external --outdir=.mutation-build/unit --out-extension:.js=.mjs --log-level=warning';
 export const UNIT_TESTS = ['.mutation-build/unit/*.test.mjs'];
 
+// MUTATE_ONLY=<an entry of MUTATE> runs that module alone (reports in reports/mutation/<entry>/),
+// e.g. to re-check one module after changing its tests
+const only = process.env.MUTATE_ONLY;
+if (only && !MUTATE.includes(only)) throw new Error(`MUTATE_ONLY=${only}: not an entry of MUTATE`);
+const reportDir = only ? `reports/mutation/${only.replace(/[^A-Za-z0-9.-]+/g, '_')}` : 'reports/mutation';
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   packageManager: 'npm',
@@ -55,15 +61,16 @@ export default {
     // stop reading a file's TAP at its first failing test: the mutant is killed already
     forceBail: true,
   },
-  mutate: MUTATE,
+  mutate: only ? [only] : MUTATE,
   coverageAnalysis: 'perTest',
   concurrency: 1,
-  timeoutMS: 10000,
-  // large folders no test of these modules reads (the SUT's Java sources and build, the top-level report/)
-  ignorePatterns: ['sut', '/report', '.mutation-build'],
+  // on top of 1.5 × the file's own time: a mutant that loops forever is cut off after this
+  timeoutMS: 5000,
+  // large folders no unit test reads (the SUT's Java sources and build, recorded runs, the top-level report/)
+  ignorePatterns: ['sut', '/runs', '/report', '.mutation-build', '.stryker-tmp-before'],
   reporters: ['clear-text', 'progress', 'html', 'json'],
-  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  htmlReporter: { fileName: `${reportDir}/mutation.html` },
+  jsonReporter: { fileName: `${reportDir}/mutation.json` },
   thresholds: { high: 90, low: 80, break: null },
   tempDirName: '.stryker-tmp',
   cleanTempDir: true,

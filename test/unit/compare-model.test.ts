@@ -26,7 +26,12 @@ test('the metrics, their labels, units and better direction; the stated method',
   assert.deepEqual(COMPARE_METRICS.map((m) => METRIC_INFO[m].of(c)), [42, 1, 2, 3]);
   assert.deepEqual(COMPARE_METRICS.map((m) => METRIC_INFO[m].of(cell('v', 1, 1, null))), [null, null, null, null]);
   assert.match(COMPARE_METHOD, /^Welch's two-sample t interval \(Satterthwaite degrees of freedom\), 95 %, over the per-repeat values/);
+  // what the method states in every output: the unit, the sign of the difference, the verdict rule,
+  // when it is not computable, and the multiple-comparisons warning
+  assert.match(COMPARE_METHOD, /\(one value per repeat: its whole-run throughput, its E2E P50\/P95\/P99\); difference = mean of B − mean of A\. /);
+  assert.match(COMPARE_METHOD, /A verdict is "faster" or "slower" when the interval excludes 0, else "no significant difference"; /);
   assert.match(COMPARE_METHOD, /with fewer than 2 repeats in a run it is "not computable"/);
+  assert.match(COMPARE_METHOD, /over many cells about 1 in 20 shows a difference by chance when there is none\.$/);
 });
 
 test('compareMetric: throughput up by 20 % with a worked interval is "faster"', () => {

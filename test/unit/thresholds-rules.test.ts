@@ -71,6 +71,7 @@ test('readThresholds: the example file — text rules trimmed, structured rules 
       'compare: e2e_p95 not slower than baseline',
       { compare: 'not-slower', metric: 'throughput', cell: 'a@2' },
       { cell: 'a@1', metric: 'throughput', op: '>=', value: 0.9, of: 'bound' },
+      '  a@1:e2e_p50<=5  ',
     ],
   }, 'f.json');
   assert.equal(t.file, 'f.json');
@@ -81,6 +82,8 @@ test('readThresholds: the example file — text rules trimmed, structured rules 
     { index: 3, text: 'compare: e2e_p95 not slower than baseline', rule: { compare: 'not-slower', metric: 'e2e_p95' } },
     { index: 4, text: 'compare a@2: throughput not slower than baseline', rule: { compare: 'not-slower', metric: 'throughput', cell: 'a@2' } },
     { index: 5, text: 'a@1: throughput >= 0.9 * bound', rule: { cell: 'a@1', metric: 'throughput', op: '>=', value: 0.9, of: 'bound' } },
+    // a text rule is shown as written (trimmed), not re-rendered ('a@1: e2e_p50 <= 5ms')
+    { index: 6, text: 'a@1:e2e_p50<=5', rule: { cell: 'a@1', metric: 'e2e_p50', op: '<=', value: 5 } },
   ]);
 });
 
