@@ -15,11 +15,16 @@ import { startMockProcess } from '../../src/adapters/process/mock-process.ts';
 import { freePort } from '../fixtures/ports.ts';
 import { startFakeSutByHand } from '../fixtures/fake-sut.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+// a mock started by hand (as external components are) gets the run's control token in its environment, and the
+// harness takes the same from its own (src/adapters/process/control-token.ts)
+const TOKEN = 'external-test-token';
+process.env['VTBENCH_CONTROL_TOKEN'] = TOKEN;
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 test('a second SIGINT during the graceful stop exits 130 at once and leaves the manifest interrupted (not running), with endedAt, and no lock', { timeout: 120_000 }, async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-double-int-'));
-  const mock = await startMockProcess({ port: await freePort(), latencyMs: 2000, logFile: '/dev/null' });
+  const mock = await startMockProcess({ port: await freePort(), latencyMs: 2000, logFile: '/dev/null', controlToken: TOKEN });
   const sut = await startFakeSutByHand(['--variant', 'fixed', '--kind', 'platform-pool', '--threads', '8', '--prefix', 'llm-fixed-', '--mock', `${mock.url}/v1`, '--info-delay-ms', '3000']);
   try {
     const runsDir = join(tmp, 'runs');

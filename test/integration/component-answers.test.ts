@@ -20,6 +20,11 @@ import { seedOrders, describe } from '../../src/adapters/db/postgres.ts';
 import { freePort } from '../fixtures/ports.ts';
 import { startFakeSutByHand } from '../fixtures/fake-sut.ts';
 
+// a mock started by hand (as external components are) gets the run's control token in its environment, and the
+// harness takes the same from its own (src/adapters/process/control-token.ts)
+const TOKEN = 'external-test-token';
+process.env['VTBENCH_CONTROL_TOKEN'] = TOKEN;
+
 function capture(): { io: Io; text: () => string } {
   let buf = '';
   const sink = { write: (s: string) => { buf += s; return true; } } as unknown as NodeJS.WriteStream;
@@ -38,7 +43,7 @@ const args = (tmp: string, sutUrl: string, mockUrl: string) => ['--study', '000'
 
 test('--sut-url answering {} at /bench/info: exit 6 naming the URL, the endpoint and the missing fields', { timeout: 60_000 }, async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-answers-'));
-  const mock = await startMockProcess({ port: await freePort(), latencyMs: 200, logFile: '/dev/null' });
+  const mock = await startMockProcess({ port: await freePort(), latencyMs: 200, logFile: '/dev/null', controlToken: TOKEN });
   const { server, url } = await answersEmptyObject();
   try {
     const c = capture();
@@ -55,7 +60,7 @@ test('--sut-url answering {} at /bench/info: exit 6 naming the URL, the endpoint
 
 test('--mock-url answering {} at /stats: exit 6 naming the URL, the endpoint and what was wrong', { timeout: 60_000 }, async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-answers-'));
-  const mock = await startMockProcess({ port: await freePort(), latencyMs: 200, logFile: '/dev/null' });
+  const mock = await startMockProcess({ port: await freePort(), latencyMs: 200, logFile: '/dev/null', controlToken: TOKEN });
   const sut = await startFakeSutByHand(['--variant', 'fixed', '--kind', 'platform-pool', '--threads', '8', '--prefix', 'llm-fixed-', '--mock', `${mock.url}/v1`]);
   const { server, url } = await answersEmptyObject();
   try {
@@ -76,7 +81,7 @@ test('--mock-url answering {} at /stats: exit 6 naming the URL, the endpoint and
 test('a SUT answering {} at /bench/pinned or /bench/samples mid-run: exit 6 naming the endpoint, no cell computed from it', { timeout: 120_000 }, async () => {
   for (const path of ['/bench/pinned', '/bench/samples']) {
     const tmp = mkdtempSync(join(tmpdir(), 'vtbench-answers-'));
-    const mock = await startMockProcess({ port: await freePort(), latencyMs: 200, logFile: '/dev/null' });
+    const mock = await startMockProcess({ port: await freePort(), latencyMs: 200, logFile: '/dev/null', controlToken: TOKEN });
     const sut = await startFakeSutByHand(['--variant', 'fixed', '--kind', 'platform-pool', '--threads', '8', '--prefix', 'llm-fixed-', '--mock', `${mock.url}/v1`, '--malformed', path]);
     try {
       const c = capture();

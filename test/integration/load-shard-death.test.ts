@@ -19,6 +19,11 @@ import { RunStore } from '../../src/adapters/store/run-store.ts';
 import { freePort } from '../fixtures/ports.ts';
 import { startFakeSutByHand } from '../fixtures/fake-sut.ts';
 
+// a mock started by hand (as external components are) gets the run's control token in its environment, and the
+// harness takes the same from its own (src/adapters/process/control-token.ts)
+const TOKEN = 'external-test-token';
+process.env['VTBENCH_CONTROL_TOKEN'] = TOKEN;
+
 /** Pids of this process's shard workers (children whose command line names shard-worker.ts). */
 function shardPids(): number[] {
   const out: number[] = [];
@@ -52,7 +57,7 @@ async function killFirstShard(mockUrl: string, afterMs: number): Promise<number>
 }
 
 test('runClosedLoopSharded: a shard SIGKILLed mid-load rejects with a ComponentDiedError naming the shard, its pid and SIGKILL; the other shard is stopped', { timeout: 120_000 }, async () => {
-  const mock = await startMockProcess({ port: await freePort(), latencyMs: 200, logFile: '/dev/null' });
+  const mock = await startMockProcess({ port: await freePort(), latencyMs: 200, logFile: '/dev/null', controlToken: TOKEN });
   try {
     const killed = killFirstShard(mock.url, 500);
     const err = await runClosedLoopSharded({
@@ -75,7 +80,7 @@ test('runClosedLoopSharded: a shard SIGKILLed mid-load rejects with a ComponentD
 
 test('a run with --shards 2 whose shard is SIGKILLed mid-cell: exit 6 naming the signal, the cell failed with its evidence, --resume measures it', { timeout: 180_000 }, async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-shard-death-'));
-  const mock = await startMockProcess({ port: await freePort(), latencyMs: 200, logFile: '/dev/null' });
+  const mock = await startMockProcess({ port: await freePort(), latencyMs: 200, logFile: '/dev/null', controlToken: TOKEN });
   const sut = await startFakeSutByHand(['--variant', 'fixed', '--kind', 'platform-pool', '--threads', '8', '--prefix', 'llm-fixed-', '--mock', `${mock.url}/v1`]);
   try {
     let buf = '';

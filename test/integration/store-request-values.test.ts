@@ -22,7 +22,12 @@ import type { CompactRequests } from '../../src/types/run.ts';
 import { freePort } from '../fixtures/ports.ts';
 import { startFakeSutByHand } from '../fixtures/fake-sut.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+// a mock started by hand (as external components are) gets the run's control token in its environment, and the
+// harness takes the same from its own (src/adapters/process/control-token.ts)
+const TOKEN = 'external-test-token';
+process.env['VTBENCH_CONTROL_TOKEN'] = TOKEN;
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 function capture(): { io: Io; text: () => string } {
   let buf = '';
@@ -66,7 +71,7 @@ function poison(runDir: string, cellId: string): void {
 
 test('merge, report, resummarize and --resume refuse a shard\'s requests file with E2E -5e9 ms and status 999, naming file, column and row', { timeout: 240_000 }, async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-values-'));
-  const mock = await startMockProcess({ port: await freePort(), latencyMs: 200, logFile: '/dev/null' });
+  const mock = await startMockProcess({ port: await freePort(), latencyMs: 200, logFile: '/dev/null', controlToken: TOKEN });
   const sut = await startFakeSutByHand(['--variant', 'fixed', '--kind', 'platform-pool', '--threads', '8', '--prefix', 'llm-fixed-', '--mock', `${mock.url}/v1`]);
   try {
     const shared = join(tmp, 'shared');

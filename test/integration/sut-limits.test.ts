@@ -30,7 +30,7 @@ import { SCHEMA_VERSION, type RunManifest } from '../../src/types/run.ts';
 import type { SutInfo } from '../../src/types/sut-api.ts';
 import { freePort } from '../fixtures/ports.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 function capture(): { io: Io; text: () => string } {
   let buf = '';
