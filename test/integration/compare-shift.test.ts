@@ -27,7 +27,7 @@ const r3 = (x: number) => Math.round(x * 1000) / 1000; // the store keeps ms to 
 
 /**
  * Copy a run in the current format, multiply every stored time of every request by `factor`
- * (relative to the cell's t0, so throughput scales by 1/factor), and re-derive the cell summaries
+ * (relative to the cell's t0, so throughput scales by 1/factor) and the cell's duration with them, and re-derive the cell summaries
  * and summary.json with resummarizeRun — the same path `npx zx run.mjs resummarize` takes.
  */
 export function stretchedCopy(src: string, dst: string, factor: number): void {
@@ -43,7 +43,8 @@ export function stretchedCopy(src: string, dst: string, factor: number): void {
       queueMs: req.queueMs.map((x) => (x === null ? null : r3(x * factor))),
       execMs: req.execMs.map((x) => (x === null ? null : r3(x * factor))),
     };
-    store.writeCell(cell, scaled);
+    // the cell lasted as much longer as its requests did: its requests stay inside it (raw records are checked for that)
+    store.writeCell({ ...cell, durationMs: r3(cell.durationMs * factor) }, scaled);
   }
   resummarizeRun(dst);
 }
