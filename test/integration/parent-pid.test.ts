@@ -129,7 +129,7 @@ test('a harness killed with SIGKILL leaves no mock: startMockProcess passes the 
   let mockPid = 0;
   try {
     // a stand-in harness: starts the mock as the run does, prints its pid, then idles
-    const h = await startStandInHarness(`import { startMockProcess } from './src/pipeline/mock-process.ts';
+    const h = await startStandInHarness(`import { startMockProcess } from './src/adapters/process/mock-process.ts';
 const m = await startMockProcess({ port: ${port}, latencyMs: 10, logFile: ${JSON.stringify(logFile)} });
 process.stdout.write(m.pid + '\\n');
 setInterval(() => {}, 1 << 30);`);

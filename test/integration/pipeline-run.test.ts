@@ -42,7 +42,7 @@ async function startFakeSut(v: Variant, mockV1: string, logFile: string, extra: 
   const { child, url: baseUrl } = await startFakeSutByHand(['--variant', v.id, '--kind', v.executor.kind, ...threads, '--prefix', v.threadNamePrefix, '--mock', mockV1, ...extra]);
   const info = await getInfo(baseUrl, 5000);
   return {
-    pid: child.pid!, baseUrl, info, marker: 'pipeline-fake-sut', logFile,
+    pid: child.pid!, baseUrl, info, marker: 'stand-in-sut', logFile,
     probe: (t) => httpProbe(`${baseUrl}/bench/info`, t),
     stop: async () => {
       child.kill('SIGTERM');

@@ -59,8 +59,8 @@ test('the limits file is the one the SUT reads: every job parameter the Java sid
   assert.ok(SUT_LIMITS_FILE.endsWith('sut/src/main/resources/bench-limits.properties'), 'on the SUT\'s classpath');
   assert.deepEqual(limits.get('vt-sweep.threads'), { min: 1, max: 2_000_000 });
   const sources = {
-    'vt-sweep': readFileSync(join(ROOT, 'sut/src/main/java/dev/vtbench/sut/sweep/VtSweepJob.java'), 'utf8'),
-    'async-burst': readFileSync(join(ROOT, 'sut/src/main/java/dev/vtbench/sut/AsyncBurstJob.java'), 'utf8'),
+    'vt-sweep': readFileSync(join(ROOT, 'sut/src/main/java/dev/vtbench/sut/jobs/sweep/VtSweepJob.java'), 'utf8'),
+    'async-burst': readFileSync(join(ROOT, 'sut/src/main/java/dev/vtbench/sut/jobs/AsyncBurstJob.java'), 'utf8'),
   };
   for (const [job, src] of Object.entries(sources)) {
     const checked = [...src.matchAll(/BenchLimits\.check\(JOB, "(\w+)"/g)].map((m) => m[1]);
