@@ -26,6 +26,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RunStore } from '../../src/adapters/store/run-store.ts';
 
+// the mock, started in its namespace as someone else would start it, and this harness share the run's control
+// token through the environment (the children below inherit it), as docs/multihost.md tells a user to
+process.env['VTBENCH_CONTROL_TOKEN'] = 'netns-test-token';
+
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** the relay's delay each way, ms */
 const DELAY_MS = 60;
