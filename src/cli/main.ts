@@ -404,7 +404,7 @@ export async function main(argv: string[], io: Io, deps: MainDeps): Promise<numb
     }
     if (chosen.command === 'resummarize') {
       const dir = resolve(process.cwd(), chosen.runDir!);
-      if (!new RunStore(dir).exists()) throw new VtbenchError(`resummarize: no run folder ${dir} with a manifest.json`, 'name a folder under runs/', EXIT.runData);
+      if (!new RunStore(dir).exists()) throw new VtbenchError(`resummarize: no run folder ${dir} with a manifest.json`, 'name a run folder (your runs are under out/runs/, the committed reference runs under runs/)', EXIT.runData);
       if (liveOwner(dir) !== null) throw new VtbenchError(`resummarize: run ${dir} is still in progress`, 'wait until it ends', EXIT.runData);
       const damaged = new RunStore(dir).damagedCells();
       for (const d of damaged) io.stderr.write(`skipped damaged cell ${d.cellId}: ${d.problems.join('; ')}\n`);
@@ -467,7 +467,7 @@ function hasResults(dir: string): boolean {
 /** The newest run folder that has at least one finished cell; says so when it is still running. */
 function newestRun(runsDir: string, io: Io): string {
   const ids = existsSync(runsDir) ? readdirSync(runsDir).filter((d) => hasResults(join(runsDir, d))).sort() : [];
-  if (ids.length === 0) throw new VtbenchError(`no run with results found in ${runsDir}`, 'run an experiment first (npx zx run.mjs list shows the studies and profiles) or name a run folder', EXIT.runData);
+  if (ids.length === 0) throw new VtbenchError(`no run with results found in ${runsDir}`, 'run an experiment first (npx zx run.mjs list shows the studies and profiles), name a run folder, or give --runs-dir runs before `report` for the committed reference runs', EXIT.runData);
   const dir = join(runsDir, ids[ids.length - 1]!);
   let status: unknown;
   try {
@@ -698,12 +698,18 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
     }
     return failed;
   };
+  let prepared = false; // the build (if any) succeeded: its log then holds only warnings
   const onSignal = (sig: NodeJS.Signals) => {
     if (interrupted) {
       // second Ctrl-C: stop now, without waiting for a graceful stop; the manifest still says interrupted
       io.stderr.write(`\n${sig} again: killing every child and exiting\n`);
       children.killAllSync();
-      const failed = closeRun('interrupted');
+      let failed: unknown;
+      try {
+        failed = closeRun('interrupted', prepared);
+      } catch (e) {
+        failed = e; // removing an empty run folder can fail too; the exit code stays 130
+      }
       if (failed) io.stderr.write(`could not record the interruption in ${store.dir}/manifest.json: ${(failed as Error).message}\n`);
       process.exit(EXIT.interrupted);
     }
@@ -721,7 +727,6 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
   let status: RunManifest['status'] = 'running';
   let summaryError: unknown = null;
   let cleanupError: unknown = null;
-  let prepared = false; // the build (if any) succeeded: its log then holds only warnings
   try {
     const { deps: runDeps, jdk } = await deps.prepare(options, store.logsDir, { dbUrl, signal: abort.signal });
     prepared = true;
@@ -781,7 +786,8 @@ async function runCommand(opts: Record<string, string | boolean | undefined>, la
         manifest.error = (summaryError as Error).message;
       }
     }
-    cleanupError ??= closeRun(status, prepared);
+    const closeFailed = closeRun(status, prepared); // always runs: the manifest and the lock come last whatever failed before
+    cleanupError ??= closeFailed;
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.off('exit', onExit);

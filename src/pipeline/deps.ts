@@ -52,7 +52,7 @@ export interface RunDeps {
   /** POST /stats/reset of the mock; the snapshot right after the reset, null if it did not answer */
   resetMockStats(url: string): Promise<MockStats | null>;
   /**
-   * the run's control token (src/types/control-token.ts), sent with the SUT's control calls (its
+   * the run's control token (src/adapters/process/control-token.ts), sent with the SUT's control calls (its
    * `/bench/job/*`: the in-process driver's jobs); absent or null: none sent
    */
   controlToken?: string | null;

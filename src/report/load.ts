@@ -63,7 +63,7 @@ export async function loadRun(runDir: string, opts: { study?: StudyPlugin; studi
   const known = opts.studies;
   const studies: readonly StudyPlugin[] = opts.study ? [opts.study, ...known.filter((x) => x.id !== opts.study?.id)] : known;
   const st = await stat(runDir).catch(() => null);
-  if (!st?.isDirectory()) throw runDataError(`run folder not found: ${runDir}`, 'pass a folder under runs/, e.g. `npx zx run.mjs report runs/<id>`');
+  if (!st?.isDirectory()) throw runDataError(`run folder not found: ${runDir}`, 'pass a run folder, e.g. `npx zx run.mjs report out/runs/<id>` (your runs) or `report runs/<id>` (the committed ones)');
   let manifestRaw: unknown;
   try {
     manifestRaw = await readJson(join(runDir, 'manifest.json'));

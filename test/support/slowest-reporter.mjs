@@ -1,6 +1,7 @@
 /**
  * Node's spec reporter, plus the slowest test files and tests of the tier, printed just before the
- * runner's own summary (which stays the last lines of the output, as CI reads them).
+ * runner's own summary (the last lines of the output when every test passed; after a failure the
+ * spec reporter lists the failed tests again below the summary, as it does on its own).
  *
  *   node --test --test-reporter=./test/support/slowest-reporter.mjs …
  *

@@ -19,6 +19,8 @@ async function violations(baseDir: string, roots: string[]): Promise<string[]> {
   const { options = {}, forbidden = [] } = config;
   const r = await cruise(roots, { ...options, baseDir, validate: true, ruleSet: { forbidden } } as never, undefined, { tsConfig: { fileName: join(ROOT, 'tsconfig.json') } } as never);
   const out = r.output as ICruiseResult;
+  // a cruise that found nothing would pass vacuously: every root must have been read
+  for (const root of roots) assert.ok(out.modules.some((m) => m.source === root || m.source.startsWith(`${root}/`)), `nothing cruised under ${root}`);
   return out.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`).sort();
 }
 

@@ -4,7 +4,7 @@
  * header, whatever address they listen on. The harness makes one per run ({@link newControlToken};
  * or takes {@link CONTROL_TOKEN_ENV} from its own environment, for components someone else started
  * with the same value) and gives it to the components it starts in their environment, never on a
- * command line where `ps` shows it to every local user. Shared by the harness and the mock (src/core/).
+ * command line where `ps` shows it to every local user. Shared by the harness and the mock.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 
