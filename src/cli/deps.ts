@@ -5,7 +5,7 @@
 import { checkMaven } from '../adapters/host/prereq.ts';
 import { join } from 'node:path';
 import { findJdk, SUT_MIN_JDK } from '../adapters/jvm/jdk.ts';
-import { buildSut } from '../adapters/jvm/build.ts';
+import { buildSut, isUpToDate } from '../adapters/jvm/build.ts';
 import { startSut } from '../adapters/jvm/sut-process.ts';
 import { DEFAULT_BIND_ADDRESS } from '../adapters/jvm/bind.ts';
 import { getSamples, getPinned, getThreadDump } from '../adapters/jvm/client.ts';
@@ -13,7 +13,7 @@ import { MalformedAnswerError } from '../adapters/store/answers.ts';
 import { startMockProcess, getMockStats, resetMockStats } from '../adapters/process/mock-process.ts';
 import { httpProbe } from '../adapters/process/liveness.ts';
 import { runControlToken } from '../adapters/process/control-token.ts';
-import type { MainDeps } from './main.ts';
+import type { MainDeps } from './context.ts';
 import type { RunDeps } from '../pipeline/run.ts';
 import { findPgBinaries, startPostgres, useExternalPostgres } from '../adapters/db/postgres.ts';
 
@@ -85,6 +85,7 @@ export function realDeps(): MainDeps {
       return { deps, jdk: local ? { version: local.jdk.version, vendor: local.jdk.vendor } : null };
     },
     checkMaven,
+    sutBuildNeeded: () => !isUpToDate(),
     checkJdk() {
       const jdk = findJdk(SUT_MIN_JDK);
       return `JDK ${jdk.version} (${jdk.vendor}) at ${jdk.home}`;

@@ -5,13 +5,25 @@
 import cliProgress from 'cli-progress';
 import type { Plan } from '../plan/plan.ts';
 import { formatDuration } from '../plan/plan.ts';
+import { START_COST_S } from '../plan/starts.ts';
 import type { LoadSummary } from '../types/load.ts';
 import type { CellFlag } from '../types/run.ts';
 
 export type RunEvent =
-  | { type: 'plan'; runId: string; runDir: string; study: string; profile: string; scenario: string; variants: string[]; totalRequests: number; theoreticalS: number; remainingTheoreticalS: number; cells: number; resumedCells: number }
+  /**
+   * `remainingTheoreticalS`: the theoretical load time of the cells still to measure, s;
+   * `remainingStarts`: the SUT JVMs and the PostgreSQL still to start (src/plan/starts.ts), which the ETA adds
+   */
+  | { type: 'plan'; runId: string; runDir: string; study: string; profile: string; scenario: string; variants: string[]; totalRequests: number; theoreticalS: number; remainingTheoreticalS: number; remainingStarts: { sutJvms: number; postgres: boolean }; cells: number; resumedCells: number }
   | { type: 'info'; message: string }
   | { type: 'block-start'; blockId: string }
+  /**
+   * a start begins: the SUT jar's Maven build, a block's SUT JVM (`id`: the block), PostgreSQL;
+   * `expectedS`: its planned cost (START_COST_S, src/plan/starts.ts)
+   */
+  | { type: 'starting'; what: StartKind; id?: string; expectedS: number }
+  /** the start ended: built, answering, accepting connections; `elapsedS` measured */
+  | { type: 'started'; what: StartKind; id?: string; elapsedS: number }
   /**
    * open loop: `workers` is the warm-up's arrival rate (req/s), sent for `durationS`; WebSocket
    * (`driver` 'websocket'): `workers` connections held for `durationS`
@@ -27,6 +39,21 @@ export type RunEvent =
 
 export type Emit = (e: RunEvent) => void;
 
+/** What a `starting`/`started` event is about. */
+export type StartKind = 'sut-build' | 'sut-jvm' | 'postgres';
+
+/**
+ * Emit `starting` before `start()` and `started` (with the seconds it took) after it resolves;
+ * nothing more when it throws (the error says why).
+ */
+export async function timedStart<T>(emit: Emit, what: StartKind, id: string | undefined, start: () => Promise<T>): Promise<T> {
+  const t0 = Date.now();
+  emit({ type: 'starting', what, ...(id !== undefined ? { id } : {}), expectedS: START_COST_S[what === 'sut-build' ? 'sutBuild' : what === 'sut-jvm' ? 'sutJvm' : 'postgres'] });
+  const r = await start();
+  emit({ type: 'started', what, ...(id !== undefined ? { id } : {}), elapsedS: (Date.now() - t0) / 1000 });
+  return r;
+}
+
 /** JSON lines on a stream (stdout with --json). Progress events are thinned to one per second per cell. */
 export function jsonSubscriber(out: NodeJS.WritableStream): Emit {
   let lastProgress = 0;
@@ -40,108 +67,175 @@ export function jsonSubscriber(out: NodeJS.WritableStream): Emit {
   };
 }
 
+
 /**
- * Human progress on stderr: one bar per cell (requests done / total), elapsed, and an ETA for the
- * whole run from the plan's theoretical durations of the cells still to run. Elapsed time and ETA
- * are also refreshed once a second without progress events (an in-process job reports only at its
- * end, a held open-loop backlog may answer nothing for a while); the timer is unref'd.
+ * What the run's ETA is made of: the theoretical load time of the cells not yet ended and the starts
+ * still ahead (START_COST_S each). Warm-ups are not in it.
+ */
+export interface EtaState {
+  /** theoretical time of the cells not yet ended, s (the running one included) */
+  cellsLeftS: number;
+  /** SUT JVMs still to start */
+  sutJvmsLeft: number;
+  /** PostgreSQL still to start */
+  postgresLeft: boolean;
+}
+
+/**
+ * The run's ETA, s: the cells left, with the running cell counted by its theory less its elapsed
+ * time (never below 0), plus the starts left at their planned costs. Pure.
+ * @param cellTheoryS the running cell's theoretical duration, s (0 between cells)
+ * @param cellElapsedS how long the running cell has run, s
+ */
+export function runEtaS(st: EtaState, cellTheoryS = 0, cellElapsedS = 0): number {
+  const cellLeft = Math.max(0, cellTheoryS - cellElapsedS);
+  return st.cellsLeftS - cellTheoryS + cellLeft + st.sutJvmsLeft * START_COST_S.sutJvm + (st.postgresLeft ? START_COST_S.postgres : 0);
+}
+
+/** The ETA after a start ended: one SUT JVM or the PostgreSQL fewer to start (never below none). Pure. */
+export function afterStart(st: EtaState, what: StartKind): EtaState {
+  if (what === 'sut-jvm') return { ...st, sutJvmsLeft: Math.max(0, st.sutJvmsLeft - 1) };
+  if (what === 'postgres') return { ...st, postgresLeft: false };
+  return st;
+}
+
+/** What a start is called in the progress lines. */
+function startName(what: StartKind, id: string | undefined): string {
+  if (what === 'sut-build') return 'the SUT jar (Maven build)';
+  if (what === 'postgres') return 'PostgreSQL';
+  return `the SUT JVM${id === undefined ? '' : ` of block ${id}`}`;
+}
+
+/** The line of a `starting` event, e.g. `  starting the SUT JVM of block fixed-r1 (≈ 8 s)`. Pure. */
+export function startingLine(e: Extract<RunEvent, { type: 'starting' }>): string {
+  if (e.what === 'sut-build') return `building the SUT jar with Maven: sut/ changed since the last build (≈ ${formatDuration(e.expectedS)} on a first run)`;
+  if (e.what === 'postgres') return `  starting PostgreSQL for the database scenarios (≈ ${formatDuration(e.expectedS)})`;
+  return `  starting ${startName(e.what, e.id)} (≈ ${formatDuration(e.expectedS)})`;
+}
+
+/** The line of a `started` event, e.g. `  the SUT JVM of block fixed-r1 answers after 6.4 s`. Pure. */
+export function startedLine(e: Extract<RunEvent, { type: 'started' }>): string {
+  const took = `${e.elapsedS.toFixed(1)} s`;
+  if (e.what === 'sut-build') return `built the SUT jar in ${took}`;
+  return `  ${startName(e.what, e.id)} ready after ${took}`;
+}
+
+/** The line of a `warmup` event: closed loop, WebSocket or open loop. Pure. */
+export function warmupLine(e: Extract<RunEvent, { type: 'warmup' }>): string {
+  return e.durationS === undefined
+    ? `  warm-up: ${e.workers} workers × ${e.requestsPerWorker} request(s)${e.sendUntilS !== undefined ? ` (no send after ${Math.round(e.sendUntilS)} s)` : ''}, not recorded`
+    : e.driver === 'websocket'
+      ? `  warm-up: ${e.workers} WebSocket connections held ${e.durationS} s, not recorded`
+      : `  warm-up: ${e.workers} req/s for ${e.durationS} s (open loop), not recorded`;
+}
+
+/** The line of a `cell-end` event: an in-process job's, a WebSocket cell's, or an HTTP cell's figures. Pure. */
+export function cellEndLine(e: Extract<RunEvent, { type: 'cell-end' }>): string {
+  const flagText = e.flags.length ? `; flags: ${e.flags.map((f) => f.code).join(', ')}` : '';
+  if (e.job) {
+    const j = e.job;
+    return `    job: ${j.completed}/${j.tasks} tasks, makespan ${j.makespanMs === null ? '–' : `${(j.makespanMs / 1000).toFixed(2)} s`} (theory ${j.theoreticalS.toFixed(2)} s), submitting ${(j.submitMs / 1000).toFixed(2)} s${flagText}`;
+  }
+  const s = e.summary;
+  if (s.websocket) {
+    const w = s.websocket;
+    const late = w.latenessMs ? `${w.latenessMs.p50.toFixed(1)} / ${w.latenessMs.p99.toFixed(1)} ms` : '–';
+    return `    WebSocket: ${w.opened}/${w.connections} opened, ${(w.deliveredShare * 100).toFixed(2)} % of ${w.messagesExpected} messages in the window, lateness P50/P99 ${late}${w.noProgress ? ', no progress (watchdog)' : ''}${flagText}`;
+  }
+  const x = s.wholeRunThroughputRps;
+  const p95 = s.e2eMs?.p95;
+  const errs = s.count - s.ok;
+  const pct = (v: number | null) => (v === null ? '–' : `${v.toFixed(2)} req/s = ${((100 * v) / e.boundRps).toFixed(1)} %`);
+  return `    whole-run ${pct(x)}, steady-state ${pct(s.steadyStateThroughputRps)} of bound ${e.boundRps.toFixed(2)}; E2E P95 ${p95 === undefined ? '–' : p95.toFixed(0)} ms; errors ${errs}${flagText}`;
+}
+
+/**
+ * One cell's progress bar on stderr: requests done / total, the cell's elapsed time and the run's
+ * ETA (runEtaS), refreshed on progress and once a second without (the timer is unref'd).
+ */
+class CellBar {
+  private bar: cliProgress.SingleBar | null = null;
+  private ticker: NodeJS.Timeout | null = null;
+  private started = 0;
+  private theoryS = 0;
+  private done = 0;
+
+  constructor(private readonly err: NodeJS.WriteStream, private readonly eta: () => EtaState) {}
+
+  /** A bar for a starting cell of `requests` requests and `theoryS` s of theory. */
+  start(cellId: string, requests: number, theoryS: number): void {
+    this.stop();
+    this.started = Date.now();
+    this.theoryS = theoryS;
+    this.done = 0;
+    this.bar = new cliProgress.SingleBar(
+      {
+        format: `  ${cellId.padEnd(18)} {bar} {value}/{total} req | {elapsed} | run ETA {runEta}`,
+        stream: this.err,
+        noTTYOutput: !this.err.isTTY,
+        notTTYSchedule: 10_000,
+        hideCursor: false,
+        clearOnComplete: false,
+        barsize: 24,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    this.bar.start(requests, 0, { elapsed: '0 s', runEta: formatDuration(runEtaS(this.eta())) });
+    this.ticker = setInterval(() => this.refresh(), 1000);
+    this.ticker.unref();
+  }
+
+  /** Requests done so far (undefined: only the clock moved). */
+  refresh(done?: number): void {
+    if (done !== undefined) this.done = done;
+    const elapsedS = (Date.now() - this.started) / 1000;
+    this.bar?.update(this.done, { elapsed: formatDuration(elapsedS), runEta: formatDuration(runEtaS(this.eta(), this.theoryS, elapsedS)) });
+  }
+
+  stop(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = null;
+    this.bar?.stop();
+    this.bar = null;
+  }
+}
+
+/**
+ * Human progress on stderr: a line per JVM block, per start (begun, and ready after how many
+ * seconds), per warm-up and per cell's result; one bar per cell (CellBar) with the run's ETA from
+ * the theoretical durations of the cells still to run plus the starts still ahead (runEtaS).
  */
 export function textSubscriber(err: NodeJS.WriteStream, plan: Plan): Emit {
   const theory = new Map(plan.cells.map((c) => [c.cellId, c.theoreticalS]));
-  let remainingS = 0;
-  let bar: cliProgress.SingleBar | null = null;
-  let cellStart = 0;
-  let cellTheory = 0;
+  let eta: EtaState = { cellsLeftS: 0, sutJvmsLeft: 0, postgresLeft: false };
+  const bar = new CellBar(err, () => eta);
   const t0 = Date.now();
-  const isTty = Boolean(err.isTTY);
   const line = (s: string) => err.write(s + '\n');
-  let done = 0;
-  let ticker: NodeJS.Timeout | null = null;
-  const refresh = () => {
-    const elapsedS = (Date.now() - cellStart) / 1000;
-    const cellLeft = Math.max(0, cellTheory - elapsedS);
-    bar?.update(done, { elapsed: formatDuration(elapsedS), runEta: formatDuration(remainingS - cellTheory + cellLeft) });
-  };
-  const stopBar = () => {
-    if (ticker) clearInterval(ticker);
-    ticker = null;
-    bar?.stop();
-    bar = null;
-  };
   return (e) => {
     switch (e.type) {
       case 'plan':
-        remainingS = e.remainingTheoreticalS;
+        eta = { cellsLeftS: e.remainingTheoreticalS, sutJvmsLeft: e.remainingStarts.sutJvms, postgresLeft: e.remainingStarts.postgres };
         if (e.resumedCells > 0) line(`resuming: ${e.resumedCells} of ${e.cells} cells already done`);
-        break;
-      case 'info':
-        line(e.message);
-        break;
-      case 'block-start':
-        line(`— JVM block ${e.blockId}`);
-        break;
-      case 'warmup':
-        line(e.durationS === undefined
-          ? `  warm-up: ${e.workers} workers × ${e.requestsPerWorker} request(s)${e.sendUntilS !== undefined ? ` (no send after ${Math.round(e.sendUntilS)} s)` : ''}, not recorded`
-          : e.driver === 'websocket'
-            ? `  warm-up: ${e.workers} WebSocket connections held ${e.durationS} s, not recorded`
-            : `  warm-up: ${e.workers} req/s for ${e.durationS} s (open loop), not recorded`);
-        break;
-      case 'cell-start':
-        cellStart = Date.now();
-        cellTheory = e.theoreticalS;
-        bar = new cliProgress.SingleBar(
-          {
-            format: `  ${e.cellId.padEnd(18)} {bar} {value}/{total} req | {elapsed} | run ETA {runEta}`,
-            stream: err,
-            noTTYOutput: !isTty,
-            notTTYSchedule: 10_000,
-            hideCursor: false,
-            clearOnComplete: false,
-            barsize: 24,
-          },
-          cliProgress.Presets.shades_classic,
-        );
-        done = 0;
-        bar.start(e.requests, 0, { elapsed: '0 s', runEta: formatDuration(remainingS) });
-        ticker = setInterval(refresh, 1000);
-        ticker.unref();
-        break;
-      case 'progress':
-        done = e.done;
-        refresh();
-        break;
-      case 'cell-end': {
-        stopBar();
-        remainingS -= theory.get(e.cellId) ?? 0;
-        const flagText = e.flags.length ? `; flags: ${e.flags.map((f) => f.code).join(', ')}` : '';
-        if (e.job) {
-          const j = e.job;
-          line(`    job: ${j.completed}/${j.tasks} tasks, makespan ${j.makespanMs === null ? '–' : `${(j.makespanMs / 1000).toFixed(2)} s`} (theory ${j.theoreticalS.toFixed(2)} s), submitting ${(j.submitMs / 1000).toFixed(2)} s${flagText}`);
-          break;
-        }
-        const s = e.summary;
-        if (s.websocket) {
-          const w = s.websocket;
-          const late = w.latenessMs ? `${w.latenessMs.p50.toFixed(1)} / ${w.latenessMs.p99.toFixed(1)} ms` : '–';
-          line(`    WebSocket: ${w.opened}/${w.connections} opened, ${(w.deliveredShare * 100).toFixed(2)} % of ${w.messagesExpected} messages in the window, lateness P50/P99 ${late}${w.noProgress ? ', no progress (watchdog)' : ''}${flagText}`);
-          break;
-        }
-        const x = s.wholeRunThroughputRps;
-        const p95 = s.e2eMs?.p95;
-        const errs = s.count - s.ok;
-        const pct = (v: number | null) => (v === null ? '–' : `${v.toFixed(2)} req/s = ${((100 * v) / e.boundRps).toFixed(1)} %`);
-        line(`    whole-run ${pct(x)}, steady-state ${pct(s.steadyStateThroughputRps)} of bound ${e.boundRps.toFixed(2)}; E2E P95 ${p95 === undefined ? '–' : p95.toFixed(0)} ms; errors ${errs}${flagText}`);
-        break;
-      }
+        return;
+      case 'info': return void line(e.message);
+      case 'block-start': return void line(`— JVM block ${e.blockId}`);
+      case 'starting': return void line(startingLine(e));
+      case 'started':
+        eta = afterStart(eta, e.what);
+        return void line(startedLine(e));
+      case 'warmup': return void line(warmupLine(e));
+      case 'cell-start': return bar.start(e.cellId, e.requests, e.theoreticalS);
+      case 'progress': return bar.refresh(e.done);
+      case 'cell-end':
+        bar.stop();
+        eta = { ...eta, cellsLeftS: eta.cellsLeftS - (theory.get(e.cellId) ?? 0) };
+        return void line(cellEndLine(e));
       case 'cell-failed':
-        stopBar();
-        line(`    FAILED, not recorded as a measurement: ${e.cause}`);
-        break;
+        bar.stop();
+        return void line(`    FAILED, not recorded as a measurement: ${e.cause}`);
       case 'run-end':
-        stopBar();
-        line(`run ${e.status} after ${formatDuration((Date.now() - t0) / 1000)}: ${e.runDir}`);
-        break;
+        bar.stop();
+        return void line(`run ${e.status} after ${formatDuration((Date.now() - t0) / 1000)}: ${e.runDir}`);
     }
   };
 }

@@ -35,7 +35,7 @@ import { readCpuTicks, hostCpuPct } from '../adapters/host/host.ts';
 import { processTreeCpuMs } from '../adapters/process/proc-cpu.ts';
 import { startComponentCpuSampler } from '../adapters/process/cpu-sampler.ts';
 import { ChildRegistry } from '../adapters/process/children.ts';
-import type { Emit } from './events.ts';
+import { timedStart, type Emit } from './events.ts';
 import { LivenessWatch, checkNow, type Death, type LivenessOptions, type Watched } from '../adapters/process/liveness.ts';
 import { recordFailedCell, clearFailedCell, unusableLoad, failedCellPath } from './failed-cells.ts';
 import { ComponentDiedError } from '../load/component-died.ts';
@@ -88,8 +88,8 @@ export async function executePlan(ctx: RunContext): Promise<void> {
   try {
     if (needsDb) {
       if (!deps.startDb) throw new VtbenchError('a scenario of this plan queries PostgreSQL, but the run has no database', 'run it through run.mjs (it starts PostgreSQL or uses --db-url)', EXIT.prerequisite);
-      ctx.emit({ type: 'info', message: '  starting PostgreSQL for the database scenarios' });
-      db = await deps.startDb({ maxPool: maxDbPool(pending.map((b) => b.variant)), logFile: join(store.logsDir, 'postgres.log') });
+      const startDb = deps.startDb;
+      db = await timedStart(ctx.emit, 'postgres', undefined, () => startDb({ maxPool: maxDbPool(pending.map((b) => b.variant)), logFile: join(store.logsDir, 'postgres.log') }));
       if (db.pid !== null) ctx.children.add({ pid: db.pid, role: 'postgres', marker: db.marker, stop: db.stop });
       ctx.manifest.db = db.info;
       store.writeManifest(ctx.manifest);
@@ -160,7 +160,9 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
   const blockScenario = scenarioOfVariant(ctx.study, o, block.variant);
   const props = blockSutProperties(blockScenario, block.variant, mock.url, db, runFibN(ctx.manifest.sut));
   const sutVariant: Variant = props === null ? block.variant : { ...block.variant, sutProperties: props };
-  const sut = await deps.startSut({ variant: sutVariant, options: o, mockUrl: `${mock.url}/v1`, logFile: join(store.logsDir, `sut-${block.blockId}.log`), signal: ctx.signal });
+  const startSut = () => deps.startSut({ variant: sutVariant, options: o, mockUrl: `${mock.url}/v1`, logFile: join(store.logsDir, `sut-${block.blockId}.log`), signal: ctx.signal });
+  // an external SUT (--sut-url) starts nothing: no progress lines for it
+  const sut = o.sutUrl === undefined ? await timedStart(ctx.emit, 'sut-jvm', block.blockId, startSut) : await startSut();
   if (sut.pid !== null) ctx.children.add({ pid: sut.pid, role: `sut-${block.blockId}`, marker: sut.marker, stop: sut.stop });
   const watched = watchedOf(block, sut, mock, blockScenario.usesDb ? db : null);
   try {

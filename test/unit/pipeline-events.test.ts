@@ -21,7 +21,7 @@ test('a cell without progress events still shows its elapsed time growing, and t
   const { stream, text } = fakeTty();
   const plan = { cells: [{ cellId: 'platform-c1-r1', theoreticalS: 625 }] } as unknown as Plan;
   const emit = textSubscriber(stream, plan);
-  emit({ type: 'plan', runId: 'r', runDir: '/tmp/r', study: '004', profile: 'p', scenario: 's', variants: ['platform'], totalRequests: 1, theoreticalS: 625, remainingTheoreticalS: 625, cells: 1, resumedCells: 0 });
+  emit({ type: 'plan', runId: 'r', runDir: '/tmp/r', study: '004', profile: 'p', scenario: 's', variants: ['platform'], totalRequests: 1, theoreticalS: 625, remainingTheoreticalS: 625, remainingStarts: { sutJvms: 0, postgres: false }, cells: 1, resumedCells: 0 });
   emit({ type: 'cell-start', cellId: 'platform-c1-r1', requests: 100000, theoreticalS: 625 });
   try {
     await sleep(2300);

@@ -1,0 +1,258 @@
+/**
+ * The command line's shape (commander): the run options on the program, the commands (`report`,
+ * `compare`, `list`, `k8s`, `shard`, `merge`, `resummarize`), their help, and what a parse chose.
+ * A parse writes into its own Chosen object (parseArgs), never into module state.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { OPTION_SPECS, maxValue } from '../plan/options.ts';
+import { defaultProfile } from '../plan/profiles.ts';
+import { formatExecutor } from '../plan/plan.ts';
+import { readHostLimits } from '../adapters/host/limits.ts';
+import type { Study } from '../types/study.ts';
+import { VtbenchError, EXIT, exitCodeHelp } from '../types/errors.ts';
+import { DEFAULT_PVC, DEFAULT_PVC_SIZE, SHARED_MOUNT } from '../plan/k8s-manifests.ts';
+import { DEFAULT_SYNC_TIMEOUT_S } from './multihost.ts';
+import { defaultStudyOf } from './context.ts';
+import type { Io } from './common.ts';
+
+/** Options as commander gives them: camelCase attribute -> value as typed (or a flag's boolean). */
+export type Opts = Record<string, string | boolean | undefined>;
+
+/** What a parse chose (set by the commander actions): the command and its own arguments. */
+export interface Chosen {
+  command: 'run' | 'report' | 'resummarize' | 'list' | 'compare' | 'k8s' | 'shard' | 'merge' | null; runDir: string | null; lang: string | null; reportDir: string | null; json?: boolean; study?: string | null;
+  /** k8s, shard: the command's own options (run options included) */
+  sub?: Opts | null;
+  /** merge: the shard folders */
+  dirs?: string[] | null;
+  /** compare: run B (runDir is run A) and --out */
+  runDirB?: string | null; out?: string | null;
+  /** --thresholds given after the subcommand */
+  thresholds?: string | null;
+}
+
+/** A parsed command line: the program's own options, what the commands chose, and the program (for refuseForeignOptions). */
+export interface Parsed {
+  program: Command;
+  opts: Opts;
+  chosen: Chosen;
+}
+
+/** The help's tail: every study with its variants, scenarios and profiles, then the exit codes. */
+function profileHelp(studies: readonly Study[]): string {
+  const lines = ['', 'Studies (--study ID) and their profiles (--profile NAME, first = default; any option above overrides a field):'];
+  for (const st of studies) {
+    lines.push(`  study ${st.id}${st.id === defaultStudyOf(studies).id ? ' (default)' : ''}: ${st.title}`);
+    lines.push(`    variants: ${st.variants.map((v) => `${v.id} (${formatExecutor(v.executor)})`).join(', ')}; scenarios: ${st.scenarios.map((x) => x.id).join(', ')}`);
+    st.profiles.forEach((p, i) => {
+      lines.push(`    ${p.name}${i === 0 ? ' (default)' : ''}: ${p.description}`);
+      lines.push(`        ${OPTION_SPECS.filter((s) => ['levels', 'requestsPerWorker', 'repeats', 'warmupS', 'latencyMs', 'variants', 'poolSize', 'start'].includes(s.key) && p.values[s.key] !== null).map((s) => `--${s.flag} ${(s.show as (v: unknown) => string)(p.values[s.key])}`).join(' ')}`);
+    });
+  }
+  lines.push('', 'Without a command: run the experiment, then write its report.');
+  lines.push('', 'Exit codes:', ...exitCodeHelp());
+  return lines.join('\n');
+}
+
+/** Adds every run option (OPTION_SPECS) to a command, its help naming the default study's first profile's value and the host's maximum. */
+type AddRunOptions = (cmd: Command) => Command;
+
+/** The AddRunOptions of these studies (the program and the commands that plan a run: shard, k8s). */
+function runOptionsAdder(studies: readonly Study[]): AddRunOptions {
+  const firstProfile = defaultProfile(defaultStudyOf(studies));
+  const host = readHostLimits();
+  return (cmd) => {
+    for (const s of OPTION_SPECS) {
+      const def = (s.show as (v: unknown) => string)(firstProfile.values[s.key]);
+      const max = 'max' in s && s.max ? `; max ${maxValue(s.max, host).toLocaleString('en-US')}` : '';
+      cmd.addOption(new Option(`--${s.flag} <${s.arg}>`, `${s.description} (${firstProfile.name}: ${def || '""'}${max})`));
+    }
+    return cmd;
+  };
+}
+
+/** The program itself: the run (no command), its options and help. */
+function rootProgram(io: Io, studies: readonly Study[], chosen: Chosen, addRunOptions: AddRunOptions): Command {
+  const first = defaultStudyOf(studies);
+
+  const program = new Command('run.mjs')
+    .description('vtbench: executor variants of a Java service (platform-thread pools, virtual threads) measured over real HTTP, one study at a time.')
+    .usage('[options] | report [runs/<id>] [--lang en|zh] | compare <runA> <runB> | list | k8s --shards K --sut-url URL --mock-url URL | shard --out DIR | merge <shard-dir>...')
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => {} })
+    .exitOverride()
+    .enablePositionalOptions()
+    .allowExcessArguments(false)
+    .option('--study <id>', `the study to run: ${studies.map((x) => x.id).join(', ')} (default: ${first.id})`)
+    .option('--profile <name>', `a profile of the study (default: its first; ${first.id}: ${first.profiles.map((p) => p.name).join(', ')})`);
+  addRunOptions(program);
+  program
+    .option('--resume <runId|dir>', 'continue a stopped run with its recorded options: a run id under --runs-dir, or a run folder path')
+    .option('--runs-dir <dir>', 'where run folders go (default: out/runs/ of this repository, ignored by git; the committed reference runs are in runs/)')
+    .option('--report-dir <dir>', 'where reports go (default: out/report/ of this repository, ignored by git; the committed reports are in report/)')
+    .option('--lang <lang>', 'report language: en or zh', 'en')
+    .option('--no-report', 'do not render the report after the run')
+    .option('--dry-run', 'print the plan and check prerequisites (JDK, Maven, ports, disk, writable output folders), run nothing')
+    .option('--json', 'machine-readable events on stdout instead of progress bars')
+    .option('--thresholds <file>', 'after the run (and its report) check the rules of this JSON file (thresholds.example.json); exit 9 when one is broken')
+    .option('--db-url <url>', 'database scenarios (study 002): use this existing PostgreSQL (jdbc:postgresql://host:port/db?user=u&password=p or postgresql://user:password@host:port/db) instead of starting one; its orders table is created or checked there, and it is never stopped')
+    .option('--debug', 'print stack traces');
+  program.addHelpText('after', profileHelp(studies));
+  program.action(() => {
+    chosen.command = 'run';
+  });
+  return program;
+}
+
+/** `report`, `compare` and `list`: the commands that read runs or studies. */
+function addReadCommands(program: Command, chosen: Chosen): void {
+  program
+    .command('report [runDir]')
+    .description('(re)write the report of a run (default: the newest run with results)')
+    .option('--lang <lang>', 'en or zh')
+    .option('--report-dir <dir>', 'where reports go')
+    .option('--thresholds <file>', 'then check the rules of this JSON file against the run; exit 9 when one is broken')
+    .action((runDir: string | undefined, o: { lang?: string; reportDir?: string; thresholds?: string }) => {
+      chosen.command = 'report';
+      chosen.runDir = runDir ?? null;
+      chosen.lang = o.lang ?? null;
+      chosen.reportDir = o.reportDir ?? null;
+      chosen.thresholds = o.thresholds ?? null;
+    });
+  program
+    .command('compare <runA> <runB>')
+    .description("compare run B against run A (the baseline): cells matched by study, scenario, variant and level; throughput and E2E P50/P95/P99 with a 95 % Welch interval over the repeats and a verdict per cell (Markdown on stdout)")
+    .option('--json', 'one JSON line on stdout instead of Markdown')
+    .option('--out <dir>', 'also write compare.md, index.html (self-contained) and compare.json into this folder')
+    .option('--thresholds <file>', 'check the rules of this JSON file: compare rules against the comparison, run rules against run B; exit 9 when one is broken')
+    .action((runA: string, runB: string, o: { json?: boolean; out?: string; thresholds?: string }) => {
+      chosen.command = 'compare';
+      chosen.runDir = runA;
+      chosen.runDirB = runB;
+      chosen.json = Boolean(o.json);
+      chosen.out = o.out ?? null;
+      chosen.thresholds = o.thresholds ?? null;
+    });
+  program
+    .command('list')
+    .description('list the studies (or one: --study <id>) and their profiles with planned cells, requests and duration')
+    .option('--study <id>', 'list this study only')
+    .option('--json', 'one JSON line instead of a table')
+    .action((o: { json?: boolean; study?: string }) => {
+      chosen.command = 'list';
+      chosen.json = Boolean(o.json);
+      chosen.study = o.study ?? null;
+    });
+}
+
+/** `k8s`, `shard` and `merge`: the multi-host flow (src/cli/multihost.ts). */
+function addMultihostCommands(program: Command, chosen: Chosen, addRunOptions: AddRunOptions): void {
+  addRunOptions(program
+    .command('k8s')
+    .description(`write (never apply) the Kubernetes manifests of a multi-host run: an Indexed Job of --shards K load generator pods, each running one shard of every cell against --sut-url and writing its shard folder to a shared volume; the volume's claim, a pod to copy the folders back, a Dockerfile and a README with the commands (build, push, apply, copy back, merge)`)
+    .option('--study <id>', 'the study (default: the default study)')
+    .option('--profile <name>', 'a profile of the study (default: its first)'))
+    .option('--image <image>', 'the load generator image the cluster pulls (default: vtbench-loadgen:<tool version>; build it with the Dockerfile written)')
+    .option('--name <name>', 'the Job name and its folder on the volume, a DNS-1123 label of at most 50 characters (default: vtbench-<study>-<profile>)')
+    .option('--namespace <ns>', 'the namespace of the Job, the claim and the fetch pod (default: kubectl\'s)')
+    .option('--pvc <claim>', `the ReadWriteMany PersistentVolumeClaim every pod mounts at ${SHARED_MOUNT} (default: ${DEFAULT_PVC})`)
+    .option('--pvc-size <quantity>', `the storage pvc.json asks for (default: ${DEFAULT_PVC_SIZE})`)
+    .option('--storage-class <class>', "the claim's storage class (default: the cluster's)")
+    .option('--sync-timeout-s <s>', `how long a pod waits for the others to reach a cell's start (default: ${DEFAULT_SYNC_TIMEOUT_S})`)
+    .option('--out <dir>', 'where the files go (default: k8s/<name>)')
+    .option('--debug', 'print stack traces')
+    .action((o: Opts) => {
+      chosen.command = 'k8s';
+      chosen.sub = o;
+    });
+  addRunOptions(program
+    .command('shard')
+    .description('one load generator of a multi-host run (what each pod of the `k8s` Job runs): shard --index of --shards K of every cell\'s workers against the external --sut-url and --mock-url, in step with the other shards; writes <out>/shard-<index> for `merge`')
+    .option('--study <id>', 'the study (default: the default study)')
+    .option('--profile <name>', 'a profile of the study (default: its first)'))
+    .option('--index <i>', 'this shard, 0..K-1 (default: $JOB_COMPLETION_INDEX, which a Kubernetes Indexed Job sets)')
+    .option('--out <dir>', 'the folder every shard shares: this shard writes <out>/shard-<index>, the shards meet in <out>/sync (required)')
+    .option('--sync-timeout-s <s>', `how long to wait for the other shards at a cell's start (default: ${DEFAULT_SYNC_TIMEOUT_S})`)
+    .option('--json', 'machine-readable events on stdout instead of progress bars')
+    .option('--debug', 'print stack traces')
+    .action((o: Opts) => {
+      chosen.command = 'shard';
+      chosen.sub = o;
+    });
+  program
+    .command('merge <shardDirs...>')
+    .description("merge the K shard folders of a multi-host run (`shard`, the pods of the `k8s` Job) into one run folder that `report` renders: totals summed, percentiles from the merged raw records; the folders must be shards 0..K-1 of one plan, and a cell missing from a shard is recorded as failed, never merged from the others")
+    .option('--out <dir>', 'the merged run folder, which must not exist (default: <runs-dir>/<yyyymmdd-hhmmss>-<study>-<profile>, from the earliest shard start)')
+    .option('--debug', 'print stack traces')
+    .action((dirs: string[], o: { out?: string }) => {
+      chosen.command = 'merge';
+      chosen.dirs = dirs;
+      chosen.out = o.out ?? null;
+    });
+}
+
+/** The whole command line; its actions write what the parse chose into `chosen`. */
+function buildProgram(io: Io, studies: readonly Study[], chosen: Chosen): Command {
+  const addRunOptions = runOptionsAdder(studies);
+  const program = rootProgram(io, studies, chosen, addRunOptions);
+  addReadCommands(program, chosen);
+  addMultihostCommands(program, chosen, addRunOptions);
+  program
+    .command('resummarize <runDir>')
+    .description("re-derive a run's cell summaries and flags from its raw per-request data with this version's definitions")
+    .action((runDir: string) => {
+      chosen.command = 'resummarize';
+      chosen.runDir = runDir;
+    });
+  return program;
+}
+
+/**
+ * Parse a command line. Returns null when it only asked for help (printed on io.stdout).
+ * @throws VtbenchError(EXIT.usage) for an unknown option, a missing argument and the like
+ */
+export async function parseArgs(argv: readonly string[], io: Io, studies: readonly Study[]): Promise<Parsed | null> {
+  const chosen: Chosen = { command: null, runDir: null, lang: null, reportDir: null, json: false, study: null, runDirB: null, out: null, thresholds: null, sub: null, dirs: null };
+  const program = buildProgram(io, studies, chosen);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.help' || e.code === 'commander.version') return null;
+      throw new VtbenchError(e.message.replace(/^error: /, ''), 'see --help for the options', EXIT.usage);
+    }
+    throw e;
+  }
+  return { program, opts: program.opts<Opts>(), chosen };
+}
+
+/**
+ * The options given before a subcommand that it reads; any other (a run option such as --study,
+ * --variants, --levels, --resume) would be ignored silently, so it is refused.
+ */
+const SUBCOMMAND_OPTIONS: Record<'report' | 'resummarize' | 'list' | 'compare' | 'k8s' | 'shard' | 'merge', readonly string[]> = {
+  report: ['--runs-dir', '--report-dir', '--lang', '--debug', '--json', '--thresholds'],
+  k8s: ['--debug'],
+  shard: ['--debug', '--json'],
+  merge: ['--runs-dir', '--debug'],
+  compare: ['--debug', '--json', '--thresholds'],
+  resummarize: ['--debug', '--json'],
+  list: ['--study', '--json', '--debug'],
+};
+
+/**
+ * @throws VtbenchError(EXIT.usage) naming the options given on the command line (before the
+ *   subcommand) that `command` does not apply
+ */
+export function refuseForeignOptions(program: Command, command: keyof typeof SUBCOMMAND_OPTIONS): void {
+  const allowed = SUBCOMMAND_OPTIONS[command];
+  const given = program.options
+    .filter((o) => program.getOptionValueSource(o.attributeName()) === 'cli')
+    .map((o) => o.long ?? o.flags)
+    .filter((f, i, all) => all.indexOf(f) === i && !allowed.includes(f));
+  if (given.length > 0) {
+    throw new VtbenchError(
+      `${given.join(', ')} ${given.length === 1 ? 'does' : 'do'} not apply to \`${command}\``,
+      `drop ${given.length === 1 ? 'it' : 'them'}; \`${command}\` takes ${allowed.join(', ')} (npx zx run.mjs ${command} --help)`,
+      EXIT.usage);
+  }
+}

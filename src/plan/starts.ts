@@ -1,0 +1,69 @@
+/**
+ * What a run spends before and between its loads: the SUT jar's build, one SUT JVM start per block,
+ * one PostgreSQL start. The plan's theoretical duration (plan.ts) leaves them out; the planned
+ * duration printed by `list` and before a run, and the run's ETA, add them from START_COST_S. Pure.
+ */
+import type { ResolvedOptions } from '../types/run.ts';
+import type { Study } from '../types/study.ts';
+import { formatDuration, scenarioOfVariant, type Plan } from './plan.ts';
+
+/**
+ * Start costs, s: typical figures on this project's 2-core host, never tuned to make a run look
+ * shorter. Where each comes from:
+ * - `sutJvm`: a SUT JVM from spawn until /bench/info answers. The committed runs' SUT logs that
+ *   record Spring Boot's start line (runs/20261130-100102-seed-000 and two more, runs/ * /logs/sut-*.log)
+ *   say "process running for" 5.95, 5.99 and 7.81 s; the harness's readiness poll comes on top: 8 s.
+ * - `postgres`: an own PostgreSQL (initdb, start, the orders table): startPostgres
+ *   (src/adapters/db/postgres.ts) measured 3 times on 2026-12-02 on this host, shared with other
+ *   work: 3.91, 3.33, 3.45 s: 4 s.
+ * - `sutBuild`: the SUT jar's Maven build when sut/ changed since the last build (src/adapters/jvm/build.ts
+ *   skips it otherwise): about 2 min on a first run, Maven's downloads included (issue 30, item 8).
+ */
+export const START_COST_S = { sutJvm: 8, postgres: 4, sutBuild: 120 } as const;
+
+/** The starts a run still has ahead of it. */
+export interface RunStarts {
+  /** SUT JVMs to start: one per block with a cell still to measure (0 with an external SUT, --sut-url) */
+  sutJvms: number;
+  /** an own PostgreSQL to start (a database scenario still to measure, no --db-url) */
+  postgres: boolean;
+  /** the SUT jar to build (sut/ changed since the last build; never with an external SUT) */
+  sutBuild: boolean;
+}
+
+/**
+ * The starts of a plan's remaining blocks.
+ * @param done cells with a valid result (a resumed run's); their blocks start no JVM
+ * @param ownDb whether the run starts its own PostgreSQL (false with --db-url)
+ * @param sutBuild whether the SUT jar must be built first (ignored with an external SUT)
+ */
+export function plannedStarts(plan: Plan, study: Pick<Study, 'id' | 'scenarios'>, o: ResolvedOptions, x: { done?: ReadonlySet<string>; ownDb: boolean; sutBuild: boolean }): RunStarts {
+  const done = x.done ?? new Set<string>();
+  const pending = plan.blocks.filter((b) => b.cells.some((c) => !done.has(c.cellId)));
+  const localSut = o.sutUrl === undefined;
+  return {
+    sutJvms: localSut ? pending.length : 0,
+    postgres: x.ownDb && pending.some((b) => scenarioOfVariant(study, o, b.variant).usesDb === true),
+    sutBuild: localSut && x.sutBuild,
+  };
+}
+
+/** The starts' planned time, s: sutJvms × START_COST_S.sutJvm + the PostgreSQL start + the build. */
+export function startsS(s: RunStarts): number {
+  return s.sutJvms * START_COST_S.sutJvm + (s.postgres ? START_COST_S.postgres : 0) + (s.sutBuild ? START_COST_S.sutBuild : 0);
+}
+
+/**
+ * One line for the plan printed before a run: the planned duration, the plan's load and warm-up
+ * time plus its starts, each named with its cost, e.g.
+ * `  planned duration ≈ 2 min 12 s: load and warm-up 1 min 40 s + 4 SUT JVM starts × 8 s`.
+ */
+export function formatStarts(plan: Plan, s: RunStarts): string {
+  const parts = [
+    ...(s.sutJvms > 0 ? [`${s.sutJvms} SUT JVM start${s.sutJvms === 1 ? '' : 's'} × ${START_COST_S.sutJvm} s`] : []),
+    ...(s.postgres ? [`PostgreSQL start ${START_COST_S.postgres} s`] : []),
+    ...(s.sutBuild ? [`the SUT build ${formatDuration(START_COST_S.sutBuild)} (sut/ changed since the last build)`] : []),
+  ];
+  const load = `load and warm-up ${formatDuration(plan.theoreticalS)}`;
+  return `  planned duration ≈ ${formatDuration(plan.theoreticalS + startsS(s))}: ${parts.length === 0 ? `${load}, nothing to start here` : [load, ...parts].join(' + ')}`;
+}
