@@ -12,9 +12,10 @@ import type { CellFlag } from '../types/run.ts';
 export type RunEvent =
   /**
    * `remainingTheoreticalS`: the theoretical load time of the cells still to measure, s;
-   * `remainingStarts`: the SUT JVMs and the PostgreSQL still to start (src/plan/starts.ts), which the ETA adds
+   * `remainingWarmupS`: the planned warm-ups and alone probes of the blocks still to run, s;
+   * `remainingStarts`: the SUT JVMs and the PostgreSQL still to start (src/plan/starts.ts). The ETA adds them all.
    */
-  | { type: 'plan'; runId: string; runDir: string; study: string; profile: string; scenario: string; variants: string[]; totalRequests: number; theoreticalS: number; remainingTheoreticalS: number; remainingStarts: { sutJvms: number; postgres: boolean }; cells: number; resumedCells: number }
+  | { type: 'plan'; runId: string; runDir: string; study: string; profile: string; scenario: string; variants: string[]; totalRequests: number; theoreticalS: number; remainingTheoreticalS: number; remainingWarmupS: number; remainingStarts: { sutJvms: number; postgres: boolean }; cells: number; resumedCells: number }
   | { type: 'info'; message: string }
   | { type: 'block-start'; blockId: string }
   /**
@@ -69,12 +70,14 @@ export function jsonSubscriber(out: NodeJS.WritableStream): Emit {
 
 
 /**
- * What the run's ETA is made of: the theoretical load time of the cells not yet ended and the starts
- * still ahead (START_COST_S each). Warm-ups are not in it.
+ * What the run's ETA is made of: the theoretical load time of the cells not yet ended, the planned
+ * warm-ups and probes of the blocks not yet begun, and the starts still ahead (START_COST_S each).
  */
 export interface EtaState {
   /** theoretical time of the cells not yet ended, s (the running one included) */
   cellsLeftS: number;
+  /** planned warm-ups and alone probes of the blocks not yet begun, s */
+  warmupsLeftS: number;
   /** SUT JVMs still to start */
   sutJvmsLeft: number;
   /** PostgreSQL still to start */
@@ -83,13 +86,13 @@ export interface EtaState {
 
 /**
  * The run's ETA, s: the cells left, with the running cell counted by its theory less its elapsed
- * time (never below 0), plus the starts left at their planned costs. Pure.
+ * time (never below 0), plus the warm-ups left and the starts left at their planned costs. Pure.
  * @param cellTheoryS the running cell's theoretical duration, s (0 between cells)
  * @param cellElapsedS how long the running cell has run, s
  */
 export function runEtaS(st: EtaState, cellTheoryS = 0, cellElapsedS = 0): number {
   const cellLeft = Math.max(0, cellTheoryS - cellElapsedS);
-  return st.cellsLeftS - cellTheoryS + cellLeft + st.sutJvmsLeft * START_COST_S.sutJvm + (st.postgresLeft ? START_COST_S.postgres : 0);
+  return st.cellsLeftS - cellTheoryS + cellLeft + st.warmupsLeftS + st.sutJvmsLeft * START_COST_S.sutJvm + (st.postgresLeft ? START_COST_S.postgres : 0);
 }
 
 /** The ETA after a start ended: one SUT JVM or the PostgreSQL fewer to start (never below none). Pure. */
@@ -106,14 +109,17 @@ function startName(what: StartKind, id: string | undefined): string {
   return `the SUT JVM${id === undefined ? '' : ` of block ${id}`}`;
 }
 
-/** The line of a `starting` event, e.g. `  starting the SUT JVM of block fixed-r1 (≈ 8 s)`. Pure. */
+/**
+ * The line of a `starting` event, e.g. `  starting the SUT JVM of block fixed-r1`. A SUT JVM's line
+ * names no expected time: its START_COST_S is the whole block's overhead, not the start alone. Pure.
+ */
 export function startingLine(e: Extract<RunEvent, { type: 'starting' }>): string {
   if (e.what === 'sut-build') return `building the SUT jar with Maven: sut/ changed since the last build (≈ ${formatDuration(e.expectedS)} on a first run)`;
   if (e.what === 'postgres') return `  starting PostgreSQL for the database scenarios (≈ ${formatDuration(e.expectedS)})`;
-  return `  starting ${startName(e.what, e.id)} (≈ ${formatDuration(e.expectedS)})`;
+  return `  starting ${startName(e.what, e.id)}`;
 }
 
-/** The line of a `started` event, e.g. `  the SUT JVM of block fixed-r1 answers after 6.4 s`. Pure. */
+/** The line of a `started` event, e.g. `  the SUT JVM of block fixed-r1 ready after 6.4 s`. Pure. */
 export function startedLine(e: Extract<RunEvent, { type: 'started' }>): string {
   const took = `${e.elapsedS.toFixed(1)} s`;
   if (e.what === 'sut-build') return `built the SUT jar in ${took}`;
@@ -207,18 +213,22 @@ class CellBar {
  */
 export function textSubscriber(err: NodeJS.WriteStream, plan: Plan): Emit {
   const theory = new Map(plan.cells.map((c) => [c.cellId, c.theoreticalS]));
-  let eta: EtaState = { cellsLeftS: 0, sutJvmsLeft: 0, postgresLeft: false };
+  const blockExtraS = new Map(plan.blocks.map((b) => [b.blockId, (b.warmup?.theoreticalS ?? 0) + (b.aloneProbe?.theoreticalS ?? 0)]));
+  let eta: EtaState = { cellsLeftS: 0, warmupsLeftS: 0, sutJvmsLeft: 0, postgresLeft: false };
   const bar = new CellBar(err, () => eta);
   const t0 = Date.now();
   const line = (s: string) => err.write(s + '\n');
   return (e) => {
     switch (e.type) {
       case 'plan':
-        eta = { cellsLeftS: e.remainingTheoreticalS, sutJvmsLeft: e.remainingStarts.sutJvms, postgresLeft: e.remainingStarts.postgres };
+        eta = { cellsLeftS: e.remainingTheoreticalS, warmupsLeftS: e.remainingWarmupS, sutJvmsLeft: e.remainingStarts.sutJvms, postgresLeft: e.remainingStarts.postgres };
         if (e.resumedCells > 0) line(`resuming: ${e.resumedCells} of ${e.cells} cells already done`);
         return;
       case 'info': return void line(e.message);
-      case 'block-start': return void line(`— JVM block ${e.blockId}`);
+      case 'block-start':
+        // its warm-up and probe are under way: out of the ETA (no bar is drawn until its first cell)
+        eta = { ...eta, warmupsLeftS: Math.max(0, eta.warmupsLeftS - (blockExtraS.get(e.blockId) ?? 0)) };
+        return void line(`— JVM block ${e.blockId}`);
       case 'starting': return void line(startingLine(e));
       case 'started':
         eta = afterStart(eta, e.what);

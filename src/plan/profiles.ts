@@ -14,6 +14,7 @@ import type { ResolvedOptions } from '../types/run.ts';
 import type { Profile, Study, Variant } from '../types/study.ts';
 import { driverFor, withShards } from '../load/driver.ts';
 import { checkStudy } from './study-check.ts';
+import { START_COST_S, plannedStarts, startsS } from './starts.ts';
 
 /** The default profile of a study: its first. */
 export function defaultProfile(study: Study): Profile {
@@ -22,8 +23,14 @@ export function defaultProfile(study: Study): Profile {
   return p;
 }
 
-/** One profile's plan in figures: for `run.mjs list`. Durations are theoretical (s), JVM starts and the build excluded. */
-export interface ProfileListing { study: string; profile: string; isDefault: boolean; description: string; cells: number; requests: number; plannedS: number }
+/** One profile's plan in figures: for `run.mjs list`. */
+export interface ProfileListing {
+  study: string; profile: string; isDefault: boolean; description: string; cells: number; requests: number;
+  /** theoretical load and warm-up, s */
+  plannedS: number;
+  /** the SUT JVM starts and the PostgreSQL start at START_COST_S (src/plan/starts.ts), s; the build excluded */
+  startsS: number;
+}
 
 /**
  * Every study's profiles with their planned cells, requests and theoretical duration, resolved
@@ -32,8 +39,10 @@ export interface ProfileListing { study: string; profile: string; isDefault: boo
  */
 export function listProfiles(studies: readonly Study[], host: HostLimits = readHostLimits()): ProfileListing[] {
   return studies.flatMap((st) => st.profiles.map((p, i) => {
-    const plan = makePlan(resolveOptions(st, p.name, {}, host), st);
-    return { study: st.id, profile: p.name, isDefault: i === 0, description: p.description, cells: plan.cells.length, requests: plan.totalRequests, plannedS: plan.theoreticalS };
+    const o = resolveOptions(st, p.name, {}, host);
+    const plan = makePlan(o, st);
+    const starts = startsS(plannedStarts(plan, st, o, { ownDb: true, sutBuild: false }));
+    return { study: st.id, profile: p.name, isDefault: i === 0, description: p.description, cells: plan.cells.length, requests: plan.totalRequests, plannedS: plan.theoreticalS, startsS: starts };
   }));
 }
 
@@ -44,11 +53,11 @@ export function formatProfileList(rows: readonly ProfileListing[], studies: read
     lines.push(`study ${st.id}: ${st.title} (source ${st.source})`);
     lines.push(`  ${'profile'.padEnd(20)} ${'cells'.padStart(6)} ${'requests'.padStart(10)}   planned duration`);
     for (const r of rows.filter((x) => x.study === st.id)) {
-      lines.push(`  ${(r.profile + (r.isDefault ? ' (default)' : '')).padEnd(20)} ${String(r.cells).padStart(6)} ${r.requests.toLocaleString('en-US').padStart(10)}   ≥ ${formatDuration(r.plannedS)}`);
+      lines.push(`  ${(r.profile + (r.isDefault ? ' (default)' : '')).padEnd(20)} ${String(r.cells).padStart(6)} ${r.requests.toLocaleString('en-US').padStart(10)}   ≈ ${formatDuration(r.plannedS + r.startsS)} (load and warm-up ≥ ${formatDuration(r.plannedS)} + starts ${formatDuration(r.startsS)})`);
       lines.push(`      ${r.description}`);
     }
   }
-  lines.push('', 'Planned durations are load and warm-up time from the theoretical bounds; JVM starts and the build come on top.');
+  lines.push('', `Planned durations are load and warm-up time from the theoretical bounds plus the starts: each SUT JVM ≈ ${START_COST_S.sutJvm} s, PostgreSQL ≈ ${START_COST_S.postgres} s (measured, src/plan/starts.ts). A run whose sut/ changed since the last build first builds the SUT (≈ ${formatDuration(START_COST_S.sutBuild)} on a first run).`);
   return lines.join('\n');
 }
 

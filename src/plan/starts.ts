@@ -10,16 +10,19 @@ import { formatDuration, scenarioOfVariant, type Plan } from './plan.ts';
 /**
  * Start costs, s: typical figures on this project's 2-core host, never tuned to make a run look
  * shorter. Where each comes from:
- * - `sutJvm`: a SUT JVM from spawn until /bench/info answers. The committed runs' SUT logs that
- *   record Spring Boot's start line (runs/20261130-100102-seed-000 and two more, runs/ * /logs/sut-*.log)
- *   say "process running for" 5.95, 5.99 and 7.81 s; the harness's readiness poll comes on top: 8 s.
+ * - `sutJvm`: what one JVM block costs beyond its planned warm-up and alone probe: the previous SUT
+ *   stopped, this one started until /bench/info answers, the block's unplanned work. The committed
+ *   runs (runs/, 9 runs with a plan this version makes, 55 block changes) spent between one block's
+ *   last cell end and the next block's first cell start, less that block's planned warm-up and probe,
+ *   7.8 to 91.6 s, median 18.4 s (p25 11.8 s); Spring Boot alone logs "process running for" 5.95 to
+ *   7.81 s in the three SUT logs that record it. 18 s.
  * - `postgres`: an own PostgreSQL (initdb, start, the orders table): startPostgres
  *   (src/adapters/db/postgres.ts) measured 3 times on 2026-12-02 on this host, shared with other
- *   work: 3.91, 3.33, 3.45 s: 4 s.
+ *   work: 3.91, 3.33, 3.45 s. 4 s.
  * - `sutBuild`: the SUT jar's Maven build when sut/ changed since the last build (src/adapters/jvm/build.ts
  *   skips it otherwise): about 2 min on a first run, Maven's downloads included (issue 30, item 8).
  */
-export const START_COST_S = { sutJvm: 8, postgres: 4, sutBuild: 120 } as const;
+export const START_COST_S = { sutJvm: 18, postgres: 4, sutBuild: 120 } as const;
 
 /** The starts a run still has ahead of it. */
 export interface RunStarts {
@@ -56,14 +59,19 @@ export function startsS(s: RunStarts): number {
 /**
  * One line for the plan printed before a run: the planned duration, the plan's load and warm-up
  * time plus its starts, each named with its cost, e.g.
- * `  planned duration ≈ 2 min 12 s: load and warm-up 1 min 40 s + 4 SUT JVM starts × 8 s`.
+ * `  planned duration ≈ 2 min 52 s: load and warm-up 1 min 40 s + 4 SUT JVM blocks × 18 s (stop, start)`.
  */
 export function formatStarts(plan: Plan, s: RunStarts): string {
   const parts = [
-    ...(s.sutJvms > 0 ? [`${s.sutJvms} SUT JVM start${s.sutJvms === 1 ? '' : 's'} × ${START_COST_S.sutJvm} s`] : []),
+    ...(s.sutJvms > 0 ? [`${s.sutJvms} SUT JVM block${s.sutJvms === 1 ? '' : 's'} × ${START_COST_S.sutJvm} s (stop, start)`] : []),
     ...(s.postgres ? [`PostgreSQL start ${START_COST_S.postgres} s`] : []),
     ...(s.sutBuild ? [`the SUT build ${formatDuration(START_COST_S.sutBuild)} (sut/ changed since the last build)`] : []),
   ];
   const load = `load and warm-up ${formatDuration(plan.theoreticalS)}`;
   return `  planned duration ≈ ${formatDuration(plan.theoreticalS + startsS(s))}: ${parts.length === 0 ? `${load}, nothing to start here` : [load, ...parts].join(' + ')}`;
+}
+
+/** The planned warm-ups and alone probes of the blocks with a cell not in `done`, s. */
+export function warmupsS(plan: Plan, done: ReadonlySet<string> = new Set()): number {
+  return plan.blocks.filter((b) => b.cells.some((c) => !done.has(c.cellId))).reduce((t, b) => t + (b.warmup?.theoreticalS ?? 0) + (b.aloneProbe?.theoreticalS ?? 0), 0);
 }

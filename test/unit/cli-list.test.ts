@@ -10,6 +10,7 @@ import { STUDIES } from '../../src/studies/index.ts';
 import type { Study } from '../../src/types/study.ts';
 import { TOY_STUDY } from '../fixtures/toy-study/study.ts';
 import { makePlan, formatDuration } from '../../src/plan/plan.ts';
+import { START_COST_S } from '../../src/plan/starts.ts';
 
 async function run(argv: string[], studies?: readonly Study[]): Promise<{ code: number; out: string }> {
   let out = '';
@@ -58,7 +59,7 @@ test('list covers every study it is given: a second study gets its own header an
   assert.ok(line.includes(` ${plan.cells.length} `) && line.includes(formatDuration(plan.theoreticalS)), line);
   const json = await run(['list', '--json'], [...STUDIES, TOY_STUDY]);
   const ev = JSON.parse(json.out.trim()) as { profiles: { study: string; profile: string; isDefault: boolean }[] };
-  assert.deepEqual(ev.profiles.filter((x) => x.study === 'toy'), [{ study: 'toy', profile: 'tiny', isDefault: true, description: TOY_STUDY.profiles[0]!.description, cells: plan.cells.length, requests: plan.totalRequests, plannedS: plan.theoreticalS }]);
+  assert.deepEqual(ev.profiles.filter((x) => x.study === 'toy'), [{ study: 'toy', profile: 'tiny', isDefault: true, description: TOY_STUDY.profiles[0]!.description, cells: plan.cells.length, requests: plan.totalRequests, plannedS: plan.theoreticalS, startsS: plan.blocks.length * START_COST_S.sutJvm }]);
 });
 
 test('--study: an unknown id is a usage error naming --study and the known ids; --help lists every study with its variants and profiles', async () => {

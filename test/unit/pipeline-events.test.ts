@@ -19,9 +19,9 @@ function fakeTty(): { stream: NodeJS.WriteStream; text: () => string } {
 
 test('a cell without progress events still shows its elapsed time growing, and the timer ends with the cell', async () => {
   const { stream, text } = fakeTty();
-  const plan = { cells: [{ cellId: 'platform-c1-r1', theoreticalS: 625 }] } as unknown as Plan;
+  const plan = { cells: [{ cellId: 'platform-c1-r1', theoreticalS: 625 }], blocks: [] } as unknown as Plan;
   const emit = textSubscriber(stream, plan);
-  emit({ type: 'plan', runId: 'r', runDir: '/tmp/r', study: '004', profile: 'p', scenario: 's', variants: ['platform'], totalRequests: 1, theoreticalS: 625, remainingTheoreticalS: 625, remainingStarts: { sutJvms: 0, postgres: false }, cells: 1, resumedCells: 0 });
+  emit({ type: 'plan', runId: 'r', runDir: '/tmp/r', study: '004', profile: 'p', scenario: 's', variants: ['platform'], totalRequests: 1, theoreticalS: 625, remainingTheoreticalS: 625, remainingWarmupS: 0, remainingStarts: { sutJvms: 0, postgres: false }, cells: 1, resumedCells: 0 });
   emit({ type: 'cell-start', cellId: 'platform-c1-r1', requests: 100000, theoreticalS: 625 });
   try {
     await sleep(2300);
@@ -36,7 +36,7 @@ test('a cell without progress events still shows its elapsed time growing, and t
 
 test('an in-process cell ends with its job line (makespan against theory), not a throughput line', () => {
   const { stream, text } = fakeTty();
-  const plan = { cells: [{ cellId: 'platform-c1-r1', theoreticalS: 625 }] } as unknown as Plan;
+  const plan = { cells: [{ cellId: 'platform-c1-r1', theoreticalS: 625 }], blocks: [] } as unknown as Plan;
   const emit = textSubscriber(stream, plan);
   emit({ type: 'cell-start', cellId: 'platform-c1-r1', requests: 100000, theoreticalS: 625 });
   const summary = { count: 1, ok: 1, wholeRunThroughputRps: 0.0016, steadyStateThroughputRps: null, e2eMs: { p95: 628180 } } as never;

@@ -8,7 +8,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plan } from '../../plan/plan.ts';
 import { formatDuration } from '../../plan/plan.ts';
-import { plannedStarts, type RunStarts } from '../../plan/starts.ts';
+import { plannedStarts, warmupsS, type RunStarts } from '../../plan/starts.ts';
 import { VtbenchError, EXIT, fsError } from '../../types/errors.ts';
 import type { RunManifest } from '../../types/run.ts';
 import { ChildRegistry } from '../../adapters/process/children.ts';
@@ -184,7 +184,7 @@ async function measure(a: MeasureArgs, s: RunSession, emit: Emit, deps: MainDeps
   emit({
     type: 'plan', runId: manifest.runId, runDir: store.dir, study: study.id, profile: options.profile, scenario: options.scenario, variants: [...options.variants], totalRequests: plan.totalRequests, theoreticalS: plan.theoreticalS,
     remainingTheoreticalS: plan.cells.filter((c) => !done.has(c.cellId)).reduce((t, c) => t + c.theoreticalS, 0),
-    remainingStarts: { sutJvms: starts.sutJvms, postgres: starts.postgres },
+    remainingWarmupS: warmupsS(plan, done), remainingStarts: { sutJvms: starts.sutJvms, postgres: starts.postgres },
     cells: plan.cells.length, resumedCells: plan.cells.filter((c) => done.has(c.cellId)).length,
   });
   const external = withExternalComponents(runDeps, options);
