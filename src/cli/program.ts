@@ -229,7 +229,7 @@ export async function parseArgs(argv: readonly string[], io: Io, studies: readon
  * The options given before a subcommand that it reads; any other (a run option such as --study,
  * --variants, --levels, --resume) would be ignored silently, so it is refused.
  */
-const SUBCOMMAND_OPTIONS: Record<'report' | 'resummarize' | 'list' | 'compare' | 'k8s' | 'shard' | 'merge', readonly string[]> = {
+const SUBCOMMAND_OPTIONS: Readonly<Record<'report' | 'resummarize' | 'list' | 'compare' | 'k8s' | 'shard' | 'merge', readonly string[]>> = {
   report: ['--runs-dir', '--report-dir', '--lang', '--debug', '--json', '--thresholds'],
   k8s: ['--debug'],
   shard: ['--debug', '--json'],
