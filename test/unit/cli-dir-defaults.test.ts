@@ -10,6 +10,7 @@ import { dirOption } from '../../src/cli/context.ts';
 import { ROOT } from '../../src/cli/common.ts';
 import { main, type Io, type MainDeps } from '../../src/cli/main.ts';
 import { freePort } from '../fixtures/ports.ts';
+import { START_COST_S } from '../../src/plan/starts.ts';
 
 /** Whether git ignores a path of the repository (`git check-ignore` exits 0 for an ignored path). */
 function ignored(path: string): boolean {
@@ -33,13 +34,15 @@ test('a given folder resolves against the current folder; an empty one is a usag
   assert.throws(() => dirOption('  ', 'report'), /--report-dir: an empty folder name/);
 });
 
-test('a dry run without --runs-dir plans its run folder under out/runs/ of the repository', async () => {
+test('a dry run without --runs-dir plans its run folder under out/runs/ of the repository, and its planned duration adds the starts', async () => {
   let out = '';
   const sink = { write: (x: string) => { out += x; return true; } } as unknown as NodeJS.WriteStream;
   const io: Io = { stdout: sink, stderr: sink };
   const deps = { prepare: async () => { throw new Error('a dry run prepares nothing'); }, checkJdk: () => 'fake JDK', checkMaven: () => 'fake Maven', report: async () => { throw new Error('no report'); } } as MainDeps;
   const code = await main(['--profile', 'smoke', '--dry-run', '--json', '--no-report', '--mock-port', String(await freePort()), '--sut-port', String(await freePort())], io, deps);
   assert.equal(code, 0, out);
-  const ev = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { type: string; runDir?: string }).find((e) => e.type === 'dry-run');
+  const ev = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { type: string; runDir?: string; theoreticalS?: number; plannedS?: number }).find((e) => e.type === 'dry-run');
   assert.ok(ev?.runDir?.startsWith(join(ROOT, 'out', 'runs') + '/'), `${ev?.runDir} is under out/runs/`);
+  assert.ok(ev!.plannedS! >= ev!.theoreticalS! + START_COST_S.sutJvm, `the planned duration ${ev!.plannedS} s adds the SUT JVM starts to ${ev!.theoreticalS} s`);
+  assert.match(out, /planned duration ≈ .* SUT JVM block/);
 });
