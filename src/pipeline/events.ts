@@ -114,7 +114,7 @@ function startName(what: StartKind, id: string | undefined): string {
  * names no expected time: its START_COST_S is the whole block's overhead, not the start alone. Pure.
  */
 export function startingLine(e: Extract<RunEvent, { type: 'starting' }>): string {
-  if (e.what === 'sut-build') return `building the SUT jar with Maven: sut/ changed since the last build (≈ ${formatDuration(e.expectedS)} on a first run)`;
+  if (e.what === 'sut-build') return `building the SUT jar with Maven: sut/ changed since the last build (≈ ${formatDuration(e.expectedS)} with a filled Maven repository)`;
   if (e.what === 'postgres') return `  starting PostgreSQL for the database scenarios (≈ ${formatDuration(e.expectedS)})`;
   return `  starting ${startName(e.what, e.id)}`;
 }

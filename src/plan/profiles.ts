@@ -57,7 +57,7 @@ export function formatProfileList(rows: readonly ProfileListing[], studies: read
       lines.push(`      ${r.description}`);
     }
   }
-  lines.push('', `Planned durations are load and warm-up time from the theoretical bounds plus the starts: each SUT JVM block ≈ ${START_COST_S.sutJvm} s (the previous JVM stopped, this one started), PostgreSQL ≈ ${START_COST_S.postgres} s (measured, src/plan/starts.ts). A run whose sut/ changed since the last build first builds the SUT (≈ ${formatDuration(START_COST_S.sutBuild)} on a first run).`);
+  lines.push('', `Planned durations are load and warm-up time from the theoretical bounds plus the starts: each SUT JVM block ≈ ${START_COST_S.sutJvm} s (the previous JVM stopped, this one started), PostgreSQL ≈ ${START_COST_S.postgres} s (measured, src/plan/starts.ts). A run whose sut/ changed since the last build first builds the SUT (≈ ${formatDuration(START_COST_S.sutBuild)} measured with a filled Maven repository; more when Maven must download).`);
   return lines.join('\n');
 }
 

@@ -20,9 +20,12 @@ import { formatDuration, scenarioOfVariant, type Plan } from './plan.ts';
  *   (src/adapters/db/postgres.ts) measured 3 times on 2026-12-02 on this host, shared with other
  *   work: 3.91, 3.33, 3.45 s. 4 s.
  * - `sutBuild`: the SUT jar's Maven build when sut/ changed since the last build (src/adapters/jvm/build.ts
- *   skips it otherwise): about 2 min on a first run, Maven's downloads included (issue 30, item 8).
+ *   skips it otherwise): measured on 2026-12-02 in a fresh clone (`npx zx run.mjs --profile quick`,
+ *   the Maven repository ~/.m2 already filled, the host shared with other work, load average 12):
+ *   the run folder at 11:38:01, the jar and logs/build.log at 11:38:31, 30 s. A first build on a host
+ *   whose Maven repository is empty adds Maven's downloads, which this figure leaves out. 30 s.
  */
-export const START_COST_S = { sutJvm: 18, postgres: 4, sutBuild: 120 } as const;
+export const START_COST_S = { sutJvm: 18, postgres: 4, sutBuild: 30 } as const;
 
 /** The starts a run still has ahead of it. */
 export interface RunStarts {

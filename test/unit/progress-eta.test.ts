@@ -55,7 +55,7 @@ test('formatStarts: the planned duration is the load and warm-up plus each start
 });
 
 test('the start lines: begun (with the expected cost for the build and PostgreSQL), then ready with the seconds it took', () => {
-  assert.equal(startingLine({ type: 'starting', what: 'sut-build', expectedS: 120 }), 'building the SUT jar with Maven: sut/ changed since the last build (≈ 2 min 0 s on a first run)');
+  assert.equal(startingLine({ type: 'starting', what: 'sut-build', expectedS: 120 }), 'building the SUT jar with Maven: sut/ changed since the last build (≈ 2 min 0 s with a filled Maven repository)');
   assert.equal(startedLine({ type: 'started', what: 'sut-build', elapsedS: 97.26 }), 'built the SUT jar in 97.3 s');
   assert.equal(startingLine({ type: 'starting', what: 'sut-jvm', id: 'vt-r1', expectedS: 18 }), '  starting the SUT JVM of block vt-r1');
   assert.equal(startedLine({ type: 'started', what: 'sut-jvm', id: 'vt-r1', elapsedS: 6.44 }), '  the SUT JVM of block vt-r1 ready after 6.4 s');
