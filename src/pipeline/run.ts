@@ -119,21 +119,6 @@ export function maxDbPool(variants: readonly Variant[]): number {
   return Math.max(HIKARI_DEFAULT_POOL, ...variants.map((v) => Number(v.sutProperties?.['bench.db.pool-size'] ?? HIKARI_DEFAULT_POOL)));
 }
 
-/**
- * The fib n a run's JVMs share: the n calibrated by the run's first SUT JVM that reported one
- * (`manifest.sut`, in the order the blocks ran; `/bench/info` `fib.n`), null before any. Each JVM
- * calibrates n by its own CPU clock, and neighbouring n differ by φ ≈ 1.6× in work, so without this
- * two variants could run different work (the seed-002 run 20261201-152237 ran fib(36), fib(35) and
- * fib(37) in its three cpu-fib blocks). Pure.
- */
-export function runFibN(sut: Readonly<Record<string, unknown>>): number | null {
-  for (const info of Object.values(sut)) {
-    const n = (info as { fib?: { n?: unknown } } | null)?.fib?.n;
-    if (typeof n === 'number' && Number.isInteger(n) && n > 0) return n;
-  }
-  return null;
-}
-
 /** The mock route every successful request of a scenario reaches at least once; null: none (flags.ts mockDisagreement). */
 export function mockRouteOf(s: Pick<Scenario, 'usesMock' | 'usesDelayRoute'>): 'chat' | 'delay' | null {
   return s.usesMock ? 'chat' : s.usesDelayRoute ? 'delay' : null;
@@ -142,14 +127,15 @@ export function mockRouteOf(s: Pick<Scenario, 'usesMock' | 'usesDelayRoute'>): '
 /**
  * The SUT JVM's properties for a block beyond the variant's own: the database (`bench.db.*`) when
  * the block's scenario queries one, the mock's origin (`bench.http.base-url`) when it calls the
- * mock's delay route, the run's fib n (`bench.fib.n`, runFibN) when it serves `cpu-fib` and an
- * earlier JVM of the run calibrated one. The variant's own properties win on a clash. Pure.
+ * mock's delay route, and what the scenario takes from the run's earlier JVMs
+ * (Scenario.sutPropertiesFromRun over `runSut`, the manifest's `sut` so far). The variant's own
+ * properties win on a clash. Pure.
  */
-export function blockSutProperties(scenario: Scenario, variant: Variant, mockUrl: string, db: DbHandle | null, fibN: number | null = null): Record<string, string> | null {
+export function blockSutProperties(scenario: Scenario, variant: Variant, mockUrl: string, db: DbHandle | null, runSut: Readonly<Record<string, unknown>> = {}): Record<string, string> | null {
   const extra: Record<string, string> = {};
   if (scenario.usesDb && db) Object.assign(extra, dbSutProperties(db.target));
   if (scenario.usesDelayRoute) extra['bench.http.base-url'] = mockUrl;
-  if (scenario.sutScenario === 'cpu-fib' && fibN !== null) extra['bench.fib.n'] = String(fibN);
+  if (scenario.sutPropertiesFromRun) Object.assign(extra, scenario.sutPropertiesFromRun(runSut));
   if (Object.keys(extra).length === 0) return null;
   return { ...extra, ...(variant.sutProperties ?? {}) };
 }
@@ -158,7 +144,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
   const { store, deps, options: o } = ctx;
   ctx.emit({ type: 'block-start', blockId: block.blockId });
   const blockScenario = scenarioOfVariant(ctx.study, o, block.variant);
-  const props = blockSutProperties(blockScenario, block.variant, mock.url, db, runFibN(ctx.manifest.sut));
+  const props = blockSutProperties(blockScenario, block.variant, mock.url, db, ctx.manifest.sut);
   const sutVariant: Variant = props === null ? block.variant : { ...block.variant, sutProperties: props };
   const sut = await deps.startSut({ variant: sutVariant, options: o, mockUrl: `${mock.url}/v1`, logFile: join(store.logsDir, `sut-${block.blockId}.log`), signal: ctx.signal });
   if (sut.pid !== null) ctx.children.add({ pid: sut.pid, role: `sut-${block.blockId}`, marker: sut.marker, stop: sut.stop });

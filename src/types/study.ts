@@ -93,6 +93,14 @@ export interface Scenario {
    * lock bounds). Absent: no probe.
    */
   aloneProbe?: { requests: number };
+  /**
+   * SUT properties this scenario's JVM takes from the JVMs of the run that started before it:
+   * `sut` is the run's `manifest.sut` so far (block id → `/bench/info`, in the order the blocks
+   * ran). The pipeline adds them to the block's JVM (src/pipeline/run.ts blockSutProperties; the
+   * variant's own properties win on a clash). E.g. study 002's `cpu-fib` passes the fib n the
+   * first JVM calibrated, so every JVM of the run runs the same work. Absent: none. Pure.
+   */
+  sutPropertiesFromRun?(sut: Readonly<Record<string, unknown>>): Readonly<Record<string, string>>;
 }
 
 /** A job the SUT runs itself (`POST <path>?tasks=…&sleepMs=…&timeoutMs=…`), see src/load/in-process.ts. */
