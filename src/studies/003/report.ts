@@ -1,7 +1,7 @@
 /**
  * Study 003's part of its report (Study.report, src/report/types.ts): the sweep levels from the
  * cells' `sweep` answers (src/types/run.ts VtSweepResult), the knee under both rules of
- * src/compute/analysis/knee.ts (and whether each moves when the last level is removed), the published figures
+ * src/studies/003/knee.ts (and whether each moves when the last level is removed), the published figures
  * beside the measured ones with the host difference and per-core scaling, and the curves. Values
  * across repeats are the median of the ok repeats (min–max, n beside), never an average; a level
  * whose repeats did not all end `ok` shows its outcomes, and the curve ends before the first such level.
@@ -15,7 +15,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { aggText, int, ms, num, pct, raw, table, type Raw } from '../../report/format.ts';
 import { aggregate } from '../../compute/stats/aggregate.ts';
 import type { Agg } from '../../types/run.ts';
-import { MIN_GAIN_PER_DOUBLING, STUDY_RULE_003, doublingRuleKnee, studyRuleKnee, type SweepPoint } from '../../compute/analysis/knee.ts';
+import { MIN_GAIN_PER_DOUBLING, STUDY_RULE_003, doublingRuleKnee, studyRuleKnee, type SweepPoint } from './knee.ts';
 import { PUBLISHED_003, PUBLISHED_HOST_003 } from './published.ts';
 
 /** One level of the sweep, over its repeats. */
