@@ -545,7 +545,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     ...(componentsBefore && componentsAfter ? { componentCpuMs: { mock: diffOrNull(componentsBefore.mock, componentsAfter.mock), db: diffOrNull(componentsBefore.db, componentsAfter.db) } } : {}),
     componentCpuSamples,
     ...(result.job !== undefined ? { job: result.job } : {}),
-    ...(result.sweep !== undefined ? { sweep: result.sweep } : {}),
+    ...(result.jobAnswer !== undefined ? { sweep: result.jobAnswer } : {}),
     ...(result.shards !== undefined ? { shards: result.shards } : {}),
   };
   if (out.pinned?.flushed === false) ctx.emit({ type: 'info', message: `  ${cell.cellId}: the SUT answered its pinned counts before JFR confirmed delivery (5 s wait timed out); a late pin may be counted in the next cell` });

@@ -114,14 +114,22 @@ export interface InProcessJob {
   /** the job's own deadline, ms (theory × 2 + a margin); a job past it is a failed cell */
   timeoutMs: number;
   /**
-   * what the job answers: `async-burst` (default; study 004, src/types/run.ts InProcessJobResult,
-   * stored as CellResult.job) or `vt-sweep` (study 003, VtSweepResult, stored as CellResult.sweep
-   * whatever its `outcome`: a level that ran out of memory or hit a host limit is stored as that
-   * level's outcome, and the run goes on to the next level)
+   * what the job answers. Absent: the engine's own job result (`async-burst`, src/types/run.ts
+   * InProcessJobResult, checked by src/load/in-process.ts jobProblem, stored as CellResult.job).
+   * Present: a study's own answer, which this check accepts or not; an accepted answer is stored
+   * as it came (CellResult.sweep) and read only by the study (e.g. study 003's sweep level, stored
+   * whatever its `outcome`: a level that ran out of memory is that level's outcome, and the run
+   * goes on to the next level); a refused one is a failed request.
    */
-  answer?: 'async-burst' | 'vt-sweep';
+  answer?: JobAnswerCheck;
   /** the query parameters sent instead of `tasks`/`sleepMs`/`timeoutMs` (a `vt-sweep` job: op, threads, durationMs…) */
   params?: Readonly<Record<string, string | number>>;
+}
+
+/** A study's check of its own job answer (InProcessJob.answer). */
+export interface JobAnswerCheck {
+  /** Why `body` (the parsed JSON of a 2xx answer to `job`) is not an answer to store, or null when it is one. Pure. */
+  problem(job: InProcessJob, body: unknown): string | null;
 }
 
 /** Profile values: every option a run resolves, except the names of the study and the profile. */
