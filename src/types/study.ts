@@ -12,12 +12,15 @@ export type { ExecutorSpec, Variant } from './variant.ts';
 export { EXECUTOR_KINDS } from './variant.ts';
 
 /**
- * Load drivers. Built: `closed-loop-http` (c workers, n requests each), `open-loop-http`
- * (arrivals at a rate: the scenario's levels are then arrival rates in req/s, src/load/open-loop.ts)
- * and `in-process` (a timed job the SUT runs itself and reports on, study 004: src/load/in-process.ts);
- * `websocket` (held connections, study 002 scenario 5) is a typed slot for a later issue.
+ * The load driver kinds, one key per driver module: each module of src/load/drivers/ declares its
+ * own (`declare module '../../types/study.ts' { interface DriverKinds { 'my-kind': true } }`), and
+ * src/load/driver.ts DRIVERS must then register it, or the program does not compile. Built:
+ * `closed-loop-http` (c workers, n requests each), `open-loop-http` (arrivals at a rate: the
+ * scenario's levels are then arrival rates in req/s), `in-process` (a timed job the SUT runs
+ * itself and reports on) and `websocket` (held connections, each pushed to at an interval).
  */
-export type DriverKind = 'closed-loop-http' | 'open-loop-http' | 'websocket' | 'in-process';
+export interface DriverKinds {}
+export type DriverKind = keyof DriverKinds;
 
 /** The HTTP request each closed-loop worker sends, path relative to the SUT's origin. */
 export interface ScenarioRequest {
