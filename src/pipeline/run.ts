@@ -22,7 +22,7 @@ import { withPodShard, type PodShard } from './pod-shard.ts';
 import type { LoadResult, LoadSummary } from '../types/load.ts';
 import { levelsOf, scenarioOfVariant, warmupSendUntilMs, type Plan, type PlannedBlock, type PlannedCell } from '../plan/plan.ts';
 import { dbSutProperties, type DbHandle } from '../adapters/db/postgres.ts';
-import type { Scenario, Study, Variant } from '../types/study.ts';
+import { executorInfo, type Scenario, type Study, type Variant } from '../types/study.ts';
 import { RunStore, compactRequests } from '../adapters/store/run-store.ts';
 import { buildSummary } from '../compute/analysis/summary.ts';
 import type { CompactRequests } from '../types/run.ts';
@@ -259,8 +259,8 @@ export function sutMismatches(variant: Variant, scenario: Scenario, info: SutInf
   const want: [string, unknown][] = [
     ['variant', variant.id],
     ['kind', e.kind],
-    ['threads', e.kind === 'platform-pool' ? e.threads : null],
-    ['queueCapacity', e.kind === 'platform-pool' ? e.queueCapacity : null],
+    ['threads', executorInfo(e).pool(e)?.threads ?? null],
+    ['queueCapacity', executorInfo(e).pool(e)?.queueCapacity ?? null],
     ['threadNamePrefix', variant.threadNamePrefix],
   ];
   const got = info.executor as unknown as Record<string, unknown>;

@@ -9,7 +9,7 @@ import type { ResolvedOptions } from './run.ts';
 
 import type { ExecutorSpec, Variant } from './variant.ts';
 export type { ExecutorSpec, Variant } from './variant.ts';
-export { EXECUTOR_KINDS } from './variant.ts';
+export { EXECUTOR_KINDS, EXECUTOR_KIND_INFO, executorInfo, type ExecutorKindInfo } from './variant.ts';
 
 /**
  * The load driver kinds, one key per driver module: each module of src/load/drivers/ declares its
