@@ -12,6 +12,9 @@ import { sweepProblem, VT_SWEEP_ANSWER, type VtSweepResult } from '../../src/stu
 import { STUDY_003 } from '../../src/studies/003/index.ts';
 import { curvePoints, knees, sweepLevels } from '../../src/studies/003/report.ts';
 import type { CellResult } from '../../src/types/run.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const opts = (profile: string) => resolveOptions(STUDY_003, profile, {});
 
@@ -77,4 +80,18 @@ test('the curve ends before the first failed level; both knees read only the cur
   const k = knees(pts);
   assert.equal(k.doubling.kneeThreads, 2000); // 2000 → 4000 gains 5 % per doubling
   assert.equal(k.doublingWithoutLast, null); // the knee's own step removed: nothing left to decide it
+});
+
+test('every sweep answer in the committed study 003 runs passes the study\'s own check (the schema now leaves the slot to the study)', () => {
+  const runs = fileURLToPath(new URL('../../runs/', import.meta.url));
+  let checked = 0;
+  for (const run of readdirSync(runs).filter((r) => /-003-/.test(r))) {
+    const dir = join(runs, run, 'cells');
+    for (const f of readdirSync(dir).filter((n) => /^[^.]+-r\d+\.json$/.test(n))) {
+      const c = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { concurrency: number; sweep?: unknown };
+      assert.equal(sweepProblem({ ...JOB, tasks: c.concurrency }, c.sweep), null, `${run}/${f}`);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 20, `read ${checked} committed sweep cells`);
 });
