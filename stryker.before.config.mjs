@@ -22,7 +22,7 @@ const EXISTING = {
   'src/compute/stats/welch.ts': ['test/unit/compare-stats.test.ts'],
   'src/compute/stats/tdist.ts': ['test/unit/compare-stats.test.ts'],
   'src/report/compare/model.ts': [],
-  'src/compute/analysis/knee.ts': ['test/unit/knee.test.ts'],
+  'src/studies/003/knee.ts': ['test/unit/knee.test.ts'],
   'src/compute/analysis/queue-growth.ts': ['test/unit/open-loop-theory.test.ts'],
   'src/load/server-timing.ts': ['test/unit/load-server-timing.test.ts'],
   'src/report/thresholds/rules.ts:68-176': ['test/unit/thresholds.test.ts'],

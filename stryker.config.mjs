@@ -30,7 +30,7 @@ export const MUTATE = [
   'src/compute/stats/tdist.ts',
   // model.ts takes two loaded runs and returns a Comparison; it reads no file: all of it is pure
   'src/report/compare/model.ts',
-  'src/compute/analysis/knee.ts',
+  'src/studies/003/knee.ts',
   'src/compute/analysis/queue-growth.ts',
   'src/load/server-timing.ts',
   // rules.ts: isCompareRule, unitOf, ruleText, parseRuleText and readThresholds (lines 68-176).

@@ -13,15 +13,15 @@
  * pipeline records it as a failed cell (src/pipeline/failed-cells.ts unusableLoad), never as a
  * measurement. The client waits at most the job's deadline + CLIENT_MARGIN_MS.
  *
- * A `vt-sweep` job (study 003, `InProcessJob.answer`) is sent its `params` and answers one sweep
- * level (src/types/run.ts VtSweepResult), returned in `LoadResult.sweep`: a known `outcome` other
- * than `ok` (out of memory, host limit…) is a stored level outcome, not a failed request, so the
- * sweep goes on to its next level; an answer of another shape is a failed request as above.
+ * A job with a study's own answer (`InProcessJob.answer`, e.g. study 003's sweep level) is sent its
+ * `params`; an answer the study's check accepts is returned, unread, in `LoadResult.jobAnswer` (the
+ * study decides what a stored answer may say: study 003 stores a level that ran out of memory as
+ * that level's outcome); an answer it refuses is a failed request as above.
  */
 import { request } from 'undici';
 import { performance } from 'node:perf_hooks';
 import type { InProcessJob } from '../types/study.ts';
-import type { InProcessJobResult, VtSweepResult } from '../types/run.ts';
+import type { InProcessJobResult, StudyJobAnswer } from '../types/run.ts';
 import { summarize } from './summarize.ts';
 import { classifyError } from './errors.ts';
 import type { ErrorClass, LoadResult, RequestRecord } from '../types/load.ts';
@@ -45,31 +45,6 @@ export function jobProblem(job: InProcessJob, body: unknown): string | null {
   if (b['timedOut'] !== false) return `the job passed its deadline of ${job.timeoutMs} ms (completed ${String(b['completed'])} of ${job.tasks})`;
   if (b['tasks'] !== job.tasks || b['completed'] !== job.tasks) return `completed ${String(b['completed'])} of ${String(b['tasks'])} tasks, expected ${job.tasks}`;
   if (typeof b['makespanMs'] !== 'number') return 'makespanMs missing';
-  return null;
-}
-
-/** The fields a `vt-sweep` answer must carry as numbers. */
-const SWEEP_NUMBER_FIELDS = ['threads', 'durationMs', 'sleepMs', 'timeoutMs', 'startedThreads', 'startMs', 'windowMs', 'completedOps', 'opsInWindow', 'opErrors', 'gcPauseMs', 'gcStartPhaseMs', 'heapUsedBeforeBytes', 'availableProcessors', 'sampleIntervalMs'] as const;
-/** The outcomes a `vt-sweep` level may answer (sut/…/sweep/VtSweep.java). */
-export const SWEEP_OUTCOMES: readonly VtSweepResult['outcome'][] = ['ok', 'oom', 'start-failed', 'host-limit', 'timeout', 'op-errors'];
-
-/**
- * Why a `vt-sweep` answer is not a stored level, or null when it is one (any known `outcome`: a
- * failed level is stored as that level's outcome). An `ok` level must have its throughput and
- * latencies and the thread count asked for. Pure.
- */
-export function sweepProblem(job: InProcessJob, body: unknown): string | null {
-  if (typeof body !== 'object' || body === null) return 'the answer is not a JSON object';
-  const b = body as Record<string, unknown>;
-  if (b['job'] !== 'vt-sweep') return `field job is ${JSON.stringify(b['job'] ?? null)}, expected "vt-sweep"`;
-  for (const f of SWEEP_NUMBER_FIELDS) if (typeof b[f] !== 'number') return `field ${f} is ${JSON.stringify(b[f] ?? null)}, expected a number`;
-  if (!SWEEP_OUTCOMES.includes(b['outcome'] as VtSweepResult['outcome'])) return `field outcome is ${JSON.stringify(b['outcome'] ?? null)}, expected one of ${SWEEP_OUTCOMES.join(', ')}`;
-  if (b['threads'] !== job.tasks) return `the level ran ${String(b['threads'])} threads, ${job.tasks} were asked for`;
-  if (!Array.isArray(b['samples'])) return 'samples missing';
-  if (b['outcome'] === 'ok') {
-    for (const f of ['throughputOpsPerS', 'latencyP50Ms', 'latencyP99Ms', 'latencyMaxMs'] as const) if (typeof b[f] !== 'number') return `an ok level has ${f} = ${JSON.stringify(b[f] ?? null)}`;
-    if (b['startedThreads'] !== job.tasks) return `an ok level started ${String(b['startedThreads'])} of ${job.tasks} threads`;
-  }
   return null;
 }
 
@@ -97,7 +72,7 @@ export async function runInProcessJob(baseUrl: string, job: InProcessJob, signal
   let status: number | null = null;
   let errorClass: ErrorClass | null = null;
   let result: InProcessJobResult | undefined;
-  let sweep: VtSweepResult | undefined;
+  let jobAnswer: StudyJobAnswer | undefined;
   let aborted = false;
   let refused: { status: number; message: string } | undefined;
   try {
@@ -121,8 +96,8 @@ export async function runInProcessJob(baseUrl: string, job: InProcessJob, signal
       } catch {
         /* not JSON: checked below */
       }
-      if (job.answer === 'vt-sweep') {
-        if (sweepProblem(job, body) === null) sweep = body as VtSweepResult;
+      if (job.answer) {
+        if (job.answer.problem(job, body) === null) jobAnswer = body as StudyJobAnswer;
         else errorClass = 'other';
       } else if (jobProblem(job, body) === null) result = body as InProcessJobResult;
       else errorClass = 'other';
@@ -142,7 +117,7 @@ export async function runInProcessJob(baseUrl: string, job: InProcessJob, signal
     warmup: { count: 0, errors: 0 },
     loadgen: { eventLoopLagP99Ms: null, eventLoopLagMaxMs: null, cpuPct: endMs > 0 ? ((cpu.user + cpu.system) / 1000 / endMs) * 100 : null },
     ...(result ? { job: result } : {}),
-    ...(sweep ? { sweep } : {}),
+    ...(jobAnswer ? { jobAnswer } : {}),
     ...(refused ? { refused } : {}),
   };
 }

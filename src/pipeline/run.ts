@@ -22,7 +22,7 @@ import { withPodShard, type PodShard } from './pod-shard.ts';
 import type { LoadResult, LoadSummary } from '../types/load.ts';
 import { levelsOf, scenarioOfVariant, warmupSendUntilMs, type Plan, type PlannedBlock, type PlannedCell } from '../plan/plan.ts';
 import { dbSutProperties, type DbHandle } from '../adapters/db/postgres.ts';
-import type { Scenario, Study, Variant } from '../types/study.ts';
+import { executorInfo, type Scenario, type Study, type Variant } from '../types/study.ts';
 import { RunStore, compactRequests } from '../adapters/store/run-store.ts';
 import { buildSummary } from '../compute/analysis/summary.ts';
 import type { CompactRequests } from '../types/run.ts';
@@ -119,21 +119,6 @@ export function maxDbPool(variants: readonly Variant[]): number {
   return Math.max(HIKARI_DEFAULT_POOL, ...variants.map((v) => Number(v.sutProperties?.['bench.db.pool-size'] ?? HIKARI_DEFAULT_POOL)));
 }
 
-/**
- * The fib n a run's JVMs share: the n calibrated by the run's first SUT JVM that reported one
- * (`manifest.sut`, in the order the blocks ran; `/bench/info` `fib.n`), null before any. Each JVM
- * calibrates n by its own CPU clock, and neighbouring n differ by φ ≈ 1.6× in work, so without this
- * two variants could run different work (the seed-002 run 20261201-152237 ran fib(36), fib(35) and
- * fib(37) in its three cpu-fib blocks). Pure.
- */
-export function runFibN(sut: Readonly<Record<string, unknown>>): number | null {
-  for (const info of Object.values(sut)) {
-    const n = (info as { fib?: { n?: unknown } } | null)?.fib?.n;
-    if (typeof n === 'number' && Number.isInteger(n) && n > 0) return n;
-  }
-  return null;
-}
-
 /** The mock route every successful request of a scenario reaches at least once; null: none (flags.ts mockDisagreement). */
 export function mockRouteOf(s: Pick<Scenario, 'usesMock' | 'usesDelayRoute'>): 'chat' | 'delay' | null {
   return s.usesMock ? 'chat' : s.usesDelayRoute ? 'delay' : null;
@@ -142,14 +127,15 @@ export function mockRouteOf(s: Pick<Scenario, 'usesMock' | 'usesDelayRoute'>): '
 /**
  * The SUT JVM's properties for a block beyond the variant's own: the database (`bench.db.*`) when
  * the block's scenario queries one, the mock's origin (`bench.http.base-url`) when it calls the
- * mock's delay route, the run's fib n (`bench.fib.n`, runFibN) when it serves `cpu-fib` and an
- * earlier JVM of the run calibrated one. The variant's own properties win on a clash. Pure.
+ * mock's delay route, and what the scenario takes from the run's earlier JVMs
+ * (Scenario.sutPropertiesFromRun over `runSut`, the manifest's `sut` so far). The variant's own
+ * properties win on a clash. Pure.
  */
-export function blockSutProperties(scenario: Scenario, variant: Variant, mockUrl: string, db: DbHandle | null, fibN: number | null = null): Record<string, string> | null {
+export function blockSutProperties(scenario: Scenario, variant: Variant, mockUrl: string, db: DbHandle | null, runSut: Readonly<Record<string, unknown>> = {}): Record<string, string> | null {
   const extra: Record<string, string> = {};
   if (scenario.usesDb && db) Object.assign(extra, dbSutProperties(db.target));
   if (scenario.usesDelayRoute) extra['bench.http.base-url'] = mockUrl;
-  if (scenario.sutScenario === 'cpu-fib' && fibN !== null) extra['bench.fib.n'] = String(fibN);
+  if (scenario.sutPropertiesFromRun) Object.assign(extra, scenario.sutPropertiesFromRun(runSut));
   if (Object.keys(extra).length === 0) return null;
   return { ...extra, ...(variant.sutProperties ?? {}) };
 }
@@ -158,7 +144,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
   const { store, deps, options: o } = ctx;
   ctx.emit({ type: 'block-start', blockId: block.blockId });
   const blockScenario = scenarioOfVariant(ctx.study, o, block.variant);
-  const props = blockSutProperties(blockScenario, block.variant, mock.url, db, runFibN(ctx.manifest.sut));
+  const props = blockSutProperties(blockScenario, block.variant, mock.url, db, ctx.manifest.sut);
   const sutVariant: Variant = props === null ? block.variant : { ...block.variant, sutProperties: props };
   const startSut = () => deps.startSut({ variant: sutVariant, options: o, mockUrl: `${mock.url}/v1`, logFile: join(store.logsDir, `sut-${block.blockId}.log`), signal: ctx.signal });
   // an external SUT (--sut-url) starts nothing: no progress lines for it
@@ -275,8 +261,8 @@ export function sutMismatches(variant: Variant, scenario: Scenario, info: SutInf
   const want: [string, unknown][] = [
     ['variant', variant.id],
     ['kind', e.kind],
-    ['threads', e.kind === 'platform-pool' ? e.threads : null],
-    ['queueCapacity', e.kind === 'platform-pool' ? e.queueCapacity : null],
+    ['threads', executorInfo(e).pool(e)?.threads ?? null],
+    ['queueCapacity', executorInfo(e).pool(e)?.queueCapacity ?? null],
     ['threadNamePrefix', variant.threadNamePrefix],
   ];
   const got = info.executor as unknown as Record<string, unknown>;
@@ -408,49 +394,148 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   // an external mock (--mock-url) has no pid here: its CPU is not available, never guessed
   const componentCpu = () => ({ mock: mock.pid !== null ? processTreeCpuMs(mock.pid) : null, db: components?.db?.pid != null ? processTreeCpuMs(components.db.pid) : null });
   const componentsBefore = components ? componentCpu() : null;
-  const cellAbort = new AbortController();
-  const watch = new LivenessWatch(() => watched, ctx.liveness).start(() => cellAbort.abort());
-  const fail = (cause: string, death: Death | null, load: LoadSummary | null, mockStats: CellResult['mock'] | null): VtbenchError => {
+  const fail = cellFailer(ctx, cell, startedAt, wallStart);
+  const puller = startSamplePuller(deps, sut.baseUrl, wallStart);
+  const dump = takeDump ? scheduleDump(deps, sut.baseUrl, wallStart, (cell.theoreticalS * 1000) / 2) : null;
+  let loaded: Awaited<ReturnType<typeof loadCell>>;
+  try {
+    loaded = await loadCell(ctx, cell, variant, sut, mock, watched, components);
+  } finally {
+    puller.stop();
+    dump?.cancel();
+  }
+  const { result, loadDied, componentCpuSamples, dead } = loaded;
+  if (dead) throw fail(dead.cause, dead, result !== null && result.records.length > 0 ? result.summary : null, null);
+  if (loadDied || result === null) {
+    const d = deathOfLoad(loadDied!, failedCellPath(store, cell.cellId));
+    throw fail(d.cause, d, null, null);
+  }
+  if (result.aborted || ctx.signal.aborted) return null;
+  if (result.refused) throw refusedError(cell, result.refused);
+  const cpuAfter = readCpuTicks();
+  const componentsAfter = components ? componentCpu() : null;
+  await sleep(Math.min(2 * o.samplerIntervalMs, 1000)); // let the sampler record the drained state
+  await puller.pull();
+  puller.throwIfMalformed();
+  const [mockAfter, pinnedAfter] = await Promise.all([deps.getMockStats(mock.url), deps.getPinned(sut.baseUrl)]);
+  const mockStats: CellResult['mock'] = mockBefore ? { before: mockBefore, after: mockAfter, scope: 'cell' } : { before: null, after: null };
+  // After the load: every component still alive and answering, and at least one success.
+  const death = await checkNow(watched, ctx.liveness);
+  if (death) throw fail(death.cause, death, result.summary, mockStats);
+  const unusable = unusableLoad(result.summary);
+  if (unusable) throw fail(unusable, null, result.summary, mockStats);
+  // a dump the driver took itself (the websocket watchdog's, at the stall) is the cell's dump
+  const dumped = result.stallDump ?? (dump ? await Promise.race([dump.taken, sleep(10_000).then(() => null)]) : null);
+
+  const durationMs = Date.now() - wallStart;
+  const host = hostCpuPct(cpuBefore, cpuAfter);
+  const flags = computeFlags({
+    executor: cell.executor,
+    latencyMs: cell.latencyMs,
+    t0EpochMs: result.t0EpochMs,
+    sutSamples: puller.samples,
+    load: result.summary,
+    eventLoopLagP99Ms: result.loadgen.eventLoopLagP99Ms,
+    eventLoopLagMaxMs: result.loadgen.eventLoopLagMaxMs,
+    loadgenCpuPct: result.loadgen.cpuPct,
+    hostCpuPct: host,
+    errorFlagThreshold: o.errorFlagThreshold,
+    ...(sut.pid === null || mock.pid === null ? { hostCpuScope: 'generator' as const } : {}),
+    // a pod of a multi-host run shares the mock with the other pods: its figures are not this pod's
+    ...(ctx.pod ? {} : { mock: { before: mockBefore, after: mockAfter, route: mockRouteOf(loadOf(ctx, variant).scenario) } }),
+  });
+  const threadDump = dumped ? writeCellDump(ctx, cell.cellId, variant, dumped) : null;
+  const out = cellResultOf({
+    cell, o, startedAt, durationMs, result, samples: puller.samples, mock: mockStats, pinned: pinnedDelta(pinnedBefore, pinnedAfter), hostCpuPct: host, flags, threadDump,
+    sutPid: sut.pid, componentCpuMs: componentsBefore && componentsAfter ? { mock: diffOrNull(componentsBefore.mock, componentsAfter.mock), db: diffOrNull(componentsBefore.db, componentsAfter.db) } : null, componentCpuSamples,
+  });
+  if (out.pinned?.flushed === false) ctx.emit({ type: 'info', message: `  ${cell.cellId}: the SUT answered its pinned counts before JFR confirmed delivery (5 s wait timed out); a late pin may be counted in the next cell` });
+  store.writeCell(out, compactRequests(result.records, result.unsent, result.ws));
+  clearFailedCell(store, ctx.manifest, cell.cellId);
+  writeSummary(ctx);
+  const job = result.job ? { completed: result.job.completed, tasks: result.job.tasks, makespanMs: result.job.makespanMs, submitMs: result.job.submitMs, theoreticalS: cell.theoreticalS } : undefined;
+  ctx.emit({ type: 'cell-end', cellId: cell.cellId, summary: result.summary, boundRps: cell.boundRps, flags, durationMs, ...(job ? { job } : {}) });
+  return out;
+}
+
+/**
+ * A cell's failure recorder: records the cell as failed (manifest.failedCells + its `.failed.json`,
+ * with what was measured of it), emits `cell-failed`, and returns the error the run stops with
+ * (diedError when a component died, else "unusable").
+ */
+function cellFailer(ctx: RunContext, cell: PlannedCell, startedAt: Date, wallStart: number) {
+  return (cause: string, death: Death | null, load: LoadSummary | null, mockStats: CellResult['mock'] | null): VtbenchError => {
     const atIso = death?.atIso ?? new Date().toISOString();
-    recordFailedCell(store, ctx.manifest, {
+    recordFailedCell(ctx.store, ctx.manifest, {
       cellId: cell.cellId, cause, atIso, component: death ? { role: death.role, pid: death.pid } : null,
       startedAt: startedAt.toISOString(), durationMs: Date.now() - wallStart, load, mock: mockStats,
     });
     ctx.emit({ type: 'cell-failed', cellId: cell.cellId, cause });
     if (death) return diedError(ctx, death, `during cell ${cell.cellId}`, cell.cellId);
-    return new VtbenchError(`cell ${cell.cellId} is unusable (${cause}); it is recorded as failed, not as a measurement`, `see the logs in ${store.logsDir}; continue with --resume ${ctx.manifest.runId}`, EXIT.notReady);
+    return new VtbenchError(`cell ${cell.cellId} is unusable (${cause}); it is recorded as failed, not as a measurement`, `see the logs in ${ctx.store.logsDir}; continue with --resume ${ctx.manifest.runId}`, EXIT.notReady);
   };
+}
 
-  // Pull samples periodically so a long cell never outruns the SUT's ring buffer.
+/** The error of a cell whose job the SUT refused (a parameter out of its range): measuring it again cannot succeed, so it is not a failed cell to resume. */
+function refusedError(cell: PlannedCell, refused: { status: number; message: string }): VtbenchError {
+  return new VtbenchError(
+    `the SUT refused cell ${cell.cellId} (HTTP ${refused.status}: ${refused.message}); nothing of it was measured`,
+    `the plan asks for more than the SUT accepts (its limits: sut/src/main/resources/bench-limits.properties, which the plan check reads too); start a new run within them — --resume would ask again`,
+    EXIT.usage,
+  );
+}
+
+/**
+ * Pulls the SUT's samples every SAMPLE_PULL_MS from `wallStart` on, so a long cell never outruns the
+ * SUT's ring buffer. A missed pull is retried at the next tick (the gap shows in the samples); a
+ * wrong answer is kept and thrown by `throwIfMalformed` after the load.
+ */
+function startSamplePuller(deps: RunDeps, baseUrl: string, wallStart: number) {
   const samples: SutSample[] = [];
   let since = wallStart - 1;
   let malformed: MalformedAnswerError | null = null;
   const pull = async () => {
     try {
-      const got = await deps.getSamples(sut.baseUrl, since);
+      const got = await deps.getSamples(baseUrl, since);
       for (const s of got) if (s.tEpochMs > since) samples.push(s);
       for (const s of got) if (s.tEpochMs > since) since = s.tEpochMs;
     } catch (e) {
-      // a missed pull is retried at the next tick (the gap shows in the samples); a wrong answer stops the run after the load
       if (e instanceof MalformedAnswerError) malformed ??= e;
     }
   };
-  const puller = setInterval(() => void pull(), SAMPLE_PULL_MS);
+  const timer = setInterval(() => void pull(), SAMPLE_PULL_MS);
+  return {
+    samples,
+    pull,
+    stop: () => clearInterval(timer),
+    throwIfMalformed: () => {
+      if (malformed) throw malformed;
+    },
+  };
+}
 
-  // Thread dump in the middle of the highest level's cell.
-  let dump: Promise<{ raw: string; atMs: number } | null> = Promise.resolve(null);
-  let dumpTimer: NodeJS.Timeout | null = null;
-  if (takeDump) {
-    dump = new Promise((resolve) => {
-      dumpTimer = setTimeout(() => {
-        const at = Date.now() - wallStart;
-        deps.getThreadDump(sut.baseUrl).then((raw) => resolve({ raw, atMs: at }), () => resolve(null));
-      }, (cell.theoreticalS * 1000) / 2);
-    });
-  }
+/** A thread dump `afterMs` after `wallStart` (the middle of the highest level's cell); `taken` resolves null when it failed or was cancelled before it was asked for. */
+function scheduleDump(deps: RunDeps, baseUrl: string, wallStart: number, afterMs: number): { taken: Promise<{ raw: string; atMs: number } | null>; cancel: () => void } {
+  let timer: NodeJS.Timeout | null = null;
+  const taken = new Promise<{ raw: string; atMs: number } | null>((resolve) => {
+    timer = setTimeout(() => {
+      const at = Date.now() - wallStart;
+      deps.getThreadDump(baseUrl).then((raw) => resolve({ raw, atMs: at }), () => resolve(null));
+    }, afterMs);
+  });
+  return { taken, cancel: () => { if (timer) clearTimeout(timer); } };
+}
 
+/**
+ * The cell's load through its driver, with the liveness watch (a death aborts the load) and the
+ * components' CPU sampled around it. A load process that died (a shard of --shards K, another pod of
+ * a multi-host run) is returned as `loadDied`, not thrown; `dead` is the watched component that died.
+ */
+async function loadCell(ctx: RunContext, cell: PlannedCell, variant: Variant, sut: SutHandle, mock: MockHandle, watched: readonly Watched[], components: { db: DbHandle | null } | null) {
+  const cellAbort = new AbortController();
+  const watch = new LivenessWatch(() => watched, ctx.liveness).start(() => cellAbort.abort());
   // the same components' CPU (and the generator's, one shard only) on a timer, bracketing the load; a pod shard (run.mjs shard) generates its share in this process
-  const cpuSampler = startComponentCpuSampler({ loadgenInProcess: (o.shards ?? 1) <= 1 || ctx.pod !== undefined, mockPid: components ? mock.pid : null, dbPid: components?.db?.pid ?? null });
+  const cpuSampler = startComponentCpuSampler({ loadgenInProcess: (ctx.options.shards ?? 1) <= 1 || ctx.pod !== undefined, mockPid: components ? mock.pid : null, dbPid: components?.db?.pid ?? null });
   let result: LoadResult | null = null;
   let loadDied: ComponentDiedError | null = null;
   let componentCpuSamples: CellResult['componentCpuSamples'] = [];
@@ -462,81 +547,47 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
       { progress: (done, total) => ctx.emit({ type: 'progress', cellId: cell.cellId, done, total }) },
     );
   } catch (e) {
-    // a load process (a shard of --shards K, another pod of a multi-host run) died: the cell failed, as with a dead SUT
     if (!(e instanceof ComponentDiedError)) throw e;
     loadDied = e;
   } finally {
     cpuSampler.sample();
     componentCpuSamples = cpuSampler.stop();
-    clearInterval(puller);
-    if (dumpTimer) clearTimeout(dumpTimer);
     await watch.stop();
   }
-  if (watch.dead) throw fail(watch.dead.cause, watch.dead, result !== null && result.records.length > 0 ? result.summary : null, null);
-  if (loadDied || result === null) {
-    const d = deathOfLoad(loadDied!, failedCellPath(store, cell.cellId));
-    throw fail(d.cause, d, null, null);
-  }
-  if (result.aborted || ctx.signal.aborted) return null;
-  if (result.refused) {
-    // the SUT refused the cell's job (a parameter out of its range): measuring it again cannot succeed, so it is not a failed cell to resume
-    throw new VtbenchError(
-      `the SUT refused cell ${cell.cellId} (HTTP ${result.refused.status}: ${result.refused.message}); nothing of it was measured`,
-      `the plan asks for more than the SUT accepts (its limits: sut/src/main/resources/bench-limits.properties, which the plan check reads too); start a new run within them — --resume would ask again`,
-      EXIT.usage,
-    );
-  }
-  const cpuAfter = readCpuTicks();
-  const componentsAfter = components ? componentCpu() : null;
-  await sleep(Math.min(2 * o.samplerIntervalMs, 1000)); // let the sampler record the drained state
-  await pull();
-  if (malformed) throw malformed;
-  const [mockAfter, pinnedAfter] = await Promise.all([deps.getMockStats(mock.url), deps.getPinned(sut.baseUrl)]);
-  const mockStats: CellResult['mock'] = mockBefore ? { before: mockBefore, after: mockAfter, scope: 'cell' } : { before: null, after: null };
-  // After the load: every component still alive and answering, and at least one success.
-  const death = await checkNow(watched, ctx.liveness);
-  if (death) throw fail(death.cause, death, result.summary, mockStats);
-  const unusable = unusableLoad(result.summary);
-  if (unusable) throw fail(unusable, null, result.summary, mockStats);
-  // a dump the driver took itself (the websocket watchdog's, at the stall) is the cell's dump
-  const dumped = result.stallDump ?? (takeDump ? await Promise.race([dump, sleep(10_000).then(() => null)]) : null);
+  return { result, loadDied, componentCpuSamples, dead: watch.dead };
+}
 
-  const durationMs = Date.now() - wallStart;
-  const host = hostCpuPct(cpuBefore, cpuAfter);
-  const latencyMs = cell.latencyMs;
-  const flags = computeFlags({
-    executor: cell.executor,
-    latencyMs,
-    t0EpochMs: result.t0EpochMs,
-    sutSamples: samples,
-    load: result.summary,
-    eventLoopLagP99Ms: result.loadgen.eventLoopLagP99Ms,
-    eventLoopLagMaxMs: result.loadgen.eventLoopLagMaxMs,
-    loadgenCpuPct: result.loadgen.cpuPct,
-    hostCpuPct: host,
-    errorFlagThreshold: o.errorFlagThreshold,
-    ...(sut.pid === null || mock.pid === null ? { hostCpuScope: 'generator' as const } : {}),
-    // a pod of a multi-host run shares the mock with the other pods: its figures are not this pod's
-    ...(ctx.pod ? {} : { mock: { before: mockBefore, after: mockAfter, route: mockRouteOf(loadOf(ctx, variant).scenario) } }),
-  });
-  let threadDump: CellResult['threadDump'] = null;
-  if (dumped) {
-    const file = `threaddumps/${cell.cellId}.json.gz`;
-    try {
-      threadDump = summarizeThreadDump(dumped.raw, file, dumped.atMs, variant.threadNamePrefix, variant.executor.kind);
-      store.writeThreadDump(cell.cellId, dumped.raw, threadDump);
-    } catch (e) {
-      ctx.emit({ type: 'info', message: `  thread dump of ${cell.cellId} unreadable: ${(e as Error).message}` });
-    }
+/** Summarise and store a cell's thread dump; null (and an info line) when it cannot be read. */
+function writeCellDump(ctx: RunContext, cellId: string, variant: Variant, dumped: { raw: string; atMs: number }): CellResult['threadDump'] {
+  try {
+    const threadDump = summarizeThreadDump(dumped.raw, `threaddumps/${cellId}.json.gz`, dumped.atMs, variant.threadNamePrefix, variant.executor.kind);
+    ctx.store.writeThreadDump(cellId, dumped.raw, threadDump);
+    return threadDump;
+  } catch (e) {
+    ctx.emit({ type: 'info', message: `  thread dump of ${cellId} unreadable: ${(e as Error).message}` });
+    return null;
   }
+}
+
+/**
+ * The cell file's content from what the cell measured. The samples kept are those from one sampler
+ * interval before t0 to two after the load's last end (a WebSocket cell's load lasts through its
+ * window and grace, not only its handshakes). A study's own job answer goes to the stored slot
+ * `sweep` (CellResult.sweep). Pure.
+ */
+export function cellResultOf(m: {
+  cell: PlannedCell; o: ResolvedOptions; startedAt: Date; durationMs: number; result: LoadResult; samples: readonly SutSample[]; mock: CellResult['mock'];
+  pinned: PinnedDelta | null; hostCpuPct: number | null; flags: CellResult['flags']; threadDump: CellResult['threadDump']; sutPid: number | null;
+  componentCpuMs: CellResult['componentCpuMs'] | null; componentCpuSamples: CellResult['componentCpuSamples'];
+}): CellResult {
+  const { cell, o, result } = m;
   const t0 = result.t0EpochMs;
   let lastEndMs = 0;
   for (const r of result.records) if (r.endMs > lastEndMs) lastEndMs = r.endMs; // no spread: cells can hold >100k records
-  // a WebSocket cell's records are its handshakes; its load lasted through the window and the grace
   const ws = result.summary.websocket;
   if (ws) lastEndMs = Math.max(lastEndMs, ws.windowEndMs + ws.graceMs);
   const endEpoch = t0 + lastEndMs;
-  const out: CellResult = {
+  return {
     schemaVersion: SCHEMA_VERSION,
     cellId: cell.cellId,
     variant: cell.variant,
@@ -545,32 +596,25 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     concurrency: cell.concurrency,
     repeat: cell.repeat,
     requestsPerWorker: cell.requestsPerWorker,
-    latencyMs,
+    latencyMs: cell.latencyMs,
     start: o.start,
-    startedAt: startedAt.toISOString(),
+    startedAt: m.startedAt.toISOString(),
     t0EpochMs: t0,
-    durationMs,
+    durationMs: m.durationMs,
     load: result.summary,
-    samples: samples.filter((s) => s.tEpochMs >= t0 - o.samplerIntervalMs && s.tEpochMs <= endEpoch + 2 * o.samplerIntervalMs),
-    mock: mockStats,
-    pinned: pinnedDelta(pinnedBefore, pinnedAfter),
-    loadgen: { eventLoopLagP99Ms: result.loadgen.eventLoopLagP99Ms, eventLoopLagMaxMs: result.loadgen.eventLoopLagMaxMs, cpuPct: result.loadgen.cpuPct, hostCpuPct: host },
-    flags,
-    threadDump,
-    ...(sut.pid !== null ? { sutPid: sut.pid } : {}),
-    ...(componentsBefore && componentsAfter ? { componentCpuMs: { mock: diffOrNull(componentsBefore.mock, componentsAfter.mock), db: diffOrNull(componentsBefore.db, componentsAfter.db) } } : {}),
-    componentCpuSamples,
+    samples: m.samples.filter((s) => s.tEpochMs >= t0 - o.samplerIntervalMs && s.tEpochMs <= endEpoch + 2 * o.samplerIntervalMs),
+    mock: m.mock,
+    pinned: m.pinned,
+    loadgen: { eventLoopLagP99Ms: result.loadgen.eventLoopLagP99Ms, eventLoopLagMaxMs: result.loadgen.eventLoopLagMaxMs, cpuPct: result.loadgen.cpuPct, hostCpuPct: m.hostCpuPct },
+    flags: m.flags,
+    threadDump: m.threadDump,
+    ...(m.sutPid !== null ? { sutPid: m.sutPid } : {}),
+    ...(m.componentCpuMs ? { componentCpuMs: m.componentCpuMs } : {}),
+    componentCpuSamples: m.componentCpuSamples,
     ...(result.job !== undefined ? { job: result.job } : {}),
-    ...(result.sweep !== undefined ? { sweep: result.sweep } : {}),
+    ...(result.jobAnswer !== undefined ? { sweep: result.jobAnswer } : {}),
     ...(result.shards !== undefined ? { shards: result.shards } : {}),
   };
-  if (out.pinned?.flushed === false) ctx.emit({ type: 'info', message: `  ${cell.cellId}: the SUT answered its pinned counts before JFR confirmed delivery (5 s wait timed out); a late pin may be counted in the next cell` });
-  store.writeCell(out, compactRequests(result.records, result.unsent, result.ws));
-  clearFailedCell(store, ctx.manifest, cell.cellId);
-  writeSummary(ctx);
-  const job = result.job ? { completed: result.job.completed, tasks: result.job.tasks, makespanMs: result.job.makespanMs, submitMs: result.job.submitMs, theoreticalS: cell.theoreticalS } : undefined;
-  ctx.emit({ type: 'cell-end', cellId: cell.cellId, summary: result.summary, boundRps: cell.boundRps, flags, durationMs, ...(job ? { job } : {}) });
-  return out;
 }
 
 /** b − a, or null when either is unknown or the difference is negative (a restarted process). */

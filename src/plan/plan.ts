@@ -7,7 +7,7 @@ import { cellMinDurationS, throughputBoundRps, waves } from '../compute/theory/b
 import { openLoopCellDurationS, openLoopThroughputBoundRps } from '../compute/theory/open-loop.ts';
 import { OPEN_LOOP_DEFAULTS } from '../load/driver.ts';
 import type { ResolvedOptions, VariantId } from '../types/run.ts';
-import type { ExecutorSpec, Scenario, Study, Variant } from '../types/study.ts';
+import { executorInfo, type ExecutorSpec, type Scenario, type Study, type Variant } from '../types/study.ts';
 import { VtbenchError, EXIT } from '../types/errors.ts';
 
 export interface PlannedCell {
@@ -272,8 +272,7 @@ export function formatDuration(s: number): string {
 
 /** An executor in words: `platform pool 8 threads, queue 10000` / `virtual thread per task`. */
 export function formatExecutor(e: ExecutorSpec): string {
-  if (e.kind === 'spring-boot-auto') return `Spring Boot's own executors (${e.virtualThreads ? 'virtual threads' : `@Async pool ${e.asyncCoreThreads ?? '?'}, Tomcat ${e.tomcatMaxThreads ?? '?'} threads`})`;
-  return e.kind === 'platform-pool' ? `platform pool ${e.threads} threads, queue ${e.queueCapacity}` : 'virtual thread per task';
+  return executorInfo(e).describe(e);
 }
 
 /** The plan as text, printed before anything starts. */

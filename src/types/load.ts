@@ -311,8 +311,11 @@ export interface LoadResult {
   refused?: { status: number; message: string };
   /** in-process driver only: the job's own measurements (src/load/in-process.ts); stored as CellResult.job */
   job?: InProcessJobResult;
-  /** in-process driver, a `vt-sweep` job (study 003): the level's answer, whatever its outcome; stored as CellResult.sweep */
-  sweep?: VtSweepResult;
+  /**
+   * in-process driver, a job with a study's own answer (InProcessJob.answer): the answer its check
+   * accepted, not read by the engine; stored as CellResult.sweep
+   */
+  jobAnswer?: StudyJobAnswer;
   /** websocket driver: the messages and drops (stored in the requests file's `ws` block) */
   ws?: WsRawRecords;
   /** a thread dump the driver took itself (the websocket driver's progress watchdog), ms after t0; stored as the cell's thread dump */
@@ -339,77 +342,12 @@ export interface ShardStat {
   loadgen: LoadgenStats;
 }
 
-/** One scheduler/memory sample of a sweep level, `tMs` after the start barrier released. */
-export interface VtSweepSample {
-  tMs: number;
-  /** VirtualThreadSchedulerMXBean (null where the bean is unavailable) */
-  parallelism: number | null;
-  poolSize: number | null;
-  mountedVirtualThreads: number | null;
-  queuedVirtualThreads: number | null;
-  heapUsedBytes: number;
-  rssBytes: number | null;
-}
-
 /**
- * The answer of the SUT's `POST /bench/job/vt-sweep` (sut/…/sweep/VtSweep.java): one level of study
- * 003's sweep, N virtual threads looping for `durationMs` over a blocking op of `sleepMs` (L).
- * `outcome`: `ok` (a measurement), `oom` (OutOfMemoryError while starting threads), `start-failed`,
- * `host-limit` (the socket op needs 2 fds + 1 ephemeral port per thread; `hostLimitThreads` says how
- * many this host allows; no thread was started), `timeout`, `op-errors`. Only `ok` levels are
- * measurements. `throughputOpsPerS` = `completedOps` / `windowMs` (barrier release → last thread
- * ended; no operation starts after `durationMs`); `opsInWindow` = operations that ended within
- * `durationMs`. Latency: 1 % log histogram, nearest rank; overshoot = latency − L; `jitterPct` = SD
- * of the latency / L × 100; `gcPauseSharePct` = stop-the-world GC time (GarbageCollectorMXBeans
- * whose name has neither "Concurrent" nor "Cycles") / window × 100; per-thread memory = (peak
- * sampled − before) / threads started.
+ * A study's own answer of an in-process job (InProcessJob.answer, src/types/study.ts): a JSON object
+ * the engine carries from the driver to the cell file without reading it. The study that asked for
+ * it owns its type and its check (e.g. study 003's sweep level, src/studies/003/sweep.ts).
  */
-export interface VtSweepResult {
-  job: string;
-  op: string;
-  threads: number;
-  durationMs: number;
-  sleepMs: number;
-  timeoutMs: number;
-  outcome: 'ok' | 'oom' | 'start-failed' | 'host-limit' | 'timeout' | 'op-errors';
-  reason: string | null;
-  startedThreads: number;
-  startMs: number;
-  startRatePerS: number | null;
-  windowMs: number;
-  completedOps: number;
-  opsInWindow: number;
-  throughputOpsPerS: number | null;
-  latencyMeanMs: number | null;
-  latencyP50Ms: number | null;
-  latencyP99Ms: number | null;
-  latencyMaxMs: number | null;
-  latencySdMs: number | null;
-  overshootP50Ms: number | null;
-  overshootP99Ms: number | null;
-  overshootMaxMs: number | null;
-  jitterPct: number | null;
-  opErrors: number;
-  firstOpError: string | null;
-  gcPauseMs: number;
-  gcPauseSharePct: number | null;
-  gcStartPhaseMs: number;
-  gcTimeByCollectorMs: Record<string, number>;
-  gcCountByCollector: Record<string, number>;
-  heapUsedBeforeBytes: number;
-  heapUsedPeakBytes: number | null;
-  rssBeforeBytes: number | null;
-  rssPeakBytes: number | null;
-  heapPerThreadBytes: number | null;
-  rssPerThreadBytes: number | null;
-  availableProcessors: number;
-  maxFileDescriptors: number | null;
-  openFileDescriptorsBefore: number | null;
-  ephemeralPorts: number | null;
-  hostLimitThreads: number | null;
-  sampleIntervalMs: number;
-  samples: VtSweepSample[];
-}
+export type StudyJobAnswer = { [field: string]: unknown };
 
 /**
  * The answer of the SUT's `POST /bench/job/async-burst` (sut/…/AsyncBurstJob.java), study 004's

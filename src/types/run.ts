@@ -19,8 +19,8 @@
  *
  * Rules: units in names; "not computable" is null, never 0; every write is atomic.
  */
-import type { LoadSummary, Percentiles, ErrorClass, ShardStat, VtSweepResult, InProcessJobResult, CompactWs } from './load.ts';
-export type { VtSweepSample, VtSweepResult, InProcessJobResult, CompactWs } from './load.ts';
+import type { LoadSummary, Percentiles, ErrorClass, ShardStat, StudyJobAnswer, InProcessJobResult, CompactWs } from './load.ts';
+export type { StudyJobAnswer, InProcessJobResult, CompactWs } from './load.ts';
 import type { SutSample, SutInfo } from './sut-api.ts';
 import type { MockStats } from './mock.ts';
 import type { ExecutorSpec, Variant } from './variant.ts';
@@ -348,11 +348,14 @@ export interface CellResult {
    */
   job?: InProcessJobResult;
   /**
-   * study 003's sweep cells only (an in-process job answering `vt-sweep`): the level as the SUT's
-   * `POST /bench/job/vt-sweep` answered it, whatever its `outcome` (an out-of-memory or a host limit
-   * is the level's outcome, stored so, never read as a measurement). Absent in every other cell.
+   * in-process cells whose job has a study's own answer (InProcessJob.answer): that answer as the
+   * SUT gave it and the study's check accepted it (LoadResult.jobAnswer), opaque to the engine; the
+   * study reads it with its own type (study 003's sweep level: src/studies/003/sweep.ts, whatever its
+   * `outcome`). The slot keeps the name `sweep` because the runs already stored (study 003, its first
+   * user) name it so: a rename would need a schema version and a reader of the old one. Absent in
+   * every other cell.
    */
-  sweep?: VtSweepResult;
+  sweep?: StudyJobAnswer;
 }
 
 /**

@@ -9,15 +9,18 @@ import type { ResolvedOptions } from './run.ts';
 
 import type { ExecutorSpec, Variant } from './variant.ts';
 export type { ExecutorSpec, Variant } from './variant.ts';
-export { EXECUTOR_KINDS } from './variant.ts';
+export { EXECUTOR_KINDS, EXECUTOR_KIND_INFO, executorInfo, type ExecutorKindInfo } from './variant.ts';
 
 /**
- * Load drivers. Built: `closed-loop-http` (c workers, n requests each), `open-loop-http`
- * (arrivals at a rate: the scenario's levels are then arrival rates in req/s, src/load/open-loop.ts)
- * and `in-process` (a timed job the SUT runs itself and reports on, study 004: src/load/in-process.ts);
- * `websocket` (held connections, study 002 scenario 5) is a typed slot for a later issue.
+ * The load driver kinds, one key per driver module: each module of src/load/drivers/ declares its
+ * own (`declare module '../../types/study.ts' { interface DriverKinds { 'my-kind': true } }`), and
+ * src/load/driver.ts DRIVERS must then register it, or the program does not compile. Built:
+ * `closed-loop-http` (c workers, n requests each), `open-loop-http` (arrivals at a rate: the
+ * scenario's levels are then arrival rates in req/s), `in-process` (a timed job the SUT runs
+ * itself and reports on) and `websocket` (held connections, each pushed to at an interval).
  */
-export type DriverKind = 'closed-loop-http' | 'open-loop-http' | 'websocket' | 'in-process';
+export interface DriverKinds {}
+export type DriverKind = keyof DriverKinds;
 
 /** The HTTP request each closed-loop worker sends, path relative to the SUT's origin. */
 export interface ScenarioRequest {
@@ -93,6 +96,14 @@ export interface Scenario {
    * lock bounds). Absent: no probe.
    */
   aloneProbe?: { requests: number };
+  /**
+   * SUT properties this scenario's JVM takes from the JVMs of the run that started before it:
+   * `sut` is the run's `manifest.sut` so far (block id → `/bench/info`, in the order the blocks
+   * ran). The pipeline adds them to the block's JVM (src/pipeline/run.ts blockSutProperties; the
+   * variant's own properties win on a clash). E.g. study 002's `cpu-fib` passes the fib n the
+   * first JVM calibrated, so every JVM of the run runs the same work. Absent: none. Pure.
+   */
+  sutPropertiesFromRun?(sut: Readonly<Record<string, unknown>>): Readonly<Record<string, string>>;
 }
 
 /** A job the SUT runs itself (`POST <path>?tasks=…&sleepMs=…&timeoutMs=…`), see src/load/in-process.ts. */
@@ -106,14 +117,22 @@ export interface InProcessJob {
   /** the job's own deadline, ms (theory × 2 + a margin); a job past it is a failed cell */
   timeoutMs: number;
   /**
-   * what the job answers: `async-burst` (default; study 004, src/types/run.ts InProcessJobResult,
-   * stored as CellResult.job) or `vt-sweep` (study 003, VtSweepResult, stored as CellResult.sweep
-   * whatever its `outcome`: a level that ran out of memory or hit a host limit is stored as that
-   * level's outcome, and the run goes on to the next level)
+   * what the job answers. Absent: the engine's own job result (`async-burst`, src/types/run.ts
+   * InProcessJobResult, checked by src/load/in-process.ts jobProblem, stored as CellResult.job).
+   * Present: a study's own answer, which this check accepts or not; an accepted answer is stored
+   * as it came (CellResult.sweep) and read only by the study (e.g. study 003's sweep level, stored
+   * whatever its `outcome`: a level that ran out of memory is that level's outcome, and the run
+   * goes on to the next level); a refused one is a failed request.
    */
-  answer?: 'async-burst' | 'vt-sweep';
+  answer?: JobAnswerCheck;
   /** the query parameters sent instead of `tasks`/`sleepMs`/`timeoutMs` (a `vt-sweep` job: op, threads, durationMs…) */
   params?: Readonly<Record<string, string | number>>;
+}
+
+/** A study's check of its own job answer (InProcessJob.answer). */
+export interface JobAnswerCheck {
+  /** Why `body` (the parsed JSON of a 2xx answer to `job`) is not an answer to store, or null when it is one. Pure. */
+  problem(job: InProcessJob, body: unknown): string | null;
 }
 
 /** Profile values: every option a run resolves, except the names of the study and the profile. */

@@ -24,8 +24,59 @@ export type ExecutorSpec =
   | { kind: 'virtual-per-task' }
   | { kind: 'spring-boot-auto'; virtualThreads: boolean; asyncCoreThreads: number | null; tomcatMaxThreads: number | null };
 
-/** The executor kinds the SUT knows (one place on the harness side). */
-export const EXECUTOR_KINDS: readonly ExecutorSpec['kind'][] = ['platform-pool', 'virtual-per-task', 'spring-boot-auto'];
+/**
+ * What the harness needs to know of one executor kind, so that the engine asks the kind instead of
+ * testing for it. A new kind is its member of ExecutorSpec and its entry in EXECUTOR_KIND_INFO (and,
+ * on the SUT's side, its class in sut/…/executors/ and its line in ExecutorKinds.java).
+ */
+export interface ExecutorKindInfo<E extends ExecutorSpec = ExecutorSpec> {
+  /** the executor in words, for the plan (`platform pool 8 threads, queue 10000`) */
+  describe(e: E): string;
+  /** the `bench.executor.*` properties beyond `.kind` that configure it in the SUT (sut/…/BenchProperties.java) */
+  sutProperties(e: E): [string, string][];
+  /** the fixed pool of platform threads its tasks run on, as the SUT reports it (`/bench/info` executor `threads`, `queueCapacity`); null when none */
+  pool(e: E): { threads: number; queueCapacity: number } | null;
+  /** the thread limit a request meets (src/compute/theory/bounds.ts threadLimit), null when there is none */
+  threadLimit(e: E): number | null;
+  /** every task runs on a virtual thread of its own (thread dumps count the executor's threads as virtual; the scheduler-delay flag applies) */
+  tasksOnVirtualThreads: boolean;
+}
+
+type KindInfo = { [K in ExecutorSpec['kind']]: ExecutorKindInfo<Extract<ExecutorSpec, { kind: K }>> };
+
+/** Every executor kind the SUT knows, and what the harness needs of it (one place on the harness side). */
+export const EXECUTOR_KIND_INFO: Readonly<KindInfo> = {
+  'platform-pool': {
+    describe: (e) => `platform pool ${e.threads} threads, queue ${e.queueCapacity}`,
+    sutProperties: (e) => [['bench.executor.threads', String(e.threads)], ['bench.executor.queue-capacity', String(e.queueCapacity)]],
+    pool: (e) => ({ threads: e.threads, queueCapacity: e.queueCapacity }),
+    threadLimit: (e) => e.threads,
+    tasksOnVirtualThreads: false,
+  },
+  'virtual-per-task': {
+    describe: () => 'virtual thread per task',
+    sutProperties: () => [],
+    pool: () => null,
+    threadLimit: () => null,
+    tasksOnVirtualThreads: true,
+  },
+  'spring-boot-auto': {
+    describe: (e) => `Spring Boot's own executors (${e.virtualThreads ? 'virtual threads' : `@Async pool ${e.asyncCoreThreads ?? '?'}, Tomcat ${e.tomcatMaxThreads ?? '?'} threads`})`,
+    sutProperties: () => [],
+    pool: () => null,
+    // a request holds one of Tomcat's worker threads throughout (null on virtual threads)
+    threadLimit: (e) => e.tomcatMaxThreads,
+    tasksOnVirtualThreads: false,
+  },
+};
+
+/** The executor kinds the SUT knows. */
+export const EXECUTOR_KINDS: readonly ExecutorSpec['kind'][] = Object.keys(EXECUTOR_KIND_INFO) as ExecutorSpec['kind'][];
+
+/** The entry of `e`'s kind in EXECUTOR_KIND_INFO, typed for `e`. */
+export function executorInfo(e: ExecutorSpec): ExecutorKindInfo {
+  return EXECUTOR_KIND_INFO[e.kind] as ExecutorKindInfo;
+}
 
 /**
  * One arm of a comparison. `id` appears in cell ids (`<id>-c<level>-r<repeat>`), file names and

@@ -15,6 +15,7 @@ import { runStudy, type Io } from '../../src/cli/main.ts';
 import { realDeps } from '../../src/cli/deps.ts';
 import { RunStore } from '../../src/adapters/store/run-store.ts';
 import { STUDY_003 } from '../../src/studies/003/index.ts';
+import { sweepOf } from '../../src/studies/003/sweep.ts';
 import { freePort } from '../fixtures/ports.ts';
 
 function capture(): { io: Io; text: () => string } {
@@ -39,11 +40,11 @@ test('study 003 smoke: a fresh JVM per level, each level the SUT\'s sweep answer
     // one SUT JVM per level
     assert.deepEqual(Object.keys(m.sut).sort(), ['virtual-c1000-r1', 'virtual-c200-r1']);
     const cells = store.readDoneCells(m.cellOrder);
-    assert.deepEqual(cells.map((c) => c.sweep?.threads), [200, 1000]);
+    assert.deepEqual(cells.map((c) => sweepOf(c)?.threads), [200, 1000]);
     const pids = new Set(cells.map((c) => c.sutPid));
     assert.equal(pids.size, 2, 'each level ran in its own JVM');
     for (const c of cells) {
-      const s = c.sweep!;
+      const s = sweepOf(c)!;
       assert.equal(s.outcome, 'ok', s.reason ?? '');
       assert.equal(s.startedThreads, c.concurrency);
       // a sleep of 50 ms never ends early: every thread completes at most D / L ops in the window
@@ -73,9 +74,9 @@ test('study 003: a socket level beyond the host\'s descriptors is stored as its 
     const store = new RunStore(join(runsDir, id!));
     const m = store.readManifest();
     const cells = store.readDoneCells(m.cellOrder);
-    assert.deepEqual(cells.map((c) => c.sweep?.outcome), ['ok', 'host-limit']);
-    assert.equal(cells[1]!.sweep!.startedThreads, 0);
-    assert.equal(cells[1]!.sweep!.throughputOpsPerS, null);
+    assert.deepEqual(cells.map((c) => sweepOf(c)?.outcome), ['ok', 'host-limit']);
+    assert.equal(sweepOf(cells[1]!)!.startedThreads, 0);
+    assert.equal(sweepOf(cells[1]!)!.throughputOpsPerS, null);
     const md = readFileSync(join(tmp, 'report', id!, 'report.md'), 'utf8');
     assert.match(md, /1,000,000: host-limit/);
   } finally {

@@ -16,6 +16,7 @@ import { main, type Io } from '../../src/cli/main.ts';
 import { realDeps } from '../../src/cli/deps.ts';
 import { parseSutLimits, jobLimitProblems, SUT_LIMITS_FILE } from '../../src/plan/sut-limits.ts';
 import { runInProcessJob } from '../../src/load/in-process.ts';
+import { VT_SWEEP_ANSWER } from '../../src/studies/003/sweep.ts';
 import { executePlan, type RunContext, type RunDeps } from '../../src/pipeline/run.ts';
 import { startMockProcess, getMockStats, resetMockStats } from '../../src/adapters/process/mock-process.ts';
 import { httpProbe } from '../../src/adapters/process/liveness.ts';
@@ -98,7 +99,7 @@ async function refusingSut(): Promise<{ server: Server; url: string }> {
 test('runInProcessJob: a job the SUT refuses (400) carries the SUT\'s reason', async () => {
   const { server, url } = await refusingSut();
   try {
-    const r = await runInProcessJob(url, { path: '/bench/job/vt-sweep', answer: 'vt-sweep', tasks: 10, sleepMs: 1, timeoutMs: 5000, params: { op: 'sleep', threads: 10 } }, new AbortController().signal);
+    const r = await runInProcessJob(url, { path: '/bench/job/vt-sweep', answer: VT_SWEEP_ANSWER, tasks: 10, sleepMs: 1, timeoutMs: 5000, params: { op: 'sleep', threads: 10 } }, new AbortController().signal);
     assert.deepEqual(r.refused, { status: 400, message: 'threads must be in 1..5, got 10' });
   } finally {
     server.close();

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MIN_GAIN_PER_DOUBLING, STUDY_RULE_003, doublingRuleKnee, studyRuleKnee, type SweepPoint } from '../../src/compute/analysis/knee.ts';
+import { MIN_GAIN_PER_DOUBLING, STUDY_RULE_003, doublingRuleKnee, studyRuleKnee, type SweepPoint } from '../../src/studies/003/knee.ts';
 
 const pt = (threads: number, throughputOpsPerS: number, p99Ms: number | null = null, jitterPct: number | null = null): SweepPoint => ({ threads, throughputOpsPerS, p99Ms, jitterPct });
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { doublingRuleKnee, studyRuleKnee, type SweepPoint } from '../../src/compute/analysis/knee.ts';
+import { doublingRuleKnee, studyRuleKnee, type SweepPoint } from '../../src/studies/003/knee.ts';
 
 /** X = N / L up to a saturation of 400,000 ops/s (2 cores), L = 1 s: the knee is where N/L meets it. */
 const sat = (ns: number[]): SweepPoint[] => ns.map((n) => ({ threads: n, throughputOpsPerS: Math.min(n, 250_000), p99Ms: 1000 + (n > 200_000 ? (n / 1000) ** 1.3 : 1), jitterPct: n > 200_000 ? n / 10_000 : 0.5 }));

@@ -3,12 +3,12 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cellBounds, cellCpu, cellWindow, boundVerdict, MIN_WINDOW_COMPLETIONS, sutCpuMsAt, windowRps } from '../../src/compute/theory/cell-bounds.ts';
 import { aloneHolding, boundsFor, cellHolding, checkPublished, holding, MIXED_CRITICAL_PATH_MS, MIXED_SERIAL_MS, plannedCellS, plannedRps, REQUEST_SCENARIOS, requestsPerWorkerForWindow } from '../../src/studies/002/theory.ts';
-import { STUDY_002, VARIANTS_002 } from '../../src/studies/002/index.ts';
+import { runFibN, STUDY_002, VARIANTS_002 } from '../../src/studies/002/index.ts';
 import { PUBLISHED_002 } from '../../src/studies/002/published.ts';
 import { resolveOptions } from '../../src/plan/profiles.ts';
 import { levelsOf, makePlan } from '../../src/plan/plan.ts';
 import { errorKindOf } from '../../src/load/run.ts';
-import { blockSutProperties, runFibN } from '../../src/pipeline/run.ts';
+import { blockSutProperties } from '../../src/pipeline/run.ts';
 import { summarize } from '../../src/load/summarize.ts';
 import { compactRequests } from '../../src/adapters/store/run-store.ts';
 import { expandRequests } from '../../src/pipeline/resummarize.ts';
@@ -181,9 +181,10 @@ describe('one fib n per run', () => {
     assert.ok(cpu && io && v);
     assert.equal(runFibN({}), null);
     assert.equal(runFibN({ 'io-pool-200-r1': { variant: 'io-pool-200' }, 'io-virtual-r1': { fib: { n: 36, targetCpuMs: 100, cpuMsPerCall: 71 } }, 'cpu-pool-200-r1': { fib: { n: 37 } } }), 36);
-    assert.equal(blockSutProperties(cpu, v, 'http://127.0.0.1:1', null, null), null);
-    assert.deepEqual(blockSutProperties(cpu, v, 'http://127.0.0.1:1', null, 36), { 'bench.fib.n': '36', ...(v.sutProperties ?? {}) });
-    assert.equal(blockSutProperties(io, v, 'http://127.0.0.1:1', null, 36)?.['bench.fib.n'], undefined);
+    const calibrated = { 'io-virtual-r1': { fib: { n: 36 } } };
+    assert.equal(blockSutProperties(cpu, v, 'http://127.0.0.1:1', null, {}), null);
+    assert.deepEqual(blockSutProperties(cpu, v, 'http://127.0.0.1:1', null, calibrated), { 'bench.fib.n': '36', ...(v.sutProperties ?? {}) });
+    assert.equal(blockSutProperties(io, v, 'http://127.0.0.1:1', null, calibrated)?.['bench.fib.n'], undefined);
   });
 });
 

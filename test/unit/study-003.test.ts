@@ -7,10 +7,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makePlan } from '../../src/plan/plan.ts';
 import { resolveOptions } from '../../src/plan/profiles.ts';
-import { jobUrl, sweepProblem } from '../../src/load/in-process.ts';
+import { jobUrl } from '../../src/load/in-process.ts';
+import { sweepProblem, VT_SWEEP_ANSWER, type VtSweepResult } from '../../src/studies/003/sweep.ts';
 import { STUDY_003 } from '../../src/studies/003/index.ts';
 import { curvePoints, knees, sweepLevels } from '../../src/studies/003/report.ts';
-import type { CellResult, VtSweepResult } from '../../src/types/run.ts';
+import type { CellResult } from '../../src/types/run.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const opts = (profile: string) => resolveOptions(STUDY_003, profile, {});
 
@@ -32,6 +36,8 @@ test('study 003 job: the level is the thread count, the window and L come from t
   assert.equal(u.searchParams.get('op'), 'sleep');
   assert.equal(u.searchParams.get('durationMs'), '10000');
   assert.equal(u.searchParams.get('sleepMs'), '1000');
+  // the job's answer is the study's own, checked by the study's check
+  assert.equal(job.answer, VT_SWEEP_ANSWER);
 });
 
 function answer(over: Partial<VtSweepResult>): VtSweepResult {
@@ -45,7 +51,7 @@ function answer(over: Partial<VtSweepResult>): VtSweepResult {
     ...over,
   };
 }
-const JOB = { path: '/bench/job/vt-sweep', tasks: 100, sleepMs: 50, timeoutMs: 60_000, answer: 'vt-sweep' as const };
+const JOB = { path: '/bench/job/vt-sweep', tasks: 100, sleepMs: 50, timeoutMs: 60_000, answer: VT_SWEEP_ANSWER };
 
 test('sweepProblem: an ok level and a host-limit level are stored; other shapes are failed requests', () => {
   assert.equal(sweepProblem(JOB, answer({})), null);
@@ -74,4 +80,18 @@ test('the curve ends before the first failed level; both knees read only the cur
   const k = knees(pts);
   assert.equal(k.doubling.kneeThreads, 2000); // 2000 → 4000 gains 5 % per doubling
   assert.equal(k.doublingWithoutLast, null); // the knee's own step removed: nothing left to decide it
+});
+
+test('every sweep answer in the committed study 003 runs passes the study\'s own check (the schema now leaves the slot to the study)', () => {
+  const runs = fileURLToPath(new URL('../../runs/', import.meta.url));
+  let checked = 0;
+  for (const run of readdirSync(runs).filter((r) => /-003-/.test(r))) {
+    const dir = join(runs, run, 'cells');
+    for (const f of readdirSync(dir).filter((n) => /^[^.]+-r\d+\.json$/.test(n))) {
+      const c = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { concurrency: number; sweep?: unknown };
+      assert.equal(sweepProblem({ ...JOB, tasks: c.concurrency }, c.sweep), null, `${run}/${f}`);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 20, `read ${checked} committed sweep cells`);
 });

@@ -1,7 +1,7 @@
-/** Study 002 scenario 5's capacity rule and bounds (src/compute/analysis/ws-capacity.ts). */
+/** Study 002 scenario 5's capacity rule and bounds (src/studies/002/ws-capacity.ts). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { carried, wsCapacity, wsExecutorBound, wsCpuBound, wsBounds, wsLevel, WS_CAPACITY_RULE } from '../../src/compute/analysis/ws-capacity.ts';
+import { carried, wsCapacity, wsExecutorBound, wsCpuBound, wsBounds, wsLevel, WS_CAPACITY_RULE } from '../../src/studies/002/ws-capacity.ts';
 import { percentiles } from '../../src/compute/stats/percentiles.ts';
 import type { WebSocketSummary } from '../../src/types/load.ts';
 import type { SutSample } from '../../src/types/sut-api.ts';

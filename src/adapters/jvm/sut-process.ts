@@ -11,7 +11,7 @@ import { getInfo } from './client.ts';
 import { requireSutJdk, type Jdk } from './jdk.ts';
 import { interruptedError } from './build.ts';
 import { DEFAULT_BIND_ADDRESS, connectHostOf, httpOrigin } from './bind.ts';
-import type { Variant } from '../../types/study.ts';
+import { executorInfo, type Variant } from '../../types/study.ts';
 import { CONTROL_TOKEN_ENV } from '../process/control-token.ts';
 
 export interface StartSutOptions {
@@ -158,7 +158,7 @@ export function executorProperties(v: Variant): [string, string][] {
   return [
     ['bench.variant', v.id],
     ['bench.executor.kind', e.kind],
-    ...(e.kind === 'platform-pool' ? [['bench.executor.threads', String(e.threads)], ['bench.executor.queue-capacity', String(e.queueCapacity)]] as [string, string][] : []),
+    ...executorInfo(e).sutProperties(e),
     ['bench.executor.thread-name-prefix', v.threadNamePrefix],
   ];
 }

@@ -6,7 +6,7 @@
  * `ThreadPerTaskExecutor@…` container (JDK 25 also marks `virtual: true`). Pure.
  */
 import type { ThreadDumpSummary } from '../../types/run.ts';
-import type { ExecutorSpec } from '../../types/study.ts';
+import { EXECUTOR_KIND_INFO, type ExecutorSpec } from '../../types/study.ts';
 
 interface DumpThread { tid?: string | number; name?: string; stack?: string[]; state?: string; virtual?: boolean }
 interface DumpContainer { container?: string; threads?: DumpThread[]; threadCount?: string | number }
@@ -31,7 +31,7 @@ export function frameName(frame: string | undefined): string {
  * @param takenAtMs when it was taken, ms after the cell's t0
  * @param threadNamePrefix the cell's variant's thread-name prefix (Variant.threadNamePrefix): its
  *   platform threads in a socket read count as `inSocketRead.poolThreads`
- * @param executorKind the variant's executor kind: with `virtual-per-task` a thread named with the
+ * @param executorKind the variant's executor kind: with one whose tasks run on virtual threads (EXECUTOR_KIND_INFO, `virtual-per-task`) a thread named with the
  *   prefix is virtual even where the dump does not say so (JDK 21–24 dumps carry no `virtual` field)
  * @throws Error if `raw` is not JSON of the expected shape
  */
@@ -49,7 +49,7 @@ export function summarizeThreadDump(raw: string, file: string, takenAtMs: number
       threadCount++;
       const name = t.name ?? '';
       const ours = threadNamePrefix !== '' && name.startsWith(threadNamePrefix);
-      const virtual = t.virtual === true || vtContainer || (ours && executorKind === 'virtual-per-task');
+      const virtual = t.virtual === true || vtContainer || (ours && executorKind !== undefined && EXECUTOR_KIND_INFO[executorKind].tasksOnVirtualThreads);
       const stack = t.stack ?? [];
       const state = t.state ?? (virtual ? 'VIRTUAL' : 'UNKNOWN');
       const top = frameName(stack[0]);

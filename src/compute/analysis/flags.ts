@@ -16,7 +16,7 @@
 import type { CellFlag } from '../../types/run.ts';
 import type { LoadSummary } from '../../types/load.ts';
 import type { SutSample } from '../../types/sut-api.ts';
-import type { ExecutorSpec } from '../../types/study.ts';
+import { executorInfo, type ExecutorSpec } from '../../types/study.ts';
 import type { MockStats } from '../../types/mock.ts';
 
 /** Load-generator event-loop delay P99 above this (ms) means the client may have added latency. */
@@ -194,7 +194,7 @@ export function computeFlags(i: FlagInputs): CellFlag[] {
   }
   const q95 = i.load.queueMs?.p95;
   const schedLimit = schedulerDelayThresholdMs(i.latencyMs);
-  if (i.executor.kind === 'virtual-per-task' && q95 !== undefined && q95 > schedLimit) {
+  if (executorInfo(i.executor).tasksOnVirtualThreads && q95 !== undefined && q95 > schedLimit) {
     flags.push({ code: 'scheduler-delay', message: `virtual-thread queue wait P95 ${q95.toFixed(1)} ms > ${schedLimit.toFixed(0)} ms: tasks waited for a carrier thread (cores busy), not for an executor slot`, value: q95, threshold: schedLimit });
   }
   // an open loop has no target concurrency (its in-flight count follows from λ and the latency); a

@@ -8,7 +8,7 @@
  * L_q = X * W gives c = X * mean(E2E) for a closed loop with no think time.
  */
 
-import type { ExecutorSpec } from '../../types/study.ts';
+import { executorInfo, type ExecutorSpec } from '../../types/study.ts';
 
 /**
  * The thread limit N a request meets, or null when there is none (one thread per task): the pool's
@@ -16,9 +16,7 @@ import type { ExecutorSpec } from '../../types/study.ts';
  * throughout; null on virtual threads).
  */
 export function threadLimit(exec: ExecutorSpec): number | null {
-  if (exec.kind === 'platform-pool') return exec.threads;
-  if (exec.kind === 'spring-boot-auto') return exec.tomcatMaxThreads;
-  return null;
+  return executorInfo(exec).threadLimit(exec);
 }
 
 /** Threads that can run calls at once: min(c, N) for a thread limit N (threadLimit), c for one thread per task. */

@@ -18,7 +18,7 @@
  *   per-cell totals where a cell has no `componentCpuSamples`).
  * - `cpuPerCall`: cores / the CPU time one call costs by itself (cpu-fib: the SUT's calibration).
  */
-import type { ExecutorSpec } from '../../types/study.ts';
+import { executorInfo, type ExecutorSpec } from '../../types/study.ts';
 import type { CellResult } from '../../types/run.ts';
 import { throughputBoundRps } from './bounds.ts';
 
@@ -72,7 +72,7 @@ export function serversBoundRps(servers: number, holdMs: number): number {
  */
 export function cellBounds(i: BoundInputs): CellBounds {
   const b: Bound[] = [];
-  const threads = i.executor.kind === 'platform-pool' ? i.executor.threads : null;
+  const threads = executorInfo(i.executor).pool(i.executor)?.threads ?? null;
   if (i.aloneE2eMs !== undefined && i.aloneE2eMs !== null && i.aloneE2eMs > 0) {
     const population = serversBoundRps(i.concurrency, i.aloneE2eMs);
     const rps = threads !== null ? Math.min(population, serversBoundRps(threads, i.holdMs)) : population;

@@ -11,11 +11,12 @@
  * bound: every arrival runs at once (other limits — CPU, the mock, sockets — are not modelled here).
  * Pure.
  */
-import type { ExecutorSpec } from '../../types/study.ts';
+import { executorInfo, type ExecutorSpec } from '../../types/study.ts';
 
 /** Service capacity of the executor, req/s: N/L for a platform pool, null (no executor bound) for virtual threads. */
 export function executorCapacityRps(exec: ExecutorSpec, latencyMs: number): number | null {
-  return exec.kind === 'platform-pool' ? exec.threads / (latencyMs / 1000) : null;
+  const pool = executorInfo(exec).pool(exec);
+  return pool ? pool.threads / (latencyMs / 1000) : null;
 }
 
 /** Completions the executor can sustain at arrival rate λ, req/s: min(λ, N/L); λ for virtual threads. */

@@ -94,6 +94,10 @@ export const SCENARIOS_002: readonly Scenario[] = [
   {
     id: 'cpu-fib', cellTheoreticalS: (exec, o, c) => plannedCellS('cpu-fib', exec, c, o.requestsPerWorker), label: `recursive fib(n), n calibrated to ≈ ${FIB_TARGET_CPU_MS} ms of CPU per call on this host`, driver: 'closed-loop-http',
     request: get('/api/scenario/cpu-fib'), serviceTimeMs: () => FIB_TARGET_CPU_MS, usesMock: false, sutScenario: 'cpu-fib',
+    sutPropertiesFromRun: (sut): Record<string, string> => {
+      const n = runFibN(sut);
+      return n === null ? {} : { 'bench.fib.n': String(n) };
+    },
   },
   {
     id: 'mixed', cellTheoreticalS: (exec, o, c) => plannedCellS('mixed', exec, c, o.requestsPerWorker), label: `order query ${MIXED_DB_MS} ms, then user service ${MIXED_USER_MS} ms, then logistics ${MIXED_LOGISTICS_MS} ms, serially`, driver: 'closed-loop-http',
@@ -115,6 +119,22 @@ export const SCENARIOS_002: readonly Scenario[] = [
   },
   wsPushScenario,
 ];
+
+/**
+ * The fib n a run's JVMs share: the n calibrated by the run's first SUT JVM that reported one
+ * (`manifest.sut`, in the order the blocks ran; `/bench/info` `fib.n`), null before any. Each JVM
+ * calibrates n by its own CPU clock, and neighbouring n differ by φ ≈ 1.6× in work, so without this
+ * two variants could run different work (the seed-002 run 20261201-152237 ran fib(36), fib(35) and
+ * fib(37) in its three cpu-fib blocks). The `cpu-fib` scenario passes it as `bench.fib.n`
+ * (Scenario.sutPropertiesFromRun). Pure.
+ */
+export function runFibN(sut: Readonly<Record<string, unknown>>): number | null {
+  for (const info of Object.values(sut)) {
+    const n = (info as { fib?: { n?: unknown } } | null)?.fib?.n;
+    if (typeof n === 'number' && Number.isInteger(n) && n > 0) return n;
+  }
+  return null;
+}
 
 /** Every variant, in the source's chapter order. */
 const ALL = VARIANTS_002.map((v) => v.id);

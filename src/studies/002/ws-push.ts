@@ -2,7 +2,7 @@
  * Study 002, scenario 5 (issue 13): held WebSocket connections, one push per second each, 10 ms of
  * blocking work per push on the variant's executor (sut/…/WsPushService.java), loaded by the
  * `websocket` driver (src/load/websocket.ts). This module holds the scenario, its report model
- * (per-N table, capacity per variant under the rule of src/compute/analysis/ws-capacity.ts, the bounds and
+ * (per-N table, capacity per variant under the rule of src/studies/002/ws-capacity.ts, the bounds and
  * which applies, memory) and its report sections and charts; study 002's index and report hook wire
  * them in.
  */
@@ -17,7 +17,7 @@ import { CONFIG, PALETTE, SCHEMA } from '../../report/charts.ts';
 import { WEBSOCKET_DEFAULT_HOLD_S } from '../../load/driver.ts';
 import { wsRampMs } from '../../load/websocket.ts';
 import { Raw, esc, int, mib, ms, num, pct, raw, table } from '../../report/format.ts';
-import { WS_CAPACITY_RULE, wsBounds, wsCapacity, wsCpuBound, wsExecutorBound, wsLevel, type WsBounds, type WsCapacity, type WsLevel } from '../../compute/analysis/ws-capacity.ts';
+import { WS_CAPACITY_RULE, wsBounds, wsCapacity, wsCpuBound, wsExecutorBound, wsLevel, type WsBounds, type WsCapacity, type WsLevel } from './ws-capacity.ts';
 
 /** The scenario's id (cells, profiles, `--scenario`). */
 export const WS_PUSH = 'ws-push';

@@ -22,6 +22,7 @@ import type { ResolvedOptions } from '../../types/run.ts';
 import { DEFAULT_BIND_ADDRESS } from '../../adapters/jvm/bind.ts';
 import { PUBLISHED_003 } from './published.ts';
 import { REPORT_003 } from './report.ts';
+import { VT_SWEEP_ANSWER } from './sweep.ts';
 
 export const VARIANTS_003: readonly Variant[] = [
   { id: 'virtual', label: 'virtual threads started by the sweep job (Thread.ofVirtual)', executor: { kind: 'virtual-per-task' }, threadNamePrefix: 'llm-vt-' },
@@ -50,7 +51,7 @@ function sweepScenario(id: string, op: 'sleep' | 'socket', label: string): Scena
     threadDump: false,
     job: (o, _v, level) => ({
       path: '/bench/job/vt-sweep',
-      answer: 'vt-sweep',
+      answer: VT_SWEEP_ANSWER,
       tasks: level,
       sleepMs: o.latencyMs,
       timeoutMs: sweepTimeoutMs(o, level),

@@ -1,12 +1,13 @@
 /**
  * Study 003's part of its report (Study.report, src/report/types.ts): the sweep levels from the
- * cells' `sweep` answers (src/types/run.ts VtSweepResult), the knee under both rules of
- * src/compute/analysis/knee.ts (and whether each moves when the last level is removed), the published figures
+ * cells' `sweep` answers (./sweep.ts VtSweepResult), the knee under both rules of
+ * src/studies/003/knee.ts (and whether each moves when the last level is removed), the published figures
  * beside the measured ones with the host difference and per-core scaling, and the curves. Values
  * across repeats are the median of the ok repeats (min–max, n beside), never an average; a level
  * whose repeats did not all end `ok` shows its outcomes, and the curve ends before the first such level.
  */
-import type { CellResult, VtSweepResult } from '../../types/run.ts';
+import type { CellResult } from '../../types/run.ts';
+import { sweepOf, type VtSweepResult } from './sweep.ts';
 import type { StudyReportHook } from '../../report/types.ts';
 import type { ReportModel } from '../../report/model.ts';
 import type { RenderContext } from '../../report/render-md.ts';
@@ -15,7 +16,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { aggText, int, ms, num, pct, raw, table, type Raw } from '../../report/format.ts';
 import { aggregate } from '../../compute/stats/aggregate.ts';
 import type { Agg } from '../../types/run.ts';
-import { MIN_GAIN_PER_DOUBLING, STUDY_RULE_003, doublingRuleKnee, studyRuleKnee, type SweepPoint } from '../../compute/analysis/knee.ts';
+import { MIN_GAIN_PER_DOUBLING, STUDY_RULE_003, doublingRuleKnee, studyRuleKnee, type SweepPoint } from './knee.ts';
 import { PUBLISHED_003, PUBLISHED_HOST_003 } from './published.ts';
 
 /** One level of the sweep, over its repeats. */
@@ -49,8 +50,9 @@ const maxOf = (xs: readonly (number | null)[]): number | null => xs.reduce<numbe
 export function sweepLevels(cells: readonly CellResult[]): SweepLevel[] {
   const by = new Map<number, VtSweepResult[]>();
   for (const c of [...cells].sort((a, b) => a.repeat - b.repeat)) {
-    if (!c.sweep) continue;
-    by.set(c.concurrency, [...(by.get(c.concurrency) ?? []), c.sweep]);
+    const sweep = sweepOf(c);
+    if (!sweep) continue;
+    by.set(c.concurrency, [...(by.get(c.concurrency) ?? []), sweep]);
   }
   return [...by.entries()].sort((a, b) => a[0] - b[0]).map(([threads, all]) => {
     const oks = all.filter((s) => s.outcome === 'ok');
