@@ -94,7 +94,7 @@ function rootProgram(io: Io, studies: readonly Study[], chosen: Chosen, addRunOp
     .option('--dry-run', 'print the plan and check prerequisites (JDK, Maven, ports, disk, writable output folders), run nothing')
     .option('--json', 'machine-readable events on stdout instead of progress bars')
     .option('--thresholds <file>', 'after the run (and its report) check the rules of this JSON file (thresholds.example.json); exit 9 when one is broken')
-    .option('--db-url <url>', 'database scenarios (study 002): use this existing PostgreSQL (jdbc:postgresql://host:port/db?user=u&password=p or postgresql://user:password@host:port/db) instead of starting one; its orders table is created or checked there, and it is never stopped')
+    .option('--db-url <url>', 'database scenarios: use this existing PostgreSQL (jdbc:postgresql://host:port/db?user=u&password=p or postgresql://user:password@host:port/db) instead of starting one; its orders table is created or checked there, and it is never stopped')
     .option('--debug', 'print stack traces');
   program.addHelpText('after', profileHelp(studies));
   program.action(() => {

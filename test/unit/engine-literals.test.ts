@@ -124,7 +124,6 @@ const NAME_ALLOWED: readonly { file: RegExp; line: RegExp; why: string }[] = [
   { file: /^mock\/src\/(latency|config)\.ts$/, line: /'fixed'/, why: "the mock's fixed latency model" },
   { file: /^src\/pipeline\/external\.ts$/, line: /latencyModel.*'fixed'/, why: "an external mock must run the mock's fixed latency model" },
   { file: /^mock\/src\/completion\.ts$/, line: /'virtual'|'platform'/, why: "words of the mock's reply text" },
-  { file: /^src\/cli\/main\.ts$/, line: /'--db-url <url>'/, why: '--help text that cites the study whose database scenarios the flag serves, as a comment would' },
 ];
 
 /**
