@@ -103,7 +103,7 @@ export function resummarizeRun(runDir: string, errorFlagThreshold?: number): str
   const change = added.length + removed.length === 0 ? 'flags unchanged' : `flags added: ${added.join(', ') || 'none'}; flags removed: ${removed.join(', ') || 'none'}`;
   const note = `${new Date().toISOString()}: cell load summaries and flags re-derived from the stored per-request data (requests are rounded to 1 µs) with vtbench definitions of this version (${change})`;
   // 'complete' only while every planned cell has files that parse and validate (the run's own rule,
-  // src/cli/main.ts): a cell found damaged here (skipped above) makes the run 'failed', to be resumed
+  // src/cli/commands/run-session.ts): a cell found damaged here (skipped above) makes the run 'failed', to be resumed
   const missing = manifest.status === 'complete' ? manifest.cellOrder.filter((id) => !done.includes(id)) : [];
   const status = missing.length > 0 ? { status: 'failed' as const, error: `resummarize found ${missing.length} of ${manifest.cellOrder.length} planned cell(s) without a valid result: ${missing.join(', ')}; measure them with --resume ${manifest.runId}` } : {};
   store.writeManifest({ ...manifest, ...status, notes: [...(manifest.notes ?? []), note] });

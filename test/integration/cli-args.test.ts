@@ -1,5 +1,5 @@
 /**
- * The command line's shape (src/cli/main.ts): run ids name the study, options given before a
+ * The command line's shape (src/cli/main.ts, src/cli/program.ts): run ids name the study, options given before a
  * subcommand that does not read them are refused, `list --study`, and the study / scenario /
  * variants in the JSON output of `list` and of a dry run.
  */

@@ -1,5 +1,5 @@
 /**
- * Ctrl-C twice (src/cli/main.ts onSignal): the first stops the run gracefully, the second kills the
+ * Ctrl-C twice (src/cli/commands/run-session.ts, RunSession.onSignal): the first stops the run gracefully, the second kills the
  * children and exits at once. Either way the run's manifest says `interrupted` (with its end time),
  * never `running`, and the lock is gone, so `--resume` and `report` see an interrupted run.
  */
