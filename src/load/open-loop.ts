@@ -19,6 +19,7 @@ import { classifyError, classifyStatus } from './errors.ts';
 import { parseServerTiming } from './server-timing.ts';
 import { summarize } from './summarize.ts';
 import { startLoadgenMeter } from './meter.ts';
+import { dispatchOptionsOf } from './dispatch-options.ts';
 import { percentiles } from '../compute/stats/percentiles.ts';
 import type { ErrorClass, LoadEvents, LoadResult, LoadgenStats, OpenLoopOptions, OpenLoopSummary, RequestRecord, UnsentRecord } from '../types/load.ts';
 
@@ -233,16 +234,6 @@ export async function runOpenLoop(o: OpenLoopOptions, events: LoadEvents = {}): 
 async function closePool(pool: Pool, aborted: boolean): Promise<void> {
   if (aborted) await pool.destroy().catch(() => {});
   else await pool.close().catch(() => pool.destroy());
-}
-
-/** The request every send dispatches (frozen, shared): path, method, body as a Buffer, headers (JSON content type by default when there is a body). */
-function dispatchOptionsOf(o: OpenLoopOptions): Dispatcher.DispatchOptions {
-  return Object.freeze({
-    path: o.path,
-    method: o.method,
-    ...(o.body !== undefined ? { body: Buffer.from(o.body) } : {}),
-    headers: o.headers ?? (o.body !== undefined ? { 'content-type': 'application/json' } : {}),
-  });
 }
 
 /** The cell's pool: `maxInFlight` connections, pipelining 1, the options' timeouts, long keep-alive. */
