@@ -622,112 +622,12 @@ async function heldRound(server: HeldRound['server'], sc: ServerChild, o: Option
   const clients: Client[] = [];
   const isMock = server === 'mock';
   try {
-    const timeouts = { connectTimeout: 60_000, headersTimeout: o.latencyMs + 120_000, bodyTimeout: o.latencyMs + 120_000, keepAliveTimeout: 600_000, pipelining: 1 };
-    for (let i = 0; i < o.n; i++) clients.push(new Client(url, timeouts));
-
-    progress(`${server}: opening ${o.n} connections to ${url} (pid ${pid}) ...`);
-    for (let i = 0; i < o.n; i += 1000) {
-      await Promise.all(clients.slice(i, i + 1000).map(async (c) => (await c.request({ method: 'GET', path: '/health' })).body.text()));
-    }
-    if (o.warmup > 0) {
-      progress(`${server}: warm-up: ${Math.min(o.warmup, o.n)} chat requests ...`);
-      await Promise.all(clients.slice(0, Math.min(o.warmup, o.n)).map((c) => chat(c)));
-    }
-    await (await clients[0]!.request({ method: 'POST', path: isMock ? '/stats/reset' : '/lateness/reset', headers: { [CONTROL_TOKEN_HEADER]: BENCH_CONTROL_TOKEN } })).body.text();
-
+    await openAndWarm(server, clients, sc, o, progress);
     progress(`${server}: holding ${o.n} chat requests of ${o.latencyMs} ms ...`);
-    let rssPeak = 0;
-    const sampler = setInterval(() => {
-      const m = procMemory(pid);
-      if (m && m.rss > rssPeak) rssPeak = m.rss;
-    }, 100);
-    const overheads: number[] = [];
-    let ok = 0;
-    let failed = 0;
-    let empty = 0;
-    let bodyBytes: number | null = null;
-    const loadBefore = loadAvg1();
-    const cpuBefore = procCpuMs(pid);
-    const hostBefore = hostBusyMs();
-    const clientCpuBefore = process.cpuUsage();
-    const t0 = process.hrtime.bigint();
-    const t0EpochMs = Date.now();
-    const t0Ms = performance.now();
-    const at = (i: number) => (o.n > 1 ? (o.rampMs * i) / (o.n - 1) : 0);
-    // the answer window's edges: the first answer falls due at latency, the last at latency + ramp
-    const windowMeters: Meters[] = [];
-    const windowTimers =
-      o.rampMs > 0
-        ? [o.latencyMs, o.latencyMs + o.rampMs].map((ms) =>
-            setTimeout(() => {
-              windowMeters.push(readMeters(pid));
-            }, ms),
-          )
-        : [];
-    await new Promise<void>((resolve) => {
-      let left = o.n;
-      const onDone = (h: HeldRequest, error: boolean) => {
-        if (error) failed++;
-        else {
-          if (h.status === 200) ok++;
-          else failed++;
-          if (h.bytes === 0) empty++;
-          bodyBytes ??= h.bytes;
-          overheads.push(performance.now() - h.startMs - o.latencyMs);
-        }
-        if (--left === 0) resolve();
-      };
-      // ramp: one timer sends every request whose offset has passed, then waits a millisecond (no
-      // timer per request); each E2E counts from its actual send
-      let next = 0;
-      const tick = () => {
-        const now = performance.now() - t0Ms;
-        while (next < o.n && at(next) <= now) {
-          const h = new HeldRequest(onDone);
-          h.startMs = performance.now();
-          try {
-            (clients[next] as Client).dispatch(HELD_REQUEST, h);
-          } catch {
-            onDone(h, true);
-          }
-          next++;
-        }
-        if (next < o.n) setTimeout(tick, 1);
-      };
-      tick();
-    });
-    const heldWallMs = Number(process.hrtime.bigint() - t0) / 1e6;
-    for (const t of windowTimers) clearTimeout(t);
-    // the last answer came before the window's second timer fired (this process was busy): the window ends here
-    if (windowMeters.length === 1) windowMeters.push(readMeters(pid));
-    const endEpochMs = Date.now();
-    const cpuAfter = procCpuMs(pid);
-    const hostAfter = hostBusyMs();
-    const clientCpu = process.cpuUsage(clientCpuBefore);
-    const loadAfter = loadAvg1();
-    clearInterval(sampler);
-    const mem = procMemory(pid);
-    if (mem && mem.rss > rssPeak) rssPeak = mem.rss;
-
+    const m = await holdRequests(clients, pid, o);
     // GC lines of stops that ended in the round may still be in the pipe: read them before placing them
     await new Promise((r) => setTimeout(r, 200));
-    const stops = sc.gc.stopsBetween(t0EpochMs, endEpochMs);
-    const longest = stops.map((g) => g.longestMs).sort((a, b) => a - b);
-    const dueFrom = t0EpochMs + o.latencyMs;
-    const inWindow = stops.filter((g) => g.endEpochMs >= dueFrom && g.endEpochMs <= dueFrom + o.rampMs);
-    const gcPauses = {
-      count: stops.length,
-      totalMs: stops.reduce((a, g) => a + g.totalMs, 0),
-      p99Ms: longest.length > 0 ? quantileSorted(longest, 0.99) : null,
-      maxMs: longest.length > 0 ? (longest[longest.length - 1] as number) : 0,
-    };
-    const gcAnswerWindow = {
-      count: inWindow.length,
-      totalMs: inWindow.reduce((a, g) => a + g.totalMs, 0),
-      maxMs: inWindow.reduce((a, g) => Math.max(a, g.longestMs), 0),
-      lateShareLowerBound: gcLateShareOf(inWindow.map((g) => g.longestMs), TARGET_P99_LATENESS_MS, o.rampMs),
-    };
-
+    const stops = sc.gc.stopsBetween(m.t0EpochMs, m.endEpochMs);
     let stats: MockStats | null = null;
     let latenessMs: Percentiles | null;
     if (isMock) {
@@ -737,40 +637,193 @@ async function heldRound(server: HeldRound['server'], sc: ServerChild, o: Option
     } else {
       latenessMs = summary((await (await clients[0]!.request({ method: 'GET', path: '/lateness' })).body.json()) as number[]);
     }
-    const answerWindow = answerWindowOf(windowMeters, placedStops(stops, t0EpochMs, t0Ms), t0Ms + o.latencyMs, o.rampMs);
-    const serverCpuMs = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
-    const clientCpuMs = (clientCpu.user + clientCpu.system) / 1000;
-    const hostMs = hostBefore !== null && hostAfter !== null ? hostAfter - hostBefore : null;
-    return {
-      server,
-      ok,
-      failed,
-      emptyBodies: empty,
-      bodyBytes,
-      clientOverheadMs: summary(overheads),
-      rssPeakBytes: rssPeak > 0 ? rssPeak : null,
-      rssHwmBytes: mem ? mem.hwm : null,
-      heldWallMs,
-      serverCpuMs,
-      serverCpuUsPerAnswer: serverCpuMs !== null && ok > 0 ? (serverCpuMs * 1000) / ok : null,
-      serverCpuShare: serverCpuMs !== null && heldWallMs > 0 ? serverCpuMs / heldWallMs : null,
-      clientCpuMs,
-      gcPauses,
-      gcAnswerWindow,
-      hostBusyCores: hostMs !== null && heldWallMs > 0 ? hostMs / heldWallMs : null,
-      otherProcessesCores: hostMs !== null && serverCpuMs !== null && heldWallMs > 0 ? Math.max(0, hostMs - serverCpuMs - clientCpuMs) / heldWallMs : null,
-      loadAvg1Before: loadBefore,
-      loadAvg1After: loadAfter,
-      answerWindow,
-      latenessMs,
-      peakInFlight: stats?.peakInFlight ?? null,
-      connectionsOpened: stats?.connectionsOpened ?? null,
-    };
+    return heldRoundOf(server, m, stops, o, latenessMs, stats);
   } finally {
     await Promise.allSettled(clients.map((c) => c.destroy()));
     child.kill('SIGTERM');
     if (child.exitCode === null) await once(child, 'exit');
   }
+}
+
+/**
+ * The held round's setup: N clients (one connection each, pushed onto `clients`) opened with a
+ * `GET /health` each, 1000 at a time; `o.warmup` unrecorded chat requests; then the server's
+ * lateness figures reset (with the run's control token).
+ */
+async function openAndWarm(server: HeldRound['server'], clients: Client[], sc: ServerChild, o: Options, progress: (line: string) => void): Promise<void> {
+  const url = sc.url;
+  const timeouts = { connectTimeout: 60_000, headersTimeout: o.latencyMs + 120_000, bodyTimeout: o.latencyMs + 120_000, keepAliveTimeout: 600_000, pipelining: 1 };
+  for (let i = 0; i < o.n; i++) clients.push(new Client(url, timeouts));
+
+  progress(`${server}: opening ${o.n} connections to ${url} (pid ${sc.child.pid!}) ...`);
+  for (let i = 0; i < o.n; i += 1000) {
+    await Promise.all(clients.slice(i, i + 1000).map(async (c) => (await c.request({ method: 'GET', path: '/health' })).body.text()));
+  }
+  if (o.warmup > 0) {
+    progress(`${server}: warm-up: ${Math.min(o.warmup, o.n)} chat requests ...`);
+    await Promise.all(clients.slice(0, Math.min(o.warmup, o.n)).map((c) => chat(c)));
+  }
+  await (await clients[0]!.request({ method: 'POST', path: server === 'mock' ? '/stats/reset' : '/lateness/reset', headers: { [CONTROL_TOKEN_HEADER]: BENCH_CONTROL_TOKEN } })).body.text();
+}
+
+/** What the held requests measured: the answers, and the meters read before and after (see holdRequests). */
+interface HeldMeasure {
+  ok: number;
+  failed: number;
+  empty: number;
+  bodyBytes: number | null;
+  /** per answer: E2E from its actual send − latency, ms */
+  overheads: number[];
+  rssPeak: number;
+  mem: ReturnType<typeof procMemory>;
+  heldWallMs: number;
+  t0EpochMs: number;
+  t0Ms: number;
+  endEpochMs: number;
+  cpuBefore: number | null;
+  cpuAfter: number | null;
+  hostBefore: number | null;
+  hostAfter: number | null;
+  clientCpu: NodeJS.CpuUsage;
+  loadBefore: number | null;
+  loadAfter: number | null;
+  /** the meters at the answer window's two edges (none without a ramp) */
+  windowMeters: Meters[];
+}
+
+/**
+ * The measured part of the held round: sends request i on client i at i × ramp / (N − 1) (one 1 ms
+ * timer sends every request whose offset has passed), waits for every answer, and reads the meters
+ * around it — the server's RSS every 100 ms, its CPU, the host's, this process's, the load average,
+ * and the meters at the answer window's edges (latency and latency + ramp after t0).
+ */
+async function holdRequests(clients: readonly Client[], pid: number, o: Options): Promise<HeldMeasure> {
+  let rssPeak = 0;
+  const sampler = setInterval(() => {
+    const m = procMemory(pid);
+    if (m && m.rss > rssPeak) rssPeak = m.rss;
+  }, 100);
+  const overheads: number[] = [];
+  let ok = 0;
+  let failed = 0;
+  let empty = 0;
+  let bodyBytes: number | null = null;
+  const loadBefore = loadAvg1();
+  const cpuBefore = procCpuMs(pid);
+  const hostBefore = hostBusyMs();
+  const clientCpuBefore = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  const t0EpochMs = Date.now();
+  const t0Ms = performance.now();
+  const at = (i: number) => (o.n > 1 ? (o.rampMs * i) / (o.n - 1) : 0);
+  // the answer window's edges: the first answer falls due at latency, the last at latency + ramp
+  const windowMeters: Meters[] = [];
+  const windowTimers =
+    o.rampMs > 0
+      ? [o.latencyMs, o.latencyMs + o.rampMs].map((ms) =>
+          setTimeout(() => {
+            windowMeters.push(readMeters(pid));
+          }, ms),
+        )
+      : [];
+  await new Promise<void>((resolve) => {
+    let left = o.n;
+    const onDone = (h: HeldRequest, error: boolean) => {
+      if (error) failed++;
+      else {
+        if (h.status === 200) ok++;
+        else failed++;
+        if (h.bytes === 0) empty++;
+        bodyBytes ??= h.bytes;
+        overheads.push(performance.now() - h.startMs - o.latencyMs);
+      }
+      if (--left === 0) resolve();
+    };
+    // ramp: one timer sends every request whose offset has passed, then waits a millisecond (no
+    // timer per request); each E2E counts from its actual send
+    let next = 0;
+    const tick = () => {
+      const now = performance.now() - t0Ms;
+      while (next < o.n && at(next) <= now) {
+        const h = new HeldRequest(onDone);
+        h.startMs = performance.now();
+        try {
+          (clients[next] as Client).dispatch(HELD_REQUEST, h);
+        } catch {
+          onDone(h, true);
+        }
+        next++;
+      }
+      if (next < o.n) setTimeout(tick, 1);
+    };
+    tick();
+  });
+  const heldWallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  for (const t of windowTimers) clearTimeout(t);
+  // the last answer came before the window's second timer fired (this process was busy): the window ends here
+  if (windowMeters.length === 1) windowMeters.push(readMeters(pid));
+  const endEpochMs = Date.now();
+  const cpuAfter = procCpuMs(pid);
+  const hostAfter = hostBusyMs();
+  const clientCpu = process.cpuUsage(clientCpuBefore);
+  const loadAfter = loadAvg1();
+  clearInterval(sampler);
+  const mem = procMemory(pid);
+  if (mem && mem.rss > rssPeak) rssPeak = mem.rss;
+  return { ok, failed, empty, bodyBytes, overheads, rssPeak, mem, heldWallMs, t0EpochMs, t0Ms, endEpochMs, cpuBefore, cpuAfter, hostBefore, hostAfter, clientCpu, loadBefore, loadAfter, windowMeters };
+}
+
+/**
+ * The held round's figures from what was measured: GC pauses over the round and in the answer
+ * window (`stops`: the server's GC stops between t0 and the end), CPU per answer and shares of the
+ * held wall time, the answer window, the server's lateness and (the mock's) statistics. Pure.
+ */
+function heldRoundOf(server: HeldRound['server'], m: HeldMeasure, stops: ReturnType<ServerChild['gc']['stopsBetween']>, o: Options, latenessMs: Percentiles | null, stats: MockStats | null): HeldRound {
+  const longest = stops.map((g) => g.longestMs).sort((a, b) => a - b);
+  const dueFrom = m.t0EpochMs + o.latencyMs;
+  const inWindow = stops.filter((g) => g.endEpochMs >= dueFrom && g.endEpochMs <= dueFrom + o.rampMs);
+  const gcPauses = {
+    count: stops.length,
+    totalMs: stops.reduce((a, g) => a + g.totalMs, 0),
+    p99Ms: longest.length > 0 ? quantileSorted(longest, 0.99) : null,
+    maxMs: longest.length > 0 ? (longest[longest.length - 1] as number) : 0,
+  };
+  const gcAnswerWindow = {
+    count: inWindow.length,
+    totalMs: inWindow.reduce((a, g) => a + g.totalMs, 0),
+    maxMs: inWindow.reduce((a, g) => Math.max(a, g.longestMs), 0),
+    lateShareLowerBound: gcLateShareOf(inWindow.map((g) => g.longestMs), TARGET_P99_LATENESS_MS, o.rampMs),
+  };
+  const answerWindow = answerWindowOf(m.windowMeters, placedStops(stops, m.t0EpochMs, m.t0Ms), m.t0Ms + o.latencyMs, o.rampMs);
+  const { ok, heldWallMs, mem } = m;
+  const serverCpuMs = m.cpuBefore !== null && m.cpuAfter !== null ? m.cpuAfter - m.cpuBefore : null;
+  const clientCpuMs = (m.clientCpu.user + m.clientCpu.system) / 1000;
+  const hostMs = m.hostBefore !== null && m.hostAfter !== null ? m.hostAfter - m.hostBefore : null;
+  return {
+    server,
+    ok,
+    failed: m.failed,
+    emptyBodies: m.empty,
+    bodyBytes: m.bodyBytes,
+    clientOverheadMs: summary(m.overheads),
+    rssPeakBytes: m.rssPeak > 0 ? m.rssPeak : null,
+    rssHwmBytes: mem ? mem.hwm : null,
+    heldWallMs,
+    serverCpuMs,
+    serverCpuUsPerAnswer: serverCpuMs !== null && ok > 0 ? (serverCpuMs * 1000) / ok : null,
+    serverCpuShare: serverCpuMs !== null && heldWallMs > 0 ? serverCpuMs / heldWallMs : null,
+    clientCpuMs,
+    gcPauses,
+    gcAnswerWindow,
+    hostBusyCores: hostMs !== null && heldWallMs > 0 ? hostMs / heldWallMs : null,
+    otherProcessesCores: hostMs !== null && serverCpuMs !== null && heldWallMs > 0 ? Math.max(0, hostMs - serverCpuMs - clientCpuMs) / heldWallMs : null,
+    loadAvg1Before: m.loadBefore,
+    loadAvg1After: m.loadAfter,
+    answerWindow,
+    latenessMs,
+    peakInFlight: stats?.peakInFlight ?? null,
+    connectionsOpened: stats?.connectionsOpened ?? null,
+  };
 }
 
 /**

@@ -218,10 +218,7 @@ export async function createMockServer(config: Partial<MockConfig> = {}, control
   // Node checks header/request timeouts every connectionsCheckingInterval; keep the defaults.
 
   const stats = new StatsRecorder({ ...cfg });
-  const nextLatencyMs = latencySampler(cfg, substream(cfg.seed, 'latency'));
-  const nextFault = faultDecider(cfg, substream(cfg.seed, 'faults'));
-  let held = 0; // accepted chat requests not yet finished (capacity limit)
-  let seq = 0;
+  const chat = new ChatRoute(cfg, stats);
 
   app.server.on('connection', (_socket: Socket) => {
     stats.connectionsOpened++;
@@ -229,6 +226,18 @@ export async function createMockServer(config: Partial<MockConfig> = {}, control
   app.decorateRequest('mockArrivalNs', 0n);
   app.decorateRequest('mockHeld', false);
 
+  registerErrorHandlers(app, cfg);
+  registerInfoRoutes(app, cfg, stats, control.controlToken ?? null);
+  registerDelayRoute(app, stats, chat.due);
+  // A synchronous handler: every held request is hijacked at once (fastify's request and reply
+  // objects are then garbage while it waits), parked in the timing wheel, and answered there with
+  // the same bytes fastify would send (a test compares them).
+  app.post(CHAT_PATH, { onRequest: chat.onRequest }, chat.handle);
+  return app;
+}
+
+/** The error handler (OpenAI-style error bodies) and the 404 handler, which also logs the miss. */
+function registerErrorHandlers(app: FastifyInstance, cfg: Readonly<MockConfig>): void {
   app.setErrorHandler((err: { statusCode?: number; message?: string }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
     const type = status < 500 ? 'invalid_request_error' : 'server_error';
@@ -241,11 +250,16 @@ export async function createMockServer(config: Partial<MockConfig> = {}, control
     else process.stderr.write(`${line}\n`);
     return reply.code(404).send(errorBody(`Invalid URL (${req.method} ${req.url})`, 'invalid_request_error', null, null));
   });
+}
 
+/**
+ * `GET /health`, `GET /stats`, `POST /stats/reset` (a control route: only with the run's token, see
+ * MockControl) and `GET /v1/models`.
+ */
+function registerInfoRoutes(app: FastifyInstance, cfg: Readonly<MockConfig>, stats: StatsRecorder, controlToken: string | null): void {
   app.get('/health', async () => ({ status: 'ok' }));
   app.get('/stats', async () => stats.snapshot());
   // control routes: the run's token or nothing (reading /stats stays open)
-  const controlToken = control.controlToken ?? null;
   const refuseControl = (req: FastifyRequest, reply: FastifyReply): FastifyReply | null => {
     if (controlToken === null) {
       return reply.code(403).send(errorBody(`control calls are refused: this mock was started without ${CONTROL_TOKEN_ENV} in its environment`, 'invalid_request_error', null, null));
@@ -265,46 +279,13 @@ export async function createMockServer(config: Partial<MockConfig> = {}, control
     object: 'list',
     data: [{ id: cfg.model, object: 'model', created: Math.floor(stats.startedEpochMs / 1000), owned_by: 'vtbench' }],
   }));
+}
 
-  // Accounting and the lateness sample use one shared listener each (state on the response), not a
-  // closure per request.
-  function onChatClose(this: ChatResponse): void {
-    stats.leave();
-    if (this.vtHeld) held--;
-    if (this.writableFinished) stats.served++;
-  }
-  function onChatFinish(this: ChatResponse): void {
-    stats.recordLatenessMs(elapsedMs(this.vtArrivalNs) - this.vtLatencyMs);
-  }
-
-  const due = new DueQueue();
-  const prepared = new PreparedCache(cfg.completionTokens);
-
-  const onChatRequest = (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    const arrival = process.hrtime.bigint();
-    // then the answers already due go out (after the stamp, so their writing is not hidden in this
-    // request's latency): in a burst of arrivals they would otherwise wait for the whole burst's
-    // parsing before the timers phase (DueQueue.runDue)
-    due.runDue();
-    const res = reply.raw as ChatResponse;
-    req.mockArrivalNs = arrival;
-    res.vtArrivalNs = arrival;
-    res.vtHeld = false;
-    res.vtLatencyMs = 0;
-    stats.enter();
-    // one listener per request for all accounting: fires after the answer, a reset, or the client leaving
-    res.on('close', onChatClose);
-    done();
-  };
-
-  const rejectWith = (reply: FastifyReply, status: 429 | 500 | 503, message: string, type: string, code: string) => {
-    reply.code(status);
-    if (status === 429) reply.header('retry-after', String(cfg.retryAfterS));
-    return reply.send(errorBody(message, type, null, code));
-  };
-
-  // GET /delay?ms=N: answers {"delayedMs":N} N ms after arrival, through the same timing wheel as
-  // the chat answers (never early), counted in /stats `delay` only (not in the chat figures).
+/**
+ * GET /delay?ms=N: answers {"delayedMs":N} N ms after arrival, through the same timing wheel as
+ * the chat answers (never early), counted in /stats `delay` only (not in the chat figures).
+ */
+function registerDelayRoute(app: FastifyInstance, stats: StatsRecorder, due: DueQueue): void {
   function onDelayClose(this: FastifyReply['raw']): void {
     stats.delayLeave(this.writableFinished);
   }
@@ -330,49 +311,106 @@ export async function createMockServer(config: Partial<MockConfig> = {}, control
       },
     });
   });
+}
 
-  // A synchronous handler: every held request is hijacked at once (fastify's request and reply
-  // objects are then garbage while it waits), parked in the timing wheel, and answered there with
-  // the same bytes fastify would send (a test compares them).
-  app.post(CHAT_PATH, { onRequest: onChatRequest }, (req, reply) => {
+/**
+ * The chat route `POST /v1/chat/completions`: its arrival hook (`onRequest`) and its synchronous
+ * handler (`handle`), with the state they share — the capacity count (`held`), the request counter
+ * (`seq`, for completion ids), the latency and fault draws, the timing wheel (`due`) and the
+ * prepared-answer cache. The hook and handler are arrow properties, made once per server (no
+ * closure per request); the close/finish listeners are shared by every response.
+ */
+class ChatRoute {
+  /** accepted chat requests not yet finished (capacity limit) */
+  private held = 0;
+  private seq = 0;
+  readonly due = new DueQueue();
+  private readonly prepared: PreparedCache;
+  private readonly nextLatencyMs: () => number;
+  private readonly nextFault: ReturnType<typeof faultDecider>;
+  /** Accounting: one shared listener per response, fires after the answer, a reset, or the client leaving. */
+  private readonly onClose: (this: ChatResponse) => void;
+  /** The lateness sample, taken when a non-stream answer has been written. */
+  private readonly onFinish: (this: ChatResponse) => void;
+
+  constructor(
+    private readonly cfg: Readonly<MockConfig>,
+    private readonly stats: StatsRecorder,
+  ) {
+    this.nextLatencyMs = latencySampler(cfg, substream(cfg.seed, 'latency'));
+    this.nextFault = faultDecider(cfg, substream(cfg.seed, 'faults'));
+    this.prepared = new PreparedCache(cfg.completionTokens);
+    // Accounting and the lateness sample use one shared listener each (state on the response), not a
+    // closure per request.
+    const route = this;
+    this.onClose = function onChatClose(this: ChatResponse): void {
+      stats.leave();
+      if (this.vtHeld) route.held--;
+      if (this.writableFinished) stats.served++;
+    };
+    this.onFinish = function onChatFinish(this: ChatResponse): void {
+      stats.recordLatenessMs(elapsedMs(this.vtArrivalNs) - this.vtLatencyMs);
+    };
+  }
+
+  /** The onRequest hook: stamps the arrival, writes the answers already due, starts the accounting. */
+  readonly onRequest = (req: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    const arrival = process.hrtime.bigint();
+    // then the answers already due go out (after the stamp, so their writing is not hidden in this
+    // request's latency): in a burst of arrivals they would otherwise wait for the whole burst's
+    // parsing before the timers phase (DueQueue.runDue)
+    this.due.runDue();
+    const res = reply.raw as ChatResponse;
+    req.mockArrivalNs = arrival;
+    res.vtArrivalNs = arrival;
+    res.vtHeld = false;
+    res.vtLatencyMs = 0;
+    this.stats.enter();
+    // one listener per request for all accounting: fires after the answer, a reset, or the client leaving
+    res.on('close', this.onClose);
+    done();
+  };
+
+  /**
+   * The handler: 400 on a bad body, 429 over capacity, the injected error / hang / reset faults,
+   * else the answer (SSE stream, or a held JSON answer written when due).
+   */
+  readonly handle = (req: FastifyRequest, reply: FastifyReply): void => {
     const arrival = req.mockArrivalNs;
-    const parsed = parseChat(req.body, cfg.model);
+    const parsed = parseChat(req.body, this.cfg.model);
     if ('param' in parsed) {
       reply.code(400).send(errorBody(parsed.message, 'invalid_request_error', parsed.param, null));
       return;
     }
-    if (cfg.maxConcurrent > 0 && held >= cfg.maxConcurrent) {
-      stats.faults.overCapacity++;
-      rejectWith(reply, 429, `Capacity of ${cfg.maxConcurrent} concurrent requests reached (mock quota).`, 'requests', 'rate_limit_exceeded');
+    const cfg = this.cfg;
+    if (cfg.maxConcurrent > 0 && this.held >= cfg.maxConcurrent) {
+      this.stats.faults.overCapacity++;
+      this.rejectWith(reply, 429, `Capacity of ${cfg.maxConcurrent} concurrent requests reached (mock quota).`, 'requests', 'rate_limit_exceeded');
       return;
     }
-    const fault = nextFault();
-    const latencyMs = nextLatencyMs();
+    const fault = this.nextFault();
+    const latencyMs = this.nextLatencyMs();
     if (fault === 'error') {
-      const s = cfg.errorStatus;
-      stats.faults[`error${s}`]++;
-      if (s === 429) rejectWith(reply, 429, 'Rate limit reached (injected fault).', 'requests', 'rate_limit_exceeded');
-      else if (s === 503) rejectWith(reply, 503, 'The server is overloaded (injected fault).', 'server_error', 'overloaded');
-      else rejectWith(reply, 500, 'The server had an error (injected fault).', 'server_error', 'server_error');
+      this.rejectInjected(reply);
       return;
     }
 
-    held++;
+    this.held++;
     req.mockHeld = true;
     const res = reply.raw as ChatResponse;
     res.vtHeld = true;
     reply.hijack(); // from here the answer (or its absence) is written on the raw response
 
     if (fault === 'hang') {
-      stats.faults.hang++; // never answered; the socket's close (client gives up, or server close) ends it
+      this.stats.faults.hang++; // never answered; the socket's close (client gives up, or server close) ends it
       return;
     }
 
     const dueMs = nsToMs(arrival) + latencyMs;
     if (fault === 'reset') {
-      stats.faults.reset++;
+      this.stats.faults.reset++;
       const socket = req.raw.socket;
-      due.add({
+      this.due.add({
         dueMs,
         run: () => {
           if (!socket.destroyed) socket.resetAndDestroy();
@@ -381,7 +419,7 @@ export async function createMockServer(config: Partial<MockConfig> = {}, control
       return;
     }
 
-    const n = seq++;
+    const n = this.seq++;
 
     if (parsed.stream) {
       const id = completionIdOf(n);
@@ -393,50 +431,64 @@ export async function createMockServer(config: Partial<MockConfig> = {}, control
 
     // Prepared now (cached per model, messages and token limit, so a held request keeps only a
     // reference to a shared string), written when due.
-    const body = prepared.get(parsed.model, parsed.messages, parsed.maxTokens);
+    const body = this.prepared.get(parsed.model, parsed.messages, parsed.maxTokens);
     res.vtLatencyMs = latencyMs;
-    due.add(new HeldAnswer(dueMs, res, n, body, onChatFinish));
-  });
+    this.due.add(new HeldAnswer(dueMs, res, n, body, this.onFinish));
+  };
 
-  /**
-   * Writes SSE: headers at once (or, with `headersWithFirstToken`, together with the first token); the
-   * role chunk and first token `ttftMs` after arrival; then one token every `itlMs`; the tail (finish,
-   * usage, [DONE]) right after the last token.
-   */
-  function streamAnswer(req: FastifyRequest, res: FastifyReply['raw'], arrival: bigint, ttftMs: number, itlMs: number, ev: StreamEvents, headersWithFirstToken = false): void {
-    const writeHeaders = () => {
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-      res.flushHeaders();
-    };
-    if (!headersWithFirstToken) writeHeaders();
-    let next = 0; // index of the next token to write
-    let timer: NodeJS.Timeout | undefined;
-    const socket = req.raw.socket;
-    const stop = () => clearTimeout(timer);
-    socket.once('close', stop);
-    const step = () => {
-      if (res.destroyed) return;
-      if (next === 0) {
-        const left = ttftMs - elapsedMs(arrival);
-        if (left > 0) {
-          timer = setTimeout(step, Math.ceil(left));
-          return;
-        }
-        if (headersWithFirstToken) writeHeaders();
-        res.write(ev.head);
-      }
-      if (next < ev.tokens.length) res.write(ev.tokens[next++] as string);
-      if (next >= ev.tokens.length) {
-        res.end(ev.tail);
-        socket.off('close', stop);
-        return;
-      }
-      timer = setTimeout(step, itlMs);
-    };
-    timer = setTimeout(step, Math.ceil(ttftMs));
+  /** The injected error fault: counts it and answers with the configured status (429, 503 or 500). */
+  private rejectInjected(reply: FastifyReply): void {
+    const s = this.cfg.errorStatus;
+    this.stats.faults[`error${s}`]++;
+    if (s === 429) this.rejectWith(reply, 429, 'Rate limit reached (injected fault).', 'requests', 'rate_limit_exceeded');
+    else if (s === 503) this.rejectWith(reply, 503, 'The server is overloaded (injected fault).', 'server_error', 'overloaded');
+    else this.rejectWith(reply, 500, 'The server had an error (injected fault).', 'server_error', 'server_error');
   }
 
-  return app;
+  /** An OpenAI-style error answer; a 429 carries `retry-after` (the configured seconds). */
+  private rejectWith(reply: FastifyReply, status: 429 | 500 | 503, message: string, type: string, code: string): FastifyReply {
+    reply.code(status);
+    if (status === 429) reply.header('retry-after', String(this.cfg.retryAfterS));
+    return reply.send(errorBody(message, type, null, code));
+  }
+}
+
+/**
+ * Writes SSE: headers at once (or, with `headersWithFirstToken`, together with the first token); the
+ * role chunk and first token `ttftMs` after arrival; then one token every `itlMs`; the tail (finish,
+ * usage, [DONE]) right after the last token.
+ */
+function streamAnswer(req: FastifyRequest, res: FastifyReply['raw'], arrival: bigint, ttftMs: number, itlMs: number, ev: StreamEvents, headersWithFirstToken = false): void {
+  const writeHeaders = () => {
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+    res.flushHeaders();
+  };
+  if (!headersWithFirstToken) writeHeaders();
+  let next = 0; // index of the next token to write
+  let timer: NodeJS.Timeout | undefined;
+  const socket = req.raw.socket;
+  const stop = () => clearTimeout(timer);
+  socket.once('close', stop);
+  const step = () => {
+    if (res.destroyed) return;
+    if (next === 0) {
+      const left = ttftMs - elapsedMs(arrival);
+      if (left > 0) {
+        timer = setTimeout(step, Math.ceil(left));
+        return;
+      }
+      if (headersWithFirstToken) writeHeaders();
+      res.write(ev.head);
+    }
+    if (next < ev.tokens.length) res.write(ev.tokens[next++] as string);
+    if (next >= ev.tokens.length) {
+      res.end(ev.tail);
+      socket.off('close', stop);
+      return;
+    }
+    timer = setTimeout(step, itlMs);
+  };
+  timer = setTimeout(step, Math.ceil(ttftMs));
 }
 
 export interface RunningMock {

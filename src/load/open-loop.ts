@@ -12,18 +12,18 @@
  * Connections: one undici `Pool` with `maxInFlight` connections, pipelining 1, so a request in
  * flight holds its own connection (the SUT sees as many concurrent requests as are in flight).
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { classifyError, classifyStatus } from './errors.ts';
 import { parseServerTiming } from './server-timing.ts';
 import { summarize } from './summarize.ts';
+import { startLoadgenMeter } from './meter.ts';
+import { dispatchOptionsOf } from './dispatch-options.ts';
 import { percentiles } from '../compute/stats/percentiles.ts';
 import type { ErrorClass, LoadEvents, LoadResult, LoadgenStats, OpenLoopOptions, OpenLoopSummary, RequestRecord, UnsentRecord } from '../types/load.ts';
 
 const CLIENT_KEEP_ALIVE_MS = 600_000;
-const LAG_RESOLUTION_MS = 10;
 
 /**
  * A seeded uniform generator on [0, 1): mulberry32 (Tommy Ettinger's 32-bit generator, public
@@ -152,22 +152,8 @@ function validate(o: OpenLoopOptions): void {
 export async function runOpenLoop(o: OpenLoopOptions, events: LoadEvents = {}): Promise<LoadResult> {
   validate(o);
   const schedule = arrivalSchedule(o.arrival, o.arrivalRatePerS, o.durationS, o.seed);
-  const origin = new URL(o.url).origin;
-  const dispatchOpts: Dispatcher.DispatchOptions = Object.freeze({
-    path: o.path,
-    method: o.method,
-    ...(o.body !== undefined ? { body: Buffer.from(o.body) } : {}),
-    headers: o.headers ?? (o.body !== undefined ? { 'content-type': 'application/json' } : {}),
-  });
-  const pool = new Pool(origin, {
-    connections: o.maxInFlight,
-    pipelining: 1,
-    connectTimeout: o.connectTimeoutMs,
-    headersTimeout: o.headersTimeoutMs,
-    bodyTimeout: o.bodyTimeoutMs,
-    keepAliveTimeout: CLIENT_KEEP_ALIVE_MS,
-    keepAliveMaxTimeout: CLIENT_KEEP_ALIVE_MS,
-  });
+  const dispatchOpts = dispatchOptionsOf(o);
+  const pool = openLoopPool(o);
   const signal = o.signal;
   let aborted = signal?.aborted ?? false;
   const onAbort = () => {
@@ -182,9 +168,7 @@ export async function runOpenLoop(o: OpenLoopOptions, events: LoadEvents = {}): 
   let inFlight = 0;
   let done = 0;
   const pending: Promise<void>[] = [];
-  const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
-  lag.enable();
-  const cpu0 = process.cpuUsage();
+  const meter = startLoadgenMeter();
   const t0 = process.hrtime.bigint();
   const t0EpochMs = Date.now();
   const ms = (t: bigint) => Number(t - t0) / 1e6;
@@ -207,24 +191,14 @@ export async function runOpenLoop(o: OpenLoopOptions, events: LoadEvents = {}): 
       const end = process.hrtime.bigint();
       inFlight--;
       if (aborted) return;
-      const record: RequestRecord = {
-        worker: 0,
-        seq,
-        intendedStartMs: intended,
-        startMs: ms(start),
-        endMs: ms(end),
-        e2eMs: Number(end - start) / 1e6,
-        status: out.status,
-        errorClass: out.errorClass,
-        serverTiming: parseServerTiming(out.serverTiming),
-      };
+      const record = sentRecord(seq, intended, start, end, t0, out);
       records.push(record);
       events.request?.(record);
       settled();
     });
   };
 
-  let loadgen: LoadgenStats = { eventLoopLagP99Ms: null, eventLoopLagMaxMs: null, cpuPct: null };
+  let loadgen: LoadgenStats | undefined;
   try {
     for (let i = 0; i < total && !aborted; i++) {
       const intended = schedule[i] as number;
@@ -247,20 +221,51 @@ export async function runOpenLoop(o: OpenLoopOptions, events: LoadEvents = {}): 
       pending.push(send(i, intended));
     }
     await Promise.all(pending);
-    const wallMs = ms(process.hrtime.bigint());
-    const cpu = process.cpuUsage(cpu0);
-    loadgen = {
-      eventLoopLagP99Ms: lag.count > 0 ? Math.max(0, lag.percentile(99) / 1e6 - LAG_RESOLUTION_MS) : null,
-      eventLoopLagMaxMs: lag.count > 0 ? Math.max(0, lag.max / 1e6 - LAG_RESOLUTION_MS) : null,
-      cpuPct: wallMs > 0 ? ((cpu.user + cpu.system) / 1000 / wallMs) * 100 : null,
-    };
+    loadgen = meter.stop(ms(process.hrtime.bigint()));
   } finally {
-    lag.disable();
+    if (loadgen === undefined) meter.stop(0); // a failure: the lag monitor ends all the same
     signal?.removeEventListener('abort', onAbort);
-    if (aborted) await pool.destroy().catch(() => {});
-    else await pool.close().catch(() => pool.destroy());
+    await closePool(pool, aborted);
   }
+  return openLoopResult(o, records, unsent, total, t0EpochMs, aborted, loadgen);
+}
 
+/** Ends the pool: destroyed after an abort (requests in flight are dropped), else closed (destroyed if closing fails). */
+async function closePool(pool: Pool, aborted: boolean): Promise<void> {
+  if (aborted) await pool.destroy().catch(() => {});
+  else await pool.close().catch(() => pool.destroy());
+}
+
+/** The cell's pool: `maxInFlight` connections, pipelining 1, the options' timeouts, long keep-alive. */
+function openLoopPool(o: OpenLoopOptions): Pool {
+  return new Pool(new URL(o.url).origin, {
+    connections: o.maxInFlight,
+    pipelining: 1,
+    connectTimeout: o.connectTimeoutMs,
+    headersTimeout: o.headersTimeoutMs,
+    bodyTimeout: o.bodyTimeoutMs,
+    keepAliveTimeout: CLIENT_KEEP_ALIVE_MS,
+    keepAliveMaxTimeout: CLIENT_KEEP_ALIVE_MS,
+  });
+}
+
+/** The record of one sent request: times in ms after t0 (hrtime ns), e2eMs from the actual send. */
+function sentRecord(seq: number, intended: number, start: bigint, end: bigint, t0: bigint, out: Outcome): RequestRecord {
+  return {
+    worker: 0,
+    seq,
+    intendedStartMs: intended,
+    startMs: Number(start - t0) / 1e6,
+    endMs: Number(end - t0) / 1e6,
+    e2eMs: Number(end - start) / 1e6,
+    status: out.status,
+    errorClass: out.errorClass,
+    serverTiming: parseServerTiming(out.serverTiming),
+  };
+}
+
+/** The cell's result: its records and unsent, the summary with its `openLoop` part (scheduled = `total`). */
+function openLoopResult(o: OpenLoopOptions, records: RequestRecord[], unsent: UnsentRecord[], total: number, t0EpochMs: number, aborted: boolean, loadgen: LoadgenStats): LoadResult {
   const summary = summarize(records, o.maxInFlight, 1, o.lateSendThresholdMs === undefined ? {} : { lateSendThresholdMs: o.lateSendThresholdMs });
   summary.openLoop = summarizeOpenLoop(records, unsent.length, {
     arrival: o.arrival, seed: o.arrival === 'poisson' ? o.seed : null, targetRatePerS: o.arrivalRatePerS, durationS: o.durationS, maxInFlight: o.maxInFlight,

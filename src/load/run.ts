@@ -21,20 +21,20 @@
  * shares one frozen empty `serverTiming` object; `progress` is reported at most every
  * PROGRESS_EVERY_MS of the run's clock, and always for the last request.
  */
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'undici';
 import type { Dispatcher } from 'undici';
 import { classifyError, classifyStatus } from './errors.ts';
 import { parseServerTiming } from './server-timing.ts';
 import { summarize } from './summarize.ts';
+import { startLoadgenMeter } from './meter.ts';
+import { dispatchOptionsOf } from './dispatch-options.ts';
 import { firstIntendedStartMs } from './schedule.ts';
 import type { ErrorClass, LoadEvents, LoadOptions, LoadResult, LoadgenStats, RequestRecord } from '../types/load.ts';
 
 /** The client's own idle timeout: far longer than any gap in a closed loop (10 min). */
 const CLIENT_KEEP_ALIVE_MS = 600_000;
-/** monitorEventLoopDelay sampling interval; its samples include this interval, which is subtracted. */
-const LAG_RESOLUTION_MS = 10;
 /** `progress` is reported when this many ms of the run's clock passed since the last report (and for the last request). */
 export const PROGRESS_EVERY_MS = 100;
 /**
@@ -275,12 +275,7 @@ export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {
   const { concurrency: c, requestsPerWorker: n, signal } = options;
   const warmupN = options.warmupRequestsPerWorker ?? 0;
   const origin = new URL(options.url).origin;
-  const dispatchOpts: Dispatcher.DispatchOptions = Object.freeze({
-    path: options.path,
-    method: options.method,
-    ...(options.body !== undefined ? { body: Buffer.from(options.body) } : {}),
-    headers: options.headers ?? (options.body !== undefined ? { 'content-type': 'application/json' } : {}),
-  });
+  const dispatchOpts = dispatchOptionsOf(options);
   const onRequest = events.request;
   const onProgress = events.progress;
   const total = c * n;
@@ -294,32 +289,19 @@ export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {
   };
   signal?.addEventListener('abort', onAbort, { once: true });
 
-  const warmup = { count: 0, errors: 0 };
+  let warmup = { count: 0, errors: 0 };
   const records: RequestRecord[] = [];
   const deferred = new DeferredTimings();
   let t0EpochMs = Date.now();
   let loadgen: LoadgenStats = { eventLoopLagP99Ms: null, eventLoopLagMaxMs: null, cpuPct: null };
   try {
     if (aborted) throw new AbortRun();
-
     // (1) warm-up, all workers at once, unrecorded
-    if (warmupN > 0) {
-      await Promise.all(
-        workers.map(async (w) => {
-          for (let k = 0; k < warmupN && !aborted; k++) {
-            const out = await w.send(dispatchOpts);
-            warmup.count++;
-            if (out.errorClass !== null) warmup.errors++;
-          }
-        }),
-      );
-    }
+    if (warmupN > 0) warmup = await warmUp(workers, warmupN, dispatchOpts, () => aborted);
     if (aborted) throw new AbortRun();
 
     // (2) t0 and the generator's own meters
-    const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
-    lag.enable();
-    const cpu0 = process.cpuUsage();
+    const meter = startLoadgenMeter();
     // one clock for every time of the run: performance.now() (monotonic, fractional ms, no BigInt per read)
     const t0Ms = performance.now();
     t0EpochMs = Date.now();
@@ -349,35 +331,61 @@ export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {
         }
       },
     };
-    const runWorker = async (index: number): Promise<void> => {
-      const intended = firstIntendedStartMs(options.start, index, c, options.rampMs);
-      if (intended > 0) await sleepUntil(intended, ms, signal);
-      await new Promise<void>((resolve, reject) => new WorkerLoop(workers[index] as WorkerConnection, index, intended, run, resolve, reject).sendNext());
-    };
-    const running: Promise<void>[] = [];
-    for (let i = 0; i < c; i++) running.push(runWorker(i));
-    await Promise.all(running);
+    await runWorkers(workers, run, options, signal);
 
-    const wallMs = ms();
-    const cpu = process.cpuUsage(cpu0);
-    lag.disable();
+    loadgen = meter.stop(ms());
     if (onProgress !== undefined && done < total) onProgress(done, total); // the last count of a run that ended early (aborted, or sending stopped at sendUntilMs)
-    loadgen = {
-      eventLoopLagP99Ms: lag.count > 0 ? Math.max(0, lag.percentile(99) / 1e6 - LAG_RESOLUTION_MS) : null,
-      eventLoopLagMaxMs: lag.count > 0 ? Math.max(0, lag.max / 1e6 - LAG_RESOLUTION_MS) : null,
-      cpuPct: wallMs > 0 ? ((cpu.user + cpu.system) / 1000 / wallMs) * 100 : null,
-    };
   } catch (err) {
     if (!(err instanceof AbortRun)) throw err;
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    if (aborted) await Promise.all(workers.map((w) => w.client.destroy().catch(() => {})));
-    else await Promise.all(workers.map((w) => w.client.close().catch(() => w.client.destroy())));
+    await closeWorkers(workers, aborted);
   }
 
   deferred.parseAll();
   const summaryOpts = options.lateSendThresholdMs === undefined ? {} : { lateSendThresholdMs: options.lateSendThresholdMs };
   return { t0EpochMs, aborted, records, summary: summarize(records, c, n, summaryOpts), warmup, loadgen };
+}
+
+/**
+ * (1) The warm-up: every worker sends `warmupN` unrecorded requests back to back, all workers at
+ * once (a worker stops early once `isAborted()`). Returns how many were sent and how many failed.
+ */
+async function warmUp(workers: readonly WorkerConnection[], warmupN: number, opts: Dispatcher.DispatchOptions, isAborted: () => boolean): Promise<{ count: number; errors: number }> {
+  const warmup = { count: 0, errors: 0 };
+  await Promise.all(
+    workers.map(async (w) => {
+      for (let k = 0; k < warmupN && !isAborted(); k++) {
+        const out = await w.send(opts);
+        warmup.count++;
+        if (out.errorClass !== null) warmup.errors++;
+      }
+    }),
+  );
+  return warmup;
+}
+
+/**
+ * (3) The measured phase: worker i waits for its first intended start (firstIntendedStartMs:
+ * together, or ramped), then runs its WorkerLoop; resolves when every worker is done, rejects when
+ * one fails (a throwing subscriber).
+ */
+async function runWorkers(workers: readonly WorkerConnection[], run: MeasuredRun, options: LoadOptions, signal: AbortSignal | undefined): Promise<void> {
+  const c = workers.length;
+  const runWorker = async (index: number): Promise<void> => {
+    const intended = firstIntendedStartMs(options.start, index, c, options.rampMs);
+    if (intended > 0) await sleepUntil(intended, run.now, signal);
+    await new Promise<void>((resolve, reject) => new WorkerLoop(workers[index] as WorkerConnection, index, intended, run, resolve, reject).sendNext());
+  };
+  const running: Promise<void>[] = [];
+  for (let i = 0; i < c; i++) running.push(runWorker(i));
+  await Promise.all(running);
+}
+
+/** Ends every worker's connection: destroyed after an abort, else closed (destroyed if closing fails). */
+async function closeWorkers(workers: readonly WorkerConnection[], aborted: boolean): Promise<void> {
+  if (aborted) await Promise.all(workers.map((w) => w.client.destroy().catch(() => {})));
+  else await Promise.all(workers.map((w) => w.client.close().catch(() => w.client.destroy())));
 }
 
 class AbortRun extends Error {}

@@ -88,6 +88,35 @@ export function summarize(records: readonly RequestRecord[], concurrency: number
   const wholeSpanMs = maxEnd - minStart;
   const wholeRunThroughputRps = records.length > 0 && wholeSpanMs > 0 ? ok / (wholeSpanMs / 1000) : null;
 
+  const { steadyWindow, steadyStateThroughputRps } = steadyState(records, workers, firstEnd, lastEnd);
+
+  return {
+    concurrency,
+    requestsPerWorker,
+    count: records.length,
+    ok,
+    errors,
+    wholeRunThroughputRps,
+    steadyStateThroughputRps,
+    steadyWindow,
+    peakInFlight: peakInFlight(records),
+    e2eMs: percentiles(e2e),
+    queueMs: percentiles(queue),
+    execMs: percentiles(exec),
+    sendDelayMs: percentiles(sendDelay),
+    ...(lateThreshold === undefined ? {} : { lateSends: records.length > 0 ? { thresholdMs: lateThreshold, count: late, share: late / records.length } : null }),
+    ...(Object.keys(kinds).length > 0 ? { errorKinds: sortedRecord(kinds) } : {}),
+    ...(extra.size > 0 ? { timingMs: timingPercentiles(extra) } : {}),
+  };
+}
+
+/**
+ * The steady-state figures (see the module doc): the window [latest first end, earliest last end]
+ * with the successes ending in it (null when empty), and the sum of per-worker closed-loop rates
+ * after each worker's first answer (null when no worker has a positive span). `workers` lists the
+ * worker indices; `firstEnd` / `lastEnd` are indexed by worker. Pure.
+ */
+function steadyState(records: readonly RequestRecord[], workers: readonly number[], firstEnd: readonly number[], lastEnd: readonly number[]): Pick<LoadSummary, 'steadyWindow' | 'steadyStateThroughputRps'> {
   let steadyWindow: LoadSummary['steadyWindow'] = null;
   let steadyStateThroughputRps: number | null = null;
   if (records.length > 0) {
@@ -119,25 +148,12 @@ export function summarize(records: readonly RequestRecord[], concurrency: number
     }
     if (spans > 0) steadyStateThroughputRps = rate;
   }
+  return { steadyWindow, steadyStateThroughputRps };
+}
 
-  return {
-    concurrency,
-    requestsPerWorker,
-    count: records.length,
-    ok,
-    errors,
-    wholeRunThroughputRps,
-    steadyStateThroughputRps,
-    steadyWindow,
-    peakInFlight: peakInFlight(records),
-    e2eMs: percentiles(e2e),
-    queueMs: percentiles(queue),
-    execMs: percentiles(exec),
-    sendDelayMs: percentiles(sendDelay),
-    ...(lateThreshold === undefined ? {} : { lateSends: records.length > 0 ? { thresholdMs: lateThreshold, count: late, share: late / records.length } : null }),
-    ...(Object.keys(kinds).length > 0 ? { errorKinds: sortedRecord(kinds) } : {}),
-    ...(extra.size > 0 ? { timingMs: Object.fromEntries([...extra.keys()].sort().map((k) => [k, percentiles(extra.get(k)!) as NonNullable<ReturnType<typeof percentiles>>])) } : {}),
-  };
+/** Percentiles of each extra Server-Timing entry, keys sorted (stable JSON). */
+function timingPercentiles(extra: ReadonlyMap<string, number[]>): Record<string, NonNullable<ReturnType<typeof percentiles>>> {
+  return Object.fromEntries([...extra.keys()].sort().map((k) => [k, percentiles(extra.get(k)!) as NonNullable<ReturnType<typeof percentiles>>]));
 }
 
 /** The Server-Timing entries the summary has its own fields for (queue, exec) or that a cell stores apart (permit, a stream's ttft and gaps). */

@@ -31,7 +31,7 @@ import { getThreadDump, getWsStats } from '../adapters/jvm/client.ts';
 import type { WsPushStats } from '../types/sut-api.ts';
 import { VtbenchError, EXIT } from '../types/errors.ts';
 import { summarize } from './summarize.ts';
-import { startLoadgenMeter } from './meter.ts';
+import { startLoadgenMeter, type LoadgenMeter } from './meter.ts';
 import type { ErrorClass, LoadResult, RequestRecord, WebSocketSummary, WsRawRecords, WsServerDelta } from '../types/load.ts';
 
 /**
@@ -193,19 +193,8 @@ const r3 = (x: number): number => Math.round(x * 1000) / 1000;
  * @throws VtbenchError(EXIT.notReady) when the SUT has no `/bench/ws`
  */
 export async function runWebSocketCell(o: WebSocketOptions): Promise<LoadResult> {
-  const host = o.host ?? readHostLimits();
-  const hostMax = maxWebSocketConnections(host);
-  if (o.connections > hostMax) {
-    throw new VtbenchError(
-      `--levels: ${o.connections} WebSocket connections exceed what this host can hold: ${hostMax} (ulimit -n ${host.openFiles} less ${host.openFiles - hostMax > 0 ? 'a reserve' : 'nothing'} per process, ${host.ephemeralPorts} ephemeral ports)`,
-      `lower --levels to ${hostMax} or less, or raise ulimit -n (hard limit) and net.ipv4.ip_local_port_range`, EXIT.usage);
-  }
-  let before: WsPushStats;
-  try {
-    before = await getWsStats(o.baseUrl);
-  } catch (e) {
-    throw new VtbenchError(`the SUT at ${o.baseUrl} did not answer GET /bench/ws (${(e as Error).message}): it serves no WebSocket push endpoint`, 'rebuild the SUT (sut/) from this tree', EXIT.notReady);
-  }
+  const hostMax = checkHostCanHold(o);
+  const before = await wsStatsBefore(o.baseUrl);
   const intervalMs = before.intervalMs;
   const graceMs = o.graceMs ?? Math.max(2000, 2 * intervalMs);
   const noProgressMs = o.noProgressMs ?? Math.max(5000, 5 * intervalMs);
@@ -214,147 +203,251 @@ export async function runWebSocketCell(o: WebSocketOptions): Promise<LoadResult>
   const N = o.connections;
   const rampMs = wsRampMs(N, o.rampMs);
 
-  const t0 = performance.now();
-  const t0EpochMs = Date.now();
-  const ms = () => performance.now() - t0;
-  const meter = startLoadgenMeter();
-  const handshakes: RequestRecord[] = new Array(N);
-  const sockets: (WebSocket | null)[] = new Array(N).fill(null);
-  const closedByUs = new Uint8Array(N);
-  const raw: WsRawRecords = { messages: { conn: [], seq: [], scheduledMs: [], receiveMs: [], queueMs: [] }, drops: { conn: [], atMs: [], code: [], cause: [] } };
-  const byThreadPrefix: Record<string, number> = {};
-  let open = 0;
-  let lastMessageMs: number | null = null;
-  let lastOpenMs = 0;
-  let aborted = false;
-  let unparsed = 0;
-
-  const openOne = (i: number, intended: number) => new Promise<void>((resolve) => {
-    const start = ms();
-    let settled = false;
-    const settle = (errorClass: ErrorClass | null) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      const end = ms();
-      handshakes[i] = { worker: i, seq: 0, intendedStartMs: intended, startMs: start, endMs: end, e2eMs: end - start, status: errorClass === null ? 101 : null, errorClass, serverTiming: {} };
-      if (errorClass === null) {
-        open++;
-        lastOpenMs = Math.max(lastOpenMs, end);
-      }
-      resolve();
-    };
-    let ws: WebSocket;
-    try {
-      ws = new WebSocket(wsUrl, { dispatcher: agent });
-    } catch {
-      settle('other');
-      return;
-    }
-    sockets[i] = ws;
-    const timer = setTimeout(() => {
-      settle('timeout');
-      try { ws.close(); } catch { /* closing an unopened socket */ }
-    }, o.connectTimeoutMs);
-    ws.addEventListener('open', () => settle(null));
-    ws.addEventListener('error', () => settle('connect'));
-    ws.addEventListener('message', (ev) => {
-      const at = ms();
-      lastMessageMs = at;
-      try {
-        const j = JSON.parse(ev.data as string) as { seq: number; scheduledEpochMs: number; queueMs: number; thread: string };
-        raw.messages.conn.push(i);
-        raw.messages.seq.push(j.seq);
-        raw.messages.scheduledMs.push(r3(j.scheduledEpochMs - t0EpochMs));
-        raw.messages.receiveMs.push(r3(at));
-        raw.messages.queueMs.push(j.queueMs);
-        const p = threadPrefix(j.thread);
-        byThreadPrefix[p] = (byThreadPrefix[p] ?? 0) + 1;
-      } catch {
-        unparsed++;
-      }
-    });
-    ws.addEventListener('close', (ev) => {
-      if (!settled) {
-        settle('connect');
-        return;
-      }
-      if (handshakes[i]?.errorClass !== null) return;
-      open--;
-      if (closedByUs[i]) return;
-      raw.drops.conn.push(i);
-      raw.drops.atMs.push(r3(ms()));
-      raw.drops.code.push(ev.code);
-      raw.drops.cause.push(dropCause(ev.code));
-    });
-  });
-
-  const onAbort = () => { aborted = true; };
+  const c = new WsCell(N, wsUrl, agent, o.connectTimeoutMs);
+  const onAbort = () => { c.aborted = true; };
   o.signal?.addEventListener('abort', onAbort, { once: true });
-  let noProgress: WebSocketSummary['noProgress'] = null;
-  let stallDump: LoadResult['stallDump'];
-  let windowStartMs = 0;
+  let watched: WsWatch;
   let heldToEnd = 0;
   let loadgen;
   try {
-    // (1) ramp: connection i at i × rampMs / N
-    const opening: Promise<void>[] = [];
-    for (let i = 0; i < N && !aborted; i++) {
-      const intended = (i * rampMs) / N;
-      const wait = intended - ms();
-      if (wait >= 1) await sleep(Math.floor(wait));
-      opening.push(openOne(i, intended));
-    }
-    await Promise.all(opening);
-    // (2) the window, watched: one interval after the last open, holdS long, then the grace
-    windowStartMs = (open > 0 ? lastOpenMs : ms()) + intervalMs;
-    const endMs = open === 0 ? 0 : windowStartMs /* nothing to hold: no window */ + o.holdS * 1000 + graceMs;
-    const firstDueMs = intervalMs + noProgressMs; // a message is due one interval after the first open
-    while (!aborted && ms() < endMs) {
-      await sleep(Math.min(250, Math.max(1, endMs - ms())));
-      const now = ms();
-      const since = lastMessageMs ?? 0;
-      if (open > 0 && now > firstDueMs && now - since > noProgressMs && now < windowStartMs + o.holdS * 1000) {
-        noProgress = { atMs: r3(now), lastMessageMs: lastMessageMs === null ? null : r3(lastMessageMs), afterMs: noProgressMs, openConnections: open };
-        try {
-          stallDump = { raw: await getThreadDump(o.baseUrl, 30_000), atMs: r3(now) };
-        } catch {
-          /* the dump is evidence, not the result: the cell still records no progress */
-        }
-        break;
-      }
-    }
-    heldToEnd = open;
-    loadgen = meter.stop(ms());
+    await openRamp(c, rampMs);
+    watched = await watchWindow(c, o.baseUrl, o.holdS, intervalMs, graceMs, noProgressMs);
+    heldToEnd = c.open;
+    loadgen = c.meter.stop(c.ms());
   } finally {
     o.signal?.removeEventListener('abort', onAbort);
-    for (let i = 0; i < N; i++) {
-      const ws = sockets[i];
-      if (!ws) continue;
-      closedByUs[i] = 1;
-      try { ws.close(1000, 'cell end'); } catch { /* already closed */ }
-    }
-    await waitFor(() => open <= 0, 10_000);
+    await c.closeAll();
     await agent.destroy().catch(() => {});
   }
-  for (let i = 0; i < N; i++) {
-    if (!handshakes[i]) handshakes[i] = { worker: i, seq: 0, intendedStartMs: (i * rampMs) / N, startMs: ms(), endMs: ms(), e2eMs: 0, status: null, errorClass: 'other', serverTiming: {} };
-  }
+  c.fillMissingHandshakes(rampMs);
   await sleep(200); // the SUT counts the closes it just saw
   const after = await getWsStats(o.baseUrl).catch(() => null);
-  const records = handshakes.filter((h, i) => i < N && h !== undefined);
+  const records = c.handshakes.filter((h, i) => i < N && h !== undefined);
   const summary = summarize(records, N, 1);
   summary.websocket = summarizeWebSocket({
-    connections: N, rampMs, holdS: o.holdS, intervalMs, workMs: before.workMs, graceMs, windowStartMs,
-    handshakes: records, raw, heldToEnd, byThreadPrefix, noProgress, hostMaxConnections: hostMax, server: serverDelta(before, after),
+    connections: N, rampMs, holdS: o.holdS, intervalMs, workMs: before.workMs, graceMs, windowStartMs: watched.windowStartMs,
+    handshakes: records, raw: c.raw, heldToEnd, byThreadPrefix: c.byThreadPrefix, noProgress: watched.noProgress, hostMaxConnections: hostMax, server: serverDelta(before, after),
   });
-  summary.websocket.messagesUnparsed = unparsed;
+  summary.websocket.messagesUnparsed = c.unparsed;
+  const stallDump = watched.stallDump;
   return {
-    t0EpochMs, aborted, records, summary, warmup: { count: 0, errors: 0 },
+    t0EpochMs: c.t0EpochMs, aborted: c.aborted, records, summary, warmup: { count: 0, errors: 0 },
     loadgen: loadgen ?? { eventLoopLagP99Ms: null, eventLoopLagMaxMs: null, cpuPct: null },
-    ws: raw,
+    ws: c.raw,
     ...(stallDump ? { stallDump } : {}),
   };
+}
+
+/**
+ * The most connections this host can hold (maxWebSocketConnections of `o.host`, or of the limits
+ * read now). @throws VtbenchError(EXIT.usage) when `o.connections` exceeds it.
+ */
+function checkHostCanHold(o: WebSocketOptions): number {
+  const host = o.host ?? readHostLimits();
+  const hostMax = maxWebSocketConnections(host);
+  if (o.connections > hostMax) {
+    throw new VtbenchError(
+      `--levels: ${o.connections} WebSocket connections exceed what this host can hold: ${hostMax} (ulimit -n ${host.openFiles} less ${host.openFiles - hostMax > 0 ? 'a reserve' : 'nothing'} per process, ${host.ephemeralPorts} ephemeral ports)`,
+      `lower --levels to ${hostMax} or less, or raise ulimit -n (hard limit) and net.ipv4.ip_local_port_range`, EXIT.usage);
+  }
+  return hostMax;
+}
+
+/** The SUT's push counters before the cell. @throws VtbenchError(EXIT.notReady) when `GET /bench/ws` fails. */
+async function wsStatsBefore(baseUrl: string): Promise<WsPushStats> {
+  try {
+    return await getWsStats(baseUrl);
+  } catch (e) {
+    throw new VtbenchError(`the SUT at ${baseUrl} did not answer GET /bench/ws (${(e as Error).message}): it serves no WebSocket push endpoint`, 'rebuild the SUT (sut/) from this tree', EXIT.notReady);
+  }
+}
+
+/**
+ * The live state of one cell: its clock (t0 = the ramp's start), the N sockets with their handshake
+ * records, the raw message and drop records, and the counts the watchdog reads (`open`,
+ * `lastMessageMs`). Created at t0 (the loadgen meter starts then).
+ */
+class WsCell {
+  readonly t0: number;
+  readonly t0EpochMs: number;
+  readonly meter: LoadgenMeter;
+  /** one per connection asked for, set when its opening settles */
+  readonly handshakes: RequestRecord[];
+  readonly sockets: (WebSocket | null)[];
+  /** 1 once the driver closed connection i (its close is then no drop) */
+  readonly closedByUs: Uint8Array;
+  readonly raw: WsRawRecords;
+  readonly byThreadPrefix: Record<string, number>;
+  open = 0;
+  lastMessageMs: number | null = null;
+  lastOpenMs = 0;
+  aborted = false;
+  unparsed = 0;
+
+  constructor(
+    readonly N: number,
+    private readonly wsUrl: string,
+    private readonly agent: Agent,
+    private readonly connectTimeoutMs: number,
+  ) {
+    this.t0 = performance.now();
+    this.t0EpochMs = Date.now();
+    this.meter = startLoadgenMeter();
+    this.handshakes = new Array(N);
+    this.sockets = new Array(N).fill(null);
+    this.closedByUs = new Uint8Array(N);
+    this.raw = { messages: { conn: [], seq: [], scheduledMs: [], receiveMs: [], queueMs: [] }, drops: { conn: [], atMs: [], code: [], cause: [] } };
+    this.byThreadPrefix = {};
+  }
+
+  /** ms since t0 */
+  ms(): number {
+    return performance.now() - this.t0;
+  }
+
+  /**
+   * Opens connection i (intended at `intended` ms): resolves once its opening settled (open, failed
+   * or timed out, recorded in `handshakes[i]`); then records its messages and, unless the driver
+   * closed it, its drop.
+   */
+  openOne(i: number, intended: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const start = this.ms();
+      let settled = false;
+      const settle = (errorClass: ErrorClass | null) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        const end = this.ms();
+        this.handshakes[i] = { worker: i, seq: 0, intendedStartMs: intended, startMs: start, endMs: end, e2eMs: end - start, status: errorClass === null ? 101 : null, errorClass, serverTiming: {} };
+        if (errorClass === null) {
+          this.open++;
+          this.lastOpenMs = Math.max(this.lastOpenMs, end);
+        }
+        resolve();
+      };
+      let ws: WebSocket;
+      try {
+        ws = new WebSocket(this.wsUrl, { dispatcher: this.agent });
+      } catch {
+        settle('other');
+        return;
+      }
+      this.sockets[i] = ws;
+      const timer = setTimeout(() => {
+        settle('timeout');
+        try { ws.close(); } catch { /* closing an unopened socket */ }
+      }, this.connectTimeoutMs);
+      ws.addEventListener('open', () => settle(null));
+      ws.addEventListener('error', () => settle('connect'));
+      ws.addEventListener('message', (ev) => this.onMessage(i, ev.data as string));
+      ws.addEventListener('close', (ev) => {
+        if (!settled) {
+          settle('connect');
+          return;
+        }
+        this.onClose(i, ev.code);
+      });
+    });
+  }
+
+  /** Records one pushed message of connection i (or counts it unparsed). */
+  private onMessage(i: number, data: string): void {
+    const at = this.ms();
+    this.lastMessageMs = at;
+    try {
+      const j = JSON.parse(data) as { seq: number; scheduledEpochMs: number; queueMs: number; thread: string };
+      const m = this.raw.messages;
+      m.conn.push(i);
+      m.seq.push(j.seq);
+      m.scheduledMs.push(r3(j.scheduledEpochMs - this.t0EpochMs));
+      m.receiveMs.push(r3(at));
+      m.queueMs.push(j.queueMs);
+      const p = threadPrefix(j.thread);
+      this.byThreadPrefix[p] = (this.byThreadPrefix[p] ?? 0) + 1;
+    } catch {
+      this.unparsed++;
+    }
+  }
+
+  /** The close of an opened connection i: one fewer open; a drop unless the driver closed it. */
+  private onClose(i: number, code: number): void {
+    if (this.handshakes[i]?.errorClass !== null) return;
+    this.open--;
+    if (this.closedByUs[i]) return;
+    const d = this.raw.drops;
+    d.conn.push(i);
+    d.atMs.push(r3(this.ms()));
+    d.code.push(code);
+    d.cause.push(dropCause(code));
+  }
+
+  /** Closes every socket (code 1000) and waits up to 10 s for their closes. */
+  async closeAll(): Promise<void> {
+    for (let i = 0; i < this.N; i++) {
+      const ws = this.sockets[i];
+      if (!ws) continue;
+      this.closedByUs[i] = 1;
+      try { ws.close(1000, 'cell end'); } catch { /* already closed */ }
+    }
+    await waitFor(() => this.open <= 0, 10_000);
+  }
+
+  /** A connection never attempted (the cell was aborted mid-ramp) gets an `other` handshake record. */
+  fillMissingHandshakes(rampMs: number): void {
+    const N = this.N;
+    for (let i = 0; i < N; i++) {
+      if (!this.handshakes[i]) this.handshakes[i] = { worker: i, seq: 0, intendedStartMs: (i * rampMs) / N, startMs: this.ms(), endMs: this.ms(), e2eMs: 0, status: null, errorClass: 'other', serverTiming: {} };
+    }
+  }
+}
+
+/** (1) The ramp: connection i opened at i × rampMs / N (stopped by an abort); resolves once every opening settled. */
+async function openRamp(c: WsCell, rampMs: number): Promise<void> {
+  const N = c.N;
+  const opening: Promise<void>[] = [];
+  for (let i = 0; i < N && !c.aborted; i++) {
+    const intended = (i * rampMs) / N;
+    const wait = intended - c.ms();
+    if (wait >= 1) await sleep(Math.floor(wait));
+    opening.push(c.openOne(i, intended));
+  }
+  await Promise.all(opening);
+}
+
+/** What the watched window found. */
+interface WsWatch {
+  windowStartMs: number;
+  noProgress: WebSocketSummary['noProgress'];
+  stallDump: LoadResult['stallDump'];
+}
+
+/**
+ * (2) The window, watched: it opens one interval after the last open and lasts holdS, then the
+ * grace; polled every 250 ms. No message for `noProgressMs` while connections are open (once
+ * messages are due, before the window's end) records noProgress, takes a thread dump and ends it.
+ */
+async function watchWindow(c: WsCell, baseUrl: string, holdS: number, intervalMs: number, graceMs: number, noProgressMs: number): Promise<WsWatch> {
+  let noProgress: WebSocketSummary['noProgress'] = null;
+  let stallDump: LoadResult['stallDump'];
+  const windowStartMs = (c.open > 0 ? c.lastOpenMs : c.ms()) + intervalMs;
+  const endMs = c.open === 0 ? 0 : windowStartMs /* nothing to hold: no window */ + holdS * 1000 + graceMs;
+  const firstDueMs = intervalMs + noProgressMs; // a message is due one interval after the first open
+  while (!c.aborted && c.ms() < endMs) {
+    await sleep(Math.min(250, Math.max(1, endMs - c.ms())));
+    const now = c.ms();
+    const since = c.lastMessageMs ?? 0;
+    if (c.open > 0 && now > firstDueMs && now - since > noProgressMs && now < windowStartMs + holdS * 1000) {
+      noProgress = { atMs: r3(now), lastMessageMs: c.lastMessageMs === null ? null : r3(c.lastMessageMs), afterMs: noProgressMs, openConnections: c.open };
+      try {
+        stallDump = { raw: await getThreadDump(baseUrl, 30_000), atMs: r3(now) };
+      } catch {
+        /* the dump is evidence, not the result: the cell still records no progress */
+      }
+      break;
+    }
+  }
+  return { windowStartMs, noProgress, stallDump };
 }
 
 /** Poll `done` every 50 ms until it holds or `timeoutMs` passed. */

@@ -127,13 +127,7 @@ export function mergeShardRuns(dirs: readonly string[], outDir: string, now = ne
     for (const cellId of m0.cellOrder) {
       const without = shards.filter((_, i) => !done[i]!.has(cellId));
       if (without.length > 0) {
-        const why = without.map((s) => {
-          const failed = s.manifest.failedCells?.find((f) => f.cellId === cellId);
-          // a cell whose files are damaged or hold impossible values (checkCell) names them
-          const problems = failed ? [] : s.store.checkCell(cellId);
-          return `shard ${s.index}${failed ? ` (failed: ${failed.cause})` : ` (${s.manifest.status}, no valid result${problems.length > 0 ? `: ${problems.join('; ')}` : ''})`}`;
-        });
-        gaps.push({ cellId, cause: `no result in ${why.join(', ')}; not merged from the other shards` });
+        gaps.push({ cellId, cause: `no result in ${without.map((s) => missingCellCause(s, cellId)).join(', ')}; not merged from the other shards` });
         continue;
       }
       const cells = shards.map((s) => s.store.readCell(cellId));
@@ -142,57 +136,12 @@ export function mergeShardRuns(dirs: readonly string[], outDir: string, now = ne
         gaps.push({ cellId, cause: `${problem}; not merged` });
         continue;
       }
-      const parts: ShardFile[] = shards.map((s, i) => {
-        const c = cells[i]!;
-        const records = expandRequests(s.store.readRequests(cellId));
-        return { format: 'vtbench-shard/1', shard: s.index, shards: k, workerOffset: c.shards![0]!.workerOffset, result: { t0EpochMs: c.t0EpochMs, aborted: false, records, summary: c.load, warmup: { count: 0, errors: 0 }, loadgen: c.shards![0]!.loadgen } };
-      });
-      const c0 = cells[0]!;
-      const late = c0.load.lateSends?.thresholdMs;
-      const m = mergeShards(parts, c0.requestsPerWorker, late === undefined ? {} : { lateSendThresholdMs: late });
-      const hosts = cells.map((c) => c.loadgen.hostCpuPct).filter((x): x is number => x !== null);
-      const hostCpuPct = hosts.length > 0 ? Math.max(...hosts) : null;
-      const out: CellResult = {
-        ...c0,
-        t0EpochMs: m.t0EpochMs,
-        durationMs: Math.max(...cells.map((c) => c.durationMs)),
-        load: m.summary,
-        loadgen: { ...m.loadgen, hostCpuPct },
-        flags: computeFlags({
-          executor: c0.executor, latencyMs: c0.latencyMs, t0EpochMs: m.t0EpochMs, sutSamples: c0.samples, load: m.summary,
-          eventLoopLagP99Ms: m.loadgen.eventLoopLagP99Ms, eventLoopLagMaxMs: m.loadgen.eventLoopLagMaxMs, loadgenCpuPct: m.loadgen.cpuPct,
-          hostCpuPct, errorFlagThreshold: m0.options.errorFlagThreshold, hostCpuScope: 'generator',
-        }),
-        shards: m.shards,
-      };
-      store.writeCell(out, compactRequests(m.records));
-      if (c0.threadDump) {
-        mkdirSync(join(tmp, 'threaddumps'), { recursive: true });
-        for (const p of [first.store.threadDumpRawPath(cellId), first.store.threadDumpSummaryPath(cellId)]) {
-          if (existsSync(p)) copyFileSync(p, join(tmp, 'threaddumps', basename(p)));
-        }
-      }
+      const m = mergeCell(shards, cells, cellId, m0);
+      store.writeCell(m.cell, compactRequests(m.records));
+      if (m.cell.threadDump) copyThreadDumps(first.store, cellId, tmp);
       merged.push(cellId);
     }
-    const mergedShards: MergedShard[] = shards.map((s) => ({
-      index: s.index, runId: s.manifest.runId, status: s.manifest.status, hostname: s.manifest.shard!.hostname,
-      host: s.manifest.host, startedAt: s.manifest.startedAt, endedAt: s.manifest.endedAt,
-    }));
-    const { shard: _shard, ...rest } = m0;
-    const ended = shards.map((s) => s.manifest.endedAt).filter((x): x is string => x !== null).sort();
-    const manifest: RunManifest = {
-      ...rest,
-      runId: basename(outDir),
-      startedAt: shards.map((s) => s.manifest.startedAt).sort()[0]!,
-      endedAt: ended.length === k ? ended[ended.length - 1]! : null,
-      status: gaps.length === 0 ? 'complete' : 'failed',
-      error: gaps.length === 0 ? null : `${gaps.length} of ${m0.cellOrder.length} planned cell(s) have no result in every shard: ${gaps.map((g) => g.cellId).join(', ')}`,
-      failedCells: gaps.map((g) => ({ ...g, atIso: now.toISOString() })),
-      notes: [...(m0.notes ?? []),
-        `${now.toISOString()}: merged by run.mjs merge from ${k} shard folders of a multi-host run (${shards.map((s) => `shard ${s.index}: ${s.manifest.runId} on ${s.manifest.shard!.hostname}`).join('; ')}); each cell's load is merged from every shard's raw records; the SUT's samples, pinned counts, thread dumps and the mock's figures are shard 0's; the manifest's host is shard 0's generator host, each cell's host CPU the busiest generator host's`],
-      mergedShards,
-    };
-    if (manifest.failedCells!.length === 0) delete manifest.failedCells;
+    const manifest = mergedManifest(shards, outDir, gaps, now);
     writeSummary({ store, manifest });
     store.writeManifest(manifest);
     mkdirSync(dirname(outDir), { recursive: true });
@@ -202,4 +151,83 @@ export function mergeShardRuns(dirs: readonly string[], outDir: string, now = ne
     rmSync(tmp, { recursive: true, force: true });
     throw e;
   }
+}
+
+/** `shard <i> (<why>)`: why shard `s` has no valid result for `cellId` (its recorded failure, or the problems checkCell finds). */
+function missingCellCause(s: ShardRun, cellId: string): string {
+  const failed = s.manifest.failedCells?.find((f) => f.cellId === cellId);
+  // a cell whose files are damaged or hold impossible values (checkCell) names them
+  const problems = failed ? [] : s.store.checkCell(cellId);
+  return `shard ${s.index}${failed ? ` (failed: ${failed.cause})` : ` (${s.manifest.status}, no valid result${problems.length > 0 ? `: ${problems.join('; ')}` : ''})`}`;
+}
+
+/**
+ * One cell merged from every shard's copy (`cells[i]` is shard i's): the load merged from the
+ * shards' raw records (mergeShards), the host CPU the busiest generator host's, the flags computed
+ * again over the merged load; everything else is shard 0's. Reads the shards' request files.
+ */
+function mergeCell(shards: readonly ShardRun[], cells: readonly CellResult[], cellId: string, m0: RunManifest): { cell: CellResult; records: ShardFile['result']['records'] } {
+  const k = shards.length;
+  const parts: ShardFile[] = shards.map((s, i) => {
+    const c = cells[i]!;
+    const records = expandRequests(s.store.readRequests(cellId));
+    return { format: 'vtbench-shard/1', shard: s.index, shards: k, workerOffset: c.shards![0]!.workerOffset, result: { t0EpochMs: c.t0EpochMs, aborted: false, records, summary: c.load, warmup: { count: 0, errors: 0 }, loadgen: c.shards![0]!.loadgen } };
+  });
+  const c0 = cells[0]!;
+  const late = c0.load.lateSends?.thresholdMs;
+  const m = mergeShards(parts, c0.requestsPerWorker, late === undefined ? {} : { lateSendThresholdMs: late });
+  const hosts = cells.map((c) => c.loadgen.hostCpuPct).filter((x): x is number => x !== null);
+  const hostCpuPct = hosts.length > 0 ? Math.max(...hosts) : null;
+  const cell: CellResult = {
+    ...c0,
+    t0EpochMs: m.t0EpochMs,
+    durationMs: Math.max(...cells.map((c) => c.durationMs)),
+    load: m.summary,
+    loadgen: { ...m.loadgen, hostCpuPct },
+    flags: computeFlags({
+      executor: c0.executor, latencyMs: c0.latencyMs, t0EpochMs: m.t0EpochMs, sutSamples: c0.samples, load: m.summary,
+      eventLoopLagP99Ms: m.loadgen.eventLoopLagP99Ms, eventLoopLagMaxMs: m.loadgen.eventLoopLagMaxMs, loadgenCpuPct: m.loadgen.cpuPct,
+      hostCpuPct, errorFlagThreshold: m0.options.errorFlagThreshold, hostCpuScope: 'generator',
+    }),
+    shards: m.shards,
+  };
+  return { cell, records: m.records };
+}
+
+/** Copies shard 0's thread dump files of `cellId` (raw and summary, those that exist) into `<runDir>/threaddumps/`. */
+function copyThreadDumps(firstStore: RunStore, cellId: string, runDir: string): void {
+  mkdirSync(join(runDir, 'threaddumps'), { recursive: true });
+  for (const p of [firstStore.threadDumpRawPath(cellId), firstStore.threadDumpSummaryPath(cellId)]) {
+    if (existsSync(p)) copyFileSync(p, join(runDir, 'threaddumps', basename(p)));
+  }
+}
+
+/**
+ * The merged run's manifest: shard 0's without `shard`, run id = the folder's name, started at the
+ * earliest shard start, ended at the latest end (null unless every shard ended), `failed` with the
+ * gaps as failed cells when there are any, a note naming the shards, and the shards' list. Pure.
+ */
+function mergedManifest(shards: readonly ShardRun[], outDir: string, gaps: readonly { cellId: string; cause: string }[], now: Date): RunManifest {
+  const k = shards.length;
+  const m0 = shards[0]!.manifest;
+  const mergedShards: MergedShard[] = shards.map((s) => ({
+    index: s.index, runId: s.manifest.runId, status: s.manifest.status, hostname: s.manifest.shard!.hostname,
+    host: s.manifest.host, startedAt: s.manifest.startedAt, endedAt: s.manifest.endedAt,
+  }));
+  const { shard: _shard, ...rest } = m0;
+  const ended = shards.map((s) => s.manifest.endedAt).filter((x): x is string => x !== null).sort();
+  const manifest: RunManifest = {
+    ...rest,
+    runId: basename(outDir),
+    startedAt: shards.map((s) => s.manifest.startedAt).sort()[0]!,
+    endedAt: ended.length === k ? ended[ended.length - 1]! : null,
+    status: gaps.length === 0 ? 'complete' : 'failed',
+    error: gaps.length === 0 ? null : `${gaps.length} of ${m0.cellOrder.length} planned cell(s) have no result in every shard: ${gaps.map((g) => g.cellId).join(', ')}`,
+    failedCells: gaps.map((g) => ({ ...g, atIso: now.toISOString() })),
+    notes: [...(m0.notes ?? []),
+      `${now.toISOString()}: merged by run.mjs merge from ${k} shard folders of a multi-host run (${shards.map((s) => `shard ${s.index}: ${s.manifest.runId} on ${s.manifest.shard!.hostname}`).join('; ')}); each cell's load is merged from every shard's raw records; the SUT's samples, pinned counts, thread dumps and the mock's figures are shard 0's; the manifest's host is shard 0's generator host, each cell's host CPU the busiest generator host's`],
+    mergedShards,
+  };
+  if (manifest.failedCells!.length === 0) delete manifest.failedCells;
+  return manifest;
 }

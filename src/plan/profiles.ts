@@ -11,7 +11,7 @@ import { OPEN_LOOP_DEFAULTS, WEBSOCKET_DEFAULT_HOLD_S } from '../load/driver.ts'
 import { jobLimitProblems } from './sut-limits.ts';
 import { FD_RESERVE, MAX_PLAN_DURATION_S, SUT_REQUEST_TIMEOUT_MS, maxCellRequests, maxConcurrency, maxRunRequests, maxWebSocketConnections, readHostLimits, type HostLimits } from '../adapters/host/limits.ts';
 import type { ResolvedOptions } from '../types/run.ts';
-import type { Profile, Study, Variant } from '../types/study.ts';
+import type { Profile, Scenario, Study, Variant } from '../types/study.ts';
 import { driverFor, withShards } from '../load/driver.ts';
 import { checkStudy } from './study-check.ts';
 import { START_COST_S, plannedStarts, startsS } from './starts.ts';
@@ -184,6 +184,21 @@ const SUT_LIMITS_FILE_REL = 'sut/src/main/resources/bench-limits.properties';
  * @throws VtbenchError(EXIT.usage) naming the flag, the maximum and its reason
  */
 export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study): void {
+  checkOptionMaxima(o, host, study);
+  // each variant's cells: its scenario's levels and requests per worker
+  const variantScenarios = o.variantSpecs.length > 0 ? o.variantSpecs.map((v) => scenarioOfVariant(study, o, v)) : o.variants.map(() => scenarioOf(study, o.scenario));
+  const perVariant = variantScenarios.map((sc) => ({ ...levelsOf(o, sc.id), websocket: sc.driver === 'websocket' }));
+  checkJobLimits(o, study, variantScenarios);
+  checkPlanSize(o, host, study, perVariant);
+}
+
+/**
+ * Every option against its declared maximum (OPTION_SPECS[].max, host-derived ones from `host`),
+ * and each scenario's own levels (ResolvedOptions.scenarioLevels) like --levels. An in-process or
+ * WebSocket scenario's levels are not HTTP workers: skipped here (checkJobLimits, checkPlanSize).
+ * @throws VtbenchError(EXIT.usage) via tooLarge
+ */
+function checkOptionMaxima(o: ResolvedOptions, host: HostLimits, study: Study): void {
   const driver = scenarioOf(study, o.scenario).driver;
   const inProcess = driver === 'in-process';
   const websocket = driver === 'websocket';
@@ -207,10 +222,14 @@ export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study):
     const max = maxValue(levelsSpec.max, host);
     for (const x of e.levels) if (x > max) throw tooLarge('levels', `${x} (scenario ${id})`, max, levelsSpec.max.why);
   }
-  // each variant's cells: its scenario's levels and requests per worker
-  const variantScenarios = o.variantSpecs.length > 0 ? o.variantSpecs.map((v) => scenarioOfVariant(study, o, v)) : o.variants.map(() => scenarioOf(study, o.scenario));
-  const perVariant = variantScenarios.map((sc) => ({ ...levelsOf(o, sc.id), websocket: sc.driver === 'websocket' }));
-  // an in-process job's parameters against the ranges the SUT accepts, read from the SUT's own limits file (sut-limits.ts)
+}
+
+/**
+ * An in-process job's parameters, per variant and level, against the ranges the SUT accepts, read
+ * from the SUT's own limits file (sut-limits.ts). `variantScenarios[i]` is variant i's scenario.
+ * @throws VtbenchError(EXIT.usage) naming the scenario, the level and what the SUT would refuse
+ */
+function checkJobLimits(o: ResolvedOptions, study: Study, variantScenarios: readonly Scenario[]): void {
   const variantsOf = o.variantSpecs.length > 0 ? o.variantSpecs : o.variants.map((id) => study.variants.find((x) => x.id === id)!);
   for (const [i, v] of variantsOf.entries()) {
     const sc = variantScenarios[i];
@@ -224,6 +243,16 @@ export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study):
       }
     }
   }
+}
+
+/**
+ * The plan's size, per variant (`perVariant`: its levels, requests per worker, and whether it is a
+ * WebSocket scenario): WebSocket connections against what the host holds, one cell's requests
+ * (c × n) and the run's requests against the heap (limits.ts: maxCellRequests, maxRunRequests), the
+ * cell count against MAX_CELLS, the planned duration against MAX_PLAN_DURATION_S.
+ * @throws VtbenchError(EXIT.usage) naming the flags, the maximum and its reason
+ */
+function checkPlanSize(o: ResolvedOptions, host: HostLimits, study: Study, perVariant: readonly (ReturnType<typeof levelsOf> & { websocket: boolean })[]): void {
   const wsMax = maxWebSocketConnections(host);
   for (const lv of perVariant) {
     const c = Math.max(...lv.levels);
