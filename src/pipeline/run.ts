@@ -438,9 +438,12 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   // Thread dump in the middle of the highest level's cell.
   let dump: Promise<{ raw: string; atMs: number } | null> = Promise.resolve(null);
   let dumpTimer: NodeJS.Timeout | null = null;
+  let noDump = (): void => {}; // a load that ended before the dump's time takes none: null at once, not after the 10 s wait below
   if (takeDump) {
     dump = new Promise((resolve) => {
+      noDump = () => resolve(null);
       dumpTimer = setTimeout(() => {
+        noDump = () => {};
         const at = Date.now() - wallStart;
         deps.getThreadDump(sut.baseUrl).then((raw) => resolve({ raw, atMs: at }), () => resolve(null));
       }, (cell.theoreticalS * 1000) / 2);
@@ -468,6 +471,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     componentCpuSamples = cpuSampler.stop();
     clearInterval(puller);
     if (dumpTimer) clearTimeout(dumpTimer);
+    noDump();
     await watch.stop();
   }
   if (watch.dead) throw fail(watch.dead.cause, watch.dead, result !== null && result.records.length > 0 ? result.summary : null, null);
@@ -497,7 +501,8 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   const unusable = unusableLoad(result.summary);
   if (unusable) throw fail(unusable, null, result.summary, mockStats);
   // a dump the driver took itself (the websocket watchdog's, at the stall) is the cell's dump
-  const dumped = result.stallDump ?? (takeDump ? await Promise.race([dump, sleep(10_000).then(() => null)]) : null);
+  const dumpWait = new AbortController(); // the 10 s limit is cleared once the dump is in, so it holds no process open
+  const dumped = result.stallDump ?? (takeDump ? await Promise.race([dump, sleep(10_000, null, { signal: dumpWait.signal })]).finally(() => dumpWait.abort()) : null);
 
   const durationMs = Date.now() - wallStart;
   const host = hostCpuPct(cpuBefore, cpuAfter);
