@@ -13,10 +13,13 @@
  * marker, never by scanning for anyone's. Most of a tier's time is spent waiting (mock latency,
  * process starts), so a second file fills the idle core.
  * VTBENCH_TEST_CONCURRENCY=1 runs every file alone (e.g. to time one tier file by file).
+ *
+ * Neither tier may start Maven or a JVM (docs/architecture.md, "Tests in tiers"): `mvn` and `java`
+ * on the tests' PATH are test/support/no-jvm/, which refuse with exit 97 and say so on stderr.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 
 /**
  * Files whose assertions bound wall-clock time tightly (send lateness, event-loop lag, queue waits
@@ -59,7 +62,8 @@ const pairs = process.env['VTBENCH_TEST_CONCURRENCY'] === '1' ? 1 : 2;
 function batch(names, concurrency) {
   if (names.length === 0) return true;
   const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=./test/support/slowest-reporter.mjs', ...extra, ...names.map((f) => join(dir, f))];
-  const r = spawnSync(process.execPath, args, { stdio: 'inherit' });
+  const env = { ...process.env, PATH: [resolve('test/support/no-jvm'), process.env['PATH'] ?? ''].join(delimiter) };
+  const r = spawnSync(process.execPath, args, { stdio: 'inherit', env });
   return r.status === 0;
 }
 
