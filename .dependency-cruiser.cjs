@@ -41,14 +41,19 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
+    ...upward,
+  ],
+  required: [
     {
+      // a `required` rule, not a `forbidden` one: a forbidden rule looks at imports, so it would never
+      // see a stray file that imports nothing. A module in no layer is required to import something
+      // no path matches (the empty path), which none can, so each such module is reported once.
       name: 'in-a-layer',
       comment: 'every source file belongs to a layer (add its folder to LAYERS)',
       severity: 'error',
-      from: { path: '^(src|mock|bench)/', pathNot: LAYERS.map((l) => l[1]) },
-      to: {},
+      module: { path: '^(src|mock|bench)/', pathNot: LAYERS.map((l) => l[1]) },
+      to: { path: '^$' },
     },
-    ...upward,
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -425,7 +425,8 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   const unusable = unusableLoad(result.summary);
   if (unusable) throw fail(unusable, null, result.summary, mockStats);
   // a dump the driver took itself (the websocket watchdog's, at the stall) is the cell's dump
-  const dumped = result.stallDump ?? (dump ? await Promise.race([dump.taken, sleep(10_000).then(() => null)]) : null);
+  const dumpWait = new AbortController(); // the 10 s limit is cleared once the dump is in, so it holds no process open
+  const dumped = result.stallDump ?? (dump ? await Promise.race([dump.taken, sleep(10_000, null, { signal: dumpWait.signal })]).finally(() => dumpWait.abort()) : null);
 
   const durationMs = Date.now() - wallStart;
   const host = hostCpuPct(cpuBefore, cpuAfter);
@@ -517,13 +518,17 @@ function startSamplePuller(deps: RunDeps, baseUrl: string, wallStart: number) {
 /** A thread dump `afterMs` after `wallStart` (the middle of the highest level's cell); `taken` resolves null when it failed or was cancelled before it was asked for. */
 function scheduleDump(deps: RunDeps, baseUrl: string, wallStart: number, afterMs: number): { taken: Promise<{ raw: string; atMs: number } | null>; cancel: () => void } {
   let timer: NodeJS.Timeout | null = null;
+  let notAsked = (): void => {};
   const taken = new Promise<{ raw: string; atMs: number } | null>((resolve) => {
+    notAsked = () => resolve(null);
     timer = setTimeout(() => {
+      notAsked = () => {};
       const at = Date.now() - wallStart;
       deps.getThreadDump(baseUrl).then((raw) => resolve({ raw, atMs: at }), () => resolve(null));
     }, afterMs);
   });
-  return { taken, cancel: () => { if (timer) clearTimeout(timer); } };
+  // a load that ended before the dump's time takes none: null at once, not after the 10 s wait of runCell
+  return { taken, cancel: () => { if (timer) clearTimeout(timer); notAsked(); } };
 }
 
 /**

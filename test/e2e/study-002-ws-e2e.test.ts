@@ -7,60 +7,36 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runStudy, type Io } from '../../src/cli/main.ts';
-import { realDeps } from '../../src/cli/deps.ts';
-import { RunStore } from '../../src/adapters/store/run-store.ts';
 import { STUDY_002 } from '../../src/studies/002/index.ts';
-import { freePort } from '../fixtures/ports.ts';
+import { runStudyE2e } from '../fixtures/e2e-run.ts';
 
-function capture(): { io: Io; text: () => string } {
-  let buf = '';
-  const sink = { write: (s: string) => { buf += s; return true; } } as unknown as NodeJS.WriteStream;
-  return { io: { stdout: sink, stderr: sink }, text: () => buf };
-}
-
-test('study 002 smoke, scenario 5: 5 WebSocket connections held 3 s on virtual threads, every message stored, report written', { timeout: 400_000 }, async () => {
-  const tmp = mkdtempSync(join(tmpdir(), 'vtbench-002ws-'));
-  try {
-    const runsDir = join(tmp, 'runs');
-    const reportDir = join(tmp, 'report');
-    const out = capture();
-    const ports = ['--mock-port', String(await freePort()), '--sut-port', String(await freePort())];
-    const code = await runStudy(STUDY_002, ['--profile', 'smoke', '--variants', 'ws-virtual', ...ports, '--runs-dir', runsDir, '--report-dir', reportDir, '--json'], out.io, realDeps());
-    assert.equal(code, 0, out.text());
-    const [id] = readdirSync(runsDir);
-    const store = new RunStore(join(runsDir, id!));
-    const m = store.readManifest();
-    assert.equal(m.status, 'complete');
-    assert.deepEqual(m.cellOrder, ['ws-virtual-c5-r1']);
-    assert.deepEqual(store.checkCell('ws-virtual-c5-r1'), [], 'the cell validates against schema/');
-    const [cell] = store.readDoneCells(m.cellOrder);
-    const w = cell!.load.websocket!;
-    assert.equal(w.connections, 5);
-    assert.equal(w.opened, 5);
-    assert.equal(w.holdS, 3);
-    assert.equal(w.workMs, 10);
-    assert.equal(w.intervalMs, 1000);
-    assert.equal(w.messagesExpected, 15);
-    assert.ok(w.messagesInWindow >= 14, JSON.stringify(w));
-    assert.ok(w.latenessMs !== null && w.latenessMs.min >= 9, `lateness includes the 10 ms of work: ${JSON.stringify(w.latenessMs)}`);
-    assert.deepEqual(Object.keys(w.byThreadPrefix), ['vt-'], 'pushes ran on the variant\'s virtual threads');
-    assert.equal(w.server?.sessionsOpened, 5);
-    assert.equal(w.server?.closesByCause['client-1000'], 5);
-    assert.ok((w.server?.messagesSent ?? 0) >= w.messagesReceived);
-    const req = store.readRequests('ws-virtual-c5-r1');
-    assert.equal(req.e2eMs.length, 5, 'the requests are the 5 handshakes');
-    assert.equal(req.ws?.messages.seq.length, w.messagesReceived);
-    assert.ok(cell!.samples.some((s) => s.wsSessionsOpen === 5), 'the samples carry the open sessions');
-    const md = readFileSync(join(reportDir, id!, 'report.md'), 'utf8');
-    assert.match(md, /Scenario 5: held WebSocket connections/);
-    assert.match(md, /\| virtual \| 5 \| 5 \|/);
-    assert.ok(cell!.samples.some((s) => s.tEpochMs > cell!.t0EpochMs + w.windowEndMs - 500), "samples through the window (not cut at the handshakes)");
-    assert.doesNotMatch(md, /\{\{|\}\}/);
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
+test('study 002 smoke, scenario 5: 5 WebSocket connections held 3 s on virtual threads, every message stored, report written', { timeout: 400_000 }, async (t) => {
+  const { reportDir, id, store, manifest: m } = await runStudyE2e(t, STUDY_002, 'vtbench-002ws-', ['--profile', 'smoke', '--variants', 'ws-virtual']);
+  assert.deepEqual(m.cellOrder, ['ws-virtual-c5-r1']);
+  assert.deepEqual(store.checkCell('ws-virtual-c5-r1'), [], 'the cell validates against schema/');
+  const [cell] = store.readDoneCells(m.cellOrder);
+  const w = cell!.load.websocket!;
+  assert.equal(w.connections, 5);
+  assert.equal(w.opened, 5);
+  assert.equal(w.holdS, 3);
+  assert.equal(w.workMs, 10);
+  assert.equal(w.intervalMs, 1000);
+  assert.equal(w.messagesExpected, 15);
+  assert.ok(w.messagesInWindow >= 14, JSON.stringify(w));
+  assert.ok(w.latenessMs !== null && w.latenessMs.min >= 9, `lateness includes the 10 ms of work: ${JSON.stringify(w.latenessMs)}`);
+  assert.deepEqual(Object.keys(w.byThreadPrefix), ['vt-'], 'pushes ran on the variant\'s virtual threads');
+  assert.equal(w.server?.sessionsOpened, 5);
+  assert.equal(w.server?.closesByCause['client-1000'], 5);
+  assert.ok((w.server?.messagesSent ?? 0) >= w.messagesReceived);
+  const req = store.readRequests('ws-virtual-c5-r1');
+  assert.equal(req.e2eMs.length, 5, 'the requests are the 5 handshakes');
+  assert.equal(req.ws?.messages.seq.length, w.messagesReceived);
+  assert.ok(cell!.samples.some((s) => s.wsSessionsOpen === 5), 'the samples carry the open sessions');
+  const md = readFileSync(join(reportDir, id, 'report.md'), 'utf8');
+  assert.match(md, /Scenario 5: held WebSocket connections/);
+  assert.match(md, /\| virtual \| 5 \| 5 \|/);
+  assert.ok(cell!.samples.some((s) => s.tEpochMs > cell!.t0EpochMs + w.windowEndMs - 500), "samples through the window (not cut at the handshakes)");
+  assert.doesNotMatch(md, /\{\{|\}\}/);
 });

@@ -8,54 +8,30 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runStudy, type Io } from '../../src/cli/main.ts';
-import { realDeps } from '../../src/cli/deps.ts';
-import { RunStore } from '../../src/adapters/store/run-store.ts';
 import { STUDY_004 } from '../../src/studies/004/index.ts';
-import { freePort } from '../fixtures/ports.ts';
+import { runStudyE2e } from '../fixtures/e2e-run.ts';
 
-function capture(): { io: Io; text: () => string } {
-  let buf = '';
-  const sink = { write: (s: string) => { buf += s; return true; } } as unknown as NodeJS.WriteStream;
-  return { io: { stdout: sink, stderr: sink }, text: () => buf };
-}
-
-test('study 004 smoke runs end to end: in-process @Async jobs on Boot\'s pool of 8 and on virtual threads, report written', { timeout: 400_000 }, async () => {
-  const tmp = mkdtempSync(join(tmpdir(), 'vtbench-004-'));
-  try {
-    const runsDir = join(tmp, 'runs');
-    const reportDir = join(tmp, 'report');
-    const out = capture();
-    const ports = ['--mock-port', String(await freePort()), '--sut-port', String(await freePort())];
-    const code = await runStudy(STUDY_004, ['--profile', 'smoke', ...ports, '--runs-dir', runsDir, '--report-dir', reportDir, '--json'], out.io, realDeps());
-    assert.equal(code, 0, out.text());
-    const [id] = readdirSync(runsDir);
-    const store = new RunStore(join(runsDir, id!));
-    const m = store.readManifest();
-    assert.equal(m.status, 'complete');
-    assert.equal(m.sut['platform-r1']?.boot?.tomcatMaxThreads, 200);
-    assert.equal(m.sut['virtual-r1']?.boot?.tomcatMaxThreads, null);
-    assert.equal(m.sut['virtual-r1']?.boot?.asyncProbeVirtual, true);
-    const cells = store.readDoneCells(m.cellOrder);
-    assert.deepEqual(cells.map((c) => c.cellId), ['platform-c1-r1', 'virtual-c1-r1']);
-    const [pl, vt] = cells.map((c) => c.job);
-    assert.ok(pl && vt);
-    assert.equal(pl.completed, 400);
-    assert.equal(pl.executorClass, 'org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor');
-    assert.equal(pl.peakRunningTasks, 8);
-    assert.equal(pl.platformTasks, 400);
-    // 50 waves of 20 ms: never faster than theory
-    assert.ok(pl.makespanMs !== null && pl.makespanMs >= 50 * 20 - 1, String(pl.makespanMs));
-    assert.equal(vt.executorClass, 'org.springframework.core.task.SimpleAsyncTaskExecutor');
-    assert.equal(vt.virtualTasks, 400);
-    assert.ok(vt.peakRunningTasks > 8);
-    const md = readFileSync(join(reportDir, id!, 'report.md'), 'utf8');
-    assert.match(md, /`ThreadPoolTaskExecutor`/);
-    assert.doesNotMatch(md, /\{\{|\}\}/);
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
+test('study 004 smoke runs end to end: in-process @Async jobs on Boot\'s pool of 8 and on virtual threads, report written', { timeout: 400_000 }, async (t) => {
+  const { reportDir, id, store, manifest: m } = await runStudyE2e(t, STUDY_004, 'vtbench-004-', ['--profile', 'smoke']);
+  assert.equal(m.sut['platform-r1']?.boot?.tomcatMaxThreads, 200);
+  assert.equal(m.sut['virtual-r1']?.boot?.tomcatMaxThreads, null);
+  assert.equal(m.sut['virtual-r1']?.boot?.asyncProbeVirtual, true);
+  const cells = store.readDoneCells(m.cellOrder);
+  assert.deepEqual(cells.map((c) => c.cellId), ['platform-c1-r1', 'virtual-c1-r1']);
+  const [pl, vt] = cells.map((c) => c.job);
+  assert.ok(pl && vt);
+  assert.equal(pl.completed, 400);
+  assert.equal(pl.executorClass, 'org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor');
+  assert.equal(pl.peakRunningTasks, 8);
+  assert.equal(pl.platformTasks, 400);
+  // 50 waves of 20 ms: never faster than theory
+  assert.ok(pl.makespanMs !== null && pl.makespanMs >= 50 * 20 - 1, String(pl.makespanMs));
+  assert.equal(vt.executorClass, 'org.springframework.core.task.SimpleAsyncTaskExecutor');
+  assert.equal(vt.virtualTasks, 400);
+  assert.ok(vt.peakRunningTasks > 8);
+  const md = readFileSync(join(reportDir, id, 'report.md'), 'utf8');
+  assert.match(md, /`ThreadPoolTaskExecutor`/);
+  assert.doesNotMatch(md, /\{\{|\}\}/);
 });

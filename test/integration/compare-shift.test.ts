@@ -18,6 +18,7 @@ import { RunStore } from '../../src/adapters/store/run-store.ts';
 
 import { compareRuns, type Comparison } from '../../src/report/compare/model.ts';
 import type { CompactRequests } from '../../src/types/run.ts';
+import type { LoadedRun } from '../../src/report/load.ts';
 import { main, type MainDeps } from '../../src/cli/main.ts';
 import { EXIT } from '../../src/types/errors.ts';
 
@@ -49,6 +50,10 @@ export function stretchedCopy(src: string, dst: string, factor: number): void {
   resummarizeRun(dst);
 }
 
+/** The committed run, loaded once for the tests of this file (compareRuns only reads its inputs). */
+let committed: Promise<LoadedRun> | null = null;
+const loadCommitted = (): Promise<LoadedRun> => (committed ??= loadRun(COMMITTED));
+
 function verdicts(c: Comparison): Map<string, number> {
   const out = new Map<string, number>();
   for (const cell of c.cells) for (const m of cell.metrics) out.set(m.verdict, (out.get(m.verdict) ?? 0) + 1);
@@ -56,7 +61,7 @@ function verdicts(c: Comparison): Map<string, number> {
 }
 
 test('compare: the committed run against itself shows no significant difference anywhere, every cell matched', async () => {
-  const a = await loadRun(COMMITTED);
+  const a = await loadCommitted();
   const c = compareRuns(a, a);
   assert.equal(c.cells.length, 10);
   assert.deepEqual(c.onlyInA, []);
@@ -75,9 +80,10 @@ test('compare: a 5 % slowdown made through the real resummarize path is detected
   t.after(() => rmSync(tmp, { recursive: true, force: true }));
   stretchedCopy(COMMITTED, join(tmp, 'same'), 1);
   stretchedCopy(COMMITTED, join(tmp, 'slow'), 1.05);
-  const base = await loadRun(COMMITTED);
+  const base = await loadCommitted();
+  const slowRun = await loadRun(join(tmp, 'slow'));
   const same = compareRuns(base, await loadRun(join(tmp, 'same')));
-  const slow = compareRuns(base, await loadRun(join(tmp, 'slow')));
+  const slow = compareRuns(base, slowRun);
   // the unchanged copy: no metric of any cell differs significantly
   assert.deepEqual(Object.fromEntries(verdicts(same)), { 'no significant difference': 40 });
   // the 5 % slowdown: detected as "slower" everywhere except one metric whose repeats alone spread
@@ -94,7 +100,7 @@ test('compare: a 5 % slowdown made through the real resummarize path is detected
     }
   }
   // and the other way round the same shift reads as faster
-  const fast = compareRuns(await loadRun(join(tmp, 'slow')), base);
+  const fast = compareRuns(slowRun, base);
   assert.deepEqual(Object.fromEntries(verdicts(fast)), { faster: 39, 'no significant difference': 1 });
 
   // the CI gate: `compare --thresholds thresholds.example.json` passes the unchanged copy and fails

@@ -8,87 +8,37 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { main, runStudy, type Io, type MainDeps } from '../../src/cli/main.ts';
 import { EXIT } from '../../src/types/errors.ts';
-import type { RunDeps } from '../../src/pipeline/run.ts';
-import type { SutInfo } from '../../src/types/sut-api.ts';
 import type { Variant } from '../../src/types/study.ts';
 import { RunStore } from '../../src/adapters/store/run-store.ts';
 import { validate } from '../../src/adapters/store/schema.ts';
 import { throughputBoundRps } from '../../src/compute/theory/bounds.ts';
 import { TOY_STUDY } from '../fixtures/toy-study/study.ts';
-import { idleChild } from '../fixtures/idle-child.ts';
-
-const MARKER = 'vtbench-test-fake-component';
-
-const sleeper = (): ReturnType<typeof idleChild> => idleChild(MARKER);
+import { fakeMainDeps, fakeRunDeps, startInProcessSut } from '../fixtures/fake-run.ts';
 
 /** What each started stand-in saw: its variant and the requests' paths and methods. */
 interface Seen { variant: Variant; requests: string[] }
 
-/** An HTTP stand-in of the SUT running `variant`'s executor and the `sleep` scenario. */
-async function fakeSut(variant: Variant, seen: Seen[]): Promise<{ url: string; info: SutInfo; close: () => Promise<void> }> {
-  const e = variant.executor;
-  const limit = e.kind === 'platform-pool' ? e.threads : Infinity;
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  const acquire = () => (active < limit ? (active++, Promise.resolve()) : new Promise<void>((r) => waiting.push(r)));
-  const release = () => { const next = waiting.shift(); if (next) next(); else active--; };
-  const me: Seen = { variant, requests: [] };
-  seen.push(me);
-  const info: SutInfo = {
-    jdkVendor: 'none (stand-in)', jdkVersion: '0', springBootVersion: '0', springAiVersion: '0', jvmFlags: [], availableProcessors: 1,
-    executor: { variant: variant.id, kind: e.kind, threads: e.kind === 'platform-pool' ? e.threads : null, queueCapacity: e.kind === 'platform-pool' ? e.queueCapacity : null, threadNamePrefix: variant.threadNamePrefix, pinning: 'none' },
-    scenarios: ['llm', 'sleep'], vtSchedulerParallelism: null,
-    tomcat: { maxThreads: 1, maxConnections: 1, maxKeepAliveRequests: -1, keepAliveTimeoutMs: 1, asyncRequestTimeoutMs: 1 },
-    okhttp: { maxIdleConnections: 1, keepAliveDurationMs: 1, dispatcherMaxRequests: null }, mockBaseUrl: 'http://127.0.0.1:9/v1', samplerIntervalMs: 100, pinnedThresholdMs: 20,
-  };
-  const server = http.createServer((req, res) => {
-    req.resume();
-    me.requests.push(`${req.method} ${req.url}`);
-    const m = /^\/api\/scenario\/sleep\?ms=(\d+)$/.exec(req.url ?? '');
-    if (!m) return void res.writeHead(404).end('{}');
-    const ms = Number(m[1]);
-    const submitted = performance.now();
-    void acquire().then(() => {
-      const started = performance.now();
-      setTimeout(() => {
-        const ended = performance.now();
-        release();
-        const q = started - submitted;
-        const x = ended - started;
-        res.writeHead(200, { 'content-type': 'application/json', 'server-timing': `queue;dur=${q.toFixed(3)}, exec;dur=${x.toFixed(3)}` });
-        res.end(JSON.stringify({ variant: variant.id, scenario: 'sleep', result: ms, queueMs: q, execMs: x }));
-      }, ms);
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, info, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
-}
-
+/**
+ * A fake run whose SUT, per block, is an in-process stand-in running the block's variant's executor
+ * (a pool of `threads` permits with a FIFO queue, or unbounded) and the `sleep` scenario; each
+ * stand-in started is recorded in `seen`. The thread dump lists two threads of the toy pool.
+ */
 function deps(seen: Seen[]): MainDeps {
-  const run: RunDeps = {
-    startMock: async (o) => { const p = sleeper(); return { pid: p.pid, url: 'http://127.0.0.1:9', marker: MARKER, stop: p.stop, logFile: o.logFile, probe: async () => true }; },
-    startSut: async (o) => {
-      const p = sleeper();
-      const s = await fakeSut(o.variant, seen);
-      return { pid: p.pid, baseUrl: s.url, marker: MARKER, logFile: o.logFile, probe: async () => true, info: s.info, stop: async () => { await s.close(); await p.stop(); } };
+  return fakeMainDeps(fakeRunDeps({
+    samplerIntervalMs: 100,
+    sut: async (variant) => {
+      const s = await startInProcessSut({ executor: variant.executor });
+      seen.push({ variant, requests: s.requests });
+      return s;
     },
-    getSamples: async () => [],
-    getPinned: async () => null,
     getThreadDump: async () => JSON.stringify({ threadDump: { threadContainers: [{ container: '<root>', threads: [1, 2].map((i) => ({ tid: i, name: `toy-pool-${i}`, state: 'TIMED_WAITING', stack: ['java.base/java.lang.Thread.sleep(Thread.java:1)'] })) }] } }),
-    getMockStats: async () => null,
-    resetMockStats: async () => null,
-  };
-  return { prepare: async () => ({ deps: run, jdk: null }), checkJdk: () => 'fake JDK', checkMaven: () => 'fake Maven', report: async () => { throw new Error('not rendered in this test'); } };
+  }));
 }
-
 
 test('runStudy runs an unregistered study: its variants start their own executors, the scenario\'s request is sent, cells carry variant, executor and L', { timeout: 120_000 }, async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-toy-fake-'));

@@ -10,11 +10,11 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main, type MainDeps } from '../../src/cli/main.ts';
+import { main } from '../../src/cli/main.ts';
 import type { RunDeps } from '../../src/pipeline/run.ts';
 import { findPgBinaries, useExternalPostgres } from '../../src/adapters/db/postgres.ts';
 import { EXIT } from '../../src/types/errors.ts';
-import { idleChild } from '../fixtures/idle-child.ts';
+import { fakeMainDeps, fakeRunDeps } from '../fixtures/fake-run.ts';
 import { freePort } from '../fixtures/ports.ts';
 import { capture } from '../fixtures/capture-io.ts';
 
@@ -23,30 +23,26 @@ const hasPsql = (() => { try { findPgBinaries(process.env, undefined, 'client');
 test('study 002 with a --db-url that does not answer: exit 6 naming it, and no run folder left', { timeout: 120_000, skip: hasPsql ? false : 'needs psql' }, async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-dbcheck-'));
   const marker = 'vtbench-test-dbcheck';
-  const kids: (() => Promise<void>)[] = [];
+  const kids: { pid: number; stop: () => Promise<void> }[] = [];
+  const base = fakeRunDeps({ marker, children: kids });
   try {
     const dbUrl = `postgresql://bench:pw@127.0.0.1:${await freePort()}/bench`;
     const run: RunDeps = {
+      ...base,
       startMock: async (o) => {
         writeFileSync(o.logFile, 'vtbench-mock listening on http://127.0.0.1:9 pid=1 config={}\n'); // the real mock's start line
-        const p = idleChild(marker);
-        kids.push(p.stop);
-        return { pid: p.pid, url: 'http://127.0.0.1:9', marker, stop: p.stop, logFile: o.logFile, probe: async () => true };
+        return base.startMock(o);
       },
       startSut: async () => { throw new Error('no SUT is started before the database answers'); },
-      getSamples: async () => [], getPinned: async () => null, getThreadDump: async () => { throw new Error('none'); },
-      getMockStats: async () => null, resetMockStats: async () => null,
       startDb: async () => useExternalPostgres(findPgBinaries(process.env, undefined, 'client'), dbUrl),
     };
-    const deps: MainDeps = {
+    const deps = fakeMainDeps(run, {
       prepare: async (_o, logsDir) => {
         mkdirSync(logsDir, { recursive: true });
         writeFileSync(join(logsDir, 'build.log'), 'WARNING: A terminally deprecated method in sun.misc.Unsafe has been called\n'); // a build that succeeded
         return { deps: run, jdk: null };
       },
-      checkJdk: () => 'fake JDK', checkMaven: () => 'fake Maven',
-      report: async () => { throw new Error('not rendered'); },
-    };
+    });
     const runsDir = join(tmp, 'runs');
     const out = capture();
     const code = await main(['--study', '002', '--profile', 'smoke', '--variants', 'db10-virtual', '--db-url', dbUrl, '--mock-port', String(await freePort()), '--sut-port', String(await freePort()), '--runs-dir', runsDir, '--no-report'], out.io, deps);
@@ -56,7 +52,7 @@ test('study 002 with a --db-url that does not answer: exit 6 naming it, and no r
     assert.deepEqual(existsSync(runsDir) ? readdirSync(runsDir) : [], [], 'no run folder left');
     assert.match(out.text(), /nothing was measured; removed the run folder/);
   } finally {
-    for (const stop of kids) await stop();
+    for (const k of kids) await k.stop();
     rmSync(tmp, { recursive: true, force: true });
   }
 });

@@ -11,80 +11,31 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { main, type Io, type MainDeps } from '../../src/cli/main.ts';
 import { EXIT } from '../../src/types/errors.ts';
 import { RunStore } from '../../src/adapters/store/run-store.ts';
 import { writeFileAtomic } from '../../src/adapters/store/fsio.ts';
 import type { CellResult, CompactRequests } from '../../src/types/run.ts';
-import type { RunDeps } from '../../src/pipeline/run.ts';
-import type { SutInfo } from '../../src/types/sut-api.ts';
-import { idleChild } from '../fixtures/idle-child.ts';
+import { fakeMainDeps, fakeRunDeps, startInProcessSut } from '../fixtures/fake-run.ts';
 import { freePort } from '../fixtures/ports.ts';
-import type { Variant } from '../../src/types/study.ts';
 
 const LATENCY_MS = 50;
 
-/** An HTTP server answering like the SUT after LATENCY_MS; counts the requests it served. */
-async function fakeSut(): Promise<{ url: string; served: () => number; close: () => Promise<void> }> {
-  let served = 0;
-  const server = http.createServer((req, res) => {
-    req.resume();
-    setTimeout(() => {
-      served++;
-      res.writeHead(200, { 'content-type': 'application/json', 'server-timing': `queue;dur=0.02, exec;dur=${LATENCY_MS}` });
-      res.end('{"content":"ok"}');
-    }, LATENCY_MS);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, served: () => served, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
-}
+/** An in-process stand-in SUT answering every request after LATENCY_MS; counts the requests it served. */
+const fakeSut = () => startInProcessSut({ latencyMs: LATENCY_MS });
 
 /** Two ports free right now (bound on port 0, then released). */
 async function freePorts(): Promise<[number, number]> {
   return [await freePort(), await freePort()];
 }
 
-/** What the stand-in reports on /bench/info: the variant it was asked to run (the pipeline checks it), every scenario. */
-function fakeSutInfo(v: Variant): SutInfo {
-  const e = v.executor;
-  return {
-    jdkVendor: 'none (fake SUT of a test)', jdkVersion: '0', springBootVersion: '0', springAiVersion: '0', jvmFlags: [], availableProcessors: 1,
-    executor: { variant: v.id, kind: e.kind, threads: e.kind === 'platform-pool' ? e.threads : null, queueCapacity: e.kind === 'platform-pool' ? e.queueCapacity : null, threadNamePrefix: v.threadNamePrefix, pinning: 'none' },
-    scenarios: ['llm', 'sleep'], vtSchedulerParallelism: null,
-    tomcat: { maxThreads: 1, maxConnections: 1, maxKeepAliveRequests: -1, keepAliveTimeoutMs: 1, asyncRequestTimeoutMs: 1 },
-    okhttp: { maxIdleConnections: 1, keepAliveDurationMs: 1, dispatcherMaxRequests: null }, mockBaseUrl: 'http://127.0.0.1:9/v1', samplerIntervalMs: 250, pinnedThresholdMs: 20,
-  };
-}
-
-const sleeper = idleChild;
-
+/** A fake run whose every block's SUT is the stand-in at `sutUrl` (no thread dumps); `openStore` injects a writer fault. */
 function fakeDeps(sutUrl: string, openStore?: (dir: string) => RunStore): MainDeps {
-  const marker = 'vtbench-test-fake-component'; // only the sleepers below carry it
-  const run: RunDeps = {
-    startMock: async (o) => { const p = sleeper(marker); return { pid: p.pid, url: 'http://127.0.0.1:9', marker, stop: p.stop, logFile: o.logFile, probe: async () => true }; },
-    startSut: async (o) => {
-      const p = sleeper(marker);
-      return { pid: p.pid, baseUrl: sutUrl, marker, stop: p.stop, logFile: o.logFile, probe: async () => true, info: fakeSutInfo(o.variant) };
-    },
-    getSamples: async () => [],
-    getPinned: async () => null,
-    getThreadDump: async () => { throw new Error('no thread dumps from the fake SUT'); },
-    getMockStats: async () => null,
-    resetMockStats: async () => null,
-  };
-  return {
-    prepare: async () => ({ deps: run, jdk: null }),
-    checkJdk: () => 'fake JDK', checkMaven: () => 'fake Maven',
-    report: async () => { throw new Error('not rendered in this test'); },
-    ...(openStore ? { openStore } : {}),
-  };
+  return fakeMainDeps(fakeRunDeps({ sut: sutUrl }), openStore ? { openStore } : {});
 }
 
 function io(): { io: Io; err: () => string } {

@@ -7,70 +7,27 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { runStudy, type Io, type MainDeps } from '../../src/cli/main.ts';
 import { EXIT } from '../../src/types/errors.ts';
-import type { RunDeps } from '../../src/pipeline/run.ts';
-import type { SutInfo } from '../../src/types/sut-api.ts';
-import type { Variant } from '../../src/types/study.ts';
 import { RunStore } from '../../src/adapters/store/run-store.ts';
 import { TOY_STUDY } from '../fixtures/toy-study/study.ts';
-import { idleChild } from '../fixtures/idle-child.ts';
+import { fakeMainDeps, fakeRunDeps, startInProcessSut } from '../fixtures/fake-run.ts';
 import { freePort } from '../fixtures/ports.ts';
 
-const MARKER = 'vtbench-test-fake-component';
-
-/** A stand-in SUT: answers `POST /api/scenario/sleep?ms=N` after N ms (no executor emulation). */
-async function sleepSut(variant: Variant): Promise<{ url: string; info: SutInfo; close: () => Promise<void> }> {
-  const e = variant.executor;
-  const info: SutInfo = {
-    jdkVendor: 'none (stand-in)', jdkVersion: '0', springBootVersion: '0', springAiVersion: '0', jvmFlags: [], availableProcessors: 1,
-    executor: { variant: variant.id, kind: e.kind, threads: e.kind === 'platform-pool' ? e.threads : null, queueCapacity: e.kind === 'platform-pool' ? e.queueCapacity : null, threadNamePrefix: variant.threadNamePrefix, pinning: 'none' },
-    scenarios: ['llm', 'sleep'], vtSchedulerParallelism: null,
-    tomcat: { maxThreads: 1, maxConnections: 1, maxKeepAliveRequests: -1, keepAliveTimeoutMs: 1, asyncRequestTimeoutMs: 1 },
-    okhttp: { maxIdleConnections: 1, keepAliveDurationMs: 1, dispatcherMaxRequests: null }, mockBaseUrl: 'http://127.0.0.1:9/v1', samplerIntervalMs: 100, pinnedThresholdMs: 20,
-  };
-  const server = http.createServer((req, res) => {
-    req.resume();
-    const m = /^\/api\/scenario\/sleep\?ms=(\d+)$/.exec(req.url ?? '');
-    if (!m) return void res.writeHead(404).end('{}');
-    const ms = Number(m[1]);
-    setTimeout(() => {
-      res.writeHead(200, { 'content-type': 'application/json', 'server-timing': `queue;dur=0.010, exec;dur=${ms}` });
-      res.end(JSON.stringify({ variant: variant.id, scenario: 'sleep', result: ms }));
-    }, ms);
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, info, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
-}
-
+/**
+ * A fake run whose SUT, per block, is an in-process stand-in answering `POST /api/scenario/sleep?ms=N`
+ * after N ms (no executor emulation); the report stands in as a record that it was asked for (the
+ * real one is tested elsewhere).
+ */
 function deps(reports: string[]): MainDeps {
-  const run: RunDeps = {
-    startMock: async (o) => { const p = idleChild(MARKER); return { pid: p.pid, url: 'http://127.0.0.1:9', marker: MARKER, stop: p.stop, logFile: o.logFile, probe: async () => true }; },
-    startSut: async (o) => {
-      const p = idleChild(MARKER);
-      const s = await sleepSut(o.variant);
-      return { pid: p.pid, baseUrl: s.url, marker: MARKER, logFile: o.logFile, probe: async () => true, info: s.info, stop: async () => { await s.close(); await p.stop(); } };
-    },
-    getSamples: async () => [],
-    getPinned: async () => null,
-    getThreadDump: async () => JSON.stringify({ threadDump: { threadContainers: [] } }),
-    getMockStats: async () => null,
-    resetMockStats: async () => null,
-  };
-  return {
-    prepare: async () => ({ deps: run, jdk: null }),
-    checkJdk: () => 'fake JDK', checkMaven: () => 'fake Maven',
-    // the report stands in as a record that it was asked for (the real one is tested elsewhere)
+  const run = fakeRunDeps({ samplerIntervalMs: 100, sut: () => startInProcessSut(), getThreadDump: async () => JSON.stringify({ threadDump: { threadContainers: [] } }) });
+  return fakeMainDeps(run, {
     report: async (runDir) => { reports.push(runDir); return { outDir: join(runDir, 'no-report'), gaps: [] }; },
-  };
+  });
 }
-
 
 test('a run with --thresholds: a broken rule exits 9 after the run and its report are written; rules that hold exit 0; a bad file exits 2 and measures nothing', { timeout: 120_000 }, async (t) => {
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-thr-run-'));

@@ -16,8 +16,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const config = createRequire(import.meta.url)(join(ROOT, '.dependency-cruiser.cjs')) as IConfiguration;
 
 async function violations(baseDir: string, roots: string[]): Promise<string[]> {
-  const { options = {}, forbidden = [] } = config;
-  const r = await cruise(roots, { ...options, baseDir, validate: true, ruleSet: { forbidden } } as never, undefined, { tsConfig: { fileName: join(ROOT, 'tsconfig.json') } } as never);
+  const { options = {}, forbidden = [], required = [] } = config;
+  const r = await cruise(roots, { ...options, baseDir, validate: true, ruleSet: { forbidden, required } } as never, undefined, { tsConfig: { fileName: join(ROOT, 'tsconfig.json') } } as never);
   const out = r.output as ICruiseResult;
   // a cruise that found nothing would pass vacuously: every root must have been read
   for (const root of roots) assert.ok(out.modules.some((m) => m.source === root || m.source.startsWith(`${root}/`)), `nothing cruised under ${root}`);
@@ -28,7 +28,7 @@ test('the tree keeps its layers: no upward import, no circle, every file in a la
   assert.deepEqual(await violations(ROOT, ['src', 'mock', 'bench', 'run.mjs']), []);
 });
 
-test('a planted circle, an upward import and a file outside the layers are each caught', { timeout: 60_000 }, async (t) => {
+test('a planted circle, an upward import, and files outside the layers (one importing, one importing nothing) are each caught', { timeout: 60_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'vtbench-layers-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const put = (rel: string, text: string) => { mkdirSync(dirname(join(dir, rel)), { recursive: true }); writeFileSync(join(dir, rel), text); };
@@ -37,9 +37,11 @@ test('a planted circle, an upward import and a file outside the layers are each 
   put('src/types/t.ts', "import { main } from '../cli/main.ts';\nexport type T = typeof main;\n");
   put('src/cli/main.ts', 'export const main = (): number => 0;\n');
   put('src/stray/x.ts', "import { main } from '../cli/main.ts';\nexport const x = main;\n");
+  put('src/lone/y.ts', 'export const y = 1;\n'); // imports nothing, imported by nothing: no edge a `forbidden` rule could see
   const found = await violations(dir, ['src']);
   assert.deepEqual(found, [
-    'in-a-layer: src/stray/x.ts -> src/cli/main.ts',
+    'in-a-layer: src/lone/y.ts -> src/lone/y.ts', // a module rule: the module is named on both ends
+    'in-a-layer: src/stray/x.ts -> src/stray/x.ts',
     'layer-types: src/types/t.ts -> src/cli/main.ts',
     'no-circular: src/compute/a.ts -> src/compute/b.ts', // a circle is reported once, at the edge that closes it
   ]);

@@ -1,0 +1,71 @@
+/**
+ * Run one test tier: its files two at a time (`--test-concurrency=2`), except the files named in
+ * ALONE, which then run one at a time with nothing beside them. Each batch ends with its own
+ * slowest files and tests (test/support/slowest-reporter.mjs) and summary; the exit code is 1 when
+ * either batch failed.
+ *
+ *   node test/support/tier.mjs unit          (npm run test:unit)
+ *   node test/support/tier.mjs integration   (npm run test:integration)
+ *   npm run test:unit -- --test-name-pattern=knee   (further arguments go to node --test)
+ *
+ * Two at a time is safe because every test file picks free ports (test/fixtures/ports.ts, port 0),
+ * writes only under its own mkdtemp folder, and finds its child processes by pid or by its own
+ * marker, never by scanning for anyone's. Most of a tier's time is spent waiting (mock latency,
+ * process starts), so a second file fills the idle core.
+ * VTBENCH_TEST_CONCURRENCY=1 runs every file alone (e.g. to time one tier file by file).
+ *
+ * Neither tier may start Maven or a JVM (docs/architecture.md, "Tests in tiers"): `mvn` and `java`
+ * on the tests' PATH are test/support/no-jvm/, which refuse with exit 97 and say so on stderr.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
+
+/**
+ * Files whose assertions bound wall-clock time tightly (send lateness, event-loop lag, queue waits
+ * of a few ms, a 1 s undici timer), so a neighbour's CPU load could break them on a 2-core machine.
+ */
+const ALONE = {
+  unit: [],
+  integration: [
+    'load-open-loop', // sends > 100 ms late after a 400 ms stall, from-intended P95 > actual P95 + 100 ms
+    'load-stall', // no loadgen-lag flag in a normal run (threshold about 75 ms)
+    'load-run', // together vs ramp start offsets, one connection per worker
+    'load-websocket', // pushes within the interval
+    'config-bounds', // undici's headers timeout fires after about 1 s
+    'bench-mock', // lateness of the mock's answers
+    'bench-undici-floor',
+    'mock-delay', // the mock's delay exact to a few ms
+    'mock-http',
+    'mock-wire',
+    'pipeline-toy', // queue wait P95 < 20 ms on the unbounded executor
+  ],
+};
+
+const [tier, ...extra] = process.argv.slice(2);
+if (!(tier in ALONE)) {
+  process.stderr.write(`usage: node test/support/tier.mjs ${Object.keys(ALONE).join('|')}\n`);
+  process.exit(2);
+}
+const dir = join('test', tier);
+const files = readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort();
+const unknown = ALONE[tier].filter((n) => !files.includes(`${n}.test.ts`));
+if (unknown.length > 0) {
+  process.stderr.write(`test/support/tier.mjs: ALONE names files that do not exist in ${dir}: ${unknown.join(', ')}\n`);
+  process.exit(2);
+}
+const alone = files.filter((f) => ALONE[tier].includes(f.replace(/\.test\.ts$/, '')));
+const together = files.filter((f) => !alone.includes(f));
+const pairs = process.env['VTBENCH_TEST_CONCURRENCY'] === '1' ? 1 : 2;
+
+/** Run `names` (files of `dir`) with node --test at `concurrency`; true when every test passed. */
+function batch(names, concurrency) {
+  if (names.length === 0) return true;
+  const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=./test/support/slowest-reporter.mjs', ...extra, ...names.map((f) => join(dir, f))];
+  const env = { ...process.env, PATH: [resolve('test/support/no-jvm'), process.env['PATH'] ?? ''].join(delimiter) };
+  const r = spawnSync(process.execPath, args, { stdio: 'inherit', env });
+  return r.status === 0;
+}
+
+const ok = [batch(together, pairs), batch(alone, 1)];
+process.exit(ok.every(Boolean) ? 0 : 1);
