@@ -580,7 +580,10 @@ export function buildModel(run: LoadedRun): ReportModel {
     openLoop: openLoopModel(cells, order),
     cells,
     requests: run.requests,
+    derived: null,
   };
+  // the study's derived data first: its gate, figures, analysis, sections and charts read it
+  base.derived = hook?.derive?.(base) ?? null;
   base.published = evaluatePublished(base, hook, cells);
   if (variants.length < 2) base.gaps.push(`only one variant (${variants.join(', ')}) has results; comparisons between variants are omitted`);
   else if (study.comparisons.length > 0 && pairs.length === 0) base.gaps.push(`none of the study's comparisons (${study.comparisons.map((c) => `${c.baseline} vs ${c.candidate}`).join(', ')}) has both variants in this run`);

@@ -9,7 +9,7 @@
  */
 import type { PublishedRow, Variant } from '../../types/study.ts';
 import type { CellResult, Agg } from '../../types/run.ts';
-import type { BaseModel, FigureCheck, StudyReportHook, ConclusionRow } from '../../report/types.ts';
+import type { BaseModel, DeriveInput, FigureCheck, StudyReportHook, ConclusionRow } from '../../report/types.ts';
 import type { ReportModel } from '../../report/model.ts';
 import type { RenderContext } from '../../report/render-md.ts';
 import type { ChartLabels, ChartSpec } from '../../report/charts.ts';
@@ -18,6 +18,7 @@ import { aggregate } from '../../compute/stats/aggregate.ts';
 import { boundVerdict, cellCpu, cellWindow, windowRps as rateInWindowRps, type Bound, type BoundVerdict, type CellCpu, type CellWindow } from '../../compute/theory/cell-bounds.ts';
 import { aloneHolding, boundsFor, cellHolding, probesOf, checkPublished, dbPoolOf, holding, MIXED_CRITICAL_PATH_MS, MIXED_STUDY_CLAIM_MS, REQUEST_SCENARIOS, type AloneHolding, type PublishedCheck } from './theory.ts';
 import { STUDY_LEVEL } from './published.ts';
+import { wsCharts, wsModel, wsSections, type WsVariantModel } from './ws-push.ts';
 
 /** The flags that say the host, not the code under test, may have set the limit (src/compute/analysis/flags.ts). */
 export const HOST_FLAGS: readonly string[] = ['loadgen-lag', 'loadgen-late-sends', 'loadgen-cpu', 'host-cpu', 'sut-cpu', 'scheduler-delay'];
@@ -172,6 +173,19 @@ export function rows002(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSp
   return out;
 }
 
+/** Study 002's derived data (hook `derive`, ReportModel.derived): computed once per report, read by its figures, conclusions, sections and charts. */
+export interface Derived002 {
+  /** every (variant, level) of the request scenarios (rows002) */
+  rows: Row002[];
+  /** scenario 5's model per variant with WebSocket cells (src/studies/002/ws-push.ts wsModel) */
+  ws: WsVariantModel[];
+}
+
+/** The hook's `derive`: the rows and scenario 5's model, once (pure). */
+export function derive002(model: DeriveInput): Derived002 {
+  return { rows: rows002(model), ws: wsModel(model) };
+}
+
 /** The highest level's row of a variant, or null. */
 function topRow(rows: readonly Row002[], variant: string): Row002 | null {
   const rs = rows.filter((r) => r.variant === variant);
@@ -183,8 +197,8 @@ function topRow(rows: readonly Row002[], variant: string): Row002 | null {
  * 10,000), so its own gate says the levels differ; the bound the study's own setup implies is
  * printed with it (`always`), and "inconsistent as published" when the figure breaks it.
  */
-function figure(row: PublishedRow, model: BaseModel): FigureCheck {
-  const rows = rows002(model);
+function figure(row: PublishedRow, model: BaseModel<Derived002>): FigureCheck {
+  const rows = model.derived.rows;
   const r = row.variant ? topRow(rows, row.variant) : null;
   const measured = (): number | null => {
     if (!r) return null;
@@ -225,8 +239,8 @@ export function arithmetic(b: Pick<Bound, 'kind' | 'inputs'>): string {
 }
 
 /** Conclusions: the acceptance rule per cell, and the fan-out's critical path. */
-function conclusions(model: BaseModel): ConclusionRow[] {
-  const rows = rows002(model);
+function conclusions(model: BaseModel<Derived002>): ConclusionRow[] {
+  const rows = model.derived.rows;
   const out: ConclusionRow[] = rows.map((r) => ({
     id: `${r.variant}.c${r.concurrency}.bound`, kind: 'proven',
     verdict: r.verdict === 'within' ? 'reproduced' : r.verdict === 'unknown' || r.verdict === 'below-95-host-flag' ? 'not tested here' : 'not reproduced',
@@ -249,9 +263,9 @@ export function criticalPath(rows: readonly Row002[]): { measuredMs: number; c: 
 const aggMs = (a: Agg) => aggText(a, (x) => ms(x));
 
 /** The study's own placeholders (pure: model + phrases → Markdown). */
-function sections(model: ReportModel, ctx: RenderContext): Record<string, string | Raw> {
+function sections(model: ReportModel<Derived002>, ctx: RenderContext): Record<string, string | Raw> {
   const { s, variantName } = ctx;
-  const rows = rows002(model);
+  const rows = model.derived.rows;
   const out: Record<string, string | Raw> = {};
   const o = model.manifest.options;
 
@@ -495,8 +509,8 @@ function decisionTable(rows: readonly Row002[], ctx: RenderContext): Raw {
 }
 
 /** Throughput and P99 per scenario group and variant, with each cell's smallest bound drawn. */
-function charts(model: ReportModel, t: ChartLabels): ChartSpec[] {
-  const rows = rows002(model);
+function charts(model: ReportModel<Derived002>, t: ChartLabels): ChartSpec[] {
+  const rows = model.derived.rows;
   const group = (sc: string) => GROUPS.find((g) => g.scenarios.includes(sc))?.id ?? sc;
   const thr: Record<string, unknown>[] = [];
   const lat: Record<string, unknown>[] = [];
@@ -531,11 +545,17 @@ function charts(model: ReportModel, t: ChartLabels): ChartSpec[] {
   ];
 }
 
-export const REPORT_002: StudyReportHook = {
+/**
+ * Study 002's report hook: its derived rows (derive002), the published figures at this run's levels,
+ * the acceptance rule per cell, its own sections and charts, with scenario 5's
+ * (src/studies/002/ws-push.ts) added.
+ */
+export const REPORT_002: StudyReportHook<Derived002> = {
+  derive: derive002,
   figure: (row, model) => figure(row, model),
   analyse: (model) => ({ conclusions: conclusions(model), followUps: [] }),
-  sections,
-  charts,
+  sections: (model, ctx) => ({ ...sections(model, ctx), ...wsSections(model, ctx, model.derived.ws) }),
+  charts: (model, t, phrases) => [...charts(model, t), ...wsCharts(model, t, phrases, model.derived.ws)],
 };
 
 /** for tests: the pool of a variant as the theory reads it */

@@ -8,7 +8,7 @@
  */
 import type { PublishedRow } from '../../types/study.ts';
 import type { CellResult, InProcessJobResult } from '../../types/run.ts';
-import type { BaseModel, ConclusionRow, FigureCheck, StudyReportHook, Verdict } from '../../report/types.ts';
+import type { BaseModel, ConclusionRow, DeriveInput, FigureCheck, StudyReportHook, Verdict } from '../../report/types.ts';
 import type { ReportModel } from '../../report/model.ts';
 import type { RenderContext } from '../../report/render-md.ts';
 import { Raw, aggText, code, int, mib, ms, num, pct, raw, rps, table } from '../../report/format.ts';
@@ -136,12 +136,25 @@ function claimVerdict(measured: number | null, bound: number, kind: 'above' | 'b
   return (kind === 'above' ? measured > bound : measured < bound) ? 'reproduced' : 'not reproduced';
 }
 
+/** Study 004's derived data (hook `derive`, ReportModel.derived): each experiment's rows, computed once per report. */
+export interface Derived004 {
+  /** experiment 1 per variant (asyncRows) */
+  async: AsyncRow[];
+  /** experiment 2 per variant (httpRows, with the host's cores) */
+  http: HttpRow[];
+}
+
+/** The hook's `derive`: both experiments' rows, once (pure). */
+export function derive004(model: DeriveInput): Derived004 {
+  return { async: asyncRows(model), http: httpRows(model, model.manifest.host.cores) };
+}
+
 /** The study's statements of experiment 2 that are bounds, and experiment 1's check against theory. */
-function conclusions(model: BaseModel): ConclusionRow[] {
+function conclusions(model: BaseModel<Derived004>): ConclusionRow[] {
   const out: ConclusionRow[] = [];
   const scenario = model.manifest.options.scenario;
   if (scenario === ASYNC) {
-    for (const r of asyncRows(model)) {
+    for (const r of model.derived.async) {
       const within = r.vsTheory === null ? null : Math.abs(r.vsTheory) <= MAKESPAN_THEORY_TOL;
       out.push({
         id: `${r.variant}.makespanVsTheory`, kind: 'proven',
@@ -151,7 +164,7 @@ function conclusions(model: BaseModel): ConclusionRow[] {
     }
   }
   if (scenario === HTTP) {
-    const rows = httpRows(model, model.manifest.host.cores);
+    const rows = model.derived.http;
     const pl = rows.find((r) => r.variant === 'platform');
     const vt = rows.find((r) => r.variant === 'virtual');
     const claims: [string, number | null, number, 'above' | 'below'][] = [
@@ -167,9 +180,9 @@ function conclusions(model: BaseModel): ConclusionRow[] {
 }
 
 /** How the 004 figures are measured: makespan (ms) from the jobs' answers; min E2E from the row's cells. */
-function figure(row: PublishedRow, model: BaseModel): FigureCheck {
+function figure(row: PublishedRow, model: BaseModel<Derived004>): FigureCheck {
   if (row.metric === 'asyncMakespanMs') {
-    const r = asyncRows(model).find((x) => x.variant === row.variant);
+    const r = model.derived.async.find((x) => x.variant === row.variant);
     const theoryS = r ? r.theoryMs / 1000 : null;
     return {
       measured: () => r?.makespanMs.median ?? null,
@@ -178,7 +191,7 @@ function figure(row: PublishedRow, model: BaseModel): FigureCheck {
     };
   }
   if (row.metric === 'e2eMinMs') {
-    const r = httpRows(model, model.manifest.host.cores).find((x) => x.variant === row.variant);
+    const r = model.derived.http.find((x) => x.variant === row.variant);
     return { measured: () => r?.minMs.median ?? null, tolerance: { rel: row.tolerance ?? 0, abs: 5 } };
   }
   return {};
@@ -189,7 +202,7 @@ const aggInt = (a: Agg) => aggText(a, (x) => int(x));
 const verdictSym = (ctx: RenderContext, v: Verdict): Raw => ctx.verdict(v);
 
 /** The study's own placeholders (pure: model + phrases → Markdown). */
-function sections(model: ReportModel, ctx: RenderContext): Record<string, string | Raw> {
+function sections(model: ReportModel<Derived004>, ctx: RenderContext): Record<string, string | Raw> {
   const { s, variantName } = ctx;
   const scenario = model.manifest.options.scenario;
   const out: Record<string, string | Raw> = {};
@@ -216,7 +229,7 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
 
   // experiment 1
   if (scenario === ASYNC) {
-    const rows = asyncRows(model);
+    const rows = model.derived.async;
     out['asyncTable'] = rows.length === 0 ? s('none') : table(
       [s('h.variant'), s('h.tasks'), s('h.makespan'), s('h.theory'), s('h.vsTheory'), s('h.submit'), s('h.submitRate'), s('h.firstStart')],
       rows.map((r) => [variantName(r.variant), int(r.tasks), aggMs(r.makespanMs),
@@ -250,7 +263,7 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
 
   // experiment 2
   if (scenario === HTTP) {
-    const rows = httpRows(model, model.manifest.host.cores);
+    const rows = model.derived.http;
     out['httpTable'] = rows.length === 0 ? s('none') : table(
       [s('h.variant'), 'c', 'min', 'P50', 'P90', 'P95', 'P99', 'max', s('h.meanE2e')],
       rows.map((r) => [variantName(r.variant), int(r.clients), aggMs(r.minMs), aggMs(r.p50Ms), aggMs(r.p90Ms), aggMs(r.p95Ms), aggMs(r.p99Ms), aggMs(r.maxMs), `${aggMs(r.meanE2eMs)} (${s('h.theory')} ${ms(r.theoryMeanE2eMs)})`]),
@@ -269,7 +282,9 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
   return out;
 }
 
-export const REPORT_004: StudyReportHook = {
+/** Study 004's report hook: its rows once (derive004), the makespan and latency figures, the claims, its own sections. */
+export const REPORT_004: StudyReportHook<Derived004> = {
+  derive: derive004,
   figure: (row, model) => figure(row, model),
   analyse: (model) => ({ conclusions: conclusions(model), followUps: [] }),
   sections,
