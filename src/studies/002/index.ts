@@ -32,7 +32,7 @@ import type { ExecutorSpec, Profile, ProfileValues, Scenario, Variant } from '..
 import type { StudyPlugin } from '../../report/types.ts';
 import { DEFAULT_BIND_ADDRESS } from '../../adapters/jvm/bind.ts';
 import { PUBLISHED_002 } from './published.ts';
-import { REPORT_002 } from './report.ts';
+import { REPORT_002 } from './hook.ts';
 import { WS_PUSH, wsPushScenario } from './ws-push.ts';
 
 import { FIB_TARGET_CPU_MS, HIKARI_DEFAULT, HIKARI_LARGE, IO_MS, MIXED_DB_MS, MIXED_LOGISTICS_MS, MIXED_USER_MS, SMALL_DB_MS, STUDY_QUEUE } from './constants.ts';
