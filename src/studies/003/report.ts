@@ -7,7 +7,7 @@
  * whose repeats did not all end `ok` shows its outcomes, and the curve ends before the first such level.
  */
 import type { CellResult, VtSweepResult } from '../../types/run.ts';
-import type { DeriveInput, StudyReportHook } from '../../report/types.ts';
+import type { StudyReportHook } from '../../report/types.ts';
 import type { ReportModel } from '../../report/model.ts';
 import type { RenderContext } from '../../report/render-md.ts';
 import type { ChartLabels, ChartSpec } from '../../report/charts.ts';
@@ -198,4 +198,4 @@ function charts(model: ReportModel<Derived003>, t: ChartLabels): ChartSpec[] {
 export interface Derived003 { levels: SweepLevel[] }
 
 /** Study 003's report hook: the sweep's levels once, its own sections and charts. */
-export const REPORT_003: StudyReportHook<Derived003> = { derive: (model: DeriveInput): Derived003 => ({ levels: sweepLevels(model.cells) }), sections, charts };
+export const REPORT_003: StudyReportHook<Derived003> = { derive: (model) => ({ levels: sweepLevels(model.cells) }), sections, charts };
