@@ -61,14 +61,20 @@ function titleOf(text: string, dropped: number, t: Pick<ChartLabels, 'droppedLog
  * report's language. Pure; throws nothing for a model buildModel returned (an empty run gives
  * charts without data).
  */
-export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
-  const MODE_SCALE = { domain: [...model.variants], range: model.variants.map((_, i) => PALETTE[i % PALETTE.length] as string) };
-  const levels = model.levels.filter((c) => c > 0);
-  const xConc = { field: 'concurrency', type: 'quantitative' as const, title: t.concurrency, scale: { type: 'log' as const, nice: false, domain: [Math.min(...levels) * 0.8, Math.max(...levels) * 1.25] }, axis: { values: levels, format: 'd', grid: false } };
-  const specs: ChartSpec[] = [];
+/** What every engine chart shares: the model, the labels, the variants' colours, the levels' log axis. */
+interface ChartContext {
+  model: ReportModel;
+  t: ChartLabels;
+  MODE_SCALE: { domain: string[]; range: string[] };
+  levels: number[];
+  xConc: Record<string, unknown>;
   /** the levels are arrival rates (RowModel.openLoop): no closed-loop theory series */
-  const olRun = model.rows.some((r) => r.openLoop);
+  olRun: boolean;
+}
 
+/** Chart `throughput`: throughput against level, with the bounds per variant. */
+function throughputChart(x: ChartContext): ChartSpec {
+  const { model, t, MODE_SCALE, xConc, olRun } = x;
   // 1 throughput vs concurrency, with the bounds per variant (the data field is named `mode`)
   const thr: Record<string, unknown>[] = [];
   for (const r of model.rows) {
@@ -76,7 +82,7 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
     thr.push({ mode: r.variant, concurrency: r.concurrency, series: t.bound, rps: r3(r.boundRps) });
     if (r.wavesWholeRunRps !== null) thr.push({ mode: r.variant, concurrency: r.concurrency, series: t.wavesBound, rps: r3(r.wavesWholeRunRps) });
   }
-  specs.push({ name: 'throughput', title: t.throughput, spec: {
+  return ({ name: 'throughput', title: t.throughput, spec: {
     $schema: SCHEMA, title: t.throughput, width: 520, height: 280, config: CONFIG,
     data: { values: thr },
     mark: { type: 'line', point: true },
@@ -89,7 +95,11 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
       detail: { field: 'series' },
     },
   } as TopLevelSpec });
+}
 
+/** Chart `e2e-latency`: E2E P95 and P99 against level (log), with the waves theory for P95. */
+function e2eChart(x: ChartContext): ChartSpec {
+  const { model, t, MODE_SCALE, xConc, olRun } = x;
   // 2 E2E P95 and P99 vs concurrency (log), with the waves theory for P95
   const e2e: Record<string, unknown>[] = [];
   for (const r of model.rows) {
@@ -99,7 +109,7 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
     if (r.theoryE2eP95Ms !== null) e2e.push({ mode: r.variant, concurrency: r.concurrency, series: t.theoryP95, ms: r3(r.theoryE2eP95Ms) });
   }
   const e2eLog = forLogScale(e2e, 'ms');
-  specs.push({ name: 'e2e-latency', title: t.e2e, spec: {
+  return ({ name: 'e2e-latency', title: t.e2e, spec: {
     $schema: SCHEMA, title: titleOf(t.e2e, e2eLog.dropped, t), width: 520, height: 280, config: CONFIG,
     data: { values: e2eLog.rows },
     mark: { type: 'line', point: true },
@@ -112,7 +122,11 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
       detail: { field: 'series' },
     },
   } as TopLevelSpec });
+}
 
+/** Chart `phases`: mean queue wait + execution + overhead, stacked, with the P95 ticks. */
+function phasesChart(x: ChartContext): ChartSpec {
+  const { model, t, levels } = x;
   // 3 mean queue wait + execution + overhead = mean E2E, stacked, per level and mode
   // with the P95 of queue wait and execution (median of the repeats) as ticks: P95s do not add up, so they are not stacked
   const ph: Record<string, unknown>[] = [];
@@ -127,7 +141,7 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
   }
   const phaseColor = { field: 'phase', type: 'nominal' as const, title: t.phase, sort: [t.queue, t.exec, t.overhead], scale: { domain: [t.queue, t.exec, t.overhead], range: ['#e7298a', '#7570b3', '#a6a6a6'] } };
   const phX = { field: 'concurrency', type: 'ordinal' as const, title: t.concurrency, sort: levels.map(String), axis: { labelAngle: 0 } };
-  specs.push({ name: 'phases', title: t.phases, spec: {
+  return ({ name: 'phases', title: t.phases, spec: {
     $schema: SCHEMA, title: { text: t.phases, subtitle: lines(t.phasesNote) }, config: CONFIG,
     data: { values: ph },
     facet: { column: { field: 'mode', type: 'nominal', title: t.mode, sort: [...model.variants] } },
@@ -141,12 +155,16 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
       ],
     },
   } as TopLevelSpec });
+}
 
+/** Chart `timeseries`: the SUT samples of each variant's highest level, one panel per metric. */
+function timeseriesChart(x: ChartContext): ChartSpec {
+  const { model, t, MODE_SCALE } = x;
   // 4 time series of the highest level of each mode, one panel per metric
   const metricLabel: Record<string, string> = { inFlight: t.inFlight, queue: t.queueSize, platformThreads: t.platformThreads, heapMiB: t.heapMiB, rssMiB: t.rssMiB, cpuPct: t.cpuPct };
   const metricOrder = ['inFlight', 'queue', 'platformThreads', 'heapMiB', 'rssMiB', 'cpuPct'].map((k) => metricLabel[k] as string);
   const ts = model.charts.series.map((p) => ({ mode: p.variant, cell: p.cellId, t: p.tS, metric: metricLabel[p.metric] as string, value: p.value }));
-  specs.push({ name: 'timeseries', title: t.timeseries, spec: {
+  return ({ name: 'timeseries', title: t.timeseries, spec: {
     $schema: SCHEMA, title: t.timeseries, config: CONFIG,
     data: { values: ts },
     facet: { row: { field: 'metric', type: 'nominal', title: null, sort: metricOrder, header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top' } } },
@@ -163,10 +181,14 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
     // every panel gets its own labelled time axis (a shared one is drawn under the last panel only)
     resolve: { scale: { y: 'independent' }, axis: { x: 'independent' } },
   } as TopLevelSpec });
+}
 
+/** Chart `distribution`: E2E by percentile rank, per variant at its highest level. */
+function distributionChart(x: ChartContext): ChartSpec {
+  const { model, t, MODE_SCALE } = x;
   // 5 latency distribution per mode at the highest level: E2E by percentile rank
   const dist = forLogScale(model.charts.distribution.map((d) => ({ mode: `${d.variant} @${d.concurrency}`, pct: d.pct, ms: d.e2eMs })), 'ms');
-  specs.push({ name: 'distribution', title: t.distribution, spec: {
+  return ({ name: 'distribution', title: t.distribution, spec: {
     $schema: SCHEMA, title: titleOf(t.distribution, dist.dropped, t), width: 520, height: 260, config: CONFIG,
     data: { values: dist.rows },
     mark: { type: 'line', interpolate: 'step-after' },
@@ -176,6 +198,11 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
       color: { field: 'mode', type: 'nominal', title: t.mode, scale: { range: MODE_SCALE.range } },
     },
   } as TopLevelSpec });
+}
+
+/** Chart `latency-scatter`: E2E against send time, per variant at its highest level (whole cell and its start). */
+function scatterChart(x: ChartContext): ChartSpec {
+  const { model, t, MODE_SCALE } = x;
   // 6 E2E of (a downsampled set of) every request against its send time, per variant at its highest level
   const sc: Record<string, unknown>[] = [];
   const early = t.scatterEarly.replace('{{pct}}', String(SCATTER_EARLY_SHARE * 100));
@@ -188,7 +215,7 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
     for (const p of g.early) sc.push({ mode: g.variant, w: early, s: p.sendS, ms: p.e2eMs });
   }
   const topLevels = [...new Set(model.charts.scatter.map((g) => g.concurrency))].join(', ');
-  specs.push({ name: 'latency-scatter', title: t.scatter, spec: {
+  return ({ name: 'latency-scatter', title: t.scatter, spec: {
     $schema: SCHEMA, config: CONFIG,
     title: { text: t.scatter, subtitle: lines(t.scatterNote.replace('{{shown}}', int(shown)).replace('{{total}}', int(total)).replace('{{c}}', topLevels)) },
     data: { values: sc },
@@ -207,12 +234,16 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
     },
     resolve: { scale: { x: 'independent', y: 'independent' }, axis: { x: 'independent' } },
   } as TopLevelSpec });
+}
 
+/** Chart `percentiles`: the E2E percentile spectrum per variant and level. */
+function spectrumChart(x: ChartContext): ChartSpec {
+  const { model, t, levels } = x;
   // 7 E2E percentile spectrum per variant and level: x = 1 / (1 − p) on a log axis (HdrHistogram style)
   const specRows = model.charts.percentiles.map((d) => ({ mode: d.variant, level: d.concurrency, x: r3(1 / (1 - d.p)), label: pLabel(d.p), ms: d.e2eMs }));
   const specLog = forLogScale(specRows, 'ms');
   const xs = SPECTRUM_PERCENTILES.map((p) => r3(1 / (1 - p)));
-  specs.push({ name: 'percentiles', title: t.spectrum, spec: {
+  return ({ name: 'percentiles', title: t.spectrum, spec: {
     $schema: SCHEMA, title: titleOf(t.spectrum, specLog.dropped, t), config: CONFIG,
     data: { values: specLog.rows },
     facet: { column: { field: 'mode', type: 'nominal', title: t.mode, sort: [...model.variants] } },
@@ -229,7 +260,11 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
       },
     },
   } as TopLevelSpec });
+}
 
+/** Chart `open-loop-queue`: the pool's executor queue over time at each arrival rate, with λ − N/L; null without open-loop pool cells. */
+function openLoopQueueChart(x: ChartContext): ChartSpec | null {
+  const { model, t } = x;
   // 8 open loop: the platform pool's executor queue over time at each arrival rate, with λ − N/L
   const olPool = (model.openLoop ?? []).filter((c) => c.executor.kind === 'platform-pool' && c.repeat === 1);
   if (olPool.length > 0) {
@@ -243,7 +278,7 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
       const head = Math.max(0, c.targetRatePerS * Ls - N);
       for (const tS of [0, Ls, c.durationS]) pts.push({ rate, series: t.queueTheory, tS, queue: r3(tS <= Ls ? Math.max(0, c.targetRatePerS * tS - N) : head + c.theorySlopePerS * (tS - Ls)) });
     }
-    specs.push({ name: 'open-loop-queue', title: t.openLoopQueue, spec: {
+    return ({ name: 'open-loop-queue', title: t.openLoopQueue, spec: {
       $schema: SCHEMA, title: t.openLoopQueue, width: 520, height: 280, config: CONFIG,
       data: { values: pts },
       mark: { type: 'line' },
@@ -256,7 +291,17 @@ export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
       },
     } as TopLevelSpec });
   }
-  return specs;
+  return null;
+}
+
+export function chartSpecs(model: ReportModel, t: ChartLabels): ChartSpec[] {
+  const MODE_SCALE = { domain: [...model.variants], range: model.variants.map((_, i) => PALETTE[i % PALETTE.length] as string) };
+  const levels = model.levels.filter((c) => c > 0);
+  const xConc = { field: 'concurrency', type: 'quantitative' as const, title: t.concurrency, scale: { type: 'log' as const, nice: false, domain: [Math.min(...levels) * 0.8, Math.max(...levels) * 1.25] }, axis: { values: levels, format: 'd', grid: false } };
+  const olRun = model.rows.some((r) => r.openLoop);
+  const x: ChartContext = { model, t, MODE_SCALE, levels, xConc, olRun };
+  const ol = openLoopQueueChart(x);
+  return [throughputChart(x), e2eChart(x), phasesChart(x), timeseriesChart(x), distributionChart(x), scatterChart(x), spectrumChart(x), ...(ol ? [ol] : [])];
 }
 
 /** vega-lite spec → SVG string (Node, no canvas). */

@@ -47,21 +47,14 @@ async function bytesOrNull(path: string): Promise<Buffer | null> {
   }
 }
 
+/** The legacy reader a run's manifest was upgraded through (src/adapters/store/migrate.ts), null when current. */
+type Reader = ReturnType<typeof upgradeManifest>['reader'];
+
 /**
- * Load a run folder for the report. Every file is validated against its JSON Schema in schema/
- * (src/adapters/store/schema.ts) and the cell files against each other (src/adapters/store/check.ts): an unusable
- * cell file leaves the cell out, unusable requests or samples leave out only those, an unusable
- * summary.json is rebuilt from the usable cells; each is a gap naming the file and the JSON path
- * (e.g. `cells/fixed-c10-r1.requests.json.gz: /e2eMs/17 must be number`). Every
- * `manifest.failedCells` entry is a gap with its cause, never a result.
- * @param opts.study the run's study when it is not registered (tests); opts.studies: the studies to find it among (the CLI passes the registered ones)
- * @throws VtbenchError(EXIT.runData) when the folder or manifest is missing or unusable, a file has
- *   an unknown schemaVersion, or no cell is usable
+ * The run's manifest, upgraded through its study's reader when older, validated, and its study.
+ * @throws VtbenchError(EXIT.runData) when the folder or manifest is missing or unusable, or names an unknown study
  */
-export async function loadRun(runDir: string, opts: { study?: StudyPlugin; studies: readonly StudyPlugin[] }): Promise<LoadedRun> {
-  /** the studies the run's may be, whose legacy readers may read it: the caller's first, then `opts.studies` */
-  const known = opts.studies;
-  const studies: readonly StudyPlugin[] = opts.study ? [opts.study, ...known.filter((x) => x.id !== opts.study?.id)] : known;
+async function readManifest(runDir: string, studies: readonly StudyPlugin[], given: StudyPlugin | undefined): Promise<{ manifest: RunManifest; study: StudyPlugin; reader: Reader }> {
   const st = await stat(runDir).catch(() => null);
   if (!st?.isDirectory()) throw runDataError(`run folder not found: ${runDir}`, 'pass a run folder, e.g. `npx zx run.mjs report out/runs/<id>` (your runs) or `report runs/<id>` (the committed ones)');
   let manifestRaw: unknown;
@@ -82,18 +75,23 @@ export async function loadRun(runDir: string, opts: { study?: StudyPlugin; studi
   const manifest = manifestRaw as RunManifest;
   let study: StudyPlugin;
   try {
-    study = opts.study && opts.study.id === manifest.options.study ? opts.study : getStudy(manifest.options.study, studies);
+    study = given && given.id === manifest.options.study ? given : getStudy(manifest.options.study, studies);
   } catch (e) {
     throw runDataError(`manifest.json names study ${JSON.stringify(manifest.options.study)}, which this vtbench does not know (${(e as Error).message})`, 'report it with the vtbench version that wrote it (manifest.json: tool.version)');
   }
   if (!/^[A-Za-z0-9._-]+$/.test(manifest.runId)) {
     throw runDataError(`manifest.json has an unusable runId ${JSON.stringify(manifest.runId)}`, 'runId must be letters, digits, dot, dash or underscore');
   }
-  const gaps: string[] = [];
-  if (manifest.status !== 'complete') gaps.push(`run status is "${manifest.status}"${manifest.error ? `: ${manifest.error}` : ''}`);
+  return { manifest, study, reader };
+}
 
-  const cellsDir = join(runDir, 'cells');
-  const names = cellFileNames(await readdir(cellsDir).catch(() => [] as string[]));
+/**
+ * The run's usable cells (in planned order, unplanned ones after, by id) and their per-request data;
+ * each file left out is a gap pushed to `gaps`. `dataLeftOut`: a cell or its requests were unusable.
+ * @throws VtbenchError(EXIT.runData) when a cell file has an unknown schemaVersion
+ */
+async function readCells(runDir: string, manifest: RunManifest, reader: Reader, gaps: string[]): Promise<{ cells: CellResult[]; requests: Map<string, CompactRequests>; dataLeftOut: boolean }> {
+  const names = cellFileNames(await readdir(join(runDir, 'cells')).catch(() => [] as string[]));
   const cells: CellResult[] = [];
   const requests = new Map<string, CompactRequests>();
   let dataLeftOut = false;
@@ -135,13 +133,18 @@ export async function loadRun(runDir: string, opts: { study?: StudyPlugin; studi
   }
   const order = new Map(manifest.cellOrder.map((id, i) => [id, i] as const));
   cells.sort((a, b) => (order.get(a.cellId) ?? Infinity) - (order.get(b.cellId) ?? Infinity) || (a.cellId < b.cellId ? -1 : a.cellId > b.cellId ? 1 : 0));
-  if (cells.length === 0) {
-    throw runDataError(`no usable cell results in ${cellsDir}`, 'the run measured nothing yet; re-run it or resume it before reporting');
-  }
+  return { cells, requests, dataLeftOut };
+}
+
+/**
+ * The gaps of the plan: every failed cell with its cause (an entry whose cell has a valid result
+ * after all — the harness stopped between writing the re-measured cell and clearing the entry — is
+ * stated as such; an entry naming no planned cell as an inconsistency of the manifest), then the
+ * planned cells without a result.
+ */
+function planGaps(manifest: RunManifest, cells: readonly CellResult[]): string[] {
+  const gaps: string[] = [];
   const present = new Set(cells.map((c) => c.cellId));
-  // failed cells: a gap with its cause; an entry whose cell has a valid result after all (the harness
-  // stopped between writing the re-measured cell and clearing the entry) is stated as such; an entry
-  // naming no planned cell is stated as an inconsistency of the manifest
   const planned = new Set(manifest.cellOrder);
   for (const f of manifest.failedCells ?? []) {
     if (!planned.has(f.cellId)) gaps.push(`manifest.json lists a failed cell ${f.cellId} that is not in the plan (${f.atIso}: ${f.cause}); ignored`);
@@ -150,43 +153,60 @@ export async function loadRun(runDir: string, opts: { study?: StudyPlugin; studi
   }
   const missing = manifest.cellOrder.filter((id) => !present.has(id));
   if (missing.length) gaps.push(`${missing.length} of ${manifest.cellOrder.length} planned cells have no result: ${missing.join(', ')}`);
+  return gaps;
+}
 
-  let summary: RunSummary;
-  let summarySource: 'file' | 'recomputed' = 'file';
+/**
+ * summary.json, or the summary recomputed from the usable cells when it is missing, invalid, covers
+ * other cells, or was built from data now unusable (`dataLeftOut`); each recomputation is a gap.
+ * @throws VtbenchError(EXIT.runData) when summary.json has an unknown schemaVersion
+ */
+async function readSummary(runDir: string, run: { manifest: RunManifest; reader: Reader; cells: CellResult[]; requests: Map<string, CompactRequests>; dataLeftOut: boolean }, gaps: string[]): Promise<{ summary: RunSummary; summarySource: 'file' | 'recomputed' }> {
+  const { manifest, reader, cells, requests } = run;
+  const recomputed = (gap: string) => { gaps.push(gap); return { summary: buildSummary(manifest, cells, requests), summarySource: 'recomputed' as const }; };
   let summaryRaw: unknown = null;
   try {
     summaryRaw = await readJson(join(runDir, 'summary.json'));
   } catch {
     summaryRaw = null;
   }
-  if (summaryRaw !== null) {
-    checkSchema('summary.json', summaryRaw, reader?.version ?? SCHEMA_VERSION);
-    summaryRaw = upgradeFile('summary', summaryRaw, reader, manifest);
+  if (summaryRaw === null) return recomputed('summary.json is missing; the summary was recomputed from the cells');
+  checkSchema('summary.json', summaryRaw, reader?.version ?? SCHEMA_VERSION);
+  summaryRaw = upgradeFile('summary', summaryRaw, reader, manifest);
+  if (summaryRaw === null) return recomputed('summary.json is missing; the summary was recomputed from the cells');
+  checkSchema('summary.json', summaryRaw);
+  const summaryProblems = validate('RunSummary', summaryRaw);
+  if (summaryProblems.length > 0) return recomputed(`${summaryProblems.slice(0, 3).map((p) => `summary.json: ${p}`).join('; ')}; the summary was recomputed from the cells`);
+  const summary = summaryRaw as RunSummary;
+  const rowsCells = summary.rows.reduce((s, r) => s + r.repeats, 0);
+  if (rowsCells !== cells.length) return recomputed(`summary.json covers ${rowsCells} cells but ${cells.length} cell files are usable; the summary was recomputed from the cells`);
+  if (run.dataLeftOut) return recomputed('summary.json was built from data that is now unusable; the summary was recomputed from the usable cells and requests');
+  return { summary, summarySource: 'file' };
+}
+
+/**
+ * Load a run folder for the report. Every file is validated against its JSON Schema in schema/
+ * (src/adapters/store/schema.ts) and the cell files against each other (src/adapters/store/check.ts): an unusable
+ * cell file leaves the cell out, unusable requests or samples leave out only those, an unusable
+ * summary.json is rebuilt from the usable cells; each is a gap naming the file and the JSON path
+ * (e.g. `cells/fixed-c10-r1.requests.json.gz: /e2eMs/17 must be number`). Every
+ * `manifest.failedCells` entry is a gap with its cause, never a result.
+ * @param opts.study the run's study when it is not registered (tests); opts.studies: the studies to find it among (the CLI passes the registered ones)
+ * @throws VtbenchError(EXIT.runData) when the folder or manifest is missing or unusable, a file has
+ *   an unknown schemaVersion, or no cell is usable
+ */
+export async function loadRun(runDir: string, opts: { study?: StudyPlugin; studies: readonly StudyPlugin[] }): Promise<LoadedRun> {
+  /** the studies the run's may be, whose legacy readers may read it: the caller's first, then `opts.studies` */
+  const known = opts.studies;
+  const studies: readonly StudyPlugin[] = opts.study ? [opts.study, ...known.filter((x) => x.id !== opts.study?.id)] : known;
+  const { manifest, study, reader } = await readManifest(runDir, studies, opts.study);
+  const gaps: string[] = [];
+  if (manifest.status !== 'complete') gaps.push(`run status is "${manifest.status}"${manifest.error ? `: ${manifest.error}` : ''}`);
+  const { cells, requests, dataLeftOut } = await readCells(runDir, manifest, reader, gaps);
+  if (cells.length === 0) {
+    throw runDataError(`no usable cell results in ${join(runDir, 'cells')}`, 'the run measured nothing yet; re-run it or resume it before reporting');
   }
-  if (summaryRaw === null) {
-    gaps.push('summary.json is missing; the summary was recomputed from the cells');
-    summary = buildSummary(manifest, cells, requests);
-    summarySource = 'recomputed';
-  } else {
-    checkSchema('summary.json', summaryRaw);
-    const summaryProblems = validate('RunSummary', summaryRaw);
-    if (summaryProblems.length > 0) {
-      gaps.push(`${summaryProblems.slice(0, 3).map((p) => `summary.json: ${p}`).join('; ')}; the summary was recomputed from the cells`);
-      summary = buildSummary(manifest, cells, requests);
-      summarySource = 'recomputed';
-    } else {
-      summary = summaryRaw as RunSummary;
-      const rowsCells = summary.rows.reduce((s, r) => s + r.repeats, 0);
-      if (rowsCells !== cells.length) {
-        gaps.push(`summary.json covers ${rowsCells} cells but ${cells.length} cell files are usable; the summary was recomputed from the cells`);
-        summary = buildSummary(manifest, cells, requests);
-        summarySource = 'recomputed';
-      } else if (dataLeftOut) {
-        gaps.push('summary.json was built from data that is now unusable; the summary was recomputed from the usable cells and requests');
-        summary = buildSummary(manifest, cells, requests);
-        summarySource = 'recomputed';
-      }
-    }
-  }
+  gaps.push(...planGaps(manifest, cells));
+  const { summary, summarySource } = await readSummary(runDir, { manifest, reader, cells, requests, dataLeftOut }, gaps);
   return { runDir, study, manifest, cells, requests, summary, summarySource, gaps, upgradedFrom: reader?.version ?? null };
 }

@@ -359,31 +359,29 @@ function variantOrder(m: RunManifest, present: Iterable<VariantId>): VariantId[]
   return [...planned, ...extra];
 }
 
+/** A run's cells of one (variant, level), in repeat order. */
+type CellsOf = (variant: VariantId, c: number) => CellResult[];
+
+/** The cells of one (variant, level) of `cells`, in repeat order. */
+const cellsOfRun = (cells: readonly CellResult[]): CellsOf => (variant, c) => cells.filter((x) => x.variant === variant && x.concurrency === c).sort((a, b) => a.repeat - b.repeat);
+
 /**
- * The report model of a loaded run: everything the renderers format, computed once and pure (no
- * I/O). Input: a run as src/report/load.ts returns it (manifest and files already upgraded to the
- * current schema, summary from the file or recomputed). Output: one RowModel per summary row
- * (variant × level, in run variant order then ascending level) with its medians over repeats, bounds
- * and flags; the study's comparisons (baseline, candidate) at the levels both variants have;
- * request totals; chart series; and the study's published figures beside this run with a verdict
- * each (evaluatePublished). Units: latencies and durations in ms, throughput in requests/s, memory
- * in bytes (MiB where the field says so), rates as fractions 0–1.
- * @throws VtbenchError(EXIT.runData) when a summary row names a variant that has neither cells with
- *   an executor, nor an entry in manifest.options.variantSpecs, nor one in the study (a summary.json
- *   that does not belong to its manifest)
+ * The run's effective variants by id: the manifest's, and the study's definition only for a variant
+ * with results the manifest lacks.
  */
-export function buildModel(run: LoadedRun): ReportModel {
-  const m = run.manifest;
-  const study = run.study;
-  const hook = study.report;
-  const { cells, summary } = run;
-  // the run's own variants; the study's definition only for a variant with results the manifest lacks
-  const specs = new Map<VariantId, Variant>(m.options.variantSpecs.map((v) => [v.id, v] as const));
-  const withResults = new Set<VariantId>([...summary.rows.map((r) => r.variant), ...cells.map((c) => c.variant)]);
-  for (const v of study.variants) if (!specs.has(v.id) && withResults.has(v.id)) specs.set(v.id, v);
-  const cellsOf = (variant: VariantId, c: number) => cells.filter((x) => x.variant === variant && x.concurrency === c).sort((a, b) => a.repeat - b.repeat);
-  const order = variantOrder(m, summary.rows.map((r) => r.variant));
-  const L = cells[0]?.latencyMs ?? m.options.latencyMs;
+function runVariantSpecs(run: LoadedRun): Map<VariantId, Variant> {
+  const specs = new Map<VariantId, Variant>(run.manifest.options.variantSpecs.map((v) => [v.id, v] as const));
+  const withResults = new Set<VariantId>([...run.summary.rows.map((r) => r.variant), ...run.cells.map((c) => c.variant)]);
+  for (const v of run.study.variants) if (!specs.has(v.id) && withResults.has(v.id)) specs.set(v.id, v);
+  return specs;
+}
+
+/**
+ * One RowModel per summary row, in run variant order then ascending level.
+ * @throws VtbenchError(EXIT.runData) when a row's variant has no executor anywhere (see buildModel)
+ */
+function modelRows(run: LoadedRun, specs: ReadonlyMap<VariantId, Variant>, order: readonly VariantId[], L: number, cellsOf: CellsOf): RowModel[] {
+  const { manifest: m, study, summary } = run;
   const execOf = (variant: VariantId, cs: readonly CellResult[]): ExecutorSpec => {
     const e = cs[0]?.executor ?? specs.get(variant)?.executor ?? study.variants.find((v) => v.id === variant)?.executor;
     if (!e) {
@@ -392,7 +390,7 @@ export function buildModel(run: LoadedRun): ReportModel {
     }
     return e;
   };
-  const rows = summary.rows
+  return summary.rows
     .slice()
     .sort((a, b) => order.indexOf(a.variant) - order.indexOf(b.variant) || a.concurrency - b.concurrency)
     .map((sr) => {
@@ -400,8 +398,10 @@ export function buildModel(run: LoadedRun): ReportModel {
       const source: RowSource = { summaryIndex: run.summarySource === 'file' ? summary.rows.indexOf(sr) : null, cellIds: cs.map((x) => x.cellId) };
       return buildRow(sr, execOf(sr.variant, cs), cs[0]?.latencyMs ?? L, cs, m, run.requests, study, source, summary.percentileDefinition);
     });
-  const levels = [...new Set(rows.map((r) => r.concurrency))].sort((a, b) => a - b);
-  const variants = order.filter((v) => rows.some((r) => r.variant === v));
+}
+
+/** The study's comparisons whose two variants both have results, at every level both have. */
+function modelPairs(study: Pick<Study, 'comparisons'>, rows: readonly RowModel[], levels: readonly number[], variants: readonly VariantId[], L: number): PairComparison[] {
   const pairs: PairComparison[] = [];
   for (const cmp of study.comparisons) {
     if (!variants.includes(cmp.baseline) || !variants.includes(cmp.candidate)) continue;
@@ -413,14 +413,18 @@ export function buildModel(run: LoadedRun): ReportModel {
     }
     pairs.push({ baseline: cmp.baseline, candidate: cmp.candidate, levels: lv, highest: lv[lv.length - 1] ?? null, lowest: lv[0] ?? null });
   }
+  return pairs;
+}
+
+/** Requests planned and sent: an open-loop run plans its schedules, Σ ⌈λ × durationS⌉ over the rates (src/plan/plan.ts). */
+function modelTotals(m: RunManifest, cells: readonly CellResult[]): ReportModel['totals'] {
   const count = cells.reduce((s, x) => s + x.load.count, 0);
   const ok = cells.reduce((s, x) => s + x.load.ok, 0);
-  // an open-loop run plans its schedules: Σ ⌈λ × durationS⌉ over the rates (src/plan/plan.ts)
   const openLoopRun = cells.some((x) => x.load.openLoop !== undefined);
   const perRepeat = openLoopRun
     ? m.options.levels.reduce((t, rate) => t + Math.ceil(rate * (m.options.durationS ?? cells.find((x) => x.load.openLoop)!.load.openLoop!.durationS)), 0)
     : plannedRequestsPerRepeat(m.options.levels, m.options.requestsPerWorker);
-  const totals = {
+  return {
     plannedPerRepeatPerVariant: perRepeat,
     plannedTotal: perRepeat * m.options.repeats * m.options.variants.length,
     plannedCells: m.cellOrder.length,
@@ -428,15 +432,10 @@ export function buildModel(run: LoadedRun): ReportModel {
     count, ok, failed: count - ok,
     errorRate: count > 0 ? (count - ok) / count : null,
   };
-  const sutKeys = Object.keys(m.sut).sort();
-  const firstSut = sutKeys[0];
-  const mockModel = cells.map((x) => x.mock.after?.config['model'] ?? x.mock.before?.config['model']).find((x): x is string => typeof x === 'string') ?? null;
+}
 
-  const topLevelOf = (variant: VariantId) => maxOf(rows.filter((r) => r.variant === variant).map((r) => r.concurrency));
-  const prefixOf = (variant: VariantId): string => specs.get(variant)?.threadNamePrefix ?? '';
-  const threadDumps: ThreadDumpEvidence[] = cells.filter((x) => x.threadDump !== null).map((x) => dumpEvidence(x, prefixOf(x.variant)))
-    .sort((a, b) => order.indexOf(a.variant) - order.indexOf(b.variant) || a.concurrency - b.concurrency || (a.cellId < b.cellId ? -1 : 1));
-
+/** Pinned events per row and per (variant, reason kind), and the pinning rule over the one-thread-per-task cells. */
+function modelPinning(rows: readonly RowModel[], cells: readonly CellResult[], order: readonly VariantId[], cellsOf: CellsOf): Pick<ReportModel, 'pinning' | 'pinningReasons' | 'pinRule' | 'pinReads'> {
   const pinning: PinningRow[] = rows.map((r) => {
     const cs = cellsOf(r.variant, r.concurrency);
     const withData = cs.filter((x) => x.pinned !== null);
@@ -454,7 +453,6 @@ export function buildModel(run: LoadedRun): ReportModel {
     for (const p of pinning) if (p.variant === variant) for (const [k, n] of Object.entries(p.byReason)) byReason[k] = (byReason[k] ?? 0) + n;
     return groupPinnedReasons(byReason).map((g) => ({ variant, kind: g.kind, count: g.count, reasons: g.reasons }));
   });
-
   const vtCells = cells.filter((x) => perTask(x.executor));
   const vtRequests = vtCells.reduce((s, x) => s + x.load.count, 0);
   const pinEvents = vtCells.length === 0 || vtCells.some((x) => x.pinned === null) ? null : vtCells.reduce((s, x) => s + (x.pinned?.total ?? 0), 0);
@@ -463,9 +461,13 @@ export function buildModel(run: LoadedRun): ReportModel {
     events: pinEvents, requests: vtRequests, thresholdMs: vtCells.find((x) => x.pinned !== null)?.pinned?.thresholdMs ?? null, allowed: pinAllowed,
     notable: pinEvents === null || vtRequests === 0 ? null : pinEvents > pinAllowed + 1e-9,
   };
+  const pinReads = { cellsWithData: cells.filter((x) => x.pinned !== null).length, flushed: cells.filter((x) => x.pinned?.flushed === true).length };
+  return { pinning, pinningReasons, pinRule, pinReads };
+}
 
+/** The run's flags (legacy `host-cpu` read as `sut-cpu`: one unit per code) and the saturation evidence (see Saturation). */
+function modelSaturation(m: RunManifest, cells: readonly CellResult[], L: number): Pick<ReportModel, 'flags' | 'saturation'> {
   const qThr = schedulerDelayThresholdMs(L);
-  // older runs carried the SUT-CPU share under `host-cpu`: read it as `sut-cpu` (one unit per code)
   const flags = cells.flatMap((x) => x.flags.map((flag) => ({ cellId: x.cellId, flag: upgradeLegacyFlag(flag) })));
   const schedulerDelay = cells.filter((x) => perTask(x.executor) && x.load.queueMs !== null && x.load.queueMs.p95 > qThr)
     .map((x) => ({ cellId: x.cellId, concurrency: x.concurrency, queueP95Ms: x.load.queueMs?.p95 as number }));
@@ -475,23 +477,22 @@ export function buildModel(run: LoadedRun): ReportModel {
     return cpu.saturated ? [{ cellId: x.cellId, variant: x.variant, concurrency: x.concurrency, peakCpu: cpu.peak ?? 0, samplesAbove: cpu.samplesAbove, share: cpu.share ?? 0 }] : [];
   });
   const hostFlags = flags.filter((f) => f.flag.code !== 'errors-above-threshold');
-  const firstInfo = sutKeys.map((k) => m.sut[k]).find((x) => x !== undefined);
+  const firstInfo = Object.keys(m.sut).sort().map((k) => m.sut[k]).find((x) => x !== undefined);
   const saturation: Saturation = {
     carriers: firstInfo?.vtSchedulerParallelism ?? firstInfo?.availableProcessors ?? m.host.cores,
     queueThresholdMs: qThr, cpuThreshold: SUT_CPU_SATURATED, cpuShareThreshold: SUT_CPU_SATURATED_SHARE,
     schedulerDelay, sutCpu, hostFlags,
     saturated: schedulerDelay.length > 0 || sutCpu.length > 0 || hostFlags.length > 0,
   };
+  return { flags, saturation };
+}
 
-  // charts: time series of the highest level of each variant (first repeat present)
-  const series: SeriesPoint[] = [];
-  const distribution: ReportModel['charts']['distribution'] = [];
-  const scatter: ReportModel['charts']['scatter'] = [];
+/** E2E percentiles of every row over its pooled successful requests (SPECTRUM_PERCENTILES, each only with enough requests). */
+function spectrumOf(rows: readonly RowModel[], requests: ReadonlyMap<string, CompactRequests>, cellsOf: CellsOf): ReportModel['charts']['percentiles'] {
   const spectrum: ReportModel['charts']['percentiles'] = [];
-  // percentiles of every row over its pooled successful requests
   for (const r of rows) {
     const e2e: number[] = [];
-    for (const x of cellsOf(r.variant, r.concurrency)) { const req = run.requests.get(x.cellId); if (req) pushAll(e2e, successfulColumns(req).e2eMs); }
+    for (const x of cellsOf(r.variant, r.concurrency)) { const req = requests.get(x.cellId); if (req) pushAll(e2e, successfulColumns(req).e2eMs); }
     if (e2e.length === 0) continue;
     e2e.sort((a, b) => a - b);
     for (const p of SPECTRUM_PERCENTILES) {
@@ -499,44 +500,62 @@ export function buildModel(run: LoadedRun): ReportModel {
       spectrum.push({ variant: r.variant, concurrency: r.concurrency, p, e2eMs: Math.round(quantileSorted(e2e, p) * 1000) / 1000, n: e2e.length });
     }
   }
+  return spectrum;
+}
+
+/** One cell's SUT samples as chart series, at most SERIES_MAX_POINTS per metric (each bucket's lowest and highest: peaks survive). */
+function seriesOf(cell: CellResult, variant: VariantId): SeriesPoint[] {
+  const per = new Map<SeriesPoint['metric'], SeriesPoint[]>();
+  const add = (p: SeriesPoint) => { const g = per.get(p.metric) ?? []; g.push(p); per.set(p.metric, g); };
+  for (const s of cell.samples) {
+    const tS = Math.round((s.tEpochMs - cell.t0EpochMs) / 10) / 100;
+    add({ cellId: cell.cellId, variant, tS, metric: 'inFlight', value: s.inFlight });
+    add({ cellId: cell.cellId, variant, tS, metric: 'queue', value: s.queueSize });
+    add({ cellId: cell.cellId, variant, tS, metric: 'platformThreads', value: s.platformThreads });
+    add({ cellId: cell.cellId, variant, tS, metric: 'heapMiB', value: Math.round((s.heapUsedBytes / MIB) * 10) / 10 });
+    if (s.rssBytes !== null) add({ cellId: cell.cellId, variant, tS, metric: 'rssMiB', value: Math.round((s.rssBytes / MIB) * 10) / 10 });
+    if (s.processCpuLoad !== null) add({ cellId: cell.cellId, variant, tS, metric: 'cpuPct', value: Math.round(s.processCpuLoad * 10000) / 100 });
+  }
+  const series: SeriesPoint[] = [];
+  for (const g of per.values()) pushAll(series, downsampleMinMax(g, (p) => p.value, SERIES_MAX_POINTS));
+  return series;
+}
+
+/** One cell's successful requests, E2E against send time (see ReportModel.charts.scatter). */
+function scatterOf(cell: CellResult, req: CompactRequests, variant: VariantId, top: number): ReportModel['charts']['scatter'][number] {
+  const pts: { sendS: number; e2eMs: number }[] = [];
+  for (let i = 0; i < req.e2eMs.length; i++) {
+    if ((req.error[i] ?? 'other') !== '') continue;
+    pts.push({ sendS: Math.round((req.startMs[i] ?? 0) / 10) / 100, e2eMs: Math.round((req.e2eMs[i] ?? 0) * 10) / 10 });
+  }
+  pts.sort((a, b) => a.sendS - b.sendS);
+  const earlyS = Math.round((pts.length ? (pts[pts.length - 1] as { sendS: number }).sendS * SCATTER_EARLY_SHARE : 0) * 100) / 100;
+  const early = pts.filter((p) => p.sendS <= earlyS);
+  return {
+    variant, concurrency: top, cellId: cell.cellId, points: downsampleMinMax(pts, (p) => p.e2eMs, SCATTER_MAX_POINTS), total: pts.length,
+    early: downsampleMinMax(early, (p) => p.e2eMs, SCATTER_MAX_POINTS / 2), earlyS, earlyTotal: early.length,
+  };
+}
+
+/** The charts' data: the spectrum of every row; series, scatter and E2E distribution of each variant's highest level (first repeat present for series and scatter). */
+function modelCharts(rows: readonly RowModel[], variants: readonly VariantId[], requests: ReadonlyMap<string, CompactRequests>, cellsOf: CellsOf): ReportModel['charts'] {
+  const series: SeriesPoint[] = [];
+  const distribution: ReportModel['charts']['distribution'] = [];
+  const scatter: ReportModel['charts']['scatter'] = [];
+  const spectrum = spectrumOf(rows, requests, cellsOf);
   for (const variant of variants) {
-    const top = topLevelOf(variant);
+    const top = maxOf(rows.filter((r) => r.variant === variant).map((r) => r.concurrency));
     if (top === null) continue;
     const cs = cellsOf(variant, top);
     const cell = cs[0];
     if (cell) {
-      const per = new Map<SeriesPoint['metric'], SeriesPoint[]>();
-      const add = (p: SeriesPoint) => { const g = per.get(p.metric) ?? []; g.push(p); per.set(p.metric, g); };
-      for (const s of cell.samples) {
-        const tS = Math.round((s.tEpochMs - cell.t0EpochMs) / 10) / 100;
-        add({ cellId: cell.cellId, variant, tS, metric: 'inFlight', value: s.inFlight });
-        add({ cellId: cell.cellId, variant, tS, metric: 'queue', value: s.queueSize });
-        add({ cellId: cell.cellId, variant, tS, metric: 'platformThreads', value: s.platformThreads });
-        add({ cellId: cell.cellId, variant, tS, metric: 'heapMiB', value: Math.round((s.heapUsedBytes / MIB) * 10) / 10 });
-        if (s.rssBytes !== null) add({ cellId: cell.cellId, variant, tS, metric: 'rssMiB', value: Math.round((s.rssBytes / MIB) * 10) / 10 });
-        if (s.processCpuLoad !== null) add({ cellId: cell.cellId, variant, tS, metric: 'cpuPct', value: Math.round(s.processCpuLoad * 10000) / 100 });
-      }
-      // a long cell has thousands of samples: keep each bucket's lowest and highest (peaks survive)
-      for (const g of per.values()) pushAll(series, downsampleMinMax(g, (p) => p.value, SERIES_MAX_POINTS));
-      const req = run.requests.get(cell.cellId);
-      if (req) {
-        const pts: { sendS: number; e2eMs: number }[] = [];
-        for (let i = 0; i < req.e2eMs.length; i++) {
-          if ((req.error[i] ?? 'other') !== '') continue;
-          pts.push({ sendS: Math.round((req.startMs[i] ?? 0) / 10) / 100, e2eMs: Math.round((req.e2eMs[i] ?? 0) * 10) / 10 });
-        }
-        pts.sort((a, b) => a.sendS - b.sendS);
-        const earlyS = Math.round((pts.length ? (pts[pts.length - 1] as { sendS: number }).sendS * SCATTER_EARLY_SHARE : 0) * 100) / 100;
-        const early = pts.filter((p) => p.sendS <= earlyS);
-        scatter.push({
-          variant, concurrency: top, cellId: cell.cellId, points: downsampleMinMax(pts, (p) => p.e2eMs, SCATTER_MAX_POINTS), total: pts.length,
-          early: downsampleMinMax(early, (p) => p.e2eMs, SCATTER_MAX_POINTS / 2), earlyS, earlyTotal: early.length,
-        });
-      }
+      pushAll(series, seriesOf(cell, variant));
+      const req = requests.get(cell.cellId);
+      if (req) scatter.push(scatterOf(cell, req, variant, top));
     }
     const e2e: number[] = [];
     for (const x of cs) {
-      const req: CompactRequests | undefined = run.requests.get(x.cellId);
+      const req: CompactRequests | undefined = requests.get(x.cellId);
       if (req) pushAll(e2e, successfulColumns(req).e2eMs); // no push(...xs): a cell can hold >125k requests
     }
     if (e2e.length) {
@@ -545,7 +564,43 @@ export function buildModel(run: LoadedRun): ReportModel {
       for (const p of ps) distribution.push({ variant, concurrency: top, pct: p, e2eMs: Math.round(quantileSorted(e2e, p / 100) * 1000) / 1000 });
     }
   }
+  return { series, distribution, scatter, percentiles: spectrum };
+}
 
+/** Gaps the model adds: one variant only, or none of the study's comparisons in the run. */
+function comparisonGaps(study: Pick<Study, 'comparisons'>, variants: readonly VariantId[], pairs: readonly PairComparison[]): string[] {
+  if (variants.length < 2) return [`only one variant (${variants.join(', ')}) has results; comparisons between variants are omitted`];
+  if (study.comparisons.length > 0 && pairs.length === 0) return [`none of the study's comparisons (${study.comparisons.map((c) => `${c.baseline} vs ${c.candidate}`).join(', ')}) has both variants in this run`];
+  return [];
+}
+
+/**
+ * The report model of a loaded run: everything the renderers format, computed once and pure (no
+ * I/O). Input: a run as src/report/load.ts returns it (manifest and files already upgraded to the
+ * current schema, summary from the file or recomputed). Output: one RowModel per summary row
+ * (variant × level, in run variant order then ascending level) with its medians over repeats, bounds
+ * and flags; the study's comparisons (baseline, candidate) at the levels both variants have;
+ * request totals; chart series; and the study's published figures beside this run with a verdict
+ * each (evaluatePublished). Units: latencies and durations in ms, throughput in requests/s, memory
+ * in bytes (MiB where the field says so), rates as fractions 0–1.
+ * @throws VtbenchError(EXIT.runData) when a summary row names a variant that has neither cells with
+ *   an executor, nor an entry in manifest.options.variantSpecs, nor one in the study (a summary.json
+ *   that does not belong to its manifest)
+ */
+export function buildModel(run: LoadedRun): ReportModel {
+  const m = run.manifest;
+  const { study, cells, summary } = run;
+  const hook = study.report;
+  const specs = runVariantSpecs(run);
+  const cellsOf = cellsOfRun(cells);
+  const order = variantOrder(m, summary.rows.map((r) => r.variant));
+  const L = cells[0]?.latencyMs ?? m.options.latencyMs;
+  const rows = modelRows(run, specs, order, L, cellsOf);
+  const levels = [...new Set(rows.map((r) => r.concurrency))].sort((a, b) => a - b);
+  const variants = order.filter((v) => rows.some((r) => r.variant === v));
+  const pairs = modelPairs(study, rows, levels, variants, L);
+  const firstSut = Object.keys(m.sut).sort()[0];
+  const prefixOf = (variant: VariantId): string => specs.get(variant)?.threadNamePrefix ?? '';
   const base: BaseModel = {
     runId: m.runId,
     study,
@@ -553,7 +608,7 @@ export function buildModel(run: LoadedRun): ReportModel {
     isFixture: m.options.profile === 'fixture',
     manifest: m,
     sutInfo: firstSut !== undefined ? (m.sut[firstSut] ?? null) : null,
-    mockModel,
+    mockModel: cells.map((x) => x.mock.after?.config['model'] ?? x.mock.before?.config['model']).find((x): x is string => typeof x === 'string') ?? null,
     percentileDefinition: summary.percentileDefinition,
     summarySource: run.summarySource,
     gaps: run.gaps,
@@ -561,7 +616,7 @@ export function buildModel(run: LoadedRun): ReportModel {
     variantSpecs: specs,
     latencyMs: L,
     requestsPerWorker: m.options.requestsPerWorker,
-    totals,
+    totals: modelTotals(m, cells),
     warmups: m.options.warmupS > 0
       ? m.options.variants.flatMap((v) => { const spec = specs.get(v); const w = spec ? warmupPlan(spec.executor, m.options, L) : null; return w ? [{ variant: v, ...w }] : []; })
       : null,
@@ -569,21 +624,20 @@ export function buildModel(run: LoadedRun): ReportModel {
     pairs,
     rampFraction: rampWholeRunFraction(m.options.requestsPerWorker),
     published: [],
-    threadDumps,
-    pinning,
-    pinningReasons,
-    pinRule,
-    pinReads: { cellsWithData: cells.filter((x) => x.pinned !== null).length, flushed: cells.filter((x) => x.pinned?.flushed === true).length },
-    flags,
-    saturation,
-    charts: { series, distribution, scatter, percentiles: spectrum },
+    threadDumps: cells.filter((x) => x.threadDump !== null).map((x) => dumpEvidence(x, prefixOf(x.variant)))
+      .sort((a, b) => order.indexOf(a.variant) - order.indexOf(b.variant) || a.concurrency - b.concurrency || (a.cellId < b.cellId ? -1 : 1)),
+    ...modelPinning(rows, cells, order, cellsOf),
+    ...modelSaturation(m, cells, L),
+    charts: modelCharts(rows, variants, run.requests, cellsOf),
     openLoop: openLoopModel(cells, order),
     cells,
     requests: run.requests,
+    derived: null,
   };
+  // the study's derived data first: its gate, figures, analysis, sections and charts read it
+  base.derived = hook?.derive?.(base) ?? null;
   base.published = evaluatePublished(base, hook, cells);
-  if (variants.length < 2) base.gaps.push(`only one variant (${variants.join(', ')}) has results; comparisons between variants are omitted`);
-  else if (study.comparisons.length > 0 && pairs.length === 0) base.gaps.push(`none of the study's comparisons (${study.comparisons.map((c) => `${c.baseline} vs ${c.candidate}`).join(', ')}) has both variants in this run`);
+  base.gaps.push(...comparisonGaps(study, variants, pairs));
   const analysis = hook?.analyse?.(base) ?? { conclusions: [], followUps: [] };
   return { ...base, conclusions: analysis.conclusions, followUps: analysis.followUps };
 }

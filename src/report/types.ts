@@ -56,32 +56,45 @@ export interface ConclusionRow {
 /** A follow-up experiment of the study: phrase `fu.<id>`, and the command that runs it (null = not runnable by this tool yet). */
 export interface FollowUp { id: string; command: string | null }
 
-export interface StudyReportHook {
+/**
+ * The report hook of one study. `D` is the type of the study's derived data (hook `derive`): the
+ * model's `derived` field, which the study's other hooks read instead of recomputing it.
+ */
+export interface StudyReportHook<D = unknown> {
+  /**
+   * the study's own data derived from the generic model (its rows, bounds…), computed once in the
+   * model stage (src/report/model.ts buildModel) before `gate`, `figure` and `analyse`, and kept as
+   * `model.derived` for every later hook (sections, charts). Pure. Absent: `derived` is null.
+   */
+  derive?(model: DeriveInput): D;
   /**
    * Reasons why this run cannot be compared with the study's published figures at all (a
    * different service time, pool size…). Non-empty: every figure without `ownGate` is "not tested
    * here" with reason `notComparable` listing these.
    */
-  gate?(model: BaseModel): Reason[];
+  gate?(model: BaseModel<D>): Reason[];
   /** how one published figure is measured and explained (see FigureCheck); `cells` = the run's cells */
-  figure?(row: PublishedFigure, model: BaseModel, cells: readonly CellResult[]): FigureCheck;
+  figure?(row: PublishedFigure, model: BaseModel<D>, cells: readonly CellResult[]): FigureCheck;
   /** the study's own analysis: conclusion rules and follow-ups */
-  analyse?(model: BaseModel): StudyAnalysis;
+  analyse?(model: BaseModel<D>): StudyAnalysis;
   /**
    * the study's own template placeholders, rendered from the model (values may override a generic
    * placeholder of the same name). Pure: model + phrases in, Markdown out.
    */
-  sections?(model: ReportModel, ctx: RenderContext): Record<string, string | Raw>;
+  sections?(model: ReportModel<D>, ctx: RenderContext): Record<string, string | Raw>;
   /**
    * the study's own charts (vega-lite specs), appended to the engine's; each fills `{{fig:<name>}}`
    * and is written to `figures/<name>.svg`. `t` are the report's chart labels (its language), `phrases`
    * the report's phrases (engine and study, its language: a chart's own titles). Pure.
    */
-  charts?(model: ReportModel, t: ChartLabels, phrases: Readonly<Record<string, string>>): ChartSpec[];
+  charts?(model: ReportModel<D>, t: ChartLabels, phrases: Readonly<Record<string, string>>): ChartSpec[];
 }
 
-/** The model before the study's analysis (what `gate`, `figure` and `analyse` see). */
-export type BaseModel = Omit<ReportModel, 'conclusions' | 'followUps'>;
+/** The model before the study's analysis (what `gate`, `figure` and `analyse` see); `D` = the study's derived data. */
+export type BaseModel<D = unknown> = Omit<ReportModel<D>, 'conclusions' | 'followUps'>;
+
+/** What a study's `derive` sees: the generic model before the published figures are evaluated. */
+export type DeriveInput = Omit<BaseModel, 'published' | 'derived'>;
 
 /**
  * A study as the report engine sees it: its definition (src/types/study.ts, all the engine below
@@ -285,7 +298,8 @@ export interface SeriesPoint { cellId: string; variant: VariantId; tS: number; m
  */
 export interface JvmBlocks { blocks: string[]; split: { blockId: string; jvms: number }[] }
 
-export interface ReportModel {
+/** The report's model; `D` = the study's derived data (its hook's `derive`, null without one). */
+export interface ReportModel<D = unknown> {
   runId: string;
   /** the run's study (its id, title, variants, published figures, report hook) */
   study: StudyPlugin;
@@ -367,6 +381,8 @@ export interface ReportModel {
   cells: readonly CellResult[];
   /** the cells' per-request columns by cell id (as loaded), for a study hook's own per-request figures (study 000's bulkhead permit wait) */
   requests: ReadonlyMap<string, CompactRequests>;
+  /** the study's derived data (StudyReportHook.derive), computed once in the model stage; null when the study has none */
+  derived: D;
 }
 
 export interface LoadedRun {

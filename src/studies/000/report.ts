@@ -10,43 +10,20 @@ import type { CellResult, CompactRequests } from '../../types/run.ts';
 import { percentiles } from '../../compute/stats/percentiles.ts';
 import { aggregate } from '../../compute/stats/aggregate.ts';
 import type { BaseModel, ConclusionRow, FigureCheck, FollowUp, StudyReportHook } from '../../report/types.ts';
-import type { LevelComparison, Reason, ReportModel, RowModel } from '../../report/model.ts';
-import { LAT_TOL, primaryPair, rowOf, rssDeltaMiB, sameJdkVersion } from '../../report/model.ts';
+import type { Reason, ReportModel, RowModel } from '../../report/model.ts';
+import { LAT_TOL, rowOf, rssDeltaMiB, sameJdkVersion } from '../../report/model.ts';
 import type { RenderContext } from '../../report/render-md.ts';
-import { Raw, aggText, code, esc, int, ms, num, pct, raw, rps, signed, table } from '../../report/format.ts';
-import { maxOf, medianOf } from '../../report/stats.ts';
+import { Raw, aggText, code, esc, int, ms, num, pct, raw, rps, table } from '../../report/format.ts';
+import { maxOf } from '../../report/stats.ts';
 import { setupFact } from './published.ts';
 import { dispatcherLimit, SPRING_AI_CALL_TIMEOUT_S, TIMEOUT_PROPERTY } from './arms.ts';
-import { derivedProv, optionProv, type Provenance } from '../../report/provenance.ts';
-
-/** the study's two arms (src/studies/000/index.ts VARIANTS) */
-const FIXED = 'fixed';
-const VIRTUAL = 'virtual';
-/** the highest level of the study, where its thread dumps and headline figures were taken */
-const TOP = 500;
-
-/**
- * The fixed arm's executor: the run's own, or — in a run without the fixed arm (e.g. `--variants
- * virtual`) — the study's definition, which the hypothesis and the bounds still name.
- */
-function fixedExecutor(model: Pick<BaseModel, 'variantSpecs' | 'study'>) {
-  return (model.variantSpecs.get(FIXED) ?? model.study.variants.find((v) => v.id === FIXED))?.executor;
-}
-/** The fixed pool's size (N): this run's, or the study's when the run has no fixed arm. */
-function poolSize(model: Pick<BaseModel, 'variantSpecs' | 'study'>): number {
-  const e = fixedExecutor(model);
-  return e?.kind === 'platform-pool' ? e.threads : 0;
-}
-function queueCapacity(model: Pick<BaseModel, 'variantSpecs' | 'study'>): number {
-  const e = fixedExecutor(model);
-  return e?.kind === 'platform-pool' ? e.queueCapacity : 0;
-}
-/** fixed vs virtual (the study's one comparison) */
-const pair000 = (model: Pick<BaseModel, 'pairs'>) => {
-  const p = primaryPair(model);
-  return p && p.baseline === FIXED && p.candidate === VIRTUAL ? p : null;
-};
-const highestOf = (model: Pick<BaseModel, 'pairs'>) => pair000(model)?.highest ?? null;
+import { FIXED, VIRTUAL, TOP, poolSize, queueCapacity, highestOf, openLoopRun } from './sections/common.ts';
+import { makeKit000 } from './sections/kit.ts';
+import { summary000 } from './sections/summary.ts';
+import { highestTable, lowest, queueTrend, vtTrend } from './sections/results.ts';
+import { boundAnalysis, execAnalysis } from './sections/analysis.ts';
+import { bottleneck, rateLimiting } from './sections/limits.ts';
+import { conclusionsTable, finalData } from './sections/conclusions.ts';
 
 type Diff = Reason | null;
 const present = (xs: (Reason | null)[]): Reason[] => xs.filter((x): x is Reason => x !== null);
@@ -137,9 +114,6 @@ function figure(p: PublishedRow, model: BaseModel, runCells: readonly CellResult
  * and E2E at c workers) and is "not tested here" in an open-loop run.
  */
 const LOAD_MODEL_INDEPENDENT: ReadonlySet<string> = new Set(['execEqual', 'noPinning', 'needLimits']);
-
-/** True when the run's rows are open-loop cells (RowModel.openLoop: levels are arrival rates). */
-const openLoopRun = (model: Pick<BaseModel, 'rows' | 'openLoop'>): boolean => model.openLoop !== null || model.rows.some((r) => r.openLoop);
 
 function conclusions(model: BaseModel): ConclusionRow[] {
   const rows = closedLoopConclusions(model);
@@ -551,279 +525,37 @@ function sweepRun(model: ReportModel, ctx: RenderContext, kind: 'pool-sweep' | '
 
 // ---------------------------------------------------------------- the study's own template sections
 
+/**
+ * The study's own placeholders (pure: model + phrases → Markdown), one module each under
+ * src/studies/000/sections/. They are rendered in this order: footnotes are numbered in first-use order.
+ */
 function sections(model: ReportModel, ctx: RenderContext): Record<string, string | Raw> {
-  const { P, s, join, msT, span, sentenceSep, latTol, cmpTable } = ctx;
-  const name = (v: string) => ctx.variantName(v);
-  const o = model.manifest.options;
-  const L = model.latencyMs;
-  const N = poolSize(model);
-  const pubOf = (id: string) => model.published.find((p) => p.id === id) ?? null;
-  /** a published figure with its provenance (the study's published row) */
-  const pubV = (id: string, f: (x: number | null) => string): Raw | string => { const p = pubOf(id); return p ? ctx.pv(f(p.published), p.prov.published) : '—'; };
-  const sat = model.saturation;
-  const h = highestOf(model);
-  const lo0 = pair000(model)?.lowest ?? null;
-  const outcome = (cmp: LevelComparison | null) => cmp?.throughput ?? null;
-  // ------------------------------------------------------------ values with their provenance (src/report/provenance.ts)
-  const pv = ctx.pv;
-  const lv = (r: RowModel): Raw => pv(int(r.concurrency), r.prov.concurrency);
-  type AggKey = 'wholeRunRps' | 'steadyRps' | 'e2eP95Ms' | 'e2eP99Ms' | 'queueP95Ms' | 'execP95Ms' | 'execP99Ms';
-  const med = (r: RowModel, k: AggKey, f: (x: number | null) => string): Raw => pv(f(r[k].median), r.prov[k]);
-  const spread = (r: RowModel, k: AggKey, f: (x: number | null) => string): Raw => pv(aggText(r[k], f), r.prov[k]);
-  const fixedIndex = o.variantSpecs.findIndex((v) => v.id === FIXED);
-  const nProv: Provenance = { def: 'option', v: { option: 'variantSpecs/executor/threads' }, formula: null, sources: fixedIndex >= 0 ? [{ file: 'manifest.json', pointer: `/options/variantSpecs/${fixedIndex}/executor/threads` }] : [{ file: `src/studies/${model.study.id}/index.ts`, pointer: FIXED }] };
-  const Nv = (): Raw => pv(int(N), nProv);
-  const Lv = (): Raw => pv(int(L), optionProv('latencyMs'));
-  const capText = num(N / (L / 1000), 2);
-  const capV = (): Raw => pv(capText, derivedProv('bound', `N / L = ${int(N)} / ${num(L / 1000, 3)} s = ${capText} req/s`, [nProv, optionProv('latencyMs')]));
-  const ratioV = (cmp: LevelComparison): Raw => {
-    const text = num(cmp.throughputRatio, 2);
-    return pv(text, derivedProv('ratio', cmp.throughputRatio === null ? null : `${rps(cmp.candidate.wholeRunRps.median)} / ${rps(cmp.baseline.wholeRunRps.median)} = ${text}`, [cmp.baseline.prov.wholeRunRps, cmp.candidate.prov.wholeRunRps]));
+  const { P } = ctx;
+  const k = makeKit000(model, ctx);
+  const L = k.L;
+  const parts = {
+    summary: summary000(model, k),
+    highestTable: highestTable(model, k),
+    lowest: lowest(k),
+    queueTrend: queueTrend(model, k),
+    vtTrend: vtTrend(model, k),
+    boundAnalysis: boundAnalysis(model, k),
+    execAnalysis: execAnalysis(k),
+    rateLimiting: rateLimiting(model, k),
+    bottleneck: bottleneck(model, k),
+    conclusions: conclusionsTable(model, k),
+    finalData: finalData(k),
   };
-  /** a range of one value over rows ("a–b" or one value when equal), with the rows' provenance */
-  const rangeV = (rows: readonly RowModel[], xs: readonly number[], f: (x: number) => string, what: string, inputs: readonly Provenance[]): Raw => {
-    const text = span(Math.min(...xs), Math.max(...xs), f);
-    return pv(text, derivedProv('range', `min(${xs.map(f).join(', ')}) = ${f(Math.min(...xs))}; max(…) = ${f(Math.max(...xs))}`, inputs, { what, levels: rows.map((r) => int(r.concurrency)).join(', ') }));
-  };
-
-  // ------------------------------------------------------------ summary
-  // phrased from the variants this run ran: both arms compared, or one arm described alone
-  const bothArms = o.variants.includes(FIXED) && o.variants.includes(VIRTUAL);
-  const executorOf = (v: string): Raw => (v === FIXED || v === VIRTUAL ? P(`summary.executor.${v}`, { poolSize: int(N) }) : raw(name(v)));
-  const summaryParts: Raw[] = [P(bothArms ? 'summary.setup' : 'summary.setup.one', {
-    ...(bothArms ? { poolSize: int(N) } : { executors: join(o.variants.map(executorOf)) }),
-    profile: o.profile, latencyMs: int(L), levels: model.levels.join(', '),
-    repeatsText: P(o.repeats === 1 ? 'summary.repeats.one' : 'summary.repeats.many', { n: int(o.repeats) }),
-    count: int(model.totals.count), ok: int(model.totals.ok), failed: int(model.totals.failed),
-  })];
-  const ol = openLoopRun(model);
-  /**
-   * The open-loop headline at rate λ = cmp.concurrency: achieved arrival rate, completions against
-   * min(λ, N/L) / λ, E2E P95 from the intended send (no coordinated omission) and the pool's queue
-   * slope against λ − N/L (src/report/open-loop.ts); each the median over the repeats.
-   */
-  const olHeadline = (cmp: LevelComparison): Raw => {
-    const at = (v: string) => (model.openLoop ?? []).filter((x) => x.variant === v && x.targetRatePerS === cmp.concurrency);
-    const med = (v: string, f: (x: NonNullable<ReportModel['openLoop']>[number]) => number | null) => medianOf(at(v).map(f));
-    return P('summary.openLoop', {
-      c: int(cmp.concurrency), fxAch: rps(med(FIXED, (x) => x.achievedRatePerS)), vtAch: rps(med(VIRTUAL, (x) => x.achievedRatePerS)),
-      fx: rps(cmp.baseline.wholeRunRps.median), fxB: rps(cmp.baseline.boundRps), vt: rps(cmp.candidate.wholeRunRps.median), vtB: rps(cmp.candidate.boundRps),
-      fxP95: ms(med(FIXED, (x) => x.e2eFromIntendedMs?.p95 ?? null)), vtP95: ms(med(VIRTUAL, (x) => x.e2eFromIntendedMs?.p95 ?? null)),
-      slope: num(med(FIXED, (x) => x.fit.slopePerS), 2), theory: num(med(FIXED, (x) => x.theorySlopePerS), 2),
-    });
-  };
-  const headline = (cmp: LevelComparison | null): Raw => {
-    if (!cmp || !cmp.throughput) return P('summary.noComparison');
-    if (ol) return olHeadline(cmp);
-    const v = {
-      c: lv(cmp.baseline), fx: med(cmp.baseline, 'wholeRunRps', rps), vt: med(cmp.candidate, 'wholeRunRps', rps),
-      ratio: ratioV(cmp), fxP95: med(cmp.baseline, 'e2eP95Ms', ms), vtP95: med(cmp.candidate, 'e2eP95Ms', ms),
-    };
-    return P(`summary.throughput.${cmp.throughput}`, v);
-  };
-  summaryParts.push(headline(h));
-  // steady state is a per-worker rate: an open-loop run has no workers
-  if (h && h.throughput && !ol) {
-    const pctOf = (x: number | null, b: number) => (x === null ? '—' : num((x / b) * 100, 1));
-    summaryParts.push(P('summary.steady', {
-      rampNote: o.start === 'ramp' ? P('summary.rampNote', { frac: num(model.rampFraction * 100, 1) }) : '',
-      fxS: rps(h.baseline.steadyRps.median), fxPct: pctOf(h.baseline.steadyRps.median, h.baseline.boundRps), fxB: rps(h.baseline.boundRps),
-      vtS: rps(h.candidate.steadyRps.median), vtPct: pctOf(h.candidate.steadyRps.median, h.candidate.boundRps), vtB: rps(h.candidate.boundRps),
-    }));
-  }
-  /** the likely cause when virtual threads queued or executed slower: busy carrier threads (host CPU) */
-  const carrierCause = (cmp: LevelComparison): Raw | null => {
-    const v = { carriers: int(sat.carriers), c: int(cmp.concurrency), vtQueue: ms(cmp.candidate.queueP95Ms.median), thr: ms(sat.queueThresholdMs) };
-    if (cmp.candidateQueueDelayed) return P('cause.carriers.queue', v);
-    if (cmp.execSlowerCandidate) return P('cause.carriers.exec', v);
-    return null;
-  };
-  if (h && h.execSame !== null) {
-    const key = h.execSame ? (outcome(h) === 'wins' ? 'summary.exec.sameWins' : 'summary.exec.same') : 'summary.exec.differs';
-    summaryParts.push(P(key, { fxExec: ms(h.baseline.execP95Ms.median), vtExec: ms(h.candidate.execP95Ms.median), diffPct: signed((h.execP95RelDiff as number) * 100, 1), tol: latTol }));
-    const cause = carrierCause(h);
-    if (cause) summaryParts.push(cause);
-  }
-  if (model.isFixture) summaryParts.push(P('summary.fixture'));
-
-  // ------------------------------------------------------------ results
-  const highestTable = h
-    ? raw(`${s(o.repeats === 1 ? 'results.highestIntro.one' : 'results.highestIntro', { c: lv(h.baseline) })}\n\n${cmpTable(h).md}\n\n${headline(h).md}`)
-    : P('results.noComparison');
-  let lowest: Raw;
-  if (lo0 && lo0 !== h && lo0.throughput) {
-    const lo = lo0;
-    // below the pool: c ≤ N workers, or in open loop λ ≤ N/L (the pool's capacity, lo.baseline.boundRps < λ above it)
-    const below = ol ? lo.baseline.boundRps >= lo.concurrency : lo.concurrency <= N;
-    const key = below ? `lowest.belowPool.${lo.throughput}` : `lowest.abovePool.${lo.throughput}`;
-    const dText = signed(((lo.throughputRatio ?? 1) - 1) * 100, 1);
-    const dV = pv(dText, derivedProv('change', lo.throughputRatio === null ? null : `(${rps(lo.candidate.wholeRunRps.median)} − ${rps(lo.baseline.wholeRunRps.median)}) / ${rps(lo.baseline.wholeRunRps.median)} = ${dText} %`, [lo.baseline.prov.wholeRunRps, lo.candidate.prov.wholeRunRps]));
-    lowest = raw(`${cmpTable(lo).md}\n\n${s(key, { c: lv(lo.baseline), N: Nv(), cap: capV(), fx: med(lo.baseline, 'wholeRunRps', rps), vt: med(lo.candidate, 'wholeRunRps', rps), fxP95: med(lo.baseline, 'e2eP95Ms', ms), vtP95: med(lo.candidate, 'e2eP95Ms', ms), diffPct: dV })}`);
-  } else lowest = P('results.noComparison');
-
-  const fixedRows = model.rows.filter((r) => r.variant === FIXED);
-  // open loop: the pool's queue theory is its growth λ − N/L, and the published (closed-loop, c workers) figures are not set beside a rate
-  const queueTrend = fixedRows.length && ol
-    ? raw(`${table([s('h.concurrency'), s('h.queueP95'), s('h.ol.theory'), s('h.execP95')], fixedRows.map((r) => [
-        lv(r), spread(r, 'queueP95Ms', ms), pv(num(r.queueGrowthPerS, 2), r.prov.queueGrowthPerS), spread(r, 'execP95Ms', ms),
-      ]), ['r', 'r', 'r', 'r']).md}\n\n${s('queueTrend.note', { N: Nv(), L: Lv(), cap: capV() })}`)
-    : fixedRows.length
-    ? raw(`${table([s('h.concurrency'), s('h.queueP95'), s('h.theoryQueueP95'), s('h.pctOfTheory'), s('h.execP95'), s('h.published')], fixedRows.map((r) => [
-        lv(r), spread(r, 'queueP95Ms', ms), pv(msT(r.theoryQueueP95Ms), r.prov.theoryQueueP95Ms),
-        r.queueP95Ms.median !== null && r.theoryQueueP95Ms !== null && r.theoryQueueP95Ms > 0
-          ? pv(pct((r.queueP95Ms.median / r.theoryQueueP95Ms) * 100), derivedProv('pctOf', `${ms(r.queueP95Ms.median)} / ${ms(r.theoryQueueP95Ms)} = ${pct((r.queueP95Ms.median / r.theoryQueueP95Ms) * 100)}`, [r.prov.queueP95Ms, r.prov.theoryQueueP95Ms], { what: 'queueP95Ms', of: 'theoryQueueP95Ms' }))
-          : '—',
-        spread(r, 'execP95Ms', ms), pubV(`${FIXED}.queueWaitP95Ms.${r.concurrency}`, ms),
-      ]), ['r', 'r', 'r', 'r', 'r', 'r']).md}\n\n${s('queueTrend.note', { N: Nv(), L: Lv() })}`)
-    : P('results.noMode', { variant: raw(name(FIXED)) });
-  const vtRows = model.rows.filter((r) => r.variant === VIRTUAL);
-  const vtTrend = vtRows.length && ol
-    ? raw(`${table([s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.pctOfBound')], vtRows.map((r) => [
-        lv(r), spread(r, 'wholeRunRps', rps), pv(rps(r.boundRps), r.prov.boundRps), pv(pct(r.pctOfBound), r.prov.pctOfBound),
-      ]), ['r', 'r', 'r', 'r']).md}\n\n${ctx.edgeNote()}`)
-    : vtRows.length
-    ? raw(`${table([s('h.concurrency'), s('h.throughput'), s('h.bound'), s('h.pctOfBound'), raw(s('h.wavesBound', { n: pv(int(o.requestsPerWorker), optionProv('requestsPerWorker')) })), s('h.pctOfWaves'), s('h.published')], vtRows.map((r) => [
-        lv(r), spread(r, 'wholeRunRps', rps), pv(rps(r.boundRps), r.prov.boundRps), pv(pct(r.pctOfBound), r.prov.pctOfBound), r.wavesWholeRunRps === null ? '—' : pv(rps(r.wavesWholeRunRps), r.prov.wavesWholeRunRps), pv(pct(r.pctOfWavesBound), r.prov.pctOfWavesBound),
-        pubV(`${VIRTUAL}.throughputRps.${r.concurrency}`, rps),
-      ]), ['r', 'r', 'r', 'r', 'r', 'r', 'r']).md}\n\n${ctx.edgeNote()}`)
-    : P('results.noMode', { variant: raw(name(VIRTUAL)) });
-
-  // ------------------------------------------------------------ analysis
-  // above the pool: c > N workers, or in open loop λ > N/L
-  const above = fixedRows.filter((r) => (ol ? r.concurrency > r.boundRps : r.concurrency > N) && r.wholeRunRps.median !== null);
-  let boundSentence: Raw;
-  if (above.length) {
-    const vals = above.map((r) => r.wholeRunRps.median as number);
-    const pcts = above.map((r) => r.pctOfBound as number);
-    const wp = above.map((r) => r.pctOfWavesBound).filter((x): x is number => x !== null);
-    const n1 = (x: number) => num(x, 1);
-    const withWaves = above.filter((r) => r.pctOfWavesBound !== null);
-    boundSentence = P(above.length === 1 ? 'bound.fixedAbove.one' : 'bound.fixedAbove', {
-      levels: raw(above.map((r) => lv(r).md).join(', ')),
-      thr: rangeV(above, vals, (x) => num(x, 2), 'wholeRunRps', above.map((r) => r.prov.wholeRunRps)),
-      bound: above[0] ? pv(rps(above[0].boundRps), above[0].prov.boundRps) : '—',
-      pctBound: rangeV(above, pcts, n1, 'pctOfBound', above.map((r) => r.prov.pctOfBound)),
-      pctWaves: wp.length ? rangeV(withWaves, wp, n1, 'pctOfWavesBound', withWaves.map((r) => r.prov.pctOfWavesBound)) : '—',
-    });
-  } else boundSentence = P('bound.noFixedAbove', { N: Nv() });
-  const boundTable = ctx.generic('boundTable') as Raw;
-  const boundAnalysis = raw(`${boundTable.md}\n\n${boundSentence.md}\n\n${ctx.edgeNote()}`);
-  let execAnalysis: Raw;
-  if (h && h.execSame !== null) {
-    const cause = carrierCause(h);
-    const dText = signed((h.execP95RelDiff as number) * 100, 2);
-    const dV = pv(dText, derivedProv('change', `(${ms(h.candidate.execP95Ms.median)} − ${ms(h.baseline.execP95Ms.median)}) / ${ms(h.baseline.execP95Ms.median)} = ${dText} %`, [h.baseline.prov.execP95Ms, h.candidate.prov.execP95Ms]));
-    const tolV = pv(latTol, { def: 'latTol', formula: `max(${num(LAT_TOL.rel * 100, 0)} % × ${ms(h.baseline.execP95Ms.median)}, ${int(LAT_TOL.abs)} ms)`, sources: [{ file: 'src/report/model.ts', pointer: 'LAT_TOL' }] });
-    execAnalysis = raw([P(h.execSame ? 'exec.same' : 'exec.differs', { c: lv(h.baseline), fx: med(h.baseline, 'execP95Ms', ms), vt: med(h.candidate, 'execP95Ms', ms), diffPct: dV, L: Lv(), tol: tolV }).md, cause?.md ?? ''].filter((x) => x !== '').join(sentenceSep));
-  } else execAnalysis = P('results.noComparison');
-
-  // ------------------------------------------------------------ rate limiting, bottleneck
-  // upstream concurrency: the mock's figures only when they describe the cell alone; else derived bounds (never the cumulative gauge)
-  const rateParts: string[] = [];
-  if (h && h.baseline.upstream.source === 'mock' && h.candidate.upstream.source === 'mock' && h.baseline.upstream.peak.median !== null && h.candidate.upstream.peak.median !== null) {
-    const fx = h.baseline.upstream.peak.median;
-    const vt = h.candidate.upstream.peak.median;
-    rateParts.push(s(vt > fx ? 'rate.more' : 'rate.notMore', { c: int(h.concurrency), fx: int(fx), vt: int(vt), N: int(N) }));
-  } else {
-    const up = model.conclusions.find((c) => c.id === 'needLimits');
-    if (h && up && up.verdict !== 'not tested here') {
-      rateParts.push(s(up.verdict === 'reproduced' ? 'rate.derived.more' : 'rate.derived.notMore', {
-        c: int(h.concurrency), vtLo: int(up.evidence['virtualUpstream'] as number), fxHi: int(up.evidence['fixedUpstream'] as number),
-        fxLo: int(h.baseline.upstream.peak.median), N: int(N),
-      }));
-    } else rateParts.push(s('rate.noData'));
-  }
-  if (model.rows.some((r) => r.upstream.source !== 'none')) {
-    const upText = (u: RowModel['upstream']): string | Raw => {
-      if (u.source === 'none' || u.peak.median === null) return '—';
-      if (u.source === 'mock') return aggText(u.peak, int);
-      return P('upstream.range', { lo: int(u.peak.median), hi: int(u.atMost?.median ?? null) });
-    };
-    rateParts.push(s('rate.tableIntro'));
-    rateParts.push(table([s('h.mode'), s('h.concurrency'), s('h.allowed'), s('h.upstream'), s('h.source')],
-      model.rows.map((r) => [raw(name(r.variant)), int(r.concurrency), int(r.upstream.allowed), upText(r.upstream), P(`src.${r.upstream.source}`)]), ['l', 'r', 'r', 'r', 'l']).md);
-    if (model.rows.some((r) => r.upstream.source === 'derived')) rateParts.push(s('rate.derivedMethod'));
-  }
-  const bnParts: Raw[] = [];
-  const topV = vtRows[vtRows.length - 1];
-  if (topV && topV.e2eP99Ms.median !== null) {
-    bnParts.push(P('bn.tail', { c: int(topV.concurrency), p95: ms(topV.e2eP95Ms.median), p99: ms(topV.e2eP99Ms.median), x99: ms(topV.execP99Ms.median), pub: ms(pubOf(`${VIRTUAL}.e2eP99Ms.${TOP}`)?.published ?? null) }));
-  }
-  if (sat.schedulerDelay.length) {
-    bnParts.push(P('bn.schedulerDelay', { cells: sat.schedulerDelay.map((x) => `${x.cellId} (${ms(x.queueP95Ms)})`).join(', '), thr: ms(sat.queueThresholdMs), carriers: int(sat.carriers) }));
-  }
-  if (sat.sutCpu.length) {
-    bnParts.push(P('bn.sutCpu', { cells: raw(sat.sutCpu.map((x) => `${esc(x.cellId)} (${s('bn.peak', { v: pct(x.peakCpu * 100, 0) })}, ${s('unit.shareOfSamples', { v: num(x.share * 100, 0) })})`).join(', ')), thr: pct(sat.cpuThreshold * 100, 0), share: pct(sat.cpuShareThreshold * 100, 0) }));
-  }
-  if (sat.hostFlags.length) {
-    bnParts.push(P('bn.flags', { n: int(sat.hostFlags.length), cells: [...new Set(sat.hostFlags.map((f) => f.cellId))].join(', ') }));
-    // a stall of the generator inflates latencies by at most its length: say how long the longest was
-    let lag: (typeof sat.hostFlags)[number] | null = null;
-    for (const f of sat.hostFlags) if (f.flag.code === 'loadgen-lag' && (lag === null || f.flag.value > lag.flag.value)) lag = f;
-    if (lag) bnParts.push(P('bn.lagMax', { ms: ms(lag.flag.value), cell: lag.cellId }));
-  }
-  if (!sat.saturated) bnParts.push(P('bn.noFlags', { thr: ms(sat.queueThresholdMs), cpu: pct(sat.cpuThreshold * 100, 0), share: pct(sat.cpuShareThreshold * 100, 0) }));
-  bnParts.push(P('bn.notMeasured'));
-
-  // ------------------------------------------------------------ conclusions
-  const evText = (c: ConclusionRow): Raw => {
-    const e = c.evidence;
-    const fmtV = (k: string, v: number | string | null): string => {
-      if (v === null) return '—';
-      if (typeof v === 'string') return v;
-      if (c.id === 'vtCostNegligible' && k === 'published') return `${num(v, 1)} MiB`;
-      if (k === 'thresholdMs') return `${int(v)} ms`;
-      if (k === 'theoryMs') return msT(v);
-      if (/Ms$/.test(k)) return ms(v);
-      if (/Rps$/.test(k) || k === FIXED || k === VIRTUAL || k.startsWith('published')) return c.id === 'e2eP95500' ? ms(v) : rps(v);
-      if (/Pct$/.test(k)) return pct(v);
-      if (/MiB$/.test(k) || k === 'published') return `${num(v, 1)} MiB`;
-      return int(v);
-    };
-    if (e['loadModel'] === 'open-loop') return P('concl.openLoop');
-    const src = e['upstreamSource'];
-    const key = typeof src === 'string' && ctx.t.phrases[`concl.${c.id}.ev.${src}`] !== undefined ? `concl.${c.id}.ev.${src}` : `concl.${c.id}.ev`;
-    if (ctx.t.phrases[key] === undefined || Object.values(e).every((v) => v === null) || Object.keys(e).length === 0) return raw('—');
-    const vals: Record<string, string> = {};
-    for (const [k, v] of Object.entries(e)) vals[k] = fmtV(k, v);
-    try { return P(key, vals); } catch { return raw('—'); }
-  };
-  const stmt = (id: string): Raw => {
-    const v: Record<string, string> = {};
-    if (id === 'throughput500' || id === 'realProvider') { v['pubFixed'] = rps(pubOf(`${FIXED}.throughputRps.${TOP}`)?.published); v['pubVirtual'] = rps(pubOf(`${VIRTUAL}.throughputRps.${TOP}`)?.published); }
-    if (id === 'e2eP95500') { v['pubFixed'] = ms(pubOf(`${FIXED}.e2eP95Ms.${TOP}`)?.published); v['pubVirtual'] = ms(pubOf(`${VIRTUAL}.e2eP95Ms.${TOP}`)?.published); }
-    return P(`concl.${id}`, v);
-  };
-  const concl = raw([
-    `### ${s('concl.provenTitle')}`,
-    table([s('h.statement'), s('h.verdict'), s('h.evidence')], model.conclusions.filter((c) => c.kind === 'proven').map((c) => [stmt(c.id), ctx.verdict(c.verdict), evText(c)])).md,
-    `### ${s('concl.notProvenTitle')}`,
-    table([s('h.statement'), s('h.verdict'), s('h.evidence')], model.conclusions.filter((c) => c.kind === 'not-proven').map((c) => [stmt(c.id), ctx.verdict(c.verdict), evText(c)])).md,
-  ].join('\n\n'));
-
-  const finalData = h && h.throughput ? raw(`${s('final.inThisRun')}${sentenceSep}${headline(h).md}`) : P('summary.noComparison');
-  const followUpTable = table([s('h.followUp'), s('h.command')], model.followUps.map((f) => [P(`fu.${f.id}`), f.command === null ? P('fu.notRunnable') : code(f.command)]));
+  const followUpTable = table([ctx.s('h.followUp'), ctx.s('h.command')], model.followUps.map((f) => [P(`fu.${f.id}`), f.command === null ? P('fu.notRunnable') : code(f.command)]));
   const thisRun = followUpRun(model, ctx);
-  const followUps = thisRun === '' ? followUpTable : raw(`${followUpTable.md}\n\n${thisRun}`);
-
   return {
-    summary: join(summaryParts),
-    hypothesis: P('hypothesis', { N: int(N), queue: int(queueCapacity(model)), L: int(L), Ls: num(L / 1000, 3), bound: num(N / (L / 1000), 2) }),
+    ...parts,
+    hypothesis: P('hypothesis', { N: int(k.N), queue: int(queueCapacity(model)), L: int(L), Ls: num(L / 1000, 3), bound: num(k.N / (L / 1000), 2) }),
     // static prose of §3, §4 and §7 with an open-loop wording (`<key>@openLoop`: arrivals, not workers)
     mechanism: P('mechanism'),
     architecture: P('architecture'),
     metricThroughput: P('metric.throughput'),
-    highestTable,
-    lowest,
-    queueTrend,
-    vtTrend,
-    boundAnalysis,
-    execAnalysis,
-    rateLimiting: raw(rateParts.join('\n\n')),
-    bottleneck: join(bnParts),
-    conclusions: concl,
-    finalData,
-    followUps,
+    followUps: thisRun === '' ? followUpTable : raw(`${followUpTable.md}\n\n${thisRun}`),
   };
 }
 

@@ -32,8 +32,8 @@ import type { ExecutorSpec, Profile, ProfileValues, Scenario, Variant } from '..
 import type { StudyPlugin } from '../../report/types.ts';
 import { DEFAULT_BIND_ADDRESS } from '../../adapters/jvm/bind.ts';
 import { PUBLISHED_002 } from './published.ts';
-import { REPORT_002 } from './report.ts';
-import { WS_PUSH, wsCharts, wsPushScenario, wsSections } from './ws-push.ts';
+import { REPORT_002 } from './hook.ts';
+import { WS_PUSH, wsPushScenario } from './ws-push.ts';
 
 import { FIB_TARGET_CPU_MS, HIKARI_DEFAULT, HIKARI_LARGE, IO_MS, MIXED_DB_MS, MIXED_LOGISTICS_MS, MIXED_USER_MS, SMALL_DB_MS, STUDY_QUEUE } from './constants.ts';
 import { plannedCellS } from './theory.ts';
@@ -261,10 +261,6 @@ export const STUDY_002: StudyPlugin = {
   ],
   published: PUBLISHED_002,
   templateDir: fileURLToPath(new URL('../../../templates/002/', import.meta.url)),
-  // the study's own hook, with scenario 5's sections and charts (src/studies/002/ws-push.ts) added
-  report: {
-    ...REPORT_002,
-    sections: (model, ctx) => ({ ...REPORT_002.sections!(model, ctx), ...wsSections(model, ctx) }),
-    charts: (model, t, phrases) => [...(REPORT_002.charts?.(model, t, phrases) ?? []), ...wsCharts(model, t, phrases)],
-  },
+  // the study's own hook, scenario 5's sections and charts (src/studies/002/ws-push.ts) included
+  report: REPORT_002,
 };

@@ -6,18 +6,20 @@
  * answers by their own code (`db_pool_exhausted`); the fan-out's critical path against 150 ms and
  * the study's 100 ms; the pinning pitfall's JFR count; every published figure beside the bound the
  * study's own setup implies and beside this run. Values across repeats are medians (min–max, n).
+ * This file holds the model stage (rows002, derive002, figures, conclusions) and the charts; the
+ * sections are one module per group under ./sections/, the hook that joins them is ./hook.ts.
  */
 import type { PublishedRow, Variant } from '../../types/study.ts';
 import type { CellResult, Agg } from '../../types/run.ts';
-import type { BaseModel, FigureCheck, StudyReportHook, ConclusionRow } from '../../report/types.ts';
+import type { BaseModel, DeriveInput, FigureCheck, ConclusionRow } from '../../report/types.ts';
 import type { ReportModel } from '../../report/model.ts';
-import type { RenderContext } from '../../report/render-md.ts';
 import type { ChartLabels, ChartSpec } from '../../report/charts.ts';
-import { Raw, aggText, code, int, mib, ms, num, pct, raw, rps, table } from '../../report/format.ts';
+import { int, ms, num, rps } from '../../report/format.ts';
 import { aggregate } from '../../compute/stats/aggregate.ts';
 import { boundVerdict, cellCpu, cellWindow, windowRps as rateInWindowRps, type Bound, type BoundVerdict, type CellCpu, type CellWindow } from '../../compute/theory/cell-bounds.ts';
-import { aloneHolding, boundsFor, cellHolding, probesOf, checkPublished, dbPoolOf, holding, MIXED_CRITICAL_PATH_MS, MIXED_STUDY_CLAIM_MS, REQUEST_SCENARIOS, type AloneHolding, type PublishedCheck } from './theory.ts';
+import { aloneHolding, boundsFor, cellHolding, checkPublished, dbPoolOf, MIXED_CRITICAL_PATH_MS, MIXED_STUDY_CLAIM_MS, REQUEST_SCENARIOS, type AloneHolding, type PublishedCheck } from './theory.ts';
 import { STUDY_LEVEL } from './published.ts';
+import { wsModel, type WsVariantModel } from './ws-push.ts';
 
 /** The flags that say the host, not the code under test, may have set the limit (src/compute/analysis/flags.ts). */
 export const HOST_FLAGS: readonly string[] = ['loadgen-lag', 'loadgen-late-sends', 'loadgen-cpu', 'host-cpu', 'sut-cpu', 'scheduler-delay'];
@@ -172,8 +174,21 @@ export function rows002(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSp
   return out;
 }
 
+/** Study 002's derived data (hook `derive`, ReportModel.derived): computed once per report, read by its figures, conclusions, sections and charts. */
+export interface Derived002 {
+  /** every (variant, level) of the request scenarios (rows002) */
+  rows: Row002[];
+  /** scenario 5's model per variant with WebSocket cells (src/studies/002/ws-push.ts wsModel) */
+  ws: WsVariantModel[];
+}
+
+/** The hook's `derive`: the rows and scenario 5's model, once (pure). */
+export function derive002(model: DeriveInput): Derived002 {
+  return { rows: rows002(model), ws: wsModel(model) };
+}
+
 /** The highest level's row of a variant, or null. */
-function topRow(rows: readonly Row002[], variant: string): Row002 | null {
+export function topRow(rows: readonly Row002[], variant: string): Row002 | null {
   const rs = rows.filter((r) => r.variant === variant);
   return rs.length === 0 ? null : rs[rs.length - 1]!;
 }
@@ -183,8 +198,8 @@ function topRow(rows: readonly Row002[], variant: string): Row002 | null {
  * 10,000), so its own gate says the levels differ; the bound the study's own setup implies is
  * printed with it (`always`), and "inconsistent as published" when the figure breaks it.
  */
-function figure(row: PublishedRow, model: BaseModel): FigureCheck {
-  const rows = rows002(model);
+export function figure(row: PublishedRow, model: BaseModel<Derived002>): FigureCheck {
+  const rows = model.derived.rows;
   const r = row.variant ? topRow(rows, row.variant) : null;
   const measured = (): number | null => {
     if (!r) return null;
@@ -225,8 +240,8 @@ export function arithmetic(b: Pick<Bound, 'kind' | 'inputs'>): string {
 }
 
 /** Conclusions: the acceptance rule per cell, and the fan-out's critical path. */
-function conclusions(model: BaseModel): ConclusionRow[] {
-  const rows = rows002(model);
+export function conclusions(model: BaseModel<Derived002>): ConclusionRow[] {
+  const rows = model.derived.rows;
   const out: ConclusionRow[] = rows.map((r) => ({
     id: `${r.variant}.c${r.concurrency}.bound`, kind: 'proven',
     verdict: r.verdict === 'within' ? 'reproduced' : r.verdict === 'unknown' || r.verdict === 'below-95-host-flag' ? 'not tested here' : 'not reproduced',
@@ -246,257 +261,9 @@ export function criticalPath(rows: readonly Row002[]): { measuredMs: number; c: 
   return { measuredMs: low.execP50Ms.median!, c: low.concurrency, serialMs: serial?.execP50Ms.median ?? null };
 }
 
-const aggMs = (a: Agg) => aggText(a, (x) => ms(x));
-
-/** The study's own placeholders (pure: model + phrases → Markdown). */
-function sections(model: ReportModel, ctx: RenderContext): Record<string, string | Raw> {
-  const { s, variantName } = ctx;
-  const rows = rows002(model);
-  const out: Record<string, string | Raw> = {};
-  const o = model.manifest.options;
-
-  // test design: scenarios, their holding times and levels
-  const scenarios = [...new Set(model.study.variants.filter((v) => o.variants.includes(v.id)).map((v) => v.scenario ?? o.scenario))].filter((id) => REQUEST_SCENARIOS.has(id));
-  out['cpuBasis'] = cpuBasisText(rows, ctx);
-  out['designTable'] = table([s('h.scenario'), s('h.what'), s('h.holds'), s('h.levels'), s('h.reqPerWorker'), s('h.variants')],
-    scenarios.map((id) => {
-      const sc = model.study.scenarios.find((x) => x.id === id)!;
-      const h = holding(id);
-      const lv = o.scenarioLevels?.[id] ?? { levels: o.levels, requestsPerWorker: o.requestsPerWorker };
-      const holds = [s('hold.thread', { ms: int(h.threadMs) }), ...(h.dbMs !== null ? [s('hold.db', { ms: int(h.dbMs) })] : []), ...(h.lockMs !== null ? [s('hold.lock', { ms: int(h.lockMs) })] : []), ...(h.cpuMs !== null ? [s('hold.cpu', { ms: int(h.cpuMs) })] : [])].join('; ');
-      return [code(id), sc.label, holds, lv.levels.map(int).join(', '), int(lv.requestsPerWorker), o.variants.filter((v) => (model.variantSpecs.get(v)?.scenario ?? o.scenario) === id).map((v) => variantName(v)).join(', ')];
-    }), ['l', 'l', 'l', 'r', 'r', 'l']);
-  const db = model.manifest.db;
-  out['dbInfo'] = db ? ctx.P(db.kind === 'own' ? 'db.own' : 'db.external', { version: db.serverVersion, url: db.url, maxConn: db.settings['max_connections'] ?? '—', buffers: db.settings['shared_buffers'] ?? '—', fsync: db.settings['fsync'] ?? '—', rows: int(db.ordersRows) }) : s('db.none');
-  out['sutInfo002'] = sutInfo(model, ctx);
-  out['aloneProbe'] = aloneSection(model, rows, ctx);
-
-  // one section per scenario group
-  for (const g of GROUPS) {
-    const rs = rows.filter((r) => g.scenarios.includes(r.scenario));
-    out[`${g.id}Table`] = rs.length === 0 ? s('none') : resultTable(rs, ctx);
-    out[`${g.id}Bounds`] = rs.length === 0 ? '' : boundTable(rs, ctx);
-    out[`${g.id}Analysis`] = rs.length === 0 ? '' : analysis(rs, ctx, model.manifest.host.cores, model);
-  }
-  const cp = criticalPath(rows);
-  out['criticalPath'] = cp ? ctx.P('cp.text', { measured: ms(cp.measuredMs), c: int(cp.c), theory: int(MIXED_CRITICAL_PATH_MS), study: int(MIXED_STUDY_CLAIM_MS), serial: cp.serialMs === null ? '—' : ms(cp.serialMs), closer: Math.abs(cp.measuredMs - MIXED_CRITICAL_PATH_MS) <= Math.abs(cp.measuredMs - MIXED_STUDY_CLAIM_MS) ? int(MIXED_CRITICAL_PATH_MS) : int(MIXED_STUDY_CLAIM_MS) }) : ctx.P('cp.none');
-  const timings = rows.filter((r) => Object.keys(r.timingP50Ms).length > 0);
-  out['mixedTimings'] = timings.length === 0 ? '' : table([s('h.variant'), 'c', 'db P50', 'user P50', 'logistics P50', s('h.execP50')],
-    timings.map((r) => [variantName(r.variant), int(r.concurrency), ms(r.timingP50Ms['db']), ms(r.timingP50Ms['user']), ms(r.timingP50Ms['logistics']), aggMs(r.execP50Ms)]), ['l', 'r', 'r', 'r', 'r', 'r']);
-
-  // pitfalls: synchronized pinning (JFR), pool exhaustion with the CPU seen during it
-  const sync = rows.filter((r) => r.scenario === 'db-small-synchronized');
-  out['pinning002'] = sync.length === 0 ? ctx.P('pin002.none') : table([s('h.variant'), 'c', s('h.throughput'), s('h.smallest'), 'P99', s('h.pinned', { threshold: int(o.pinnedThresholdMs) })],
-    sync.map((r) => [variantName(r.variant), int(r.concurrency), aggText(r.throughputRps, (x) => rps(x)), r.smallest ? `${rps(r.smallest.rps)} (${s(`bound.${r.smallest.kind}`)})` : '—', aggMs(r.p99Ms), r.pinnedTotal === null ? '—' : int(r.pinnedTotal)]), ['l', 'r', 'r', 'r', 'r', 'r']);
-  const exhausted = rows.filter((r) => (r.errorKinds['db_pool_exhausted'] ?? 0) > 0);
-  out['exhaustion'] = exhausted.length === 0 ? ctx.P('exh.none') : table([s('h.variant'), 'c', 'db_pool_exhausted', s('h.errorRate'), s('h.hostCpu'), s('h.cpuPerReq')],
-    exhausted.map((r) => [variantName(r.variant), int(r.concurrency), int(r.errorKinds['db_pool_exhausted']), aggText(r.errorRate, (x) => pct(x === null ? null : x * 100)), pct(r.hostCpuPct), r.cpuMsPerRequest === null ? '—' : `${num(r.cpuMsPerRequest, 3)} ms`]), ['l', 'r', 'r', 'r', 'r', 'r']);
-  out['hikariVersion'] = hikariLine(model, ctx);
-
-  // every published figure: published, the study's own bound, this run
-  const checks = new Map(checkPublished(model.study.published, model.study.variants as Variant[]).map((c) => [c.rowId, c]));
-  out['publishedVsBound'] = table([s('h.figure'), s('h.published'), s('h.studyBound'), s('h.consistency'), s('h.measured'), s('h.ourBound')],
-    // scenario 5's figures (connections carried) are compared in its own section, with its own rule
-    model.study.published.filter((p) => p.scenario === null || REQUEST_SCENARIOS.has(p.scenario)).map((p) => {
-      const c = checks.get(p.id);
-      const r = p.variant ? topRow(rows, p.variant) : null;
-      const m = p.metric === 'throughputRps' ? r?.throughputRps.median : p.metric === 'e2eP99Ms' ? r?.p99Ms.median : p.metric === 'memoryMB' && r?.rssMaxBytes.median != null ? r.rssMaxBytes.median / 1e6 : null;
-      const unit = (x: number | null | undefined) => (x === null || x === undefined ? '—' : p.unit === 'req/s' ? rps(x) : p.unit === 'ms' ? ms(x) : `${num(x, 0)} MB`);
-      const studyBound = c?.littleMeanMs !== undefined ? s('little002.mean', { mean: ms(c.littleMeanMs) }) : c?.bound ? `${rps(c.bound.rps)} = ${arithmetic(c.bound as Bound)} (${s(`bound.${c.bound.kind}`)})` : p.setupIdentity ? s(`identity.${p.setupIdentity}`) : '—';
-      const consistency = c ? s(`consistency.${c.verdict}`) : '—';
-      const ours = r?.smallest && p.metric === 'throughputRps' ? `${rps(r.smallest.rps)} (${s(`bound.${r.smallest.kind}`)}, c = ${int(r.concurrency)})` : r ? `c = ${int(r.concurrency)}` : '—';
-      return [`${variantName(p.variant ?? '')} ${s(`metric.${p.metric}`)}`, unit(p.value as number), studyBound, consistency, unit(m ?? null), ours];
-    }), ['l', 'r', 'l', 'l', 'r', 'l']);
-
-  // the acceptance summary: per scenario, the bound that limited each variant
-  out['limits'] = table([s('h.scenario'), s('h.variant'), 'c', s('h.windowRps'), s('h.smallest'), s('h.share'), s('h.acceptance'), s('h.hostFlags')],
-    rows.map((r) => [code(r.scenario), variantName(r.variant), int(r.concurrency), windowText(r, ctx), r.smallest ? `${rps(r.smallest.rps)} (${s(`bound.${r.smallest.kind}`)})` : '—', pct(r.share === null ? null : r.share * 100), s(`acc.${r.verdict}`), r.hostFlags.length ? r.hostFlags.join(', ') : '—']),
-    ['l', 'l', 'r', 'r', 'l', 'r', 'l', 'l']);
-  const counts = { within: 0, above: 0, below: 0, flagged: 0 };
-  for (const r of rows) {
-    if (r.verdict === 'within') counts.within++;
-    else if (r.verdict === 'above-bound') counts.above++;
-    else if (r.verdict === 'below-95') counts.below++;
-    else if (r.verdict === 'below-95-host-flag') counts.flagged++;
-  }
-  out['limitsSummary'] = s('acc.summary', { n: int(rows.length), within: int(counts.within), above: int(counts.above), below: int(counts.below), flagged: int(counts.flagged) });
-  out['decisionTable'] = decisionTable(rows, ctx);
-  return out;
-}
-
-/** Measured vs theory per (variant, level): throughput, latency, errors, memory. */
-function resultTable(rs: readonly Row002[], ctx: RenderContext): Raw {
-  const { s, variantName } = ctx;
-  return table([s('h.variant'), 'c', s('h.throughput'), 'P50', 'P95', 'P99', s('h.errors'), 'RSS', s('h.heap'), s('h.platformThreads')],
-    rs.map((r) => [variantName(r.variant), int(r.concurrency), aggText(r.throughputRps, (x) => rps(x)), aggMs(r.p50Ms), aggMs(r.p95Ms), aggMs(r.p99Ms), errorsText(r, ctx),
-      aggText(r.rssMaxBytes, (x) => mib(x)), aggText(r.heapMaxBytes, (x) => mib(x)), aggText(r.platformThreadsMax, (x) => int(x))]),
-    ['l', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'r', 'r']);
-}
-
-function errorsText(r: Row002, ctx: RenderContext): string {
-  const parts = [...Object.entries(r.errorKinds).map(([k, n]) => `${k} ${int(n)}`), ...Object.entries(r.errorClasses).filter(([k]) => k !== 'http' || Object.keys(r.errorKinds).length === 0).map(([k, n]) => `${k} ${int(n)}`)];
-  return parts.length === 0 ? '0' : `${aggText(r.errorRate, (x) => pct(x === null ? null : x * 100, 2))} (${parts.join(', ')})`.replace(/^/, ctx.s('errors.prefix'));
-}
-
-/** A row's window rate with the window it was measured in, e.g. `396.36 req/s (all workers)`. */
-function windowText(r: Row002, ctx: RenderContext): string {
-  const rate = aggText(r.windowRps, (x) => rps(x));
-  return r.windowKinds.length === 0 ? rate : `${rate} (${r.windowKinds.map((k) => ctx.s(`win.${k}`)).join(', ')})`;
-}
-
-/** Every bound of each (variant, level), the smallest in bold, and the acceptance verdict. */
-function boundTable(rs: readonly Row002[], ctx: RenderContext): Raw {
-  const { s, variantName } = ctx;
-  const kinds: Bound['kind'][] = ['executor', 'dbPool', 'lock', 'cpuPerCall', 'cpu'];
-  const used = kinds.filter((k) => rs.some((r) => r.bounds.some((b) => b.kind === k)));
-  return table([s('h.variant'), 'c', s('h.windowRps'), ...used.map((k) => s(`bound.${k}`)), s('h.share'), s('h.acceptance')],
-    rs.map((r) => [variantName(r.variant), int(r.concurrency), windowText(r, ctx),
-      ...used.map((k) => {
-        const b = r.bounds.find((x) => x.kind === k);
-        if (!b) return '—';
-        const t = `${rps(b.rps)} = ${arithmetic(b)}`;
-        return r.smallest?.kind === k ? raw(`**${t}**`) : t;
-      }),
-      pct(r.share === null ? null : r.share * 100), s(`acc.${r.verdict}`)]),
-    ['l', 'r', 'r', ...used.map(() => 'l' as const), 'r', 'l']);
-}
-
-/** One sentence per variant: what limited it, and the host flags when raised. */
-function analysis(rs: readonly Row002[], ctx: RenderContext, cores: number, model: Pick<BaseModel, 'manifest'>): Raw {
-  const { s, variantName } = ctx;
-  const lines: string[] = [];
-  // cpu-fib: the CPU per call the bound uses (the cells') beside the JVM's start-up calibration
-  const fibRows = rs.filter((r) => r.scenario === 'cpu-fib' && r.sutCpuMsPerRequest !== null);
-  if (fibRows.length > 0) {
-    lines.push(s('an.fibIntro'), '');
-    for (const v of [...new Set(fibRows.map((r) => r.variant))]) {
-      const vr = fibRows.filter((r) => r.variant === v);
-      const start = fibCpuMsPerCall(model, v);
-      const ns = [...new Set(Object.entries(model.manifest.sut).filter(([b]) => b.startsWith(`${v}-`)).map(([, i]) => (i as unknown as { fib?: { n?: number } }).fib?.n).filter((n): n is number => typeof n === 'number'))];
-      const cellMs = vr.map((r) => r.sutCpuMsPerRequest!);
-      const ratio = start === null ? '—' : num(start / aggOf(cellMs).median!, 2);
-      lines.push(`- ${s('an.fibVariant', { variant: variantName(v), n: ns.length > 0 ? ns.join(', ') : '—', cells: vr.map((r) => `${num(r.sutCpuMsPerRequest!, 1)} (c = ${int(r.concurrency)})`).join(', '), start: start === null ? '—' : num(start, 1), ratio })}`);
-    }
-    lines.push('');
-  }
-  for (const v of [...new Set(rs.map((r) => r.variant))]) {
-    const vr = rs.filter((r) => r.variant === v);
-    const parts = vr.map((r) => s('an.cell', { c: int(r.concurrency), bound: r.smallest ? s(`bound.${r.smallest.kind}`) : '—', share: pct(r.share === null ? null : r.share * 100), flags: r.hostFlags.length ? s('an.flags', { flags: r.hostFlags.join(', ') }) : '' }));
-    lines.push(`- ${s('an.variant', { variant: variantName(v), cells: parts.join('; ') })}`);
-  }
-  if (rs.some((r) => r.smallest?.kind === 'cpu')) lines.push('', s('an.cpuHost', { cores: int(cores) }));
-  // below 95 % of the executor bound with no host flag: the nominal holding time against the measured
-  // execution and E2E (Little's law: a closed loop of c workers runs at c / E2E)
-  for (const r of rs.filter((x) => x.verdict === 'below-95' && x.smallest?.kind === 'executor' && x.e2eMeanMs.median !== null)) {
-    const e2e = r.e2eMeanMs.median!;
-    if (r.alone?.e2eMs != null) {
-      // the bound counted R(1): the rest is what concurrency added to each request on this host
-      // which term of min(c / R(1), N / execution alone) bound the cell
-      const i = r.smallest!.inputs; // the filter above kept executor-limited rows only
-      const poolTerm = i['threads'] !== undefined && i['threads'] / i['holdMs']! < r.concurrency / r.alone.e2eMs;
-      lines.push('', s('an.belowNoFlagAlone', {
-        term: s(poolTerm ? 'alone.term.pool' : 'alone.term.population'),
-        variant: variantName(r.variant), c: int(r.concurrency), alone: ms(r.alone.e2eMs), e2e: ms(e2e),
-        exec: r.execMeanMs.median === null ? '—' : ms(r.execMeanMs.median), aloneExec: r.alone.threadMs === null ? '—' : ms(r.alone.threadMs),
-        queue: r.queueP50Ms.median === null ? '—' : ms(r.queueP50Ms.median),
-        little: rps((r.concurrency / e2e) * 1000), measured: r.windowRps.median === null ? '—' : rps(r.windowRps.median), host: pct(r.hostCpuPct),
-      }));
-      continue;
-    }
-    lines.push('', s('an.belowNoFlag', {
-      variant: variantName(r.variant), c: int(r.concurrency), nominal: ms(holding(r.scenario).threadMs),
-      exec: r.execMeanMs.median === null ? '—' : ms(r.execMeanMs.median), e2e: ms(e2e),
-      queue: r.queueP50Ms.median === null ? '—' : ms(r.queueP50Ms.median),
-      little: rps((r.concurrency / e2e) * 1000), measured: r.windowRps.median === null ? '—' : rps(r.windowRps.median),
-      host: pct(r.hostCpuPct),
-    }));
-  }
-  // above the measured CPU bound: X · D > cores is impossible, so D's per-cell parts are overstated in the window
-  const above = rs.filter((r) => r.verdict === 'above-bound' && r.smallest?.kind === 'cpu' && r.windowRps.median !== null && r.cpuMsPerRequest !== null);
-  if (above.length > 0) {
-    const busy = above.map((r) => (r.windowRps.median! * r.cpuMsPerRequest!) / 1000);
-    // every part of D in the window: the per-cell totals cannot explain it
-    const windowed = above.every((r) => r.cpuTotalParts.length === 0 && r.cpuBases.includes('windowed'));
-    lines.push('', s(windowed ? 'an.cpuAboveWindowed' : 'an.cpuAbove', { cells: above.map((r) => `${variantName(r.variant)}, c = ${int(r.concurrency)}`).join('; '), busy: busy.map((b) => num(b, 2)).join('; '), cores: int(cores) }));
-  }
-  // the phrases are escaped Markdown already; the list marks are ours
-  return raw(lines.join('\n'));
-}
-
-/**
- * How D was measured, for the report's "Bounds" paragraph: the per-cell-totals text of every run
- * before the component samples when no cell has them (so those reports render as before), the
- * windowed text when every part of every cell is windowed, else the windowed text and the cells
- * whose parts (named) are per-cell totals.
- */
-export function cpuBasisText(rows: readonly Row002[], ctx: RenderContext): Raw {
-  if (rows.every((r) => r.cpuBases.every((b) => b === 'per-cell-totals'))) return ctx.P('cpuBasis.totals');
-  const totals = rows.filter((r) => r.cpuTotalParts.length > 0);
-  if (totals.length === 0) return ctx.P('cpuBasis.windowed');
-  const cells = totals.map((r) => `${ctx.variantName(r.variant)}, c = ${int(r.concurrency)} (${r.cpuTotalParts.map((k) => ctx.s(`cpuPart.${k}`)).join(', ')})`).join('; ');
-  return ctx.join([ctx.P('cpuBasis.windowed'), ctx.P('cpuBasis.except', { cells })]);
-}
-
-/**
- * The holding times measured alone (RunManifest.aloneProbes) beside the nominal ones, per probed
- * variant: requests ok, execution, R(1), the `db` step, and R(1) / nominal thread hold (how far this
- * host's fixed cost per request moves the executor bound). '' when the run has no probe (runs before it).
- */
-function aloneSection(model: Pick<BaseModel, 'manifest'>, rows: readonly Row002[], ctx: RenderContext): string | Raw {
-  const probes = model.manifest.aloneProbes ?? {};
-  const variants = [...new Set(rows.filter((r) => r.alone !== null).map((r) => r.variant))];
-  if (variants.length === 0) return '';
-  const { s, variantName } = ctx;
-  const body = variants.map((v) => {
-    const r = rows.find((x) => x.variant === v)!;
-    const a = r.alone!;
-    const h = holding(r.scenario);
-    const ps = probesOf(probes, v);
-    const ok = `${int(ps.reduce((t, p) => t + p.ok, 0))} / ${int(ps.reduce((t, p) => t + (p.sent ?? p.requests), 0))}`;
-    return [variantName(v), code(r.scenario), ok, ms(h.threadMs), a.threadMs === null ? '—' : ms(a.threadMs), a.e2eMs === null ? '—' : ms(a.e2eMs),
-      h.dbMs === null ? '—' : `${ms(h.dbMs)} → ${a.dbMs === null ? '—' : ms(a.dbMs)}`, a.e2eMs === null ? '—' : num(a.e2eMs / h.threadMs, 3)];
-  });
-  const n = [...new Set(Object.values(probes).map((p) => p.requests))].sort((x, y) => x - y).map(int).join(', ');
-  return raw(`${ctx.P('alone.intro', { n }).md}\n\n${table([s('h.variant'), s('h.scenario'), s('alone.ok'), s('alone.nominal'), s('alone.exec'), s('alone.e2e'), s('alone.db'), s('alone.ratio')], body, ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r']).md}`);
-}
-
-/** What the SUT reported of its scenarios (`/bench/info`: fib calibration, HTTP client, DB pool), per JVM. */
-function sutInfo(model: ReportModel, ctx: RenderContext): string | Raw {
-  const rowsOut: (string | Raw)[][] = [];
-  for (const [block, info] of Object.entries(model.manifest.sut).sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const x = info as unknown as { fib?: Record<string, unknown>; http?: Record<string, unknown>; db?: Record<string, unknown> };
-    const show = (o: Record<string, unknown> | undefined) => (o ? Object.entries(o).filter(([, v]) => v !== null && typeof v !== 'object').map(([k, v]) => `${k} ${String(v)}`).join(', ') : '—');
-    rowsOut.push([block, show(x.fib), show(x.http), show(x.db)]);
-  }
-  return rowsOut.length === 0 ? ctx.s('none') : table([ctx.s('h.block'), 'fib', ctx.s('h.httpClient'), ctx.s('h.dbPool')], rowsOut, ['l', 'l', 'l', 'l']);
-}
-
-/** The HikariCP version the SUT resolved, from `/bench/info` `db.hikariVersion` (issue 2398's `Thread.yield()` spin). */
-function hikariLine(model: ReportModel, ctx: RenderContext): string | Raw {
-  const versions = [...new Set(Object.values(model.manifest.sut).map((i) => (i as unknown as { db?: { hikariVersion?: unknown } }).db?.hikariVersion).filter((x): x is string => typeof x === 'string'))];
-  return versions.length === 0 ? ctx.s('hikari.unknown') : ctx.P('hikari.version', { versions: versions.join(', ') });
-}
-
-/** The study's decision tree (§9.1) beside what this run measured per scenario: virtual ÷ best pool at the highest level. */
-function decisionTable(rows: readonly Row002[], ctx: RenderContext): Raw {
-  const { s } = ctx;
-  const line = (g: string, pools: string[], vt: string) => {
-    const best = pools.map((p) => topRow(rows, p)).filter((r): r is Row002 => r !== null && r.throughputRps.median !== null).sort((a, b) => b.throughputRps.median! - a.throughputRps.median!)[0];
-    const v = topRow(rows, vt);
-    const ratio = best && v?.throughputRps.median != null ? v.throughputRps.median / best.throughputRps.median! : null;
-    return [s(`dec.${g}.study`), ratio === null ? '—' : `${num(ratio, 2)}× (c = ${int(v!.concurrency)}; ${s(`bound.${v!.smallest?.kind ?? 'executor'}`)})`, s(`dec.${g}.note`)];
-  };
-  return table([s('h.scenario'), s('h.studySays'), s('h.vtVsPool'), s('h.note')], [
-    [s('dec.io'), ...line('io', ['io-pool-200', 'io-pool-500'], 'io-virtual')],
-    [s('dec.cpu'), ...line('cpu', ['cpu-pool-200', 'cpu-pool-500'], 'cpu-virtual')],
-    [s('dec.mixed'), ...line('mixed', ['mixed-pool-200', 'mixed-pool-500'], 'mixed-virtual')],
-    [s('dec.db'), ...line('db', ['db10-pool-200', 'db10-pool-500'], 'db10-virtual')],
-  ], ['l', 'l', 'r', 'l']);
-}
-
 /** Throughput and P99 per scenario group and variant, with each cell's smallest bound drawn. */
-function charts(model: ReportModel, t: ChartLabels): ChartSpec[] {
-  const rows = rows002(model);
+export function charts(model: ReportModel<Derived002>, t: ChartLabels): ChartSpec[] {
+  const rows = model.derived.rows;
   const group = (sc: string) => GROUPS.find((g) => g.scenarios.includes(sc))?.id ?? sc;
   const thr: Record<string, unknown>[] = [];
   const lat: Record<string, unknown>[] = [];
@@ -530,13 +297,6 @@ function charts(model: ReportModel, t: ChartLabels): ChartSpec[] {
     } as unknown as ChartSpec['spec'] },
   ];
 }
-
-export const REPORT_002: StudyReportHook = {
-  figure: (row, model) => figure(row, model),
-  analyse: (model) => ({ conclusions: conclusions(model), followUps: [] }),
-  sections,
-  charts,
-};
 
 /** for tests: the pool of a variant as the theory reads it */
 export { dbPoolOf };

@@ -141,9 +141,8 @@ const capText = (c: WsCapacity): string =>
  * (memory and threads at each variant's largest carried level), `wsServer` (the SUT's own counts).
  * Without a WebSocket cell in the run, `wsRule` is the phrase `ws.none` and the rest (charts too) empty. Pure.
  */
-export function wsSections(model: ReportModel, ctx: RenderContext): Record<string, string | Raw> {
+export function wsSections(model: ReportModel, ctx: RenderContext, vs: readonly WsVariantModel[] = wsModel(model)): Record<string, string | Raw> {
   const { s, P, variantName } = ctx;
-  const vs = wsModel(model);
   const none = s('ws.none');
   // no WebSocket cell: no charts either (wsCharts returns none), so their placeholders are emptied here
   if (vs.length === 0) return { wsRule: none, wsCapacity: '', wsLevels: '', wsMemory: '', wsServer: '', 'fig:ws-lateness': '', 'fig:ws-memory': '' };
@@ -211,8 +210,7 @@ export function wsSections(model: ReportModel, ctx: RenderContext): Record<strin
  * The scenario's charts: lateness P50 and P99 over N per variant (log y, the 100 ms rule drawn), and
  * RSS over N. Empty when the run has no WebSocket cell. Pure.
  */
-export function wsCharts(model: ReportModel, t: ChartLabels, phrases: Readonly<Record<string, string>>): ChartSpec[] {
-  const vs = wsModel(model);
+export function wsCharts(model: ReportModel, t: ChartLabels, phrases: Readonly<Record<string, string>>, vs: readonly WsVariantModel[] = wsModel(model)): ChartSpec[] {
   if (vs.length === 0) return [];
   const phrase = (k: string): string => {
     const v = phrases[k];

@@ -106,9 +106,9 @@ const b = (x: number | null): string => (x === null ? '—' : `${num(x, 0)} B`);
 const kib = (x: number | null): string => (x === null ? '—' : `${num(x / 1024, 2)} KiB`);
 const ops = (x: number | null): string => (x === null ? '—' : `${num(x, 0)} ops/s`);
 
-function sections(model: ReportModel, ctx: RenderContext): Record<string, string | Raw> {
+function sections(model: ReportModel<Derived003>, ctx: RenderContext): Record<string, string | Raw> {
   const s = ctx.s;
-  const levels = sweepLevels(model.cells);
+  const levels = model.derived.levels;
   const out: Record<string, string | Raw> = {};
   const l0 = levels[0];
   out['sweepSetup'] = l0 ? s('sweep.setup', { op: l0.op, L: String(l0.sleepMs), D: num(l0.durationMs / 1000, 0), levels: levels.map((l) => int(l.threads)).join(', '), cpus: String(l0.cpus ?? '?') }) : s('sweep.none');
@@ -169,8 +169,8 @@ function sections(model: ReportModel, ctx: RenderContext): Record<string, string
 
 const yn = (x: boolean): string => (x ? '✔' : '✘');
 
-function charts(model: ReportModel, t: ChartLabels): ChartSpec[] {
-  const levels = sweepLevels(model.cells);
+function charts(model: ReportModel<Derived003>, t: ChartLabels): ChartSpec[] {
+  const levels = model.derived.levels;
   if (levels.length === 0) return [];
   const ns = levels.map((l) => l.threads);
   const x = { field: 'threads', type: 'quantitative' as const, title: 'N (virtual threads)', scale: { type: 'log' as const, nice: false, domain: [Math.min(...ns) * 0.8, Math.max(...ns) * 1.25] }, axis: { values: ns, format: '~s', grid: false } };
@@ -196,4 +196,8 @@ function charts(model: ReportModel, t: ChartLabels): ChartSpec[] {
   ];
 }
 
-export const REPORT_003: StudyReportHook = { sections, charts };
+/** Study 003's derived data (hook `derive`, ReportModel.derived): the sweep's levels, computed once per report. */
+export interface Derived003 { levels: SweepLevel[] }
+
+/** Study 003's report hook: the sweep's levels once, its own sections and charts. */
+export const REPORT_003: StudyReportHook<Derived003> = { derive: (model) => ({ levels: sweepLevels(model.cells) }), sections, charts };

@@ -24,7 +24,7 @@ import type { StudyPlugin } from '../../report/types.ts';
 import { DEFAULT_BIND_ADDRESS } from '../../adapters/jvm/bind.ts';
 import { asyncJobTimeoutMs, asyncMakespanTheoryMs } from './theory.ts';
 import { PUBLISHED_004 } from './published.ts';
-import { REPORT_004 } from './report.ts';
+import { REPORT_004 } from './hook.ts';
 
 /** Spring Boot's default core size of `applicationTaskExecutor` (spring.task.execution.pool.core-size). */
 export const BOOT_ASYNC_CORE_THREADS = 8;

@@ -5,20 +5,20 @@
  * which limited), Boot's executors as the SUT read them back (manifest `sut.<block>.boot`), and the
  * study's statements ("above 150 ms", "below 100 ms") judged as the bounds they are. Values across
  * repeats are the median of the per-repeat values (min–max and n beside them), never an average.
+ * This file holds the model stage (rows, derive004, figures, conclusions); the sections are under
+ * ./sections/ and the hook that joins them is ./hook.ts.
  */
 import type { PublishedRow } from '../../types/study.ts';
 import type { CellResult, InProcessJobResult } from '../../types/run.ts';
-import type { BaseModel, ConclusionRow, FigureCheck, StudyReportHook, Verdict } from '../../report/types.ts';
-import type { ReportModel } from '../../report/model.ts';
-import type { RenderContext } from '../../report/render-md.ts';
-import { Raw, aggText, code, int, mib, ms, num, pct, raw, rps, table } from '../../report/format.ts';
+import type { BaseModel, ConclusionRow, DeriveInput, FigureCheck, Verdict } from '../../report/types.ts';
+import { int, num } from '../../report/format.ts';
 import { aggregate } from '../../compute/stats/aggregate.ts';
 import type { Agg } from '../../types/run.ts';
 import { asyncMakespanTheoryMs, asyncThreads, httpBounds, httpQueueWaitMeanMs } from './theory.ts';
 
 /** the study's published scenarios */
-const ASYNC = 'async-burst';
-const HTTP = 'servlet-sleep';
+export const ASYNC = 'async-burst';
+export const HTTP = 'servlet-sleep';
 /** the acceptance band of a makespan against its theory (issue 14: ±5 %) */
 export const MAKESPAN_THEORY_TOL = 0.05;
 
@@ -136,12 +136,25 @@ function claimVerdict(measured: number | null, bound: number, kind: 'above' | 'b
   return (kind === 'above' ? measured > bound : measured < bound) ? 'reproduced' : 'not reproduced';
 }
 
+/** Study 004's derived data (hook `derive`, ReportModel.derived): each experiment's rows, computed once per report. */
+export interface Derived004 {
+  /** experiment 1 per variant (asyncRows) */
+  async: AsyncRow[];
+  /** experiment 2 per variant (httpRows, with the host's cores) */
+  http: HttpRow[];
+}
+
+/** The hook's `derive`: both experiments' rows, once (pure). */
+export function derive004(model: DeriveInput): Derived004 {
+  return { async: asyncRows(model), http: httpRows(model, model.manifest.host.cores) };
+}
+
 /** The study's statements of experiment 2 that are bounds, and experiment 1's check against theory. */
-function conclusions(model: BaseModel): ConclusionRow[] {
+export function conclusions(model: BaseModel<Derived004>): ConclusionRow[] {
   const out: ConclusionRow[] = [];
   const scenario = model.manifest.options.scenario;
   if (scenario === ASYNC) {
-    for (const r of asyncRows(model)) {
+    for (const r of model.derived.async) {
       const within = r.vsTheory === null ? null : Math.abs(r.vsTheory) <= MAKESPAN_THEORY_TOL;
       out.push({
         id: `${r.variant}.makespanVsTheory`, kind: 'proven',
@@ -151,7 +164,7 @@ function conclusions(model: BaseModel): ConclusionRow[] {
     }
   }
   if (scenario === HTTP) {
-    const rows = httpRows(model, model.manifest.host.cores);
+    const rows = model.derived.http;
     const pl = rows.find((r) => r.variant === 'platform');
     const vt = rows.find((r) => r.variant === 'virtual');
     const claims: [string, number | null, number, 'above' | 'below'][] = [
@@ -167,9 +180,9 @@ function conclusions(model: BaseModel): ConclusionRow[] {
 }
 
 /** How the 004 figures are measured: makespan (ms) from the jobs' answers; min E2E from the row's cells. */
-function figure(row: PublishedRow, model: BaseModel): FigureCheck {
+export function figure(row: PublishedRow, model: BaseModel<Derived004>): FigureCheck {
   if (row.metric === 'asyncMakespanMs') {
-    const r = asyncRows(model).find((x) => x.variant === row.variant);
+    const r = model.derived.async.find((x) => x.variant === row.variant);
     const theoryS = r ? r.theoryMs / 1000 : null;
     return {
       measured: () => r?.makespanMs.median ?? null,
@@ -178,99 +191,9 @@ function figure(row: PublishedRow, model: BaseModel): FigureCheck {
     };
   }
   if (row.metric === 'e2eMinMs') {
-    const r = httpRows(model, model.manifest.host.cores).find((x) => x.variant === row.variant);
+    const r = model.derived.http.find((x) => x.variant === row.variant);
     return { measured: () => r?.minMs.median ?? null, tolerance: { rel: row.tolerance ?? 0, abs: 5 } };
   }
   return {};
 }
 
-const aggMs = (a: Agg) => aggText(a, (x) => ms(x));
-const aggInt = (a: Agg) => aggText(a, (x) => int(x));
-const verdictSym = (ctx: RenderContext, v: Verdict): Raw => ctx.verdict(v);
-
-/** The study's own placeholders (pure: model + phrases → Markdown). */
-function sections(model: ReportModel, ctx: RenderContext): Record<string, string | Raw> {
-  const { s, variantName } = ctx;
-  const scenario = model.manifest.options.scenario;
-  const out: Record<string, string | Raw> = {};
-
-  // Boot's executors as read back from each SUT JVM
-  const bootRows = Object.entries(model.manifest.sut).sort(([a], [b]) => (a < b ? -1 : 1)).map(([block, info]) => {
-    const b = info.boot;
-    if (!b) return [block, '—', '—', '—', '—', '—'];
-    const async = b.asyncCorePoolSize !== null ? s('boot.pool', { core: int(b.asyncCorePoolSize), queue: b.asyncQueueCapacity === 2147483647 ? s('boot.unbounded') : int(b.asyncQueueCapacity) }) : s('boot.limit', { limit: b.asyncConcurrencyLimit === -1 || b.asyncConcurrencyLimit === null ? s('boot.unbounded') : int(b.asyncConcurrencyLimit) });
-    return [block, code(b.asyncExecutorClass.replace(/^.*\./, '')), async, `${code(b.asyncProbeThreadName).md} (${b.asyncProbeVirtual ? s('kind.virtual') : s('kind.platform')})`,
-      b.tomcatExecutorClass ? code(b.tomcatExecutorClass.replace(/^.*\./, '')) : '—',
-      b.tomcatMaxThreads === null ? s('boot.tomcatVirtual') : int(b.tomcatMaxThreads)];
-  });
-  out['bootTable'] = table([s('h.block'), s('h.asyncExecutor'), s('h.asyncLimits'), s('h.probe'), s('h.tomcatExecutor'), s('h.tomcatMaxThreads')], bootRows.map((r) => r.map((x) => (x instanceof Raw ? x : raw(String(x))))));
-
-  // The engine's environment table prints Tomcat's maxThreads of the first JVM from its properties;
-  // on virtual threads that value is not in effect (Tomcat reads −1), so the row points to §1's
-  // per-JVM table read back from the running Tomcat instead.
-  const env = ctx.generic('environment');
-  if (env !== undefined) {
-    const md = env instanceof Raw ? env.md : env;
-    out['environment'] = raw(md.replace(/^(\| Tomcat \| )maxThreads [^,|]+, /m, `$1${s('env.tomcatThreads')}; `));
-  }
-
-  // experiment 1
-  if (scenario === ASYNC) {
-    const rows = asyncRows(model);
-    out['asyncTable'] = rows.length === 0 ? s('none') : table(
-      [s('h.variant'), s('h.tasks'), s('h.makespan'), s('h.theory'), s('h.vsTheory'), s('h.submit'), s('h.submitRate'), s('h.firstStart')],
-      rows.map((r) => [variantName(r.variant), int(r.tasks), aggMs(r.makespanMs),
-        r.theoryWithSubmitMs === null ? s('theory.pool', { n: int(asyncThreads(model.variantSpecs.get(r.variant)!.executor)), waves: int(Math.ceil(r.tasks / (asyncThreads(model.variantSpecs.get(r.variant)!.executor) ?? 1))), sleep: int(r.sleepMs), t: ms(r.theoryMs) }) : s('theory.vt', { sleep: int(r.sleepMs), submit: ms(r.submitMs.median), t: ms(r.theoryWithSubmitMs) }),
-        r.theoryWithSubmitMs === null
-          ? raw(`${pct(r.vsTheory === null ? null : r.vsTheory * 100)} (${ctx.verdict(model.conclusions.find((c) => c.id === `${r.variant}.makespanVsTheory`)?.verdict ?? 'not tested here').md} ±${int(MAKESPAN_THEORY_TOL * 100)} %)`)
-          : pct(r.makespanMs.median === null ? null : (r.makespanMs.median / r.theoryWithSubmitMs - 1) * 100),
-        aggMs(r.submitMs), aggText(r.submitRatePerS, (x) => (x === null ? '—' : `${int(x)}/s`)), aggMs(r.firstStartMs)]),
-      ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'r']);
-    out['asyncEvidence'] = rows.length === 0 ? s('none') : table(
-      [s('h.variant'), s('h.executorClass'), s('h.peakPool'), s('h.peakQueue'), s('h.peakRunning'), s('h.peakPlatform'), s('h.kinds'), s('h.rss')],
-      rows.map((r) => [variantName(r.variant), code(r.executorClass.replace(/^.*\./, '')), aggInt(r.peakPoolThreads), aggInt(r.peakQueue), aggInt(r.peakRunningTasks), aggInt(r.peakPlatformThreads),
-        s('kinds', { virtual: int(r.virtualTasks), platform: int(r.platformTasks), prefixes: r.prefixes.join(', ') }),
-        `${aggText(r.rssBeforeBytes, (x) => mib(x))} → ${aggText(r.rssAfterBytes, (x) => mib(x))}`]),
-      ['l', 'l', 'r', 'r', 'r', 'r', 'l', 'l']);
-    const vt = rows.find((r) => r.variant === 'virtual');
-    out['asyncBreakdown'] = vt && vt.makespanMs.median !== null && vt.submitMs.median !== null
-      // which part dominates decides the sentence: the submission loop, or the time after the last submit
-      ? s(vt.submitMs.median >= vt.makespanMs.median - vt.submitMs.median ? 'async.breakdown.submit' : 'async.breakdown.after', {
-        makespan: ms(vt.makespanMs.median), submit: ms(vt.submitMs.median), rest: ms(vt.makespanMs.median - vt.submitMs.median),
-        sleep: int(vt.sleepMs), rate: int(vt.submitRatePerS.median), tasks: int(vt.tasks), cores: int(model.manifest.host.cores) })
-      : s('async.noVirtual');
-    out['httpTable'] = s('other.http', { profile: 'seed-004-http' });
-    out['httpBounds'] = '';
-    out['httpClaims'] = '';
-  } else {
-    out['asyncTable'] = s('other.async', { profile: 'seed-004' });
-    out['asyncEvidence'] = '';
-    out['asyncBreakdown'] = '';
-  }
-
-  // experiment 2
-  if (scenario === HTTP) {
-    const rows = httpRows(model, model.manifest.host.cores);
-    out['httpTable'] = rows.length === 0 ? s('none') : table(
-      [s('h.variant'), 'c', 'min', 'P50', 'P90', 'P95', 'P99', 'max', s('h.meanE2e')],
-      rows.map((r) => [variantName(r.variant), int(r.clients), aggMs(r.minMs), aggMs(r.p50Ms), aggMs(r.p90Ms), aggMs(r.p95Ms), aggMs(r.p99Ms), aggMs(r.maxMs), `${aggMs(r.meanE2eMs)} (${s('h.theory')} ${ms(r.theoryMeanE2eMs)})`]),
-      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
-    out['httpBounds'] = rows.length === 0 ? '' : table(
-      [s('h.variant'), s('h.throughput'), s('h.threadBound'), s('h.cpuPerReq'), s('h.cpuBound'), s('h.limit')],
-      rows.map((r) => [variantName(r.variant), aggText(r.throughputRps, (x) => rps(x)), rps(r.threadBoundRps), r.cpuMsPerRequest === null ? '—' : `${num(r.cpuMsPerRequest, 3)} ms`, rps(r.cpuBoundRps), s(`limit.${r.limit}`)]),
-      ['l', 'r', 'r', 'r', 'r', 'l']);
-    const cpuLimited = rows.filter((r) => r.limit === 'cpu');
-    if (cpuLimited.length > 0) {
-      out['httpBounds'] = raw(`${(out['httpBounds'] as Raw).md}\n\n${s('limit.cpuNote', { variants: cpuLimited.map((r) => variantName(r.variant)).join(', '), cores: int(model.manifest.host.cores) })}`);
-    }
-    out['httpClaims'] = table([s('h.claim'), s('h.measured'), s('h.verdict')],
-      model.conclusions.map((c) => [s(`claim.${c.id}`), ms(c.evidence['measuredMs'] as number | null), verdictSym(ctx, c.verdict)]), ['l', 'r', 'l']);
-  }
-  return out;
-}
-
-export const REPORT_004: StudyReportHook = {
-  figure: (row, model) => figure(row, model),
-  analyse: (model) => ({ conclusions: conclusions(model), followUps: [] }),
-  sections,
-};
