@@ -185,6 +185,33 @@ async function readSummary(runDir: string, run: { manifest: RunManifest; reader:
 }
 
 /**
+ * The study's own check of the job answers its cells stored (InProcessJob.answer, e.g. study 003's
+ * sweep level, kept in `CellResult.sweep`): the run's JSON Schema holds such an answer only as "an
+ * object", so the study that wrote it checks it again here, with the job its plan asked for
+ * (Scenario.job with the run's options, the cell's variant and level). A cell whose answer the check
+ * refuses is left out with a gap, like a cell file that does not validate; a cell whose job cannot be
+ * rebuilt (its variant or scenario is not the study's any more) is kept, with a gap that says it was
+ * not checked. Pure: returns the kept cells, appends to `gaps`.
+ */
+export function checkJobAnswers(study: Pick<StudyPlugin, 'scenarios'>, manifest: Pick<RunManifest, 'options'>, cells: readonly CellResult[], gaps: string[]): CellResult[] {
+  const o = manifest.options;
+  return cells.filter((c) => {
+    if (c.sweep === undefined) return true;
+    const variant = o.variantSpecs.find((v) => v.id === c.variant);
+    const scenario = study.scenarios.find((s) => s.id === (variant?.scenario ?? o.scenario));
+    const job = variant && scenario?.job ? scenario.job(o, variant, c.concurrency) : undefined;
+    if (!job?.answer) {
+      gaps.push(`cells/${c.cellId}.json: its job answer was not checked (the study has no job with a check for variant ${c.variant}, level ${c.concurrency})`);
+      return true;
+    }
+    const problem = job.answer.problem(job, c.sweep);
+    if (problem === null) return true;
+    gaps.push(`cells/${c.cellId}.json: the study refuses its stored job answer (${problem}); the cell is left out`);
+    return false;
+  });
+}
+
+/**
  * Load a run folder for the report. Every file is validated against its JSON Schema in schema/
  * (src/adapters/store/schema.ts) and the cell files against each other (src/adapters/store/check.ts): an unusable
  * cell file leaves the cell out, unusable requests or samples leave out only those, an unusable
@@ -202,7 +229,10 @@ export async function loadRun(runDir: string, opts: { study?: StudyPlugin; studi
   const { manifest, study, reader } = await readManifest(runDir, studies, opts.study);
   const gaps: string[] = [];
   if (manifest.status !== 'complete') gaps.push(`run status is "${manifest.status}"${manifest.error ? `: ${manifest.error}` : ''}`);
-  const { cells, requests, dataLeftOut } = await readCells(runDir, manifest, reader, gaps);
+  const read = await readCells(runDir, manifest, reader, gaps);
+  const { requests } = read;
+  const cells = checkJobAnswers(study, manifest, read.cells, gaps);
+  const dataLeftOut = read.dataLeftOut || cells.length < read.cells.length;
   if (cells.length === 0) {
     throw runDataError(`no usable cell results in ${join(runDir, 'cells')}`, 'the run measured nothing yet; re-run it or resume it before reporting');
   }
