@@ -1,7 +1,7 @@
 /**
  * The multi-host commands of the command line (issue 18 part 4):
  *   `k8s`   write the Kubernetes manifests of a run split over K load generator pods (src/plan/k8s-manifests.ts)
- *   `shard` what each pod runs: one shard of every cell (src/pipeline/pod-shard.ts; the run itself is main's runCommand)
+ *   `shard` what each pod runs: one shard of every cell (src/pipeline/pod-shard.ts; the run itself is src/cli/commands/run.ts runCommand)
  *   `merge` K shard folders into one run folder (src/pipeline/merge-shards.ts)
  * Options are checked here, once, and every refusal names the option and the fix.
  */

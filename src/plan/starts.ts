@@ -63,15 +63,19 @@ export function startsS(s: RunStarts): number {
  * One line for the plan printed before a run: the planned duration, the plan's load and warm-up
  * time plus its starts, each named with its cost, e.g.
  * `  planned duration ≈ 2 min 52 s: load and warm-up 1 min 40 s + 4 SUT JVM blocks × 18 s (stop, start)`.
+ * With `done` (a resumed run's cells with a valid result) the cells, warm-ups and starts still to
+ * run: `  planned duration left ≈ …: load and warm-up still to run …`.
  */
-export function formatStarts(plan: Plan, s: RunStarts): string {
+export function formatStarts(plan: Plan, s: RunStarts, done: ReadonlySet<string> = new Set()): string {
   const parts = [
     ...(s.sutJvms > 0 ? [`${s.sutJvms} SUT JVM block${s.sutJvms === 1 ? '' : 's'} × ${START_COST_S.sutJvm} s (stop, start)`] : []),
     ...(s.postgres ? [`PostgreSQL start ${START_COST_S.postgres} s`] : []),
     ...(s.sutBuild ? [`the SUT build ${formatDuration(START_COST_S.sutBuild)} (sut/ changed since the last build)`] : []),
   ];
-  const load = `load and warm-up ${formatDuration(plan.theoreticalS)}`;
-  return `  planned duration ≈ ${formatDuration(plan.theoreticalS + startsS(s))}: ${parts.length === 0 ? `${load}, nothing to start here` : [load, ...parts].join(' + ')}`;
+  const resumed = plan.cells.some((c) => done.has(c.cellId));
+  const loadS = resumed ? plan.cells.filter((c) => !done.has(c.cellId)).reduce((t, c) => t + c.theoreticalS, 0) + warmupsS(plan, done) : plan.theoreticalS;
+  const load = `load and warm-up ${resumed ? 'still to run ' : ''}${formatDuration(loadS)}`;
+  return `  planned duration ${resumed ? 'left ' : ''}≈ ${formatDuration(loadS + startsS(s))}: ${parts.length === 0 ? `${load}, nothing to start here` : [load, ...parts].join(' + ')}`;
 }
 
 /** The planned warm-ups and alone probes of the blocks with a cell not in `done`, s. */

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main, newRunId, runStudy, type Io, type MainDeps } from '../../src/cli/main.ts';
@@ -111,6 +111,23 @@ test('runStudy passes report and resummarize on without --study (they read the r
   try {
     assert.equal(await runStudy(TOY_STUDY, ['report', join(tmp, 'run'), '--report-dir', join(tmp, 'report')], r.io, deps), 0, r.err());
     assert.equal(reported, join(tmp, 'run'));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test('a run on a host without a suitable JDK stops at the prerequisites (exit 3): no build line, no run folder', async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'vtbench-nojdk-'));
+  try {
+    const { VtbenchError, EXIT } = await import('../../src/types/errors.ts');
+    const c = capture();
+    const noJdk = { ...NO_DEPS, sutBuildNeeded: () => true, checkJdk: () => { throw new VtbenchError('no JDK >= 25 found', 'install one', EXIT.prerequisite); } } as MainDeps;
+    const ports = ['--mock-port', String(await freePort()), '--sut-port', String(await freePort())];
+    const code = await runStudy(TOY_STUDY, ['--profile', 'tiny', ...ports, '--runs-dir', join(tmp, 'runs'), '--report-dir', join(tmp, 'report')], c.io, noJdk);
+    assert.equal(code, EXIT.prerequisite, c.err());
+    assert.match(c.err(), /no JDK >= 25 found/);
+    assert.doesNotMatch(c.err(), /building the SUT jar/);
+    assert.equal(existsSync(join(tmp, 'runs')) && readdirSync(join(tmp, 'runs')).length > 0, false, 'no run folder left behind');
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

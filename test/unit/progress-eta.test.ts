@@ -54,6 +54,17 @@ test('formatStarts: the planned duration is the load and warm-up plus each start
   assert.equal(formatStarts(plan, { sutJvms: 0, postgres: false, sutBuild: false }), `  planned duration ≈ ${formatDuration(plan.theoreticalS)}: load and warm-up ${formatDuration(plan.theoreticalS)}, nothing to start here`);
 });
 
+test('formatStarts of a resumed run: what is still to run (its cells, their blocks\' warm-ups and starts), not the whole plan', () => {
+  const plan = makePlan(toyOptions(), TOY_STUDY);
+  const done = new Set(plan.blocks[0]!.cells.map((c) => c.cellId));
+  const left = plan.blocks[1]!;
+  const loadLeft = left.cells.reduce((t, c) => t + c.theoreticalS, 0) + (left.warmup?.theoreticalS ?? 0) + (left.aloneProbe?.theoreticalS ?? 0);
+  assert.ok(loadLeft < plan.theoreticalS);
+  assert.equal(formatStarts(plan, { sutJvms: 1, postgres: false, sutBuild: false }, done),
+    `  planned duration left ≈ ${formatDuration(loadLeft + START_COST_S.sutJvm)}: load and warm-up still to run ${formatDuration(loadLeft)} + 1 SUT JVM block × ${START_COST_S.sutJvm} s (stop, start)`);
+  assert.equal(formatStarts(plan, { sutJvms: 2, postgres: false, sutBuild: false }, new Set()), formatStarts(plan, { sutJvms: 2, postgres: false, sutBuild: false }), 'nothing done: the whole plan');
+});
+
 test('the start lines: begun (with the expected cost for the build and PostgreSQL), then ready with the seconds it took', () => {
   assert.equal(startingLine({ type: 'starting', what: 'sut-build', expectedS: 120 }), 'building the SUT jar with Maven: sut/ changed since the last build (≈ 2 min 0 s with a filled Maven repository)');
   assert.equal(startedLine({ type: 'started', what: 'sut-build', elapsedS: 97.26 }), 'built the SUT jar in 97.3 s');

@@ -1,7 +1,7 @@
 /**
  * Issue 34, defect 9: after `resummarize` skipped a damaged cell the manifest still said
  * `complete`. A run is `complete` only when every planned cell has files that parse and validate
- * (the run's own rule, src/cli/main.ts); re-summarizing a run with a damaged cell marks it `failed`,
+ * (the run's own rule, src/cli/commands/run-session.ts); re-summarizing a run with a damaged cell marks it `failed`,
  * naming the cell, so `--resume` measures it again.
  */
 import { test } from 'node:test';

@@ -70,7 +70,7 @@ async function dryRun(run: OpenedRun, c: RunChecks, json: boolean, io: Io, deps:
 
 /**
  * The prerequisites before anything starts (ports, with a killed run's orphans reaped on --resume;
- * disk; Maven; PostgreSQL's binaries), then the run folder with its lock. A damaged cell of a
+ * disk; Maven and the JDK for a local SUT; PostgreSQL's binaries), then the run folder with its lock. A damaged cell of a
  * resumed run is set aside, said on stderr and noted in the manifest.
  * @throws VtbenchError for a missing prerequisite; an fs error naming the run folder
  */
@@ -84,7 +84,10 @@ async function prepareRunFolder(run: OpenedRun, c: RunChecks, io: Io, deps: Main
     await c.checkOurPorts();
   });
   checkDisk(resumeId ? store.dir : nearestExisting(c.runsDir));
-  if (c.localSut) deps.checkMaven();
+  if (c.localSut) {
+    deps.checkMaven();
+    deps.checkJdk(); // before the build's progress line (prepare finds the JDK first) and before the run folder exists
+  }
   if (c.needsDb) findPgBinaries(process.env, undefined, c.dbUrl === null ? 'server' : 'client');
   const createdRunDir = !existsSync(store.dir);
   try {
@@ -120,8 +123,9 @@ export async function runCommand(opts: Opts, lang: 'en' | 'zh', io: Io, deps: Ma
   const dbUrl = typeof opts['dbUrl'] === 'string' ? opts['dbUrl'] : null;
   if (dbUrl !== null) parseDbUrl(dbUrl); // a malformed --db-url stops here (exit 2)
   io.stderr.write(formatPlan(options, plan, store.dir) + '\n');
-  const starts = runStarts(run, plan, dbUrl, deps, true);
-  io.stderr.write(formatStarts(plan, starts) + '\n');
+  const done = resumeId ? store.doneCellIds() : new Set<string>();
+  const starts = runStarts(run, plan, dbUrl, deps, true, done);
+  io.stderr.write(formatStarts(plan, starts, done) + '\n');
   if (resumeId) printResumeTodo(run, io);
   // output folders: probed in a child process with a timeout (creates nothing that stays)
   if (shardRun) mkdirSync(runsDir, { recursive: true });

@@ -33,6 +33,7 @@ export const pair000 = (model: Pick<BaseModel, 'pairs'>) => {
   const p = primaryPair(model);
   return p && p.baseline === FIXED && p.candidate === VIRTUAL ? p : null;
 };
+/** The highest level of the fixed vs virtual pair (its row pair), or null without that pair. */
 export const highestOf = (model: Pick<BaseModel, 'pairs'>) => pair000(model)?.highest ?? null;
 
 /** True when the run's rows are open-loop cells (RowModel.openLoop: levels are arrival rates). */
