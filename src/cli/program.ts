@@ -63,8 +63,11 @@ function runOptionsAdder(studies: readonly Study[]): AddRunOptions {
   const host = readHostLimits();
   return (cmd) => {
     for (const s of OPTION_SPECS) {
-      const def = (s.show as (v: unknown) => string)(firstProfile.values[s.key]);
-      const max = 'max' in s && s.max ? `; max ${maxValue(s.max, host).toLocaleString('en-US')}` : '';
+      const value = firstProfile.values[s.key];
+      const def = value === undefined ? 'not set' : (s.show as (v: unknown) => string)(value);
+      const maxN = 'max' in s && s.max ? maxValue(s.max, host) : null;
+      // a bound of Number.MAX_SAFE_INTEGER only keeps the value an exact integer: no maximum worth printing (the plan's own size checks apply)
+      const max = maxN !== null && maxN < Number.MAX_SAFE_INTEGER ? `; max ${maxN.toLocaleString('en-US')}` : '';
       cmd.addOption(new Option(`--${s.flag} <${s.arg}>`, `${s.description} (${firstProfile.name}: ${def || '""'}${max})`));
     }
     return cmd;
@@ -77,7 +80,7 @@ function rootProgram(io: Io, studies: readonly Study[], chosen: Chosen, addRunOp
 
   const program = new Command('run.mjs')
     .description('vtbench: executor variants of a Java service (platform-thread pools, virtual threads) measured over real HTTP, one study at a time.')
-    .usage('[options] | report [runs/<id>] [--lang en|zh] | compare <runA> <runB> | list | k8s --shards K --sut-url URL --mock-url URL | shard --out DIR | merge <shard-dir>...')
+    .usage('[options] | report [runs/<id>] [--lang en|zh] | compare <runA> <runB> | list | resummarize <runs/<id>> | k8s --shards K --sut-url URL --mock-url URL | shard --out DIR | merge <shard-dir>...')
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => {} })
     .exitOverride()
     .enablePositionalOptions()

@@ -50,7 +50,7 @@ export function listProfiles(studies: readonly Study[], host: HostLimits = readH
 export function formatProfileList(rows: readonly ProfileListing[], studies: readonly Study[]): string {
   const lines: string[] = [];
   for (const st of studies) {
-    lines.push(`study ${st.id}: ${st.title} (source ${st.source})`);
+    lines.push(`study ${st.id}: ${st.title} (${st.sourceSummary ? `its source summarised in ${st.sourceSummary}` : `source ${st.source}`})`);
     lines.push(`  ${'profile'.padEnd(20)} ${'cells'.padStart(6)} ${'requests'.padStart(10)}   planned duration`);
     for (const r of rows.filter((x) => x.study === st.id)) {
       lines.push(`  ${(r.profile + (r.isDefault ? ' (default)' : '')).padEnd(20)} ${String(r.cells).padStart(6)} ${r.requests.toLocaleString('en-US').padStart(10)}   ≈ ${formatDuration(r.plannedS + r.startsS)} (load and warm-up ≥ ${formatDuration(r.plannedS)} + starts ${formatDuration(r.startsS)})`);

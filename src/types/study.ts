@@ -177,8 +177,10 @@ export interface Comparison {
 export interface Study {
   id: string;
   title: string;
-  /** the source document, relative to the shared seeds folder, e.g. `seeds/000_*.txt` */
+  /** the source document, relative to the shared seeds folder, e.g. `seeds/000_*.txt` (cited by the report's provenance) */
   source: string;
+  /** the page of this repository that summarises the source in our own words, e.g. `docs/studies/000.md` (shown by `list`); absent: `source` is shown */
+  sourceSummary?: string;
   variants: readonly Variant[];
   scenarios: readonly Scenario[];
   /** first = default */

@@ -5,7 +5,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { existsSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Plan } from '../../plan/plan.ts';
 import { formatDuration } from '../../plan/plan.ts';
 import { plannedStarts, warmupsS, type RunStarts } from '../../plan/starts.ts';
@@ -18,7 +18,7 @@ import { watchLaunchers } from '../../adapters/process/parent-watch.ts';
 import { jsonSubscriber, textSubscriber, timedStart, type Emit } from '../../pipeline/events.ts';
 import { podShardDeps, type FsBarrier } from '../../pipeline/pod-shard.ts';
 import type { Io } from '../common.ts';
-import type { MainDeps } from '../context.ts';
+import { dirOption, type MainDeps } from '../context.ts';
 import { lockPath, measuredNothing } from '../run-folder.ts';
 import type { OpenedRun } from './run-open.ts';
 
@@ -51,6 +51,15 @@ export function runStarts(run: OpenedRun, plan: Plan, dbUrl: string | null, deps
   return plannedStarts(plan, run.study, run.options, { ...(done ? { done } : {}), ownDb: dbUrl === null, sutBuild: withBuild && (deps.sutBuildNeeded?.() ?? false) });
 }
 
+/**
+ * What `--resume` takes to find this run again: the bare id when the folder is `<default runs
+ * dir>/<id>` (out/runs/), else the folder itself (a path, which --resume reads as the folder), so
+ * a run under `--runs-dir` or given to --resume by its path is not looked up under out/runs/.
+ */
+export function resumeArg(runDir: string, runId: string): string {
+  return resolve(runDir) === join(dirOption(undefined, 'runs'), runId) ? runId : resolve(runDir);
+}
+
 /** One run's signal handling and its end on disk. */
 class RunSession {
   interrupted = false;
@@ -71,7 +80,7 @@ class RunSession {
     const { store, resumeId, manifest } = this.run;
     if (this.hinted || !existsSync(store.dir) || (!resumeId && measuredNothing(store, this.prepared))) return '';
     this.hinted = true;
-    return `continue with --resume ${manifest.runId}`;
+    return `continue with --resume ${resumeArg(store.dir, manifest.runId)}`;
   }
 
   /** The first Ctrl-C (or the launcher gone): stop gracefully; finished cells are kept. */
@@ -202,7 +211,7 @@ async function measure(a: MeasureArgs, s: RunSession, emit: Emit, deps: MainDeps
   const doneNow = store.doneCellIds();
   const missing = manifest.cellOrder.filter((id) => !doneNow.has(id));
   if (missing.length > 0) {
-    throw new VtbenchError(`run ${manifest.runId} ended with ${missing.length} of ${manifest.cellOrder.length} planned cell(s) without a valid result: ${missing.join(', ')}`, `measure them with --resume ${manifest.runId}`, EXIT.runData);
+    throw new VtbenchError(`run ${manifest.runId} ended with ${missing.length} of ${manifest.cellOrder.length} planned cell(s) without a valid result: ${missing.join(', ')}`, `measure them with --resume ${resumeArg(store.dir, manifest.runId)}`, EXIT.runData);
   }
   return 'complete';
 }

@@ -81,7 +81,7 @@ function FOLLOW_UP_PROFILES(): Profile[] {
     {
       // 500 × 4 / 32 = 62.5 waves of 1.5 s (94.5 s) is the longest cell; fixed-500 and virtual run each level in ~6 s
       name: 'pool-sweep-quick',
-      description: '§17 pool sizes, quick (~6 min): fixed-32, fixed-100, fixed-500 vs virtual at levels 50, 200, 500, 4 req/worker, 1 repeat, ramp start',
+      description: '§17 pool sizes, quick: fixed-32, fixed-100, fixed-500 vs virtual at levels 50, 200, 500, 4 req/worker, 1 repeat, ramp start',
       values: { ...poolSweep, levels: [50, 200, 500], requestsPerWorker: 4, repeats: 1, warmupS: 5, start: 'ramp' },
     },
     ...SWEEP_LATENCIES_MS.map((L): Profile => ({
@@ -97,7 +97,7 @@ function FOLLOW_UP_PROFILES(): Profile[] {
     {
       // fixed-32 and the bulkhead both take 500 × 4 / 32 = 62.5 waves of 1.5 s (94.5 s) at c = 500
       name: 'bulkhead-quick',
-      description: '§13/§17 bulkhead, quick (~6 min): fixed-32, virtual, virtual + Semaphore(32) at levels 50, 200, 500, 4 req/worker, 1 repeat, ramp start',
+      description: '§13/§17 bulkhead, quick: fixed-32, virtual, virtual + Semaphore(32) at levels 50, 200, 500, 4 req/worker, 1 repeat, ramp start',
       values: { ...BASE, variants: [...BULKHEAD_VARIANTS], levels: [50, 200, 500], requestsPerWorker: 4, repeats: 1, warmupS: 5, start: 'ramp' },
     },
     {
@@ -105,7 +105,7 @@ function FOLLOW_UP_PROFILES(): Profile[] {
       // client timeout: without one a hung call would hold its worker for the 600 s timeouts. (The first
       // faults runs, test/fixtures/faults-run, had no hangs and ran `virtual` vs `virtual-retry`.)
       name: 'faults',
-      description: `§17 faults, quick (~3 min): the mock answers 10 % of calls with 500, never answers 5 % (hang) and resets 5 %; virtual threads with a ${CLIENT_TIMEOUT_S} s client timeout, without and with 2 Spring AI retries, levels 10, 50, 100, 8 req/worker, mock 500 ms, 1 repeat`,
+      description: `§17 faults, quick: the mock answers 10 % of calls with 500, never answers 5 % (hang) and resets 5 %; virtual threads with a ${CLIENT_TIMEOUT_S} s client timeout, without and with 2 Spring AI retries, levels 10, 50, 100, 8 req/worker, mock 500 ms, 1 repeat`,
       values: { ...BASE, variants: [...TIMEOUT_VARIANTS], latencyMs: 500, levels: [10, 50, 100], requestsPerWorker: 8, repeats: 1, warmupS: 5, start: 'ramp', mockFaults: { errorRate: 0.1, errorStatus: 500, hangRate: 0.05, resetRate: 0.05, seed: 42 } },
     },
     {
@@ -115,20 +115,20 @@ function FOLLOW_UP_PROFILES(): Profile[] {
       // dispatcher slot for L, so `virtual` is capped at min(c/T, 64/L) = 42.7 req/s above 77 workers (the plan
       // below counts c/T: it does not know the cap). Longest cell: virtual at 512, 5,120 requests / 42.7 req/s = 120 s.
       name: 'streaming',
-      description: '§17 streaming: ChatClient…stream() against the mock\'s SSE (headers and first token after 1500 ms, then 15 tokens 20 ms apart), virtual threads with OkHttp\'s dispatcher as Spring AI builds it (64 calls awaiting their headers) vs lifted to 4096, levels 16..512, 10 req/worker, 3 repeats (~25 min)',
+      description: '§17 streaming: ChatClient…stream() against the mock\'s SSE (headers and first token after 1500 ms, then 15 tokens 20 ms apart), virtual threads with OkHttp\'s dispatcher as Spring AI builds it (64 calls awaiting their headers) vs lifted to 4096, levels 16..512, 10 req/worker, 3 repeats',
       values: { ...BASE, scenario: 'llm-stream', variants: [...STREAM_VARIANTS], levels: [16, 32, 64, 128, 256, 512], requestsPerWorker: 10, repeats: 3, start: 'ramp', mockStreamHeaders: 'first-token' },
     },
     {
       // virtual at 256: 256 × 4 / 64 = 16 waves of 1.8 s (28.8 s) is the longest cell
       name: 'streaming-quick',
-      description: '§17 streaming, quick (~4 min; the mock sends headers with the first token): virtual threads with Spring AI\'s dispatcher (64 calls awaiting their headers) vs lifted to 4096, levels 32, 64, 128, 256, 4 req/worker, 1 repeat, ramp start',
+      description: '§17 streaming, quick (the mock sends headers with the first token): virtual threads with Spring AI\'s dispatcher (64 calls awaiting their headers) vs lifted to 4096, levels 32, 64, 128, 256, 4 req/worker, 1 repeat, ramp start',
       values: { ...BASE, scenario: 'llm-stream', variants: [...STREAM_VARIANTS], levels: [32, 64, 128, 256], requestsPerWorker: 4, repeats: 1, warmupS: 5, start: 'ramp', mockStreamHeaders: 'first-token' },
     },
     {
       // one run, one mock latency: the pool sizes and the bulkhead share L = 1.5 s; the latency sweep
       // is its own runs (latency-<L>). Longest cells: fixed-32 and the bulkhead at c = 500 (94.5 s each).
       name: 'followups',
-      description: '§17 combined, quick (~10 min on an idle host, 13 min 35 s measured on a busy one with the SUT build; the planned duration below counts the semaphore variant at c/L, it runs at min(c, 32)/L): fixed-32, fixed-100, fixed-500, virtual, virtual + Semaphore(32) at levels 50, 200, 500, 4 req/worker, 1 repeat, ramp start (the latency sweep is the latency-<L> profiles)',
+      description: '§17 combined, quick (the planned duration below counts the semaphore variant at c/L, it runs at min(c, 32)/L): fixed-32, fixed-100, fixed-500, virtual, virtual + Semaphore(32) at levels 50, 200, 500, 4 req/worker, 1 repeat, ramp start (the latency sweep is the latency-<L> profiles)',
       values: { ...BASE, variants: [...new Set([...POOL_SWEEP_VARIANTS, ...BULKHEAD_VARIANTS])], levels: [50, 200, 500], requestsPerWorker: 4, repeats: 1, warmupS: 5, start: 'ramp' },
     },
     {
@@ -144,7 +144,7 @@ function FOLLOW_UP_PROFILES(): Profile[] {
 export const PROFILES: readonly Profile[] = [
   {
     name: 'seed-000',
-    description: 'the source study: levels 10..500, 40 req/worker, 3 repeats, 30 s warm-up, 1500 ms mock, fixed-32 vs virtual (~100 min)',
+    description: 'the source study: levels 10..500, 40 req/worker, 3 repeats, 30 s warm-up, 1500 ms mock, fixed-32 vs virtual',
     values: BASE,
   },
   {
@@ -152,7 +152,7 @@ export const PROFILES: readonly Profile[] = [
     // c × n / N is a whole number at every level above the pool (25 and 75 waves), so the fixed
     // pool's whole-run figure has no half-empty last wave; ramp start gives virtual threads a
     // steady-state window (with `together` every request of a wave ends at once).
-    description: 'a real short tour (~4 min): levels 10,100,300, 8 req/worker, 1 repeat, ramp start',
+    description: 'a real short tour: levels 10,100,300, 8 req/worker, 1 repeat, ramp start',
     values: { ...BASE, levels: [10, 100, 300], requestsPerWorker: 8, repeats: 1, warmupS: 5, start: 'ramp' },
   },
   {
@@ -163,12 +163,12 @@ export const PROFILES: readonly Profile[] = [
     // every queued arrival holds its request in the SUT; with seed-000's 512 MiB the SUT ran out of
     // heap at 300 req/s (≈ 5,000 queued, 2026-12-01) and used all 511 MiB at 100 req/s (2,360 queued);
     // with 4 GiB, 300 req/s peaked at 1,947 MiB used with 8,360 queued.
-    description: 'open loop (issue 17): arrival rates 15, 20, 25, 100, 300 req/s for 30 s each, constant arrivals, fixed-32 vs virtual, SUT heap 4 GiB; the fixed pool\'s queue growth above 21.33 req/s vs λ − N/L (~15 min)',
+    description: 'open loop (issue 17): arrival rates 15, 20, 25, 100, 300 req/s for 30 s each, constant arrivals, fixed-32 vs virtual, SUT heap 4 GiB; the fixed pool\'s queue growth above 21.33 req/s vs λ − N/L',
     values: { ...BASE, scenario: 'llm-chat-open', levels: [15, 20, 25, 100, 300], requestsPerWorker: 1, repeats: 1, warmupS: 10, durationS: 30, arrival: 'constant', arrivalSeed: 1, maxInFlight: 9000, jvmFlags: ['-Xms4g', '-Xmx4g', '-XX:+UseG1GC'] },
   },
   {
     name: 'open-loop-quick',
-    description: 'a short open-loop tour (~5 min): arrival rates 15, 25, 50 req/s for 20 s each, fixed-32 vs virtual',
+    description: 'a short open-loop tour: arrival rates 15, 25, 50 req/s for 20 s each, fixed-32 vs virtual',
     values: { ...BASE, scenario: 'llm-chat-open', levels: [15, 25, 50], requestsPerWorker: 1, repeats: 1, warmupS: 5, durationS: 20, arrival: 'constant', arrivalSeed: 1, maxInFlight: 2000 },
   },
   ...FOLLOW_UP_PROFILES(),
@@ -183,6 +183,7 @@ export const STUDY_000: StudyPlugin = {
   id: '000',
   title: 'fixed platform-thread pool vs virtual threads on a blocking Spring AI call',
   source: 'seeds/000_*.txt',
+  sourceSummary: 'docs/studies/000.md',
   variants: VARIANTS,
   scenarios: SCENARIOS,
   profiles: PROFILES,

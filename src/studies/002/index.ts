@@ -177,7 +177,7 @@ export const PROFILES_002: readonly Profile[] = [
     // requestsPerWorkerForWindow(c, ramp, c / plannedRps, 200, L) at each level (theory.ts), so each
     // cell's all-workers window holds twice the 100 successes the acceptance check needs, counting that
     // worker 0 runs alone and fast early in the ramp (db-small at c = 100 needs 70, at c = 2,000 only 8).
-    description: 'the study\'s five scenarios (four over HTTP, scenario 5 over held WebSocket connections) in one run, 1 repeat, 1 s ramp (the study\'s 10 s ramp was 1.7 % of its 600 s cells; these last 5–120 s); levels cut from the study\'s 10,000 to fit ≤ 45 min on 2 cores: io 500/5,000 × 20, cpu 20/200 × 15 (at 20 fib calls/s a round of 10,000 workers takes 500 s), mixed 20/1,000 × 16 (Hikari 10: 200 req/s), fan-out 20/1,000 × 18, db 100/2,000 × 70, sync 100/1,000 × 15, WebSocket 1,000/4,000/10,000 connections held 20 s; requests per worker so that every HTTP cell\'s all-workers window holds ≥ 200 successes (15 SUT starts, and I/O cells held below their planned rate by this host\'s CPU, add to the plan)',
+    description: 'the study\'s five scenarios (four over HTTP, scenario 5 over held WebSocket connections) in one run, 1 repeat, 1 s ramp (the study\'s 10 s ramp was 1.7 % of its 600 s cells; these last 5–120 s); levels cut from the study\'s 10,000: io 500/5,000 × 20, cpu 20/200 × 15 (at 20 fib calls/s a round of 10,000 workers takes 500 s), mixed 20/1,000 × 16 (Hikari 10: 200 req/s), fan-out 20/1,000 × 18, db 100/2,000 × 70, sync 100/1,000 × 15, WebSocket 1,000/4,000/10,000 connections held 20 s; requests per worker so that every HTTP cell\'s all-workers window holds ≥ 200 successes (15 SUT starts, and I/O cells held below their planned rate by this host\'s CPU, add to the plan)',
     values: {
       ...BASE,
       rampMs: 1000,
@@ -246,6 +246,7 @@ export const STUDY_002: StudyPlugin = {
   id: '002',
   title: 'pool-200 vs pool-500 vs virtual threads on I/O, CPU, mixed DB + API and small-query scenarios',
   source: 'seeds/002_*.txt',
+  sourceSummary: 'docs/studies/002.md',
   variants: VARIANTS_002,
   scenarios: SCENARIOS_002,
   profiles: PROFILES_002,

@@ -98,22 +98,22 @@ const SOCKET: ProfileValues = { ...BASE, scenario: 'socket-sweep', levels: [1000
 export const PROFILES_003: readonly Profile[] = [
   {
     name: 'seed-003',
-    description: 'sleep sweep 10k, 50k, 100k, 200k, 300k, 500k virtual threads, L = 1 s, D = 20 s, 2 repeats, fresh JVM (heap 3 GiB) per level (~7 min)',
+    description: 'sleep sweep 10k, 50k, 100k, 200k, 300k, 500k virtual threads, L = 1 s, D = 20 s, 2 repeats, fresh JVM (heap 3 GiB) per level',
     values: BASE,
   },
   {
     name: 'seed-003-socket',
-    description: 'socket sweep 1k–16k threads (the host stops near 9,700: 16k records the limit), L = 1 s, D = 20 s, 2 repeats (~5 min)',
+    description: 'socket sweep 1k–16k threads (the host stops near 9,700: 16k records the limit), L = 1 s, D = 20 s, 2 repeats',
     values: SOCKET,
   },
   {
     name: 'quick',
-    description: 'sleep sweep 10k, 25k, 50k, 100k, L = 1 s, D = 10 s, 1 repeat, heap 1 GiB (~2 min)',
+    description: 'sleep sweep 10k, 25k, 50k, 100k, L = 1 s, D = 10 s, 1 repeat, heap 1 GiB',
     values: { ...BASE, levels: [10_000, 25_000, 50_000, 100_000], repeats: 1, durationS: 10, jvmFlags: ['-Xms1g', '-Xmx1g', '-XX:+UseG1GC'] },
   },
   {
     name: 'quick-socket',
-    description: 'socket sweep 1k, 2k, 4k, 8k, L = 1 s, D = 10 s, 1 repeat (~2 min)',
+    description: 'socket sweep 1k, 2k, 4k, 8k, L = 1 s, D = 10 s, 1 repeat',
     values: { ...SOCKET, levels: [1000, 2000, 4000, 8000], repeats: 1, durationS: 10 },
   },
   {
@@ -127,6 +127,7 @@ export const STUDY_003: StudyPlugin = {
   id: '003',
   title: 'How far virtual threads scale on this host: a sweep of blocked virtual threads, GC share, scheduler lag and the knee',
   source: 'seeds/003_*.txt',
+  sourceSummary: 'docs/studies/003.md',
   variants: VARIANTS_003,
   scenarios: SCENARIOS_003,
   profiles: PROFILES_003,

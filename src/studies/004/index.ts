@@ -109,17 +109,17 @@ export const PROFILES_004: readonly Profile[] = [
   },
   {
     name: 'seed-004-http',
-    description: 'experiment 2 as published: GET sleeping 50 ms on the Tomcat thread, 500 clients × 20 = 10,000 requests, 3 repeats (~2 min)',
+    description: 'experiment 2 as published: GET sleeping 50 ms on the Tomcat thread, 500 clients × 20 = 10,000 requests, 3 repeats',
     values: { ...HTTP },
   },
   {
     name: 'quick',
-    description: 'experiment 1 with 10,000 @Async calls of 50 ms, 1 repeat (platform ≈ 62.5 s; ~2 min)',
+    description: 'experiment 1 with 10,000 @Async calls of 50 ms, 1 repeat (platform ≈ 62.5 s)',
     values: { ...BASE, requestsPerWorker: 10_000, repeats: 1 },
   },
   {
     name: 'quick-http',
-    description: 'experiment 2, 1 repeat (~1 min)',
+    description: 'experiment 2, 1 repeat',
     values: { ...HTTP, repeats: 1 },
   },
   {
@@ -133,6 +133,7 @@ export const STUDY_004: StudyPlugin = {
   id: '004',
   title: "Spring Boot's own executors on platform vs virtual threads: an @Async burst and Tomcat",
   source: 'seeds/004_*.txt',
+  sourceSummary: 'docs/studies/004.md',
   variants: VARIANTS_004,
   scenarios: SCENARIOS_004,
   profiles: PROFILES_004,
