@@ -19,11 +19,10 @@ import { classifyError, classifyStatus } from './errors.ts';
 import { parseServerTiming } from './server-timing.ts';
 import { summarize } from './summarize.ts';
 import { startLoadgenMeter } from './meter.ts';
-import { dispatchOptionsOf } from './dispatch-options.ts';
+import { connectionOptionsOf, dispatchOptionsOf } from './dispatch-options.ts';
 import { percentiles } from '../compute/stats/percentiles.ts';
 import type { ErrorClass, LoadEvents, LoadResult, LoadgenStats, OpenLoopOptions, OpenLoopSummary, RequestRecord, UnsentRecord } from '../types/load.ts';
 
-const CLIENT_KEEP_ALIVE_MS = 600_000;
 
 /**
  * A seeded uniform generator on [0, 1): mulberry32 (Tommy Ettinger's 32-bit generator, public
@@ -240,12 +239,7 @@ async function closePool(pool: Pool, aborted: boolean): Promise<void> {
 function openLoopPool(o: OpenLoopOptions): Pool {
   return new Pool(new URL(o.url).origin, {
     connections: o.maxInFlight,
-    pipelining: 1,
-    connectTimeout: o.connectTimeoutMs,
-    headersTimeout: o.headersTimeoutMs,
-    bodyTimeout: o.bodyTimeoutMs,
-    keepAliveTimeout: CLIENT_KEEP_ALIVE_MS,
-    keepAliveMaxTimeout: CLIENT_KEEP_ALIVE_MS,
+    ...connectionOptionsOf(o),
   });
 }
 

@@ -29,12 +29,10 @@ import { classifyError, classifyStatus } from './errors.ts';
 import { parseServerTiming } from './server-timing.ts';
 import { summarize } from './summarize.ts';
 import { startLoadgenMeter } from './meter.ts';
-import { dispatchOptionsOf } from './dispatch-options.ts';
+import { connectionOptionsOf, dispatchOptionsOf } from './dispatch-options.ts';
 import { firstIntendedStartMs } from './schedule.ts';
 import type { ErrorClass, LoadEvents, LoadOptions, LoadResult, LoadgenStats, RequestRecord } from '../types/load.ts';
 
-/** The client's own idle timeout: far longer than any gap in a closed loop (10 min). */
-const CLIENT_KEEP_ALIVE_MS = 600_000;
 /** `progress` is reported when this many ms of the run's clock passed since the last report (and for the last request). */
 export const PROGRESS_EVERY_MS = 100;
 /**
@@ -86,14 +84,7 @@ class WorkerConnection implements Dispatcher.DispatchHandler {
   private inFlight = false;
 
   constructor(origin: string, o: LoadOptions) {
-    this.client = new Client(origin, {
-      pipelining: 1,
-      connectTimeout: o.connectTimeoutMs,
-      headersTimeout: o.headersTimeoutMs,
-      bodyTimeout: o.bodyTimeoutMs,
-      keepAliveTimeout: CLIENT_KEEP_ALIVE_MS,
-      keepAliveMaxTimeout: CLIENT_KEEP_ALIVE_MS,
-    });
+    this.client = new Client(origin, connectionOptionsOf(o));
   }
 
   send(opts: Dispatcher.DispatchOptions): Promise<Outcome> {

@@ -45,9 +45,9 @@ function* files(dir: string): Generator<string> {
   }
 }
 
-/** The code lines of a file that name a study's choices and are not allowed: `file:line: text`. */
-export function studyLiterals(rel: string, text: string): string[] {
-  const out: string[] = [];
+/** Each line of a TypeScript text without its comments (`//` and block comments): the code left, the raw line, its 0-based index. */
+function codeLines(text: string): { line: string; raw: string; i: number }[] {
+  const out: { line: string; raw: string; i: number }[] = [];
   let inBlock = false;
   text.split('\n').forEach((raw, i) => {
     let line = raw;
@@ -63,11 +63,19 @@ export function studyLiterals(rel: string, text: string): string[] {
       inBlock = true;
       line = line.slice(0, open);
     }
-    line = line.replace(/(^|[^:'"`])\/\/.*$/, '$1');
-    if (!STUDY_LITERAL.test(line)) return;
-    if (ALLOWED.some((a) => a.file.test(rel) && a.line.test(line))) return;
-    out.push(`${rel}:${i + 1}: ${raw.trim()}`);
+    out.push({ line: line.replace(/(^|[^:'"`])\/\/.*$/, '$1'), raw, i });
   });
+  return out;
+}
+
+/** The code lines of a file that name a study's choices and are not allowed: `file:line: text`. */
+export function studyLiterals(rel: string, text: string): string[] {
+  const out: string[] = [];
+  for (const { line, raw, i } of codeLines(text)) {
+    if (!STUDY_LITERAL.test(line)) continue;
+    if (ALLOWED.some((a) => a.file.test(rel) && a.line.test(line))) continue;
+    out.push(`${rel}:${i + 1}: ${raw.trim()}`);
+  }
   return out;
 }
 
@@ -134,33 +142,18 @@ const NAME_ALLOWED: readonly { file: RegExp; line: RegExp; why: string }[] = [
  */
 export function studyNameLiterals(rel: string, text: string, names: ReadonlySet<string>): string[] {
   const out: string[] = [];
-  let inBlock = false;
-  text.split('\n').forEach((raw, i) => {
-    let line = raw;
-    if (inBlock) {
-      const end = line.indexOf('*/');
-      if (end < 0) return;
-      line = line.slice(end + 2);
-      inBlock = false;
-    }
-    line = line.replace(/\/\*.*?\*\//g, '');
-    const open = line.indexOf('/*');
-    if (open >= 0) {
-      inBlock = true;
-      line = line.slice(0, open);
-    }
-    line = line.replace(/(^|[^:'"`])\/\/.*$/, '$1');
-    if (NAME_ALLOWED.some((a) => a.file.test(rel) && a.line.test(line))) return;
+  for (const { line, raw, i } of codeLines(text)) {
+    if (NAME_ALLOWED.some((a) => a.file.test(rel) && a.line.test(line))) continue;
     for (const lit of line.match(STRING_LITERAL) ?? []) {
       const body = lit.slice(1, -1);
       const words = body.split(/[^A-Za-z0-9_,\\-]+/); // a comma or an escape stays inside a word: '1,000' and '\\000' are not study 000
       const hit = [...names].find((n) => (/[\d-]/.test(n) ? words.includes(n) : body === n));
       if (hit !== undefined) {
         out.push(`${rel}:${i + 1}: [${hit}] ${raw.trim()}`);
-        return;
+        break;
       }
     }
-  });
+  }
   return out;
 }
 
