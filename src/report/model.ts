@@ -11,7 +11,7 @@
 import { openLoopModel } from './open-loop.ts';
 import { queueGrowthPerS } from '../compute/theory/open-loop.ts';
 import type { CellResult, CompactRequests, RunManifest, SummaryRow, ThreadDumpSummary, VariantId } from '../types/run.ts';
-import type { ExecutorSpec, Study, Variant } from '../types/study.ts';
+import { executorInfo, type ExecutorSpec, type Study, type Variant } from '../types/study.ts';
 import { groupPinnedReasons } from '../compute/analysis/pinned-kind.ts';
 import {
   littleThroughputRps, plannedRequestsPerRepeat, queueWaitMeanSpreadMs, queueWaitP95WavesMs,
@@ -48,8 +48,8 @@ export const mib1 = (bytes: number): number => Math.round((bytes / MIB) * 10) / 
 export function rssDeltaMiB(baselineBytes: number | null, candidateBytes: number | null): number | null {
   return baselineBytes === null || candidateBytes === null ? null : Math.round((mib1(candidateBytes) - mib1(baselineBytes)) * 10) / 10;
 }
-/** the executor runs one thread per task (no queue, no pool) */
-export const perTask = (e: ExecutorSpec): boolean => e.kind === 'virtual-per-task';
+/** the executor runs each task on a virtual thread of its own (EXECUTOR_KIND_INFO tasksOnVirtualThreads: no queue, no pool) */
+export const perTask = (e: ExecutorSpec): boolean => executorInfo(e).tasksOnVirtualThreads;
 
 /** A cell's mock statistics as the run format has them; `scope: 'cell'` marks per-cell figures (optional, absent in schema-1 runs before it). */
 type CellMock = CellResult['mock'] & { scope?: 'cell' };

@@ -34,11 +34,23 @@ export interface ExecutorKindInfo<E extends ExecutorSpec = ExecutorSpec> {
   describe(e: E): string;
   /** the `bench.executor.*` properties beyond `.kind` that configure it in the SUT (sut/…/BenchProperties.java) */
   sutProperties(e: E): [string, string][];
-  /** the fixed pool of platform threads its tasks run on, as the SUT reports it (`/bench/info` executor `threads`, `queueCapacity`); null when none */
+  /**
+   * the fixed pool of platform threads its tasks run on, as the SUT reports it (`/bench/info` executor
+   * `threads`, `queueCapacity`); null when none. Non-null turns on what the harness does for a pool:
+   * --pool-size/--queue-capacity (withPool), the queue-capacity bounds checks (src/plan/profiles.ts),
+   * the study check of threads >= 1 and queueCapacity >= 0 (src/plan/study-check.ts), and the
+   * report's pool lines, slopes and thread-dump reading (src/report)
+   */
   pool(e: E): { threads: number; queueCapacity: number } | null;
+  /** `e` with its pool's threads and queue capacity replaced (--pool-size, --queue-capacity); `e` itself for a kind whose pool(e) is null */
+  withPool(e: E, p: { threads: number; queueCapacity: number }): E;
   /** the thread limit a request meets (src/compute/theory/bounds.ts threadLimit), null when there is none */
   threadLimit(e: E): number | null;
-  /** every task runs on a virtual thread of its own (thread dumps count the executor's threads as virtual; the scheduler-delay flag applies) */
+  /**
+   * every task runs on a virtual thread of its own: thread dumps count the executor's threads as
+   * virtual; the scheduler-delay flag applies; the report looks for a ThreadPerTaskExecutor in dumps
+   * and counts its cells' pinning events against the pin rule (src/report/model.ts, sections/published.ts)
+   */
   tasksOnVirtualThreads: boolean;
 }
 
@@ -50,6 +62,7 @@ export const EXECUTOR_KIND_INFO: Readonly<KindInfo> = {
     describe: (e) => `platform pool ${e.threads} threads, queue ${e.queueCapacity}`,
     sutProperties: (e) => [['bench.executor.threads', String(e.threads)], ['bench.executor.queue-capacity', String(e.queueCapacity)]],
     pool: (e) => ({ threads: e.threads, queueCapacity: e.queueCapacity }),
+    withPool: (_e, p) => ({ kind: 'platform-pool', threads: p.threads, queueCapacity: p.queueCapacity }),
     threadLimit: (e) => e.threads,
     tasksOnVirtualThreads: false,
   },
@@ -57,6 +70,7 @@ export const EXECUTOR_KIND_INFO: Readonly<KindInfo> = {
     describe: () => 'virtual thread per task',
     sutProperties: () => [],
     pool: () => null,
+    withPool: (e) => e,
     threadLimit: () => null,
     tasksOnVirtualThreads: true,
   },
@@ -64,6 +78,7 @@ export const EXECUTOR_KIND_INFO: Readonly<KindInfo> = {
     describe: (e) => `Spring Boot's own executors (${e.virtualThreads ? 'virtual threads' : `@Async pool ${e.asyncCoreThreads ?? '?'}, Tomcat ${e.tomcatMaxThreads ?? '?'} threads`})`,
     sutProperties: () => [],
     pool: () => null,
+    withPool: (e) => e,
     // a request holds one of Tomcat's worker threads throughout (null on virtual threads)
     threadLimit: (e) => e.tomcatMaxThreads,
     tasksOnVirtualThreads: false,
