@@ -12,7 +12,7 @@ import { jobLimitProblems } from './sut-limits.ts';
 import { FD_RESERVE, MAX_PLAN_DURATION_S, SUT_REQUEST_TIMEOUT_MS, maxCellRequests, maxConcurrency, maxRunRequests, maxWebSocketConnections, readHostLimits, type HostLimits } from '../adapters/host/limits.ts';
 import type { ResolvedOptions } from '../types/run.ts';
 import { executorInfo, type Profile, type Scenario, type Study, type Variant } from '../types/study.ts';
-import { driverFor, withShards } from '../load/driver.ts';
+import { driverFor, driverOf, withShards } from '../load/driver.ts';
 import { checkStudy } from './study-check.ts';
 import { START_COST_S, plannedStarts, startsS } from './starts.ts';
 
@@ -183,7 +183,7 @@ export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study):
   checkOptionMaxima(o, host, study);
   // each variant's cells: its scenario's levels and requests per worker
   const variantScenarios = o.variantSpecs.length > 0 ? o.variantSpecs.map((v) => scenarioOfVariant(study, o, v)) : o.variants.map(() => scenarioOf(study, o.scenario));
-  const perVariant = variantScenarios.map((sc) => ({ ...levelsOf(o, sc.id), websocket: sc.driver === 'websocket' }));
+  const perVariant = variantScenarios.map((sc) => ({ ...levelsOf(o, sc.id), websocket: driverOf(sc).level === 'connections' }));
   checkJobLimits(o, study, variantScenarios);
   checkPlanSize(o, host, study, perVariant);
 }
@@ -195,9 +195,9 @@ export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study):
  * @throws VtbenchError(EXIT.usage) via tooLarge
  */
 function checkOptionMaxima(o: ResolvedOptions, host: HostLimits, study: Study): void {
-  const driver = scenarioOf(study, o.scenario).driver;
-  const inProcess = driver === 'in-process';
-  const websocket = driver === 'websocket';
+  const level = driverOf(scenarioOf(study, o.scenario)).level;
+  const inProcess = level === 'job';
+  const websocket = level === 'connections';
   for (const s of OPTION_SPECS) {
     if (!s.max) continue;
     // an in-process level is no HTTP worker (no descriptors of the harness's): the SUT's job checks its own limits (study 003);
@@ -214,7 +214,8 @@ function checkOptionMaxima(o: ResolvedOptions, host: HostLimits, study: Study): 
   const levelsSpec = OPTION_SPECS.find((x) => x.key === 'levels');
   for (const [id, e] of Object.entries(o.scenarioLevels ?? {})) {
     if (inProcess || !levelsSpec?.max) break;
-    if (study.scenarios.find((x) => x.id === id)?.driver === 'websocket') continue;
+    const sc = study.scenarios.find((x) => x.id === id);
+    if (sc && driverOf(sc).level === 'connections') continue;
     const max = maxValue(levelsSpec.max, host);
     for (const x of e.levels) if (x > max) throw tooLarge('levels', `${x} (scenario ${id})`, max, levelsSpec.max.why);
   }
@@ -229,7 +230,7 @@ function checkJobLimits(o: ResolvedOptions, study: Study, variantScenarios: read
   const variantsOf = o.variantSpecs.length > 0 ? o.variantSpecs : o.variants.map((id) => study.variants.find((x) => x.id === id)!);
   for (const [i, v] of variantsOf.entries()) {
     const sc = variantScenarios[i];
-    if (!v || !sc || sc.driver !== 'in-process' || !sc.job) continue;
+    if (!v || !sc || driverOf(sc).level !== 'job' || !sc.job) continue;
     for (const level of levelsOf(o, sc.id).levels) {
       const job = sc.job(o, v, level);
       const problems = jobLimitProblems(job);
@@ -312,7 +313,7 @@ function checkFeasible(o: ResolvedOptions, study: Study): void {
   for (const v of o.variantSpecs) {
     const scenario = scenarioOfVariant(study, o, v);
     // a WebSocket level holds connections, not tasks: a full queue is a measured outcome (refused pushes), not a plan error
-    if (scenario.driver === 'websocket') continue;
+    if (driverOf(scenario).level === 'connections') continue;
     const L = scenario.serviceTimeMs(o);
     const c = Math.max(...levelsOf(o, scenario.id).levels);
     const pool = executorInfo(v.executor).pool(v.executor);

@@ -18,6 +18,7 @@ import {
   rampWholeRunFraction, servers, waves, wavesWholeRunRps,
 } from '../compute/theory/bounds.ts';
 import type { LoadedRun } from './load.ts';
+import { driverOf, type DriverLevel } from '../load/driver.ts';
 import { EXIT, VtbenchError } from '../types/errors.ts';
 import { agg, maxOf, meanOf, medianOf } from './stats.ts';
 import { successfulColumns } from '../compute/analysis/summary.ts';
@@ -168,13 +169,19 @@ function cellResources(c: CellResult) {
 }
 
 /**
- * Whether cells were loaded at an arrival rate (open loop): their scenario's driver in `study` is
- * `open-loop-http`, or (a scenario the study no longer defines) their load summary carries the
+ * Whether cells were loaded at an arrival rate (open loop): their scenario's driver in `study` has
+ * `level` `rate` (src/load/driver-plan.ts DriverLevel), or (a scenario the study no longer defines) their load summary carries the
  * open-loop block that driver writes (src/load/open-loop.ts). Cells of one row share a scenario, so
  * one such cell decides.
  */
 export function isOpenLoopCells(cells: readonly CellResult[], study: Pick<Study, 'scenarios'>): boolean {
-  return cells.some((x) => study.scenarios.find((sc) => sc.id === x.scenario)?.driver === 'open-loop-http' || x.load.openLoop !== undefined);
+  return cells.some((x) => driverLevel(study, x.scenario) === 'rate' || x.load.openLoop !== undefined);
+}
+
+/** The `level` of the driver of `study`'s scenario `scenarioId` (src/load/driver-plan.ts DriverLevel); null for a scenario the study no longer defines. */
+export function driverLevel(study: Pick<Study, 'scenarios'>, scenarioId: string): DriverLevel | null {
+  const sc = study.scenarios.find((x) => x.id === scenarioId);
+  return sc ? driverOf(sc).level : null;
 }
 
 function buildRow(sr: SummaryRow, exec: ExecutorSpec, L: number, cells: CellResult[], m: RunManifest, requests: ReadonlyMap<string, CompactRequests>, study: Pick<Study, 'scenarios'>, source: RowSource, pdef: string): RowModel {
