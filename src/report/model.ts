@@ -94,7 +94,7 @@ function dumpEvidence(x: CellResult, prefix: string): ThreadDumpEvidence {
   for (const g of dump.groups) if (g.virtual && !isBench(g)) other.set(g.namePrefix, (other.get(g.namePrefix) ?? 0) + g.count);
   const nonEmpty = dump.containers.filter((c) => c.threadCount > 0);
   // the benchmark executor: the one container of the executor's type whose thread count equals the benchmark's threads
-  const kind = perTask(x.executor) ? /ThreadPerTaskExecutor@/ : /(^|\.)ThreadPoolExecutor@/;
+  const kind = executorInfo(x.executor).dumpContainer;
   const match = benchmarkThreads > 0 ? nonEmpty.filter((c) => kind.test(c.name) && c.threadCount === benchmarkThreads) : [];
   return {
     cellId: x.cellId, variant: x.variant, executor: x.executor, concurrency: x.concurrency, dump,

@@ -52,6 +52,12 @@ export interface ExecutorKindInfo<E extends ExecutorSpec = ExecutorSpec> {
    * and counts its cells' pinning events against the pin rule (src/report/model.ts, sections/published.ts)
    */
   tasksOnVirtualThreads: boolean;
+  /**
+   * the JDK thread container (`jcmd <pid> Thread.dump_to_file -format=json`, named `<class>@<hash>`)
+   * its tasks' threads sit in: the report names the one such container holding the benchmark's
+   * threads as the benchmark executor (src/report/model.ts dumpEvidence)
+   */
+  dumpContainer: RegExp;
 }
 
 type KindInfo = { [K in ExecutorSpec['kind']]: ExecutorKindInfo<Extract<ExecutorSpec, { kind: K }>> };
@@ -65,6 +71,7 @@ export const EXECUTOR_KIND_INFO: Readonly<KindInfo> = {
     withPool: (_e, p) => ({ kind: 'platform-pool', threads: p.threads, queueCapacity: p.queueCapacity }),
     threadLimit: (e) => e.threads,
     tasksOnVirtualThreads: false,
+    dumpContainer: /(^|\.)ThreadPoolExecutor@/,
   },
   'virtual-per-task': {
     describe: () => 'virtual thread per task',
@@ -73,6 +80,7 @@ export const EXECUTOR_KIND_INFO: Readonly<KindInfo> = {
     withPool: (e) => e,
     threadLimit: () => null,
     tasksOnVirtualThreads: true,
+    dumpContainer: /ThreadPerTaskExecutor@/,
   },
   'spring-boot-auto': {
     describe: (e) => `Spring Boot's own executors (${e.virtualThreads ? 'virtual threads' : `@Async pool ${e.asyncCoreThreads ?? '?'}, Tomcat ${e.tomcatMaxThreads ?? '?'} threads`})`,
@@ -82,6 +90,8 @@ export const EXECUTOR_KIND_INFO: Readonly<KindInfo> = {
     // a request holds one of Tomcat's worker threads throughout (null on virtual threads)
     threadLimit: (e) => e.tomcatMaxThreads,
     tasksOnVirtualThreads: false,
+    // the @Async pool's ThreadPoolExecutor (Spring's ThreadPoolTaskExecutor wraps one)
+    dumpContainer: /(^|\.)ThreadPoolExecutor@/,
   },
 };
 
