@@ -26,8 +26,11 @@ export type ExecutorSpec =
 
 /**
  * What the harness needs to know of one executor kind, so that the engine asks the kind instead of
- * testing for it. A new kind is its member of ExecutorSpec and its entry in EXECUTOR_KIND_INFO (and,
- * on the SUT's side, its class in sut/…/executors/ and its line in ExecutorKinds.java).
+ * testing for it. A new kind is its member of ExecutorSpec and its entry in EXECUTOR_KIND_INFO, then
+ * `npm run schema` (the run files record the executor); if its cells take thread dumps, its reading
+ * `td.<kind>` (optionally `td.<kind>@openLoop`) in templates/engine/phrases.{en,zh}.json (the report throws
+ * on a missing phrase); on the SUT's side its class in sut/…/executors/ and its line in
+ * ExecutorKinds.java.
  */
 export interface ExecutorKindInfo<E extends ExecutorSpec = ExecutorSpec> {
   /** the executor in words, for the plan (`platform pool 8 threads, queue 10000`) */
