@@ -58,11 +58,35 @@ export function isControlPath(path: string): boolean {
 }
 
 /**
+ * What one level of a cell is, for a driver (the plan, its bounds checks and the report ask this,
+ * never the driver's kind):
+ * - `workers`: closed-loop HTTP workers, each sending `requestsPerWorker` requests back to back
+ *   (a cell's requests c × n; levels checked against the host's descriptors like --levels);
+ * - `rate`: an arrival rate λ, req/s, for `durationS` (open loop: cell ids `<v>-rate<λ>-r<k>`, the
+ *   open-loop plan, bounds and report);
+ * - `connections`: N held connections (a cell's requests are its N opening handshakes, its own
+ *   warm-up and descriptor check; a full queue is a measured outcome, not a plan error);
+ * - `job`: one timed job the SUT runs itself per cell (no HTTP workers of the harness's: levels not
+ *   checked as such, the scenario's job checked against the SUT's limits; the report's index says
+ *   `in-process`).
+ */
+export type DriverLevel = 'workers' | 'rate' | 'connections' | 'job';
+
+/**
  * A load driver. `run` generates the load of one cell and returns its raw per-request records and
- * their summary (src/types/load.ts LoadResult, the shape the store writes for a cell).
+ * their summary (src/types/load.ts LoadResult, the shape the store writes for a cell). Its other
+ * fields say what the plan, the pipeline and the report need to know of the kind, so that they ask
+ * the driver instead of testing for its kind (a new kind is its module in src/load/drivers/ and its
+ * line in DRIVERS, src/load/driver.ts).
  */
 export interface Driver {
   readonly kind: DriverKind;
+  /** what one level of a cell is (DriverLevel) */
+  readonly level: DriverLevel;
+  /** a block's alone probe (Scenario.aloneProbe: n closed-loop HTTP requests of the scenario, one at a time) runs before its cells */
+  readonly aloneProbe: boolean;
+  /** its requests go to the SUT's control endpoints (`/bench/job/*`): an external SUT needs the run's control token */
+  readonly controlCalls: boolean;
   run(plan: DriverCellPlan, events?: LoadEvents): Promise<LoadResult>;
 }
 

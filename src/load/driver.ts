@@ -34,7 +34,7 @@ export function withShards(driver: Driver, shards: number): Driver {
     throw new VtbenchError(`--shards ${shards}: the ${driver.kind} driver does not shard yet`, 'drop --shards (only closed-loop-http scenarios run over several generator processes)', EXIT.usage);
   }
   return {
-    kind: driver.kind,
+    ...driver,
     run: (p, events) => runClosedLoopSharded(closedLoopOptionsOf(p), shards, events),
   };
 }
@@ -53,8 +53,9 @@ function notBuiltError(kind: DriverKind, scenarioId: string): VtbenchError {
   );
 }
 
-function notBuilt(kind: DriverKind): Driver {
-  return { kind, run: (p) => Promise.reject(notBuiltError(kind, p.scenario.id)) };
+/** A slot's registry entry: what the kind will be (`traits`), and a run that throws notBuiltError. */
+function notBuilt(kind: DriverKind, traits: Pick<Driver, 'level' | 'aloneProbe' | 'controlCalls'>): Driver {
+  return { kind, ...traits, run: (p) => Promise.reject(notBuiltError(kind, p.scenario.id)) };
 }
 
 /** Every driver kind, built or not: one line per module of src/load/drivers/ (a kind declared there and missing here does not compile). */
@@ -68,6 +69,14 @@ export const DRIVERS: Readonly<Record<DriverKind, Driver>> = {
 /** Whether a driver kind can run today. */
 export function driverBuilt(kind: DriverKind): boolean {
   return !(kind in NOT_BUILT);
+}
+
+/**
+ * The driver registered for a scenario's kind, built or not: to ask what it is (Driver `level`,
+ * `aloneProbe`, `controlCalls`) without running it. Pure.
+ */
+export function driverOf(scenario: Pick<Scenario, 'driver'>): Driver {
+  return DRIVERS[scenario.driver];
 }
 
 /**

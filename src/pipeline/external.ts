@@ -21,6 +21,7 @@
  */
 import type { ExternalComponents, ResolvedOptions, RunManifest } from '../types/run.ts';
 import type { Study } from '../types/study.ts';
+import { driverOf } from '../load/driver.ts';
 import type { SutInfo } from '../types/sut-api.ts';
 import type { MockStats } from '../types/mock.ts';
 import { getInfo } from '../adapters/jvm/client.ts';
@@ -105,8 +106,8 @@ export async function checkExternalComponents(o: Readonly<ResolvedOptions>, stud
       throw new VtbenchError(`--sut-url: the external SUT at ${o.sutUrl} did not answer GET /bench/info (${(e as Error).message})`, 'start it first and check the address from this host (curl <url>/bench/info), or drop --sut-url to start the SUT here', EXIT.notReady);
     }
     problems.push(...externalSutProblems(o, study, info).map((p) => `--sut-url: ${p}`));
-    // a job of the in-process driver is a control call: it needs the token the SUT was started with (sut/…/ControlTokenFilter.java)
-    const jobs = o.variantSpecs.some((v) => scenarioOfVariant(study, o, v).driver === 'in-process');
+    // a driver's control calls (the in-process driver's jobs) need the token the SUT was started with (sut/…/ControlTokenFilter.java)
+    const jobs = o.variantSpecs.some((v) => driverOf(scenarioOfVariant(study, o, v)).controlCalls);
     if (jobs && !env[CONTROL_TOKEN_ENV]) problems.push(`--sut-url: ${CONTROL_TOKEN_ENV} is not set here: the run's jobs (POST /bench/job/*) answer only the token the SUT was started with; start the SUT with ${CONTROL_TOKEN_ENV}=<a secret> in its environment and run vtbench with the same`);
   }
   if (o.mockUrl !== undefined) {

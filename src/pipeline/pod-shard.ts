@@ -148,7 +148,7 @@ export function withPodShard(driver: Driver, pod: PodShard): Driver {
   }
   let n = 0;
   return {
-    kind: driver.kind,
+    ...driver,
     async run(p, events) {
       const point = n++;
       const shares = shareOf(p.concurrency, pod.of);

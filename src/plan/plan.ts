@@ -5,7 +5,7 @@
  */
 import { cellMinDurationS, throughputBoundRps, waves } from '../compute/theory/bounds.ts';
 import { openLoopCellDurationS, openLoopThroughputBoundRps } from '../compute/theory/open-loop.ts';
-import { OPEN_LOOP_DEFAULTS } from '../load/driver.ts';
+import { OPEN_LOOP_DEFAULTS, driverOf } from '../load/driver.ts';
 import type { ResolvedOptions, VariantId } from '../types/run.ts';
 import { executorInfo, type ExecutorSpec, type Scenario, type Study, type Variant } from '../types/study.ts';
 import { VtbenchError, EXIT } from '../types/errors.ts';
@@ -68,9 +68,9 @@ export function cellId(variant: VariantId, concurrency: number, repeat: number, 
   return openLoop ? `${variant}-rate${concurrency}-r${repeat}` : `${variant}-c${concurrency}-r${repeat}`;
 }
 
-/** Whether a run's scenario is loaded by the open-loop (arrival-rate) driver: its levels are then rates. */
+/** Whether a run's scenario is loaded at an arrival rate (its driver's `level` is `rate`, open loop): its levels are then rates. */
 export function isOpenLoop(study: Pick<Study, 'id' | 'scenarios'>, o: Pick<ResolvedOptions, 'scenario'>): boolean {
-  return scenarioOf(study, o.scenario).driver === 'open-loop-http';
+  return driverOf(scenarioOf(study, o.scenario)).level === 'rate';
 }
 
 /** The open-loop schedule length of a run, s (the profile's, or the driver's default). */
@@ -194,7 +194,7 @@ export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenario
       const L = scenario.id === o.scenario ? runL : scenario.serviceTimeMs(o);
       const lv = levelsOf(o, scenario.id);
       const ov = { ...o, levels: lv.levels, requestsPerWorker: lv.requestsPerWorker };
-      const ws = scenario.driver === 'websocket';
+      const ws = driverOf(scenario).level === 'connections';
       if (open) {
         const cells = o.levels.map((rate) => ({
           cellId: cellId(v.id, rate, r, true),
@@ -250,11 +250,11 @@ export function makePlan(o: ResolvedOptions, study: Pick<Study, 'id' | 'scenario
 
 /**
  * A block's alone probe (Scenario.aloneProbe): its requests and their theoretical time n·L, s; null
- * when the scenario has none or is not a closed-loop HTTP scenario. Pure.
+ * when the scenario has none or its driver runs none (Driver `aloneProbe`). Pure.
  * @param L the scenario's service time, ms
  */
 export function aloneProbePlan(scenario: Pick<Scenario, 'aloneProbe' | 'driver'>, L: number): { requests: number; theoreticalS: number } | null {
-  if (!scenario.aloneProbe || scenario.driver !== 'closed-loop-http') return null;
+  if (!scenario.aloneProbe || !driverOf(scenario).aloneProbe) return null;
   const n = scenario.aloneProbe.requests;
   return { requests: n, theoreticalS: (n * L) / 1000 };
 }

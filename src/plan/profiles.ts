@@ -11,8 +11,8 @@ import { OPEN_LOOP_DEFAULTS, WEBSOCKET_DEFAULT_HOLD_S } from '../load/driver.ts'
 import { jobLimitProblems } from './sut-limits.ts';
 import { FD_RESERVE, MAX_PLAN_DURATION_S, SUT_REQUEST_TIMEOUT_MS, maxCellRequests, maxConcurrency, maxRunRequests, maxWebSocketConnections, readHostLimits, type HostLimits } from '../adapters/host/limits.ts';
 import type { ResolvedOptions } from '../types/run.ts';
-import type { Profile, Scenario, Study, Variant } from '../types/study.ts';
-import { driverFor, withShards } from '../load/driver.ts';
+import { executorInfo, type Profile, type Scenario, type Study, type Variant } from '../types/study.ts';
+import { driverFor, driverOf, withShards } from '../load/driver.ts';
 import { checkStudy } from './study-check.ts';
 import { START_COST_S, plannedStarts, startsS } from './starts.ts';
 
@@ -84,13 +84,9 @@ export function effectiveVariants(study: Study, o: Pick<ResolvedOptions, 'varian
       throw new VtbenchError(`--variants: unknown variant '${id}' of study ${study.id}`, `use one or more of: ${study.variants.map((x) => x.id).join(', ')}`, EXIT.usage);
     }
     const out = structuredClone(v) as Variant;
-    if (out.executor.kind === 'platform-pool') {
-      out.executor = {
-        kind: 'platform-pool',
-        threads: o.poolSize ?? out.executor.threads,
-        queueCapacity: o.queueCapacity ?? out.executor.queueCapacity,
-      };
-    }
+    const info = executorInfo(out.executor);
+    const pool = info.pool(out.executor);
+    if (pool) out.executor = info.withPool(out.executor, { threads: o.poolSize ?? pool.threads, queueCapacity: o.queueCapacity ?? pool.queueCapacity });
     return out;
   });
 }
@@ -103,7 +99,7 @@ export function effectiveVariants(study: Study, o: Pick<ResolvedOptions, 'varian
  */
 function checkPoolOverrides(study: Study, o: Pick<ResolvedOptions, 'variants'>, raw: Partial<Record<OptionKey, string>>): void {
   const selected = o.variants.map((id) => study.variants.find((x) => x.id === id)).filter((v): v is Variant => v !== undefined);
-  const pools = selected.filter((v) => v.executor.kind === 'platform-pool').map((v) => v.id);
+  const pools = selected.filter((v) => executorInfo(v.executor).pool(v.executor) !== null).map((v) => v.id);
   for (const [key, flag, what] of [['poolSize', 'pool-size', 'size'], ['queueCapacity', 'queue-capacity', 'queue capacity']] as const) {
     if (raw[key] === undefined) continue;
     if (pools.length === 0) {
@@ -187,7 +183,7 @@ export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study):
   checkOptionMaxima(o, host, study);
   // each variant's cells: its scenario's levels and requests per worker
   const variantScenarios = o.variantSpecs.length > 0 ? o.variantSpecs.map((v) => scenarioOfVariant(study, o, v)) : o.variants.map(() => scenarioOf(study, o.scenario));
-  const perVariant = variantScenarios.map((sc) => ({ ...levelsOf(o, sc.id), websocket: sc.driver === 'websocket' }));
+  const perVariant = variantScenarios.map((sc) => ({ ...levelsOf(o, sc.id), websocket: driverOf(sc).level === 'connections' }));
   checkJobLimits(o, study, variantScenarios);
   checkPlanSize(o, host, study, perVariant);
 }
@@ -199,9 +195,9 @@ export function checkBounds(o: ResolvedOptions, host: HostLimits, study: Study):
  * @throws VtbenchError(EXIT.usage) via tooLarge
  */
 function checkOptionMaxima(o: ResolvedOptions, host: HostLimits, study: Study): void {
-  const driver = scenarioOf(study, o.scenario).driver;
-  const inProcess = driver === 'in-process';
-  const websocket = driver === 'websocket';
+  const level = driverOf(scenarioOf(study, o.scenario)).level;
+  const inProcess = level === 'job';
+  const websocket = level === 'connections';
   for (const s of OPTION_SPECS) {
     if (!s.max) continue;
     // an in-process level is no HTTP worker (no descriptors of the harness's): the SUT's job checks its own limits (study 003);
@@ -218,7 +214,8 @@ function checkOptionMaxima(o: ResolvedOptions, host: HostLimits, study: Study): 
   const levelsSpec = OPTION_SPECS.find((x) => x.key === 'levels');
   for (const [id, e] of Object.entries(o.scenarioLevels ?? {})) {
     if (inProcess || !levelsSpec?.max) break;
-    if (study.scenarios.find((x) => x.id === id)?.driver === 'websocket') continue;
+    const sc = study.scenarios.find((x) => x.id === id);
+    if (sc && driverOf(sc).level === 'connections') continue;
     const max = maxValue(levelsSpec.max, host);
     for (const x of e.levels) if (x > max) throw tooLarge('levels', `${x} (scenario ${id})`, max, levelsSpec.max.why);
   }
@@ -233,7 +230,7 @@ function checkJobLimits(o: ResolvedOptions, study: Study, variantScenarios: read
   const variantsOf = o.variantSpecs.length > 0 ? o.variantSpecs : o.variants.map((id) => study.variants.find((x) => x.id === id)!);
   for (const [i, v] of variantsOf.entries()) {
     const sc = variantScenarios[i];
-    if (!v || !sc || sc.driver !== 'in-process' || !sc.job) continue;
+    if (!v || !sc || driverOf(sc).level !== 'job' || !sc.job) continue;
     for (const level of levelsOf(o, sc.id).levels) {
       const job = sc.job(o, v, level);
       const problems = jobLimitProblems(job);
@@ -316,11 +313,12 @@ function checkFeasible(o: ResolvedOptions, study: Study): void {
   for (const v of o.variantSpecs) {
     const scenario = scenarioOfVariant(study, o, v);
     // a WebSocket level holds connections, not tasks: a full queue is a measured outcome (refused pushes), not a plan error
-    if (scenario.driver === 'websocket') continue;
+    if (driverOf(scenario).level === 'connections') continue;
     const L = scenario.serviceTimeMs(o);
     const c = Math.max(...levelsOf(o, scenario.id).levels);
-    if (v.executor.kind !== 'platform-pool') continue;
-    const { threads, queueCapacity } = v.executor;
+    const pool = executorInfo(v.executor).pool(v.executor);
+    if (!pool) continue;
+    const { threads, queueCapacity } = pool;
     if (c > threads + queueCapacity) {
       throw new VtbenchError(`--queue-capacity: variant ${v.id}: queue ${queueCapacity} + pool ${threads} cannot hold ${c} concurrent requests; AbortPolicy would reject ${c - threads - queueCapacity} per wave`, `give --queue-capacity ${c - threads} or more, or lower --levels`, EXIT.usage);
     }
@@ -354,10 +352,11 @@ function checkOpenLoopFeasible(o: ResolvedOptions, study: Study, host: HostLimit
   for (const v of o.variantSpecs) {
     const backlog = Math.ceil(queueAtEnd(v.executor, rate, L, D));
     const capacity = executorCapacityRps(v.executor, L);
-    const inFlight = capacity === null ? Math.ceil((rate * L) / 1000) : backlog + (v.executor.kind === 'platform-pool' ? v.executor.threads : 0);
-    if (v.executor.kind === 'platform-pool' && backlog > v.executor.queueCapacity) {
+    const pool = executorInfo(v.executor).pool(v.executor);
+    const inFlight = capacity === null ? Math.ceil((rate * L) / 1000) : backlog + (pool?.threads ?? 0);
+    if (pool && backlog > pool.queueCapacity) {
       throw new VtbenchError(
-        `--queue-capacity/--duration-s/--levels: variant ${v.id}: at ${rate} req/s for ${D} s its queue reaches ≈${backlog.toLocaleString('en-US')} tasks ((λ − N/L) × D = (${rate} − ${capacity!.toFixed(2)}) × ${D}), beyond its capacity ${v.executor.queueCapacity.toLocaleString('en-US')}: AbortPolicy would cut the queue's growth`,
+        `--queue-capacity/--duration-s/--levels: variant ${v.id}: at ${rate} req/s for ${D} s its queue reaches ≈${backlog.toLocaleString('en-US')} tasks ((λ − N/L) × D = (${rate} − ${capacity!.toFixed(2)}) × ${D}), beyond its capacity ${pool.queueCapacity.toLocaleString('en-US')}: AbortPolicy would cut the queue's growth`,
         `give --queue-capacity ${backlog} or more, a shorter --duration-s, or lower --levels`, EXIT.usage);
     }
     if (inFlight > cap) {

@@ -3,7 +3,7 @@
  * shape once before using it, so a mistake in a definition is named where it is, not found later as
  * a strange cell id or a SUT that refuses to start. Pure.
  */
-import { EXECUTOR_KINDS, type Study } from '../types/study.ts';
+import { EXECUTOR_KINDS, executorInfo, type Study } from '../types/study.ts';
 import { VtbenchError, EXIT } from '../types/errors.ts';
 import { reservedSutProperties } from '../adapters/jvm/sut-process.ts';
 
@@ -36,9 +36,10 @@ export function studyProblems(s: Study): string[] {
     if (v.threadNamePrefix === '') out.push(`variant ${v.id}: empty threadNamePrefix`);
     const e = v.executor;
     if (!EXECUTOR_KINDS.includes(e.kind)) out.push(`variant ${v.id}: unknown executor kind '${String(e.kind)}' (known: ${EXECUTOR_KINDS.join(', ')})`);
-    if (e.kind === 'platform-pool') {
-      if (!Number.isInteger(e.threads) || e.threads < 1) out.push(`variant ${v.id}: threads ${e.threads} is not a whole number >= 1`);
-      if (!Number.isInteger(e.queueCapacity) || e.queueCapacity < 0) out.push(`variant ${v.id}: queueCapacity ${e.queueCapacity} is not a whole number >= 0`);
+    const pool = EXECUTOR_KINDS.includes(e.kind) ? executorInfo(e).pool(e) : null;
+    if (pool) {
+      if (!Number.isInteger(pool.threads) || pool.threads < 1) out.push(`variant ${v.id}: threads ${pool.threads} is not a whole number >= 1`);
+      if (!Number.isInteger(pool.queueCapacity) || pool.queueCapacity < 0) out.push(`variant ${v.id}: queueCapacity ${pool.queueCapacity} is not a whole number >= 0`);
     }
     const reserved = reservedSutProperties(v);
     if (reserved.length > 0) out.push(`variant ${v.id}: sutProperties set ${reserved.join(', ')}, which the harness sets from the executor and the options`);
@@ -66,7 +67,7 @@ export function studyProblems(s: Study): string[] {
       if (e.levels.length === 0 || e.levels.some((x, i) => !Number.isInteger(x) || x < 1 || (i > 0 && x <= e.levels[i - 1]!))) out.push(`profile ${p.name}: scenarioLevels.${id}.levels must be ascending whole numbers >= 1`);
       if (!Number.isInteger(e.requestsPerWorker) || e.requestsPerWorker < 1) out.push(`profile ${p.name}: scenarioLevels.${id}.requestsPerWorker must be a whole number >= 1`);
     }
-    const pools = v.variants.filter((id) => s.variants.find((x) => x.id === id)?.executor.kind === 'platform-pool');
+    const pools = v.variants.filter((id) => { const e = s.variants.find((x) => x.id === id)?.executor; return e !== undefined && EXECUTOR_KINDS.includes(e.kind) && executorInfo(e).pool(e) !== null; });
     for (const [key, value] of [['poolSize', v.poolSize], ['queueCapacity', v.queueCapacity]] as const) {
       if (value !== null && pools.length > 1) out.push(`profile ${p.name}: ${key} ${value} would give ${pools.join(', ')} the same value`);
     }

@@ -3,6 +3,7 @@
  * Node (vega View with renderer 'none' → toSVG; no canvas needed). Text widths are estimated in
  * Node, so every label limit and font size is explicit. Deterministic: same model → same bytes.
  */
+import { executorInfo } from '../types/study.ts';
 import * as vega from 'vega';
 import * as vl from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
@@ -266,7 +267,7 @@ function spectrumChart(x: ChartContext): ChartSpec {
 function openLoopQueueChart(x: ChartContext): ChartSpec | null {
   const { model, t } = x;
   // 8 open loop: the platform pool's executor queue over time at each arrival rate, with λ − N/L
-  const olPool = (model.openLoop ?? []).filter((c) => c.executor.kind === 'platform-pool' && c.repeat === 1);
+  const olPool = (model.openLoop ?? []).filter((c) => executorInfo(c.executor).pool(c.executor) !== null && c.repeat === 1);
   if (olPool.length > 0) {
     const pts: Record<string, unknown>[] = [];
     for (const c of olPool) {
@@ -274,7 +275,7 @@ function openLoopQueueChart(x: ChartContext): ChartSpec | null {
       for (const [tS, q] of c.queueSeries) pts.push({ rate, series: t.measured, tS, queue: q });
       // theory: 0 until L, then (λ − N/L)·(t − L) + (λ·L − N)⁺ during the schedule (a fluid D/D/N queue)
       const Ls = model.latencyMs / 1000;
-      const N = c.executor.kind === 'platform-pool' ? c.executor.threads : 0;
+      const N = executorInfo(c.executor).pool(c.executor)?.threads ?? 0;
       const head = Math.max(0, c.targetRatePerS * Ls - N);
       for (const tS of [0, Ls, c.durationS]) pts.push({ rate, series: t.queueTheory, tS, queue: r3(tS <= Ls ? Math.max(0, c.targetRatePerS * tS - N) : head + c.theorySlopePerS * (tS - Ls)) });
     }

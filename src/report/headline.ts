@@ -3,6 +3,7 @@
  * by hand): throughput per mode and level with % of bound, E2E / queue-wait / execution P95,
  * errors, pinned events. Pure: model in, Markdown out.
  */
+import { executorInfo } from '../types/study.ts';
 import type { ReportModel } from './model.ts';
 import { aggText, int, ms, num, pct, rps, table } from './format.ts';
 
@@ -12,7 +13,12 @@ function latencyText(model: ReportModel): string {
 }
 /** the platform pools of the run, e.g. `pool-8 pool 8` (variant id, threads) */
 function poolText(model: ReportModel): string {
-  return model.variants.flatMap((v) => { const e = model.variantSpecs.get(v)?.executor; return e?.kind === 'platform-pool' ? [`${v} pool ${e.threads}`] : []; }).join(', ') || 'no platform pool';
+  return model.variants.flatMap((v) => { const e = model.variantSpecs.get(v)?.executor; const pool = e ? executorInfo(e).pool(e) : null; return pool ? [`${v} pool ${pool.threads}`] : []; }).join(', ') || 'no platform pool';
+}
+
+/** a variant with a pool by its id and pool size (e.g. `pool-8-8`), others by id */
+function poolName(variant: string, pool: { threads: number } | null): string {
+  return pool ? `${variant}-${pool.threads}` : variant;
 }
 
 /**
@@ -24,7 +30,7 @@ export function headlineMarkdown(model: ReportModel, reportDir: string): string 
   const o = model.manifest.options;
   const rows = model.rows.map((r) => [
     // a pool variant with its size (e.g. `pool-8-8`), others by id
-    r.executor.kind === 'platform-pool' ? `${r.variant}-${r.executor.threads}` : r.variant,
+    poolName(r.variant, executorInfo(r.executor).pool(r.executor)),
     int(r.concurrency),
     aggText(r.wholeRunRps, rps),
     rps(r.boundRps),

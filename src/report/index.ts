@@ -18,7 +18,7 @@ import { esc, int, ms, raw, rps, table } from './format.ts';
 import { writeAll, writeAtomic, type OutFile } from './write.ts';
 import type { Study } from '../types/study.ts';
 import type { StudyPlugin } from './types.ts';
-import { primaryPair } from './model.ts';
+import { driverLevel, primaryPair } from './model.ts';
 
 export type Lang = 'en' | 'zh';
 /** the engine's phrases (generic placeholders); a study's phrases.<lang>.json adds and overrides keys */
@@ -35,6 +35,11 @@ export async function loadTemplates(lang: Lang, study: Pick<Study, 'templateDir'
     readFile(join(study.templateDir, `phrases.${lang}.json`), 'utf8'),
   ]);
   return { lang, report, phrases: { ...(JSON.parse(engine) as Record<string, string>), ...(JSON.parse(own) as Record<string, string>) } };
+}
+
+/** ReportMeta `load`: `in-process` when the run's scenario's driver runs one job per cell (`level` `job`), else `open-loop` for arrival-rate cells, else `closed-loop`. */
+function loadWord(model: ReportModel): NonNullable<ReportMeta['load']> {
+  return driverLevel(model.study, model.manifest.options.scenario) === 'job' ? 'in-process' : model.openLoop ? 'open-loop' : 'closed-loop';
 }
 
 /** What report/index.* lists about one run (report/<id>/meta.json). */
@@ -101,7 +106,7 @@ export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltRe
   const meta: ReportMeta = {
     runId: model.runId, study: model.manifest.options.study, profile: model.manifest.options.profile, status: model.manifest.status, startedAt: model.manifest.startedAt,
     lang: t.lang, levels: model.levels,
-    load: model.study.scenarios.find((sc) => sc.id === model.manifest.options.scenario)?.driver === 'in-process' ? 'in-process' : model.openLoop ? 'open-loop' : 'closed-loop',
+    load: loadWord(model),
     highest: pair && h ? {
       concurrency: h.concurrency, baseline: pair.baseline, candidate: pair.candidate,
       baselineRps: h.baseline.wholeRunRps.median, candidateRps: h.candidate.wholeRunRps.median,

@@ -11,13 +11,14 @@
 import { openLoopModel } from './open-loop.ts';
 import { queueGrowthPerS } from '../compute/theory/open-loop.ts';
 import type { CellResult, CompactRequests, RunManifest, SummaryRow, ThreadDumpSummary, VariantId } from '../types/run.ts';
-import type { ExecutorSpec, Study, Variant } from '../types/study.ts';
+import { executorInfo, type ExecutorSpec, type Study, type Variant } from '../types/study.ts';
 import { groupPinnedReasons } from '../compute/analysis/pinned-kind.ts';
 import {
   littleThroughputRps, plannedRequestsPerRepeat, queueWaitMeanSpreadMs, queueWaitP95WavesMs,
   rampWholeRunFraction, servers, waves, wavesWholeRunRps,
 } from '../compute/theory/bounds.ts';
 import type { LoadedRun } from './load.ts';
+import { driverOf, type DriverLevel } from '../load/driver.ts';
 import { EXIT, VtbenchError } from '../types/errors.ts';
 import { agg, maxOf, meanOf, medianOf } from './stats.ts';
 import { successfulColumns } from '../compute/analysis/summary.ts';
@@ -48,8 +49,8 @@ export const mib1 = (bytes: number): number => Math.round((bytes / MIB) * 10) / 
 export function rssDeltaMiB(baselineBytes: number | null, candidateBytes: number | null): number | null {
   return baselineBytes === null || candidateBytes === null ? null : Math.round((mib1(candidateBytes) - mib1(baselineBytes)) * 10) / 10;
 }
-/** the executor runs one thread per task (no queue, no pool) */
-export const perTask = (e: ExecutorSpec): boolean => e.kind === 'virtual-per-task';
+/** the executor runs each task on a virtual thread of its own (EXECUTOR_KIND_INFO tasksOnVirtualThreads: no queue, no pool) */
+export const perTask = (e: ExecutorSpec): boolean => executorInfo(e).tasksOnVirtualThreads;
 
 /** A cell's mock statistics as the run format has them; `scope: 'cell'` marks per-cell figures (optional, absent in schema-1 runs before it). */
 type CellMock = CellResult['mock'] & { scope?: 'cell' };
@@ -93,7 +94,7 @@ function dumpEvidence(x: CellResult, prefix: string): ThreadDumpEvidence {
   for (const g of dump.groups) if (g.virtual && !isBench(g)) other.set(g.namePrefix, (other.get(g.namePrefix) ?? 0) + g.count);
   const nonEmpty = dump.containers.filter((c) => c.threadCount > 0);
   // the benchmark executor: the one container of the executor's type whose thread count equals the benchmark's threads
-  const kind = perTask(x.executor) ? /ThreadPerTaskExecutor@/ : /(^|\.)ThreadPoolExecutor@/;
+  const kind = executorInfo(x.executor).dumpContainer;
   const match = benchmarkThreads > 0 ? nonEmpty.filter((c) => kind.test(c.name) && c.threadCount === benchmarkThreads) : [];
   return {
     cellId: x.cellId, variant: x.variant, executor: x.executor, concurrency: x.concurrency, dump,
@@ -168,13 +169,19 @@ function cellResources(c: CellResult) {
 }
 
 /**
- * Whether cells were loaded at an arrival rate (open loop): their scenario's driver in `study` is
- * `open-loop-http`, or (a scenario the study no longer defines) their load summary carries the
+ * Whether cells were loaded at an arrival rate (open loop): their scenario's driver in `study` has
+ * `level` `rate` (src/load/driver-plan.ts DriverLevel), or (a scenario the study no longer defines) their load summary carries the
  * open-loop block that driver writes (src/load/open-loop.ts). Cells of one row share a scenario, so
  * one such cell decides.
  */
 export function isOpenLoopCells(cells: readonly CellResult[], study: Pick<Study, 'scenarios'>): boolean {
-  return cells.some((x) => study.scenarios.find((sc) => sc.id === x.scenario)?.driver === 'open-loop-http' || x.load.openLoop !== undefined);
+  return cells.some((x) => driverLevel(study, x.scenario) === 'rate' || x.load.openLoop !== undefined);
+}
+
+/** The `level` of the driver of `study`'s scenario `scenarioId` (src/load/driver-plan.ts DriverLevel); null for a scenario the study no longer defines. */
+export function driverLevel(study: Pick<Study, 'scenarios'>, scenarioId: string): DriverLevel | null {
+  const sc = study.scenarios.find((x) => x.id === scenarioId);
+  return sc ? driverOf(sc).level : null;
 }
 
 function buildRow(sr: SummaryRow, exec: ExecutorSpec, L: number, cells: CellResult[], m: RunManifest, requests: ReadonlyMap<string, CompactRequests>, study: Pick<Study, 'scenarios'>, source: RowSource, pdef: string): RowModel {

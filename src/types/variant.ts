@@ -26,20 +26,41 @@ export type ExecutorSpec =
 
 /**
  * What the harness needs to know of one executor kind, so that the engine asks the kind instead of
- * testing for it. A new kind is its member of ExecutorSpec and its entry in EXECUTOR_KIND_INFO (and,
- * on the SUT's side, its class in sut/…/executors/ and its line in ExecutorKinds.java).
+ * testing for it. A new kind is its member of ExecutorSpec and its entry in EXECUTOR_KIND_INFO, then
+ * `npm run schema` (the run files record the executor); if its cells take thread dumps, its reading
+ * `td.<kind>` (optionally `td.<kind>@openLoop`) in templates/engine/phrases.{en,zh}.json (the report throws
+ * on a missing phrase); on the SUT's side its class in sut/…/executors/ and its line in
+ * ExecutorKinds.java.
  */
 export interface ExecutorKindInfo<E extends ExecutorSpec = ExecutorSpec> {
   /** the executor in words, for the plan (`platform pool 8 threads, queue 10000`) */
   describe(e: E): string;
   /** the `bench.executor.*` properties beyond `.kind` that configure it in the SUT (sut/…/BenchProperties.java) */
   sutProperties(e: E): [string, string][];
-  /** the fixed pool of platform threads its tasks run on, as the SUT reports it (`/bench/info` executor `threads`, `queueCapacity`); null when none */
+  /**
+   * the fixed pool of platform threads its tasks run on, as the SUT reports it (`/bench/info` executor
+   * `threads`, `queueCapacity`); null when none. Non-null turns on what the harness does for a pool:
+   * --pool-size/--queue-capacity (withPool), the queue-capacity bounds checks (src/plan/profiles.ts),
+   * the study check of threads >= 1 and queueCapacity >= 0 (src/plan/study-check.ts), and the
+   * report's pool lines, slopes and thread-dump reading (src/report)
+   */
   pool(e: E): { threads: number; queueCapacity: number } | null;
+  /** `e` with its pool's threads and queue capacity replaced (--pool-size, --queue-capacity); `e` itself for a kind whose pool(e) is null */
+  withPool(e: E, p: { threads: number; queueCapacity: number }): E;
   /** the thread limit a request meets (src/compute/theory/bounds.ts threadLimit), null when there is none */
   threadLimit(e: E): number | null;
-  /** every task runs on a virtual thread of its own (thread dumps count the executor's threads as virtual; the scheduler-delay flag applies) */
+  /**
+   * every task runs on a virtual thread of its own: thread dumps count the executor's threads as
+   * virtual; the scheduler-delay flag applies; the report looks for a ThreadPerTaskExecutor in dumps
+   * and counts its cells' pinning events against the pin rule (src/report/model.ts, sections/published.ts)
+   */
   tasksOnVirtualThreads: boolean;
+  /**
+   * the JDK thread container (`jcmd <pid> Thread.dump_to_file -format=json`, named `<class>@<hash>`)
+   * its tasks' threads sit in: the report names the one such container holding the benchmark's
+   * threads as the benchmark executor (src/report/model.ts dumpEvidence)
+   */
+  dumpContainer: RegExp;
 }
 
 type KindInfo = { [K in ExecutorSpec['kind']]: ExecutorKindInfo<Extract<ExecutorSpec, { kind: K }>> };
@@ -50,23 +71,30 @@ export const EXECUTOR_KIND_INFO: Readonly<KindInfo> = {
     describe: (e) => `platform pool ${e.threads} threads, queue ${e.queueCapacity}`,
     sutProperties: (e) => [['bench.executor.threads', String(e.threads)], ['bench.executor.queue-capacity', String(e.queueCapacity)]],
     pool: (e) => ({ threads: e.threads, queueCapacity: e.queueCapacity }),
+    withPool: (_e, p) => ({ kind: 'platform-pool', threads: p.threads, queueCapacity: p.queueCapacity }),
     threadLimit: (e) => e.threads,
     tasksOnVirtualThreads: false,
+    dumpContainer: /(^|\.)ThreadPoolExecutor@/,
   },
   'virtual-per-task': {
     describe: () => 'virtual thread per task',
     sutProperties: () => [],
     pool: () => null,
+    withPool: (e) => e,
     threadLimit: () => null,
     tasksOnVirtualThreads: true,
+    dumpContainer: /ThreadPerTaskExecutor@/,
   },
   'spring-boot-auto': {
     describe: (e) => `Spring Boot's own executors (${e.virtualThreads ? 'virtual threads' : `@Async pool ${e.asyncCoreThreads ?? '?'}, Tomcat ${e.tomcatMaxThreads ?? '?'} threads`})`,
     sutProperties: () => [],
     pool: () => null,
+    withPool: (e) => e,
     // a request holds one of Tomcat's worker threads throughout (null on virtual threads)
     threadLimit: (e) => e.tomcatMaxThreads,
     tasksOnVirtualThreads: false,
+    // the @Async pool's ThreadPoolExecutor (Spring's ThreadPoolTaskExecutor wraps one)
+    dumpContainer: /(^|\.)ThreadPoolExecutor@/,
   },
 };
 

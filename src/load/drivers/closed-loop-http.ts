@@ -12,6 +12,9 @@ declare module '../../types/study.ts' {
 /** The closed-loop HTTP driver: c workers, one connection each, n requests back to back (src/load/run.ts). */
 export const closedLoopHttpDriver: Driver = {
   kind: 'closed-loop-http',
+  level: 'workers',
+  aloneProbe: true,
+  controlCalls: false,
   run(p, events) {
     return runClosedLoop(closedLoopOptionsOf(p), events);
   },

@@ -16,6 +16,9 @@ declare module '../../types/study.ts' {
  */
 export const inProcessDriver: Driver = {
   kind: 'in-process',
+  level: 'job',
+  aloneProbe: false,
+  controlCalls: true,
   run(p) {
     const variant = p.variant;
     const job = variant ? p.scenario.job?.(p.options, variant, p.concurrency) : undefined;

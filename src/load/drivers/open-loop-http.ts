@@ -12,6 +12,9 @@ declare module '../../types/study.ts' {
 /** The open-loop HTTP driver: the scenario's request at λ = the cell's level for `durationS` (src/load/open-loop.ts). */
 export const openLoopHttpDriver: Driver = {
   kind: 'open-loop-http',
+  level: 'rate',
+  aloneProbe: false,
+  controlCalls: false,
   run(p, events) {
     const req = p.scenario.request(p.options);
     const o = p.options;

@@ -17,6 +17,9 @@ declare module '../../types/study.ts' {
  */
 export const websocketDriver: Driver = {
   kind: 'websocket',
+  level: 'connections',
+  aloneProbe: false,
+  controlCalls: false,
   run(p) {
     const o = p.options;
     return runWebSocketCell({

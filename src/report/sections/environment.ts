@@ -1,4 +1,5 @@
 /** Report section `{{environment}}`: host, versions, SUT settings, plan, and the load shards of a sharded run. Pure. */
+import { executorInfo } from '../../types/study.ts';
 import type { ReportModel } from '../types.ts';
 import { int, ms, num, raw, rps, table, type Raw } from '../format.ts';
 import type { SectionKit } from './kit.ts';
@@ -9,9 +10,10 @@ function executorVars(model: ReportModel): Record<string, string> {
   const execVars: Record<string, string> = {};
   for (const v of model.variantSpecs.values()) {
     execVars[`${v.id}.label`] = v.label;
-    if (v.executor.kind === 'platform-pool') { execVars[`${v.id}.threads`] = int(v.executor.threads); execVars[`${v.id}.queue`] = int(v.executor.queueCapacity); }
+    const pool = executorInfo(v.executor).pool(v.executor);
+    if (pool) { execVars[`${v.id}.threads`] = int(pool.threads); execVars[`${v.id}.queue`] = int(pool.queueCapacity); }
   }
-  execVars['list'] = o.variants.map((id) => { const v = model.variantSpecs.get(id); const e = v?.executor; return `${v?.label ?? id}: ${e?.kind === 'platform-pool' ? `${e.kind}(${int(e.threads)}, queue ${int(e.queueCapacity)})` : (e?.kind ?? '?')}`; }).join('; ');
+  execVars['list'] = o.variants.map((id) => { const v = model.variantSpecs.get(id); const e = v?.executor; const pool = e ? executorInfo(e).pool(e) : null; return `${v?.label ?? id}: ${pool ? `${e!.kind}(${int(pool.threads)}, queue ${int(pool.queueCapacity)})` : (e?.kind ?? '?')}`; }).join('; ');
   return execVars;
 }
 

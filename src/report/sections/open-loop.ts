@@ -1,4 +1,5 @@
 /** Report section `{{openLoop}}`: the open-loop (arrival-rate) cells (src/report/open-loop.ts). Pure. */
+import { executorInfo } from '../../types/study.ts';
 import type { ReportModel } from '../types.ts';
 import type { OpenLoopCellModel } from '../open-loop.ts';
 import { Raw, esc, int, ms, num, raw, rps, table } from '../format.ts';
@@ -20,7 +21,7 @@ function cellRow(c: OpenLoopCellModel, k: SectionKit): (string | Raw)[] {
     p3(c.e2eFromIntendedMs),
     p3(c.e2eFromSendMs),
     c.fit.slopePerS === null ? '—' : `${num(c.fit.slopePerS, 2)}${c.fit.r2 === null ? '' : ` (r² ${num(c.fit.r2, 3)})`}`,
-    c.executor.kind === 'platform-pool' ? num(c.theorySlopePerS, 2) : '0',
+    executorInfo(c.executor).pool(c.executor) !== null ? num(c.theorySlopePerS, 2) : '0',
     c.slopeRatio === null ? '—' : num(c.slopeRatio, 3),
   ];
 }

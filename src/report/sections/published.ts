@@ -1,4 +1,5 @@
 /** Report section `{{publishedTable}}`: the study's published figures beside this run's, with verdicts and reasons. Pure (adds footnotes to the kit's book). */
+import { executorInfo } from '../../types/study.ts';
 import type { PublishedVerdict, Reason, ReportModel, Verdict } from '../types.ts';
 import { PIN_EVENTS_PER_REQUEST } from '../model.ts';
 import { int, ms, num, pct, raw, rps, signed, table, type Raw } from '../format.ts';
@@ -33,7 +34,7 @@ function tolProv(model: ReportModel, p: PublishedVerdict): Provenance {
 /** A figure's tolerance as printed; the pinning rule's allowed events for a figure counted in events. */
 function tolText(model: ReportModel, k: SectionKit, p: PublishedVerdict): string | Raw {
   const { P, pv, s } = k;
-  if (p.unit === 'events') return P('tol.pinRule', { abs: pv(num(p.tolerance.abs, 1), derivedProv('pinAllowed', `${num(PIN_EVENTS_PER_REQUEST, 2)} × ${int(model.pinRule.requests)} = ${num(p.tolerance.abs, 1)}`, [], undefined, model.cells.filter((x) => x.pinned !== null && x.executor.kind === 'virtual-per-task').map((x) => ({ file: `cells/${x.cellId}.json`, pointer: '/load/count' })))) });
+  if (p.unit === 'events') return P('tol.pinRule', { abs: pv(num(p.tolerance.abs, 1), derivedProv('pinAllowed', `${num(PIN_EVENTS_PER_REQUEST, 2)} × ${int(model.pinRule.requests)} = ${num(p.tolerance.abs, 1)}`, [], undefined, model.cells.filter((x) => x.pinned !== null && executorInfo(x.executor).tasksOnVirtualThreads).map((x) => ({ file: `cells/${x.cellId}.json`, pointer: '/load/count' })))) });
   const parts: string[] = [];
   if (p.tolerance.rel > 0) parts.push(`±${num(p.tolerance.rel * 100, 0)} %`);
   if (p.tolerance.abs > 0 || parts.length === 0) parts.push(`±${unitFmt(p.unit, p.tolerance.abs)}`);

@@ -1,4 +1,5 @@
 /** Report section `{{threadDumps}}`: each thread dump's reading (phrase `td.<executor kind>`), its groups and containers. Pure. */
+import { executorInfo } from '../../types/study.ts';
 import type { ReportModel, ThreadDumpEvidence } from '../types.ts';
 import { code, esc, int, num, raw, table, type Raw } from '../format.ts';
 import type { SectionKit } from './kit.ts';
@@ -8,7 +9,7 @@ function dumpParts(d: ThreadDumpEvidence, k: SectionKit): string[] {
   const { P, s, variantName } = k;
   const parts: string[] = [`### ${esc(variantName(d.variant))} @ ${int(d.concurrency)} (${esc(d.cellId)})`];
   const otherN = d.otherVirtual.reduce((a, g) => a + g.count, 0);
-  const pool = d.executor.kind === 'platform-pool' ? d.executor.threads : null;
+  const pool = executorInfo(d.executor).pool(d.executor)?.threads ?? null;
   const others = pool === null && otherN > 0
     ? P('td.otherVirtual', { n: int(otherN), names: d.otherVirtual.map((g) => `${g.namePrefix} × ${int(g.count)}`).join(', ') })
     : raw('');
