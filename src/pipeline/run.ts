@@ -60,6 +60,11 @@ export interface RunContext {
   /** liveness polling policy (tests shorten it); default DEFAULT_LIVENESS */
   liveness?: Partial<LivenessOptions>;
   /**
+   * the run's database is an external server (`--db-url`): `deps.startDb` only connects to it, so no
+   * `starting`/`started` lines (nothing is started). Absent or false: the run starts its own PostgreSQL.
+   */
+  externalDb?: boolean;
+  /**
    * this process is one shard of a multi-host run (`run.mjs shard`): every load runs its share of the
    * workers, in step with the other shards (src/pipeline/pod-shard.ts). Absent: the whole load is this
    * process's (or its `--shards` children's on this host).
@@ -93,7 +98,9 @@ export async function executePlan(ctx: RunContext): Promise<void> {
     if (needsDb) {
       if (!deps.startDb) throw new VtbenchError('a scenario of this plan queries PostgreSQL, but the run has no database', 'run it through run.mjs (it starts PostgreSQL or uses --db-url)', EXIT.prerequisite);
       const startDb = deps.startDb;
-      db = await timedStart(ctx.emit, 'postgres', undefined, () => startDb({ maxPool: maxDbPool(pending.map((b) => b.variant)), logFile: join(store.logsDir, 'postgres.log') }));
+      const connect = () => startDb({ maxPool: maxDbPool(pending.map((b) => b.variant)), logFile: join(store.logsDir, 'postgres.log') });
+      // an external database (--db-url) starts nothing: no progress lines for it, as for --sut-url
+      db = ctx.externalDb === true ? await connect() : await timedStart(ctx.emit, 'postgres', undefined, connect);
       if (db.pid !== null) ctx.children.add({ pid: db.pid, role: 'postgres', marker: db.marker, stop: db.stop });
       ctx.manifest.db = db.info;
       store.writeManifest(ctx.manifest);
