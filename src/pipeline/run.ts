@@ -410,17 +410,8 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   const dump = takeDump ? scheduleDump(() => deps.getThreadDump(sut.baseUrl), wallStart, (cell.theoreticalS * 1000) / 2) : null;
   // stopped as soon as the driver's run settles, before loadCell waits for the liveness watch to stop
   // (up to a probe round): a dump taken then would be of the drained SUT, stored as the mid-load one
-  const loadSettled = () => {
-    puller.stop();
-    dump?.cancel();
-  };
-  let loaded: Awaited<ReturnType<typeof loadCell>>;
-  try {
-    loaded = await loadCell(ctx, cell, variant, sut, mock, watched, components, loadSettled);
-  } finally {
-    loadSettled();
-  }
-  const { result, loadDied, componentCpuSamples, dead } = loaded;
+  const loadSettled = (): void => { puller.stop(); dump?.cancel(); };
+  const { result, loadDied, componentCpuSamples, dead } = await loadCell(ctx, cell, variant, sut, mock, watched, components, loadSettled).finally(loadSettled);
   if (dead) throw fail(dead.cause, dead, result !== null && result.records.length > 0 ? result.summary : null, null);
   if (loadDied || result === null) {
     const d = deathOfLoad(loadDied!, failedCellPath(store, cell.cellId));
