@@ -36,6 +36,7 @@ import { processTreeCpuMs } from '../adapters/process/proc-cpu.ts';
 import { startComponentCpuSampler } from '../adapters/process/cpu-sampler.ts';
 import { ChildRegistry } from '../adapters/process/children.ts';
 import { timedStart, type Emit } from './events.ts';
+import { awaitDump, scheduleDump } from './thread-dump-schedule.ts';
 import { LivenessWatch, checkNow, type Death, type LivenessOptions, type Watched } from '../adapters/process/liveness.ts';
 import { recordFailedCell, clearFailedCell, unusableLoad, failedCellPath } from './failed-cells.ts';
 import { ComponentDiedError } from '../load/component-died.ts';
@@ -59,6 +60,11 @@ export interface RunContext {
   /** liveness polling policy (tests shorten it); default DEFAULT_LIVENESS */
   liveness?: Partial<LivenessOptions>;
   /**
+   * the run's database is an external server (`--db-url`): `deps.startDb` only connects to it, so no
+   * `starting`/`started` lines (nothing is started). Absent or false: the run starts its own PostgreSQL.
+   */
+  externalDb?: boolean;
+  /**
    * this process is one shard of a multi-host run (`run.mjs shard`): every load runs its share of the
    * workers, in step with the other shards (src/pipeline/pod-shard.ts). Absent: the whole load is this
    * process's (or its `--shards` children's on this host).
@@ -68,6 +74,9 @@ export interface RunContext {
 
 /** Samples are pulled from the SUT this often during a cell, so the SUT's ring buffer never wraps. */
 const SAMPLE_PULL_MS = 5000;
+
+/** How long after the load and its checks a cell waits for its mid-load thread dump (then stored without one). */
+const DUMP_WAIT_MS = 10_000;
 
 /**
  * Run every block of the plan that still has missing cells. Resolves when all cells are done;
@@ -89,7 +98,9 @@ export async function executePlan(ctx: RunContext): Promise<void> {
     if (needsDb) {
       if (!deps.startDb) throw new VtbenchError('a scenario of this plan queries PostgreSQL, but the run has no database', 'run it through run.mjs (it starts PostgreSQL or uses --db-url)', EXIT.prerequisite);
       const startDb = deps.startDb;
-      db = await timedStart(ctx.emit, 'postgres', undefined, () => startDb({ maxPool: maxDbPool(pending.map((b) => b.variant)), logFile: join(store.logsDir, 'postgres.log') }));
+      const connect = () => startDb({ maxPool: maxDbPool(pending.map((b) => b.variant)), logFile: join(store.logsDir, 'postgres.log') });
+      // an external database (--db-url) starts nothing: no progress lines for it, as for --sut-url
+      db = ctx.externalDb === true ? await connect() : await timedStart(ctx.emit, 'postgres', undefined, connect);
       if (db.pid !== null) ctx.children.add({ pid: db.pid, role: 'postgres', marker: db.marker, stop: db.stop });
       ctx.manifest.db = db.info;
       store.writeManifest(ctx.manifest);
@@ -396,15 +407,11 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   const componentsBefore = components ? componentCpu() : null;
   const fail = cellFailer(ctx, cell, startedAt, wallStart);
   const puller = startSamplePuller(deps, sut.baseUrl, wallStart);
-  const dump = takeDump ? scheduleDump(deps, sut.baseUrl, wallStart, (cell.theoreticalS * 1000) / 2) : null;
-  let loaded: Awaited<ReturnType<typeof loadCell>>;
-  try {
-    loaded = await loadCell(ctx, cell, variant, sut, mock, watched, components);
-  } finally {
-    puller.stop();
-    dump?.cancel();
-  }
-  const { result, loadDied, componentCpuSamples, dead } = loaded;
+  const dump = takeDump ? scheduleDump(() => deps.getThreadDump(sut.baseUrl), wallStart, (cell.theoreticalS * 1000) / 2) : null;
+  // stopped as soon as the driver's run settles, before loadCell waits for the liveness watch to stop
+  // (up to a probe round): a dump taken then would be of the drained SUT, stored as the mid-load one
+  const loadSettled = (): void => { puller.stop(); dump?.cancel(); };
+  const { result, loadDied, componentCpuSamples, dead } = await loadCell(ctx, cell, variant, sut, mock, watched, components, loadSettled).finally(loadSettled);
   if (dead) throw fail(dead.cause, dead, result !== null && result.records.length > 0 ? result.summary : null, null);
   if (loadDied || result === null) {
     const d = deathOfLoad(loadDied!, failedCellPath(store, cell.cellId));
@@ -425,8 +432,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   const unusable = unusableLoad(result.summary);
   if (unusable) throw fail(unusable, null, result.summary, mockStats);
   // a dump the driver took itself (the websocket watchdog's, at the stall) is the cell's dump
-  const dumpWait = new AbortController(); // the 10 s limit is cleared once the dump is in, so it holds no process open
-  const dumped = result.stallDump ?? (dump ? await Promise.race([dump.taken, sleep(10_000, null, { signal: dumpWait.signal })]).finally(() => dumpWait.abort()) : null);
+  const dumped = result.stallDump ?? (dump ? await awaitDump(dump, DUMP_WAIT_MS) : null);
 
   const durationMs = Date.now() - wallStart;
   const host = hostCpuPct(cpuBefore, cpuAfter);
@@ -515,28 +521,14 @@ function startSamplePuller(deps: RunDeps, baseUrl: string, wallStart: number) {
   };
 }
 
-/** A thread dump `afterMs` after `wallStart` (the middle of the highest level's cell); `taken` resolves null when it failed or was cancelled before it was asked for. */
-function scheduleDump(deps: RunDeps, baseUrl: string, wallStart: number, afterMs: number): { taken: Promise<{ raw: string; atMs: number } | null>; cancel: () => void } {
-  let timer: NodeJS.Timeout | null = null;
-  let notAsked = (): void => {};
-  const taken = new Promise<{ raw: string; atMs: number } | null>((resolve) => {
-    notAsked = () => resolve(null);
-    timer = setTimeout(() => {
-      notAsked = () => {};
-      const at = Date.now() - wallStart;
-      deps.getThreadDump(baseUrl).then((raw) => resolve({ raw, atMs: at }), () => resolve(null));
-    }, afterMs);
-  });
-  // a load that ended before the dump's time takes none: null at once, not after the 10 s wait of runCell
-  return { taken, cancel: () => { if (timer) clearTimeout(timer); notAsked(); } };
-}
-
 /**
  * The cell's load through its driver, with the liveness watch (a death aborts the load) and the
  * components' CPU sampled around it. A load process that died (a shard of --shards K, another pod of
  * a multi-host run) is returned as `loadDied`, not thrown; `dead` is the watched component that died.
+ * `loadSettled` is called once the driver's run has settled (resolved or thrown), before the watch is
+ * stopped (which can wait out a probe round).
  */
-async function loadCell(ctx: RunContext, cell: PlannedCell, variant: Variant, sut: SutHandle, mock: MockHandle, watched: readonly Watched[], components: { db: DbHandle | null } | null) {
+async function loadCell(ctx: RunContext, cell: PlannedCell, variant: Variant, sut: SutHandle, mock: MockHandle, watched: readonly Watched[], components: { db: DbHandle | null } | null, loadSettled: () => void) {
   const cellAbort = new AbortController();
   const watch = new LivenessWatch(() => watched, ctx.liveness).start(() => cellAbort.abort());
   // the same components' CPU (and the generator's, one shard only) on a timer, bracketing the load; a pod shard (run.mjs shard) generates its share in this process
@@ -555,6 +547,7 @@ async function loadCell(ctx: RunContext, cell: PlannedCell, variant: Variant, su
     if (!(e instanceof ComponentDiedError)) throw e;
     loadDied = e;
   } finally {
+    loadSettled();
     cpuSampler.sample();
     componentCpuSamples = cpuSampler.stop();
     await watch.stop();

@@ -51,6 +51,8 @@ test('study 002 with a --db-url that does not answer: exit 6 naming it, and no r
     assert.doesNotMatch(out.text(), /pw/, 'no password in the output');
     assert.deepEqual(existsSync(runsDir) ? readdirSync(runsDir) : [], [], 'no run folder left');
     assert.match(out.text(), /nothing was measured; removed the run folder/);
+    // --db-url starts no server: no "starting PostgreSQL … (≈ 4 s)" line before the connection attempt
+    assert.doesNotMatch(out.text(), /starting PostgreSQL|PostgreSQL ready after/);
   } finally {
     for (const k of kids) await k.stop();
     rmSync(tmp, { recursive: true, force: true });

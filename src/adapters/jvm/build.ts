@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync, renameSync, createWriteStream } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { EXIT, VtbenchError } from '../../types/errors.ts';
-import { jdkEnv, requireSutJdk, type Jdk } from './jdk.ts';
+import { jdkEnv, refuseJvmInTestTiers, requireSutJdk, type Jdk } from './jdk.ts';
 import { SUT_DIR, SUT_JAR_NAME } from './paths.ts';
 
 export interface BuildOptions {
@@ -67,9 +67,11 @@ export function isUpToDate(sutDir: string = SUT_DIR): boolean {
 /**
  * Returns the path of an up-to-date jar, running `mvn -q -f sut/pom.xml -DskipTests package` with
  * JAVA_HOME set to `jdk` when needed.
- * @throws VtbenchError {@link EXIT.build} with the tail of Maven's output when the build fails
+ * @throws VtbenchError {@link EXIT.build} with the tail of Maven's output when the build fails;
+ *   {@link EXIT.prerequisite} in the unit and integration test tiers (refuseJvmInTestTiers)
  */
 export async function buildSut(opts: BuildOptions): Promise<string> {
+  refuseJvmInTestTiers('building the SUT');
   const sutDir = opts.sutDir ?? SUT_DIR;
   requireSutJdk(opts.jdk);
   const jar = jarPathOf(sutDir);

@@ -125,6 +125,25 @@ export function findJdk(minMajor = 21, search: JdkSearch = {}): Jdk {
   );
 }
 
+/**
+ * Set (to `1`) by the unit and integration test tiers (test/support/tier.mjs): in them nothing may
+ * build the SUT or start a JVM (docs/architecture.md, "Tests in tiers").
+ */
+export const NO_JVM_ENV = 'VTBENCH_NO_JVM';
+
+/**
+ * Refuses `what` (a SUT build or a JVM start) when {@link NO_JVM_ENV} is set in `env`.
+ * @throws VtbenchError (exit {@link EXIT.prerequisite}) saying that the test tiers start no JVM
+ */
+export function refuseJvmInTestTiers(what: string, env: Record<string, string | undefined> = process.env): void {
+  if (env[NO_JVM_ENV] === undefined || env[NO_JVM_ENV] === '' || env[NO_JVM_ENV] === '0') return;
+  throw new VtbenchError(
+    `${what} refused: ${NO_JVM_ENV}=${env[NO_JVM_ENV]} (set by test/support/tier.mjs: the unit and integration tiers start no Maven and no JVM)`,
+    'a test that needs the real SUT belongs in test/e2e/ (npm run test:e2e)',
+    EXIT.prerequisite,
+  );
+}
+
 /** Environment for child processes (Maven, the SUT) that must use this JDK. */
 export function jdkEnv(jdk: Jdk, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   return { ...base, JAVA_HOME: jdk.home, PATH: `${join(jdk.home, 'bin')}:${base['PATH'] ?? ''}` };

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { EXIT, VtbenchError } from '../../types/errors.ts';
 import type { PinningMode, SutInfo } from '../../types/sut-api.ts';
 import { getInfo } from './client.ts';
-import { requireSutJdk, type Jdk } from './jdk.ts';
+import { refuseJvmInTestTiers, requireSutJdk, type Jdk } from './jdk.ts';
 import { interruptedError } from './build.ts';
 import { DEFAULT_BIND_ADDRESS, connectHostOf, httpOrigin } from './bind.ts';
 import { executorInfo, type Variant } from '../../types/study.ts';
@@ -219,10 +219,12 @@ const sleep = (ms: number, signal?: AbortSignal): Promise<void> => new Promise((
 /**
  * Spawns `java <flags> -jar <jar> --server.port=… --bench.variant=… --bench.executor.kind=…`, waits until /bench/info
  * answers 200.
- * @throws VtbenchError {@link EXIT.portInUse} when the port already answers;
+ * @throws VtbenchError {@link EXIT.prerequisite} in the unit and integration test tiers (refuseJvmInTestTiers);
+ *   {@link EXIT.portInUse} when the port already answers;
  *   {@link EXIT.notReady} (with the log tail) when the JVM exits early or is not ready in time
  */
 export async function startSut(o: StartSutOptions): Promise<SutProcess> {
+  refuseJvmInTestTiers('starting the SUT JVM');
   requireSutJdk(o.jdk);
   const bindAddress = o.bindAddress ?? DEFAULT_BIND_ADDRESS;
   if (await portAnswers(connectHostOf(bindAddress), o.port)) {

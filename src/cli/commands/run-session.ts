@@ -198,7 +198,7 @@ async function measure(a: MeasureArgs, s: RunSession, emit: Emit, deps: MainDeps
   });
   const external = withExternalComponents(runDeps, options);
   const pod = a.pod ?? undefined;
-  await executePlan({ study, options, plan, store, manifest, deps: pod ? podShardDeps(external, pod.index) : external, emit, signal: s.abort.signal, children: s.children, ...(pod ? { pod } : {}) });
+  await executePlan({ study, options, plan, store, manifest, deps: pod ? podShardDeps(external, pod.index) : external, emit, signal: s.abort.signal, children: s.children, ...(pod ? { pod } : {}), ...(a.dbUrl !== null ? { externalDb: true } : {}) });
   const first = Object.values(manifest.sut)[0];
   if (first) {
     manifest.versions.springBoot = first.springBootVersion;
