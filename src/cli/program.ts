@@ -80,7 +80,7 @@ function rootProgram(io: Io, studies: readonly Study[], chosen: Chosen, addRunOp
 
   const program = new Command('run.mjs')
     .description('vtbench: executor variants of a Java service (platform-thread pools, virtual threads) measured over real HTTP, one study at a time.')
-    .usage('[options] | report [runs/<id>] [--lang en|zh] | compare <runA> <runB> | list | resummarize <runs/<id>> | k8s --shards K --sut-url URL --mock-url URL | shard --out DIR | merge <shard-dir>...')
+    .usage('[options] | report [runs/<id>] [--lang en|zh] | compare <runA> <runB> | list | resummarize <run folder> | k8s --shards K --sut-url URL --mock-url URL | shard --out DIR | merge <shard-dir>...')
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => {} })
     .exitOverride()
     .enablePositionalOptions()

@@ -25,8 +25,8 @@ const CLIENT_KEEP_ALIVE_MS = 600_000;
 /**
  * The undici options of a cell's connections (a closed loop's Client per worker, an open loop's
  * Pool): one request at a time per connection (no pipelining), the cell's connect, headers and
- * body timeouts in ms, and a keep-alive far longer than the cell, so no connection is closed by
- * the client mid-cell. Pure.
+ * body timeouts in ms, and an idle keep-alive far longer than any idle gap in a closed loop or
+ * between arrivals, so the client closes no connection mid-cell. Pure.
  */
 export function connectionOptionsOf(o: { connectTimeoutMs: number; headersTimeoutMs: number; bodyTimeoutMs: number }) {
   return {

@@ -23,7 +23,6 @@ import { connectionOptionsOf, dispatchOptionsOf } from './dispatch-options.ts';
 import { percentiles } from '../compute/stats/percentiles.ts';
 import type { ErrorClass, LoadEvents, LoadResult, LoadgenStats, OpenLoopOptions, OpenLoopSummary, RequestRecord, UnsentRecord } from '../types/load.ts';
 
-
 /**
  * A seeded uniform generator on [0, 1): mulberry32 (Tommy Ettinger's 32-bit generator, public
  * domain). Deterministic for a seed, so a Poisson schedule can be reproduced.

@@ -12,6 +12,7 @@ import { computeFlags, generatorDelayThresholdMs } from '../compute/analysis/fla
 import { firstIntendedStartMs } from '../load/schedule.ts';
 import { summarizeOpenLoop } from '../load/open-loop.ts';
 import { RunStore } from '../adapters/store/run-store.ts';
+import { resumeArg } from '../adapters/store/resume-arg.ts';
 import { buildSummary } from '../compute/analysis/summary.ts';
 import type { CompactRequests, StartMode } from '../types/run.ts';
 
@@ -105,7 +106,7 @@ export function resummarizeRun(runDir: string, errorFlagThreshold?: number): str
   // 'complete' only while every planned cell has files that parse and validate (the run's own rule,
   // src/cli/commands/run-session.ts): a cell found damaged here (skipped above) makes the run 'failed', to be resumed
   const missing = manifest.status === 'complete' ? manifest.cellOrder.filter((id) => !done.includes(id)) : [];
-  const status = missing.length > 0 ? { status: 'failed' as const, error: `resummarize found ${missing.length} of ${manifest.cellOrder.length} planned cell(s) without a valid result: ${missing.join(', ')}; measure them with --resume ${manifest.runId}` } : {};
+  const status = missing.length > 0 ? { status: 'failed' as const, error: `resummarize found ${missing.length} of ${manifest.cellOrder.length} planned cell(s) without a valid result: ${missing.join(', ')}; measure them with --resume ${resumeArg(store.dir, manifest.runId)}` } : {};
   store.writeManifest({ ...manifest, ...status, notes: [...(manifest.notes ?? []), note] });
   return done;
 }

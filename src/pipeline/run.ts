@@ -21,6 +21,7 @@ import { driverFor, withShards, type Driver } from '../load/driver.ts';
 import { withPodShard, type PodShard } from './pod-shard.ts';
 import type { LoadResult, LoadSummary } from '../types/load.ts';
 import { levelsOf, scenarioOfVariant, warmupSendUntilMs, type Plan, type PlannedBlock, type PlannedCell } from '../plan/plan.ts';
+import { resumeArg } from '../adapters/store/resume-arg.ts';
 import { dbSutProperties, type DbHandle } from '../adapters/db/postgres.ts';
 import { executorInfo, type Scenario, type Study, type Variant } from '../types/study.ts';
 import { RunStore, compactRequests } from '../adapters/store/run-store.ts';
@@ -169,7 +170,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
     if (mismatches.length > 0) {
       throw new VtbenchError(
         `the SUT started for block ${block.blockId} is not the one asked for: ${mismatches.join('; ')}; no load was sent to it`,
-        `see ${sut.logFile} and manifest.json (sut.${block.blockId}); rebuild the SUT (sut/) if it is older than this harness, then continue with --resume ${ctx.manifest.runId}`,
+        `see ${sut.logFile} and manifest.json (sut.${block.blockId}); rebuild the SUT (sut/) if it is older than this harness, then continue with --resume ${resumeArg(ctx.store.dir, ctx.manifest.runId)}`,
         EXIT.notReady,
       );
     }
@@ -336,7 +337,7 @@ function diedError(ctx: RunContext, d: Death, when: string, failedCellId: string
   const failed = failedCellId ? `; cell ${failedCellId} is recorded as failed, not as a measurement` : '';
   return new VtbenchError(
     `the ${d.role} died ${when} (${d.cause})${failed}`,
-    `see ${d.logFile}; continue with --resume ${ctx.manifest.runId}`,
+    `see ${d.logFile}; continue with --resume ${resumeArg(ctx.store.dir, ctx.manifest.runId)}`,
     EXIT.notReady,
   );
 }
@@ -479,7 +480,7 @@ function cellFailer(ctx: RunContext, cell: PlannedCell, startedAt: Date, wallSta
     });
     ctx.emit({ type: 'cell-failed', cellId: cell.cellId, cause });
     if (death) return diedError(ctx, death, `during cell ${cell.cellId}`, cell.cellId);
-    return new VtbenchError(`cell ${cell.cellId} is unusable (${cause}); it is recorded as failed, not as a measurement`, `see the logs in ${ctx.store.logsDir}; continue with --resume ${ctx.manifest.runId}`, EXIT.notReady);
+    return new VtbenchError(`cell ${cell.cellId} is unusable (${cause}); it is recorded as failed, not as a measurement`, `see the logs in ${ctx.store.logsDir}; continue with --resume ${resumeArg(ctx.store.dir, ctx.manifest.runId)}`, EXIT.notReady);
   };
 }
 

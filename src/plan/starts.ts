@@ -73,7 +73,7 @@ export function formatStarts(plan: Plan, s: RunStarts, done: ReadonlySet<string>
     ...(s.sutBuild ? [`the SUT build ${formatDuration(START_COST_S.sutBuild)} (sut/ changed since the last build)`] : []),
   ];
   const resumed = plan.cells.some((c) => done.has(c.cellId));
-  const loadS = resumed ? plan.cells.filter((c) => !done.has(c.cellId)).reduce((t, c) => t + c.theoreticalS, 0) + warmupsS(plan, done) : plan.theoreticalS;
+  const loadS = loadLeftS(plan, done);
   const load = `load and warm-up ${resumed ? 'still to run ' : ''}${formatDuration(loadS)}`;
   return `  planned duration ${resumed ? 'left ' : ''}≈ ${formatDuration(loadS + startsS(s))}: ${parts.length === 0 ? `${load}, nothing to start here` : [load, ...parts].join(' + ')}`;
 }
@@ -81,4 +81,13 @@ export function formatStarts(plan: Plan, s: RunStarts, done: ReadonlySet<string>
 /** The planned warm-ups and alone probes of the blocks with a cell not in `done`, s. */
 export function warmupsS(plan: Plan, done: ReadonlySet<string> = new Set()): number {
   return plan.blocks.filter((b) => b.cells.some((c) => !done.has(c.cellId))).reduce((t, b) => t + (b.warmup?.theoreticalS ?? 0) + (b.aloneProbe?.theoreticalS ?? 0), 0);
+}
+
+/**
+ * The load and warm-up still to run, s: the plan's theoretical duration when no cell is done, else
+ * the cells not in `done` plus the warm-ups and alone probes of their blocks (warmupsS).
+ */
+export function loadLeftS(plan: Plan, done: ReadonlySet<string> = new Set()): number {
+  if (!plan.cells.some((c) => done.has(c.cellId))) return plan.theoreticalS;
+  return plan.cells.filter((c) => !done.has(c.cellId)).reduce((t, c) => t + c.theoreticalS, 0) + warmupsS(plan, done);
 }

@@ -48,10 +48,11 @@ test('a dry run without --runs-dir plans its run folder under out/runs/ of the r
 });
 
 test('resumeArg: the bare id for a run under the default out/runs/, the folder itself for one anywhere else', async () => {
-  const { resumeArg } = await import('../../src/cli/commands/run-session.ts');
+  const { resumeArg } = await import('../../src/adapters/store/resume-arg.ts');
   const { ROOT } = await import('../../src/cli/common.ts');
   const { join } = await import('node:path');
   assert.equal(resumeArg(join(ROOT, 'out', 'runs', '20261202-101010-000-quick'), '20261202-101010-000-quick'), '20261202-101010-000-quick');
   assert.equal(resumeArg('/tmp/elsewhere/20261202-101010-000-quick', '20261202-101010-000-quick'), '/tmp/elsewhere/20261202-101010-000-quick');
   assert.equal(resumeArg(join(ROOT, 'runs', '20261130-100102-seed-000'), '20261130-100102-seed-000'), join(ROOT, 'runs', '20261130-100102-seed-000'), 'the committed runs/ is not the default');
+  assert.equal(resumeArg("/tmp/my runs/it's/r1", 'r1'), `'/tmp/my runs/it'\\''s/r1'`, 'a folder with a space or a quote is single-quoted for the shell');
 });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterStart, runEtaS, startedLine, startingLine, textSubscriber, timedStart, type RunEvent } from '../../src/pipeline/events.ts';
-import { START_COST_S, formatStarts, plannedStarts, startsS, warmupsS } from '../../src/plan/starts.ts';
+import { START_COST_S, formatStarts, loadLeftS, plannedStarts, startsS, warmupsS } from '../../src/plan/starts.ts';
 import { formatDuration, makePlan } from '../../src/plan/plan.ts';
 import { resolveOptions } from '../../src/plan/profiles.ts';
 import { TOY_STUDY } from '../fixtures/toy-study/study.ts';
@@ -63,6 +63,15 @@ test('formatStarts of a resumed run: what is still to run (its cells, their bloc
   assert.equal(formatStarts(plan, { sutJvms: 1, postgres: false, sutBuild: false }, done),
     `  planned duration left ≈ ${formatDuration(loadLeft + START_COST_S.sutJvm)}: load and warm-up still to run ${formatDuration(loadLeft)} + 1 SUT JVM block × ${START_COST_S.sutJvm} s (stop, start)`);
   assert.equal(formatStarts(plan, { sutJvms: 2, postgres: false, sutBuild: false }, new Set()), formatStarts(plan, { sutJvms: 2, postgres: false, sutBuild: false }), 'nothing done: the whole plan');
+});
+
+test('loadLeftS (a resumed dry run\'s plannedS): the whole plan with nothing done, the cells left and their blocks\' warm-ups after, 0 when all are done', () => {
+  const plan = makePlan(toyOptions(), TOY_STUDY);
+  assert.equal(loadLeftS(plan), plan.theoreticalS);
+  const b1 = plan.blocks[1]!;
+  const done = new Set(plan.blocks[0]!.cells.map((c) => c.cellId));
+  assert.equal(loadLeftS(plan, done), b1.cells.reduce((t, c) => t + c.theoreticalS, 0) + (b1.warmup?.theoreticalS ?? 0) + (b1.aloneProbe?.theoreticalS ?? 0));
+  assert.equal(loadLeftS(plan, new Set(plan.cells.map((c) => c.cellId))), 0);
 });
 
 test('the start lines: begun (with the expected cost for the build and PostgreSQL), then ready with the seconds it took', () => {

@@ -5,7 +5,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { existsSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Plan } from '../../plan/plan.ts';
 import { formatDuration } from '../../plan/plan.ts';
 import { plannedStarts, warmupsS, type RunStarts } from '../../plan/starts.ts';
@@ -18,9 +18,12 @@ import { watchLaunchers } from '../../adapters/process/parent-watch.ts';
 import { jsonSubscriber, textSubscriber, timedStart, type Emit } from '../../pipeline/events.ts';
 import { podShardDeps, type FsBarrier } from '../../pipeline/pod-shard.ts';
 import type { Io } from '../common.ts';
-import { dirOption, type MainDeps } from '../context.ts';
+import type { MainDeps } from '../context.ts';
+import { resumeArg } from '../../adapters/store/resume-arg.ts';
 import { lockPath, measuredNothing } from '../run-folder.ts';
 import type { OpenedRun } from './run-open.ts';
+
+export { resumeArg };
 
 /** A shard's place in a multi-host run (`run.mjs shard`). */
 export interface PodArgs {
@@ -49,15 +52,6 @@ export interface MeasureArgs {
  */
 export function runStarts(run: OpenedRun, plan: Plan, dbUrl: string | null, deps: MainDeps, withBuild: boolean, done: ReadonlySet<string> | null = null): RunStarts {
   return plannedStarts(plan, run.study, run.options, { ...(done ? { done } : {}), ownDb: dbUrl === null, sutBuild: withBuild && (deps.sutBuildNeeded?.() ?? false) });
-}
-
-/**
- * What `--resume` takes to find this run again: the bare id when the folder is `<default runs
- * dir>/<id>` (out/runs/), else the folder itself (a path, which --resume reads as the folder), so
- * a run under `--runs-dir` or given to --resume by its path is not looked up under out/runs/.
- */
-export function resumeArg(runDir: string, runId: string): string {
-  return resolve(runDir) === join(dirOption(undefined, 'runs'), runId) ? runId : resolve(runDir);
 }
 
 /** One run's signal handling and its end on disk. */

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../../adapters/store/fsio.ts';
 import { makePlan, formatPlan, planNeedsDb, type Plan } from '../../plan/plan.ts';
-import { formatStarts, startsS, type RunStarts } from '../../plan/starts.ts';
+import { formatStarts, loadLeftS, startsS, type RunStarts } from '../../plan/starts.ts';
 import { findPgBinaries, parseDbUrl, redactUrl } from '../../adapters/db/postgres.ts';
 import { EXIT, fsError } from '../../types/errors.ts';
 import { reapOrphans } from '../../adapters/process/children.ts';
@@ -36,10 +36,12 @@ interface RunChecks {
   checkOurPorts: () => Promise<void>;
   /** the starts the plan's duration adds (src/plan/starts.ts) */
   starts: RunStarts;
+  /** the load and warm-up still to run, s (the whole plan's unless --resume finds cells done) */
+  loadLeftS: number;
 }
 
 /** The checks' inputs, and the warning of a bind beyond loopback printed (issue 34). */
-function runChecks(run: OpenedRun, plan: Plan, starts: RunStarts, runsDir: string, dbUrl: string | null, io: Io): RunChecks {
+function runChecks(run: OpenedRun, plan: Plan, starts: RunStarts, done: ReadonlySet<string>, runsDir: string, dbUrl: string | null, io: Io): RunChecks {
   const { options } = run;
   // only the components this run starts need a port here and a JDK and Maven (src/pipeline/external.ts)
   const localPorts = [...(options.mockUrl === undefined ? [{ flag: 'mock-port', port: options.mockPort }] : []), ...(options.sutUrl === undefined ? [{ flag: 'sut-port', port: options.sutPort }] : [])];
@@ -48,7 +50,7 @@ function runChecks(run: OpenedRun, plan: Plan, starts: RunStarts, runsDir: strin
   const exposed = bindWarning(options.bindAddress ?? DEFAULT_BIND_ADDRESS, { ...(localSut ? { sutPort: options.sutPort } : {}), ...(options.mockUrl === undefined ? { mockPort: options.mockPort } : {}) });
   if (exposed !== null) io.stderr.write(`warning: ${exposed}\n`);
   return {
-    plan, starts, runsDir, dbUrl, localSut, localPorts,
+    plan, starts, loadLeftS: loadLeftS(plan, done), runsDir, dbUrl, localSut, localPorts,
     needsDb: planNeedsDb(run.study, options),
     checkOurPorts: () => checkPorts(localPorts, options.bindAddress ?? DEFAULT_BIND_ADDRESS),
   };
@@ -64,7 +66,7 @@ async function dryRun(run: OpenedRun, c: RunChecks, json: boolean, io: Io, deps:
   const ports = c.localPorts.length === 0 ? 'no local port needed' : `port${c.localPorts.length > 1 ? 's' : ''} ${c.localPorts.map((p) => p.port).join(' and ')} free`;
   const pg = c.needsDb ? `; PostgreSQL ${findPgBinaries(process.env, undefined, c.dbUrl === null ? 'server' : 'client').version}${c.dbUrl !== null ? ` client for --db-url ${redactUrl(c.dbUrl)}` : ''}` : '';
   io.stderr.write(`prerequisites ok: ${jdk}; ${mvn}${pg}; ${ports}; output folders writable\n`);
-  if (json) io.stdout.write(JSON.stringify({ type: 'dry-run', ok: true, runDir: store.dir, study: study.id, profile: options.profile, scenario: options.scenario, variants: [...options.variants], cells: c.plan.cells.length, totalRequests: c.plan.totalRequests, theoreticalS: c.plan.theoreticalS, plannedS: c.plan.theoreticalS + startsS(c.starts), jdk, maven: mvn }) + '\n');
+  if (json) io.stdout.write(JSON.stringify({ type: 'dry-run', ok: true, runDir: store.dir, study: study.id, profile: options.profile, scenario: options.scenario, variants: [...options.variants], cells: c.plan.cells.length, totalRequests: c.plan.totalRequests, theoreticalS: c.plan.theoreticalS, plannedS: c.loadLeftS + startsS(c.starts), jdk, maven: mvn }) + '\n');
   return 0;
 }
 
@@ -133,7 +135,7 @@ export async function runCommand(opts: Opts, lang: 'en' | 'zh', io: Io, deps: Ma
   const barrier = shardRun ? new FsBarrier(join(shardRun.dir, 'sync'), shardRun.index, options.shards ?? 1) : null;
   barrier?.checkFresh();
   if (opts['report'] !== false) await checkWritable(dirOption(opts['reportDir'], 'report'), 'report-dir');
-  const checks = runChecks(run, plan, starts, runsDir, dbUrl, io);
+  const checks = runChecks(run, plan, starts, done, runsDir, dbUrl, io);
   if (!checks.localSut || options.mockUrl !== undefined) await checkExternalComponents(options, run.study);
   if (opts['dryRun']) return dryRun(run, checks, Boolean(opts['json']), io, deps);
 
