@@ -82,6 +82,9 @@ test('compare: n = 1 in a run is "not computable" (no exception), unmatched cell
     for (const m of cell.metrics) {
       assert.equal(m.verdict, 'not computable');
       assert.equal(m.ci, null);
+      // the raw difference and ratio are still there (issue 31 item 7)
+      assert.equal(m.diff, m.b.mean! - m.a.mean!);
+      assert.equal(m.ratio, m.b.mean! / m.a.mean!);
       assert.match(m.note ?? '', /B has n = 1/);
       assert.equal(m.b.n, 1);
       assert.equal(m.a.n, 2);
@@ -94,6 +97,7 @@ test('compare: n = 1 in a run is "not computable" (no exception), unmatched cell
   assert.equal(await main(['compare', a, b], c.io, NO_DEPS), EXIT.ok, c.err());
   assert.match(c.out(), /- only in A: fixed c=32 \(study 000, scenario llm-chat\)/);
   assert.match(c.out(), /0 faster, 0 slower, 0 no significant difference, 20 not computable/);
+  assert.match(c.out(), /20 comparison\(s\) have fewer than 2 repeats in a run: their raw difference B − A and ratio B ÷ A are shown without a verdict; run both with `--repeats 3` \(or more\) for one\./);
   assert.match(c.out(), /B: 7 of 12 planned cells have no result/);
 
   const rules = join(tmp, 'rules.json');
@@ -101,7 +105,7 @@ test('compare: n = 1 in a run is "not computable" (no exception), unmatched cell
   c = capture();
   assert.equal(await main(['compare', a, b, '--thresholds', rules], c.io, NO_DEPS), EXIT.thresholds, c.err());
   assert.match(c.out(), /^# Compare/, 'the comparison is printed before the rule fails the command');
-  assert.match(c.err(), /threshold broken: rules\/0 "compare virtual@4: e2e_p95 not slower than baseline": virtual@4: e2e_p95 cannot be checked: not computable \(needs at least 2 values per run \(B has n = 1\)\)/);
+  assert.match(c.err(), /threshold broken: rules\/0 "compare virtual@4: e2e_p95 not slower than baseline": virtual@4: e2e_p95 cannot be checked: not computable \(needs at least 2 values per run \(B has n = 1\); the raw difference is shown without a verdict: give both runs --repeats 3 \(or more\) for one\)/);
 });
 
 test('compare of runs with different settings: nothing matched, every cell listed as unmatched, the differing settings named', async (t) => {

@@ -70,6 +70,8 @@ test('compareMetric: the verdict follows the better direction of the metric', ()
   assert.equal(none.verdict, 'no significant difference');
   // diffPct relative to A: (−2.5 / 50) · 100 = −5 %
   assert.equal(compareMetric('throughput', tp(49, 51), tp(47.5, 47.5)).diffPct, -5);
+  // the ratio of the means B ÷ A: 47.5 / 50
+  assert.equal(compareMetric('throughput', tp(49, 51), tp(47.5, 47.5)).ratio, 0.95);
 });
 
 test('compareMetric: no spread in either run — exact difference, point interval, a note', () => {
@@ -86,6 +88,7 @@ test('compareMetric: mean(A) = 0 has no relative difference', () => {
   const r = compareMetric('throughput', tp(-1, 1), tp(4, 6));
   assert.equal(r.diff, 5);
   assert.equal(r.diffPct, null);
+  assert.equal(r.ratio, null);
   assert.equal(r.ciPct, null);
   assert.notEqual(r.ci, null);
 });
@@ -94,13 +97,21 @@ test('compareMetric: fewer than 2 values is not computable; missing and non-fini
   const r = compareMetric('throughput', tp(100, null), tp(120, 122, Number.NaN, Infinity));
   assert.deepEqual(r.a, { n: 1, missing: 1, mean: 100, sd: null, values: [100] });
   assert.deepEqual(r.b, { n: 2, missing: 2, mean: 121, sd: Math.SQRT2, values: [120, 122] });
-  assert.deepEqual([r.diff, r.diffPct, r.ci, r.ciPct, r.df, r.t, r.p], [null, null, null, null, null, null, null]);
+  // no interval and no verdict, but the raw difference and ratio of the means (issue 31 item 7)
+  assert.deepEqual([r.diff, r.diffPct, r.ratio, r.ci, r.ciPct, r.df, r.t, r.p], [21, 21, 1.21, null, null, null, null, null]);
   assert.equal(r.verdict, 'not computable');
-  assert.equal(r.note, 'needs at least 2 values per run (A has n = 1); 3 repeat(s) without a value');
-  // nothing missing: the reason alone; no value at all: mean null
+  assert.equal(r.note, 'needs at least 2 values per run (A has n = 1); 3 repeat(s) without a value; the raw difference is shown without a verdict: give both runs --repeats 3 (or more) for one');
+  // no value at all in a run: mean null, no difference, no hint to repeat
   const e = compareMetric('e2e_p99', [cell('v', 1, 1, 1, null)], lat(1, 2));
   assert.deepEqual(e.a, { n: 0, missing: 1, mean: null, sd: null, values: [] });
-  assert.equal(compareMetric('throughput', tp(1), tp(1, 2)).note, 'needs at least 2 values per run (A has n = 1)');
+  assert.deepEqual([e.diff, e.diffPct, e.ratio], [null, null, null]);
+  assert.equal(e.note, 'needs at least 2 values per run (A has n = 0); 1 repeat(s) without a value');
+  // nothing missing: the reason and the hint; a baseline mean of 0: a difference without a percentage or ratio
+  const one = compareMetric('throughput', tp(2), tp(1, 2));
+  assert.deepEqual([one.diff, one.diffPct, one.ratio], [-0.5, -25, 0.75]);
+  assert.equal(one.note, 'needs at least 2 values per run (A has n = 1); the raw difference is shown without a verdict: give both runs --repeats 3 (or more) for one');
+  const zero = compareMetric('throughput', tp(0), tp(4));
+  assert.deepEqual([zero.diff, zero.diffPct, zero.ratio], [4, null, null]);
 });
 
 interface RunOpts { study?: string; runId?: string; options?: Record<string, unknown>; host?: Record<string, unknown>; versions?: Record<string, unknown>; gitCommit?: string | null; cells?: CellResult[] }

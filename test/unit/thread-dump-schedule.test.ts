@@ -40,7 +40,8 @@ test('a dump asked for before cancel() is still awaited: taken is the dump with 
   answer('the dump');
   const got = await d.taken;
   assert.equal(got?.raw, 'the dump');
-  assert.ok(got!.atMs >= 20 && got!.atMs <= askedBy, `asked for ${got!.atMs} ms after the wall start (seen asked by ${askedBy} ms)`);
+  // a timer of 20 ms may fire 1 ms early by Date.now() (timers run on the monotonic clock; Date.now() rounds to whole ms): 19 was seen in CI
+  assert.ok(got!.atMs >= 19 && got!.atMs <= askedBy, `asked for ${got!.atMs} ms after the wall start (seen asked by ${askedBy} ms)`);
 });
 
 test('a dump that fails resolves null, not a rejection', async () => {

@@ -33,7 +33,7 @@ export const COMPARE_METHOD =
   "Welch's two-sample t interval (Satterthwaite degrees of freedom), 95 %, over the per-repeat values of each cell " +
   '(one value per repeat: its whole-run throughput, its E2E P50/P95/P99); difference = mean of B − mean of A. ' +
   'A verdict is "faster" or "slower" when the interval excludes 0, else "no significant difference"; ' +
-  'with fewer than 2 repeats in a run it is "not computable". Each metric of each cell is its own test: ' +
+  'with fewer than 2 repeats in a run it is "not computable" (the raw difference and ratio are still shown). Each metric of each cell is its own test: ' +
   'over many cells about 1 in 20 shows a difference by chance when there is none.';
 
 export type Verdict = 'faster' | 'slower' | 'no significant difference' | 'not computable';
@@ -56,10 +56,12 @@ export interface MetricComparison {
   better: 'higher' | 'lower';
   a: Side;
   b: Side;
-  /** mean(B) − mean(A); null when not computable */
+  /** mean(B) − mean(A), shown even when no verdict is computable (one repeat); null when a run has no value */
   diff: number | null;
-  /** diff / mean(A) × 100; null when not computable or mean(A) = 0 */
+  /** diff / mean(A) × 100; null when either mean is missing or mean(A) = 0 */
   diffPct: number | null;
+  /** mean(B) / mean(A); null when either mean is missing or mean(A) = 0 */
+  ratio: number | null;
   /** 95 % interval of diff */
   ci: [number, number] | null;
   /** the interval relative to mean(A), % (A's mean taken as exact) */
@@ -155,11 +157,14 @@ export function compareMetric(metric: CompareMetric, a: readonly CellResult[], b
   const B = side(b, info.of);
   const base = { metric, label: info.label, unit: info.unit, better: info.better, a: A, b: B };
   const w = welch(A.values, B.values, CONFIDENCE);
+  const rel = (x: number) => (A.mean !== null && A.mean !== 0 ? (x / A.mean) * 100 : null);
+  const ratio = A.mean !== null && B.mean !== null && A.mean !== 0 ? B.mean / A.mean : null;
   if (!w.computable) {
     const missing = A.missing + B.missing > 0 ? `; ${A.missing + B.missing} repeat(s) without a value` : '';
-    return { ...base, diff: null, diffPct: null, ci: null, ciPct: null, df: null, t: null, p: null, verdict: 'not computable', note: `${w.reason}${missing}` };
+    const raw = A.mean !== null && B.mean !== null ? B.mean - A.mean : null;
+    const how = raw !== null ? '; the raw difference is shown without a verdict: give both runs --repeats 3 (or more) for one' : '';
+    return { ...base, diff: raw, diffPct: raw !== null ? rel(raw) : null, ratio, ci: null, ciPct: null, df: null, t: null, p: null, verdict: 'not computable', note: `${w.reason}${missing}${how}` };
   }
-  const rel = (x: number) => (A.mean !== null && A.mean !== 0 ? (x / A.mean) * 100 : null);
   const [lo, hi] = w.ci;
   const up = lo > 0 ? 'up' : hi < 0 ? 'down' : null;
   const verdict: Verdict = up === null ? 'no significant difference'
@@ -170,6 +175,7 @@ export function compareMetric(metric: CompareMetric, a: readonly CellResult[], b
     ...base,
     diff: w.diff,
     diffPct: rel(w.diff),
+    ratio,
     ci: [lo, hi],
     ciPct: loPct !== null && hiPct !== null ? [loPct, hiPct] : null,
     df: w.df,

@@ -25,7 +25,8 @@ function sideText(m: MetricComparison, s: MetricComparison['a']): string {
 function diffText(m: MetricComparison): string {
   if (m.diff === null) return '—';
   const d = m.unit === 'ms' ? `${signed(m.diff, Math.abs(m.diff) < 10 ? 3 : 1)} ms` : `${signed(m.diff, decimals(m.diff))} req/s`;
-  return `${d} (${signed(m.diffPct, 2)} %)`;
+  const parts = [...(m.diffPct !== null ? [`${signed(m.diffPct, 2)} %`] : []), ...(m.ratio !== null ? [`B ÷ A ${num(m.ratio, 3)}`] : [])];
+  return parts.length > 0 ? `${d} (${parts.join('; ')})` : d;
 }
 
 function ciText(m: MetricComparison): string {
@@ -54,6 +55,8 @@ export function renderCompareMd(c: Comparison): string {
   const counts = new Map<string, number>();
   for (const cell of c.cells) for (const m of cell.metrics) counts.set(m.verdict, (counts.get(m.verdict) ?? 0) + 1);
   out.push(`${c.cells.length} matched cell(s), ${c.cells.length * 4} comparisons: ${['faster', 'slower', 'no significant difference', 'not computable'].map((v) => `${counts.get(v) ?? 0} ${v}`).join(', ')}.`, '');
+  const oneRepeat = c.cells.flatMap((cell) => cell.metrics).filter((m) => m.verdict === 'not computable' && m.diff !== null).length;
+  if (oneRepeat > 0) out.push(`${oneRepeat} comparison(s) have fewer than 2 repeats in a run: their raw difference B − A and ratio B ÷ A are shown without a verdict; run both with \`--repeats 3\` (or more) for one.`, '');
   out.push('## Verdicts', '');
   out.push(table(
     ['variant', 'c', 'metric', 'A mean', 'B mean', 'B − A', '95 % interval of B − A', 'df', 'p', 'verdict'],
