@@ -33,7 +33,7 @@ export type RunEvent =
   | { type: 'cell-start'; cellId: string; requests: number; theoreticalS: number }
   | { type: 'progress'; cellId: string; done: number; total: number }
   /** `job`: an in-process cell's own figures (its load summary then counts one request, the job call) */
-  | { type: 'cell-end'; cellId: string; summary: LoadSummary; boundRps: number; flags: CellFlag[]; durationMs: number; job?: { completed: number; tasks: number; makespanMs: number | null; submitMs: number; theoreticalS: number } }
+  | { type: 'cell-end'; cellId: string; summary: LoadSummary; boundRps: number; flags: CellFlag[]; durationMs: number; job?: { completed: number; tasks: number; makespanMs: number | null; submitMs: number; theoreticalS: number }; answerLine?: string }
   /** the cell was not written: a component died during it, or its result was unusable */
   | { type: 'cell-failed'; cellId: string; cause: string }
   | { type: 'run-end'; status: 'complete' | 'interrupted' | 'failed'; runDir: string; elapsedS: number };
@@ -135,9 +135,10 @@ export function warmupLine(e: Extract<RunEvent, { type: 'warmup' }>): string {
       : `  warm-up: ${e.workers} req/s for ${e.durationS} s (open loop), not recorded`;
 }
 
-/** The line of a `cell-end` event: an in-process job's, a WebSocket cell's, or an HTTP cell's figures. Pure. */
+/** The line of a `cell-end` event: a study's job answer's (its own line), an in-process job's, a WebSocket cell's, or an HTTP cell's figures. Pure. */
 export function cellEndLine(e: Extract<RunEvent, { type: 'cell-end' }>): string {
   const flagText = e.flags.length ? `; flags: ${e.flags.map((f) => f.code).join(', ')}` : '';
+  if (e.answerLine !== undefined) return `    ${e.answerLine}${flagText}`; // a study's own job answer, in its study's words (JobAnswerCheck.describe)
   if (e.job) {
     const j = e.job;
     return `    job: ${j.completed}/${j.tasks} tasks, makespan ${j.makespanMs === null ? '–' : `${(j.makespanMs / 1000).toFixed(2)} s`} (theory ${j.theoreticalS.toFixed(2)} s), submitting ${(j.submitMs / 1000).toFixed(2)} s${flagText}`;

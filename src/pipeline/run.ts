@@ -342,6 +342,12 @@ function diedError(ctx: RunContext, d: Death, when: string, failedCellId: string
   );
 }
 
+/** The study's own line for a cell's job answer (JobAnswerCheck.describe), or undefined when its job has none. */
+function jobAnswerLine(ctx: Pick<RunContext, 'study' | 'options' | 'pod'>, variant: Variant, cell: PlannedCell, answer: unknown): string | undefined {
+  const job = loadOf(ctx, variant).scenario.job?.(ctx.options, variant, cell.concurrency);
+  return job?.answer?.describe?.(job, answer);
+}
+
 /** A variant's scenario (its own, or the run's) and the driver that loads it (src/load/driver.ts). */
 function loadOf(ctx: Pick<RunContext, 'study' | 'options' | 'pod'>, variant: Variant): { scenario: Scenario; driver: Driver } {
   const scenario = scenarioOfVariant(ctx.study, ctx.options, variant);
@@ -462,7 +468,8 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   clearFailedCell(store, ctx.manifest, cell.cellId);
   writeSummary(ctx);
   const job = result.job ? { completed: result.job.completed, tasks: result.job.tasks, makespanMs: result.job.makespanMs, submitMs: result.job.submitMs, theoreticalS: cell.theoreticalS } : undefined;
-  ctx.emit({ type: 'cell-end', cellId: cell.cellId, summary: result.summary, boundRps: cell.boundRps, flags, durationMs, ...(job ? { job } : {}) });
+  const answerLine = result.jobAnswer !== undefined ? jobAnswerLine(ctx, variant, cell, result.jobAnswer) : undefined;
+  ctx.emit({ type: 'cell-end', cellId: cell.cellId, summary: result.summary, boundRps: cell.boundRps, flags, durationMs, ...(job ? { job } : {}), ...(answerLine !== undefined ? { answerLine } : {}) });
   return out;
 }
 

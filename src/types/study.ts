@@ -133,6 +133,12 @@ export interface InProcessJob {
 export interface JobAnswerCheck {
   /** Why `body` (the parsed JSON of a 2xx answer to `job`) is not an answer to store, or null when it is one. Pure. */
   problem(job: InProcessJob, body: unknown): string | null;
+  /**
+   * The terminal's line for a cell with this answer (an answer `problem` accepted), shown at the
+   * cell's end in place of the HTTP figures, which an in-process job does not have: e.g. study
+   * 003's ops/s against its N/L bound. Absent: the generic HTTP line. Pure.
+   */
+  describe?(job: InProcessJob, answer: unknown): string;
 }
 
 /** Profile values: every option a run resolves, except the names of the study and the profile. */

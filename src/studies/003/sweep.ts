@@ -104,8 +104,21 @@ export function sweepProblem(job: InProcessJob, body: unknown): string | null {
   return null;
 }
 
-/** The check the sweep scenarios' jobs carry (InProcessJob.answer). */
-export const VT_SWEEP_ANSWER: JobAnswerCheck = { problem: sweepProblem };
+/**
+ * The terminal's line for a sweep level: an `ok` level's ops/s against its bound N / L (the
+ * threads × 1000 / sleepMs ops/s that N threads blocking L ms each can complete), as a share, and
+ * its op latency P99; another outcome by name, with its reason. Pure.
+ */
+export function sweepLine(job: InProcessJob, answer: unknown): string {
+  const a = answer as VtSweepResult;
+  const boundOps = (a.threads * 1000) / a.sleepMs;
+  if (a.outcome !== 'ok' || a.throughputOpsPerS === null) return `sweep: ${a.threads.toLocaleString('en-US')} threads, outcome ${a.outcome}${a.reason ? ` (${a.reason})` : ''}`;
+  const share = (100 * a.throughputOpsPerS) / boundOps;
+  return `sweep: ${a.threads.toLocaleString('en-US')} threads (${job.params?.['op'] ?? 'op'}), ${a.throughputOpsPerS.toFixed(0)} ops/s = ${share.toFixed(1)} % of N/L ${boundOps.toFixed(0)} ops/s; op latency P99 ${a.latencyP99Ms === null ? '–' : a.latencyP99Ms.toFixed(0)} ms`;
+}
+
+/** The check the sweep scenarios' jobs carry (InProcessJob.answer), and their terminal line. */
+export const VT_SWEEP_ANSWER: JobAnswerCheck = { problem: sweepProblem, describe: sweepLine };
 
 /** A cell's sweep level (the answer `sweepProblem` accepted when the cell ran), or undefined in any other cell. */
 export function sweepOf(c: Pick<CellResult, 'sweep'>): VtSweepResult | undefined {
