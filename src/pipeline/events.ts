@@ -30,7 +30,8 @@ export type RunEvent =
    * (`driver` 'websocket'): `workers` connections held for `durationS`
    */
   | { type: 'warmup'; blockId: string; workers: number; requestsPerWorker: number; durationS?: number; driver?: string; sendUntilS?: number }
-  | { type: 'cell-start'; cellId: string; requests: number; theoreticalS: number }
+  /** `counted`: whether the driver reports requests done as it goes (`progress`); false for a job the SUT runs itself or held WebSocket connections, whose bar then moves with the clock against the cell's theory */
+  | { type: 'cell-start'; cellId: string; requests: number; theoreticalS: number; counted?: boolean }
   | { type: 'progress'; cellId: string; done: number; total: number }
   /** `job`: an in-process cell's own figures (its load summary then counts one request, the job call) */
   | { type: 'cell-end'; cellId: string; summary: LoadSummary; boundRps: number; flags: CellFlag[]; durationMs: number; job?: { completed: number; tasks: number; makespanMs: number | null; submitMs: number; theoreticalS: number }; answerLine?: string }
@@ -169,15 +170,23 @@ class CellBar {
 
   constructor(private readonly err: NodeJS.WriteStream, private readonly eta: () => EtaState) {}
 
-  /** A bar for a starting cell of `requests` requests and `theoryS` s of theory. */
-  start(cellId: string, requests: number, theoryS: number): void {
+  /** whether the bar counts requests (else it moves with the clock, against the cell's theory) */
+  private counted = true;
+
+  /**
+   * A bar for a starting cell of `requests` requests and `theoryS` s of theory; with `counted`
+   * false (a driver without per-request progress) the bar is the elapsed seconds of the theory.
+   */
+  start(cellId: string, requests: number, theoryS: number, counted = true): void {
     this.stop();
     this.started = Date.now();
     this.theoryS = theoryS;
     this.done = 0;
+    this.counted = counted;
+    const what = counted ? '{value}/{total} req | {elapsed}' : `{elapsed} of ≈ ${formatDuration(theoryS)} (no per-request count)`;
     this.bar = new cliProgress.SingleBar(
       {
-        format: `  ${cellId.padEnd(18)} {bar} {value}/{total} req | {elapsed} | run ETA {runEta}`,
+        format: `  ${cellId.padEnd(18)} {bar} ${what} | run ETA {runEta}`,
         stream: this.err,
         noTTYOutput: !this.err.isTTY,
         notTTYSchedule: 10_000,
@@ -187,16 +196,25 @@ class CellBar {
       },
       cliProgress.Presets.shades_classic,
     );
-    this.bar.start(requests, 0, { elapsed: '0 s', runEta: formatDuration(runEtaS(this.eta())) });
+    this.bar.start(counted ? requests : Math.max(1, Math.ceil(theoryS)), 0, { elapsed: '0 s', runEta: formatDuration(runEtaS(this.eta())) });
     this.ticker = setInterval(() => this.refresh(), 1000);
     this.ticker.unref();
   }
 
   /** Requests done so far (undefined: only the clock moved). */
   refresh(done?: number): void {
-    if (done !== undefined) this.done = done;
     const elapsedS = (Date.now() - this.started) / 1000;
+    if (done !== undefined) this.done = done;
+    else if (!this.counted) this.done = Math.min(Math.floor(elapsedS), Math.max(1, Math.ceil(this.theoryS))); // the clock against the theory, never past its end
     this.bar?.update(this.done, { elapsed: formatDuration(elapsedS), runEta: formatDuration(runEtaS(this.eta(), this.theoryS, elapsedS)) });
+  }
+
+  /** The cell ended: a clock bar shows its whole theory done (a counted bar keeps the last count it was told). */
+  complete(): void {
+    if (!this.counted && this.bar) {
+      this.done = this.bar.getTotal();
+      this.refresh(this.done);
+    }
   }
 
   stop(): void {
@@ -235,9 +253,10 @@ export function textSubscriber(err: NodeJS.WriteStream, plan: Plan): Emit {
         eta = afterStart(eta, e.what);
         return void line(startedLine(e));
       case 'warmup': return void line(warmupLine(e));
-      case 'cell-start': return bar.start(e.cellId, e.requests, e.theoreticalS);
+      case 'cell-start': return bar.start(e.cellId, e.requests, e.theoreticalS, e.counted ?? true);
       case 'progress': return bar.refresh(e.done);
       case 'cell-end':
+        bar.complete();
         bar.stop();
         eta = { ...eta, cellsLeftS: eta.cellsLeftS - (theory.get(e.cellId) ?? 0) };
         return void line(cellEndLine(e));

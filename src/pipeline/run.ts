@@ -348,6 +348,11 @@ function jobAnswerLine(ctx: Pick<RunContext, 'study' | 'options' | 'pod'>, varia
   return job?.answer?.describe?.(job, answer);
 }
 
+/** Whether a driver reports requests done as it goes (closed and open loops over HTTP); a job or held connections do not. */
+export function driverCounts(d: Pick<Driver, 'level'>): boolean {
+  return d.level === 'workers' || d.level === 'rate';
+}
+
 /** A variant's scenario (its own, or the run's) and the driver that loads it (src/load/driver.ts). */
 function loadOf(ctx: Pick<RunContext, 'study' | 'options' | 'pod'>, variant: Variant): { scenario: Scenario; driver: Driver } {
   const scenario = scenarioOfVariant(ctx.study, ctx.options, variant);
@@ -401,7 +406,7 @@ export function pinnedDelta(before: PinnedResponse | null, after: PinnedResponse
  */
 export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Variant, sut: SutHandle, mock: MockHandle, takeDump: boolean, watched: readonly Watched[], components: { db: DbHandle | null } | null = null): Promise<CellResult | null> {
   const { store, deps, options: o } = ctx;
-  ctx.emit({ type: 'cell-start', cellId: cell.cellId, requests: cell.requests, theoreticalS: cell.theoreticalS });
+  ctx.emit({ type: 'cell-start', cellId: cell.cellId, requests: cell.requests, theoreticalS: cell.theoreticalS, counted: driverCounts(loadOf(ctx, variant).driver) });
   const startedAt = new Date();
   const wallStart = Date.now();
   const pinnedBefore = await deps.getPinned(sut.baseUrl);

@@ -44,3 +44,24 @@ test('an in-process cell ends with its job line (makespan against theory), not a
   assert.match(text(), /job: 100000\/100000 tasks, makespan 628\.18 s \(theory 625\.00 s\), submitting 0\.04 s/);
   assert.doesNotMatch(text(), /whole-run/);
 });
+
+test('a cell whose driver counts no requests (a job, held connections): its bar moves with the clock against the theory, and ends full', async () => {
+  const { stream, text } = fakeTty();
+  const plan = { cells: [{ cellId: 'virtual-c200-r1', theoreticalS: 4 }], blocks: [] } as unknown as Plan;
+  const emit = textSubscriber(stream, plan);
+  emit({ type: 'cell-start', cellId: 'virtual-c200-r1', requests: 200, theoreticalS: 4, counted: false });
+  try {
+    await sleep(2300);
+    assert.match(text(), /█{12}░{12} 2 s of ≈ 4 s \(no per-request count\) \| run ETA/, text().slice(-400));
+    assert.doesNotMatch(text(), /0\/200 req/);
+  } finally {
+    emit({ type: 'cell-end', cellId: 'virtual-c200-r1', summary: { count: 1, ok: 1, wholeRunThroughputRps: 1, steadyStateThroughputRps: null } as never, boundRps: 1, flags: [], durationMs: 2300, answerLine: 'sweep: 200 threads' });
+  }
+  assert.match(text(), /█{24} \d+ s of ≈ 4 s \(no per-request count\)/, 'the ended cell shows its whole theory done');
+});
+
+test('driverCounts: the closed and open loops count requests as they go; a job and held connections do not', async () => {
+  const { driverCounts } = await import('../../src/pipeline/run.ts');
+  const { DRIVERS } = await import('../../src/load/driver.ts');
+  assert.deepEqual(Object.fromEntries(Object.values(DRIVERS).map((d) => [d.kind, driverCounts(d)])), { 'closed-loop-http': true, 'open-loop-http': true, 'in-process': false, websocket: false });
+});
