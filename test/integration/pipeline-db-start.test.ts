@@ -16,10 +16,8 @@ import { ChildRegistry } from '../../src/adapters/process/children.ts';
 import { resolveOptions } from '../../src/plan/profiles.ts';
 import { makePlan } from '../../src/plan/plan.ts';
 import { RunStore } from '../../src/adapters/store/run-store.ts';
-import { hostInfo } from '../../src/adapters/host/host.ts';
 import { STUDY_002 } from '../../src/studies/002/index.ts';
-import { SCHEMA_VERSION, type RunManifest } from '../../src/types/run.ts';
-import { fakeRunDeps } from '../fixtures/fake-run.ts';
+import { fakeRunDeps, runningManifest } from '../fixtures/fake-run.ts';
 
 /** A database handle that connects to nothing (the run stops at its first SUT start, before any query). */
 function fakeDb(kind: 'own' | 'external'): DbHandle {
@@ -38,12 +36,7 @@ async function startEvents(externalDb: boolean | undefined): Promise<RunEvent[]>
     const plan = makePlan(options, STUDY_002);
     const store = new RunStore(join(dir, 'run'));
     store.init();
-    const manifest: RunManifest = {
-      schemaVersion: SCHEMA_VERSION, runId: 'db-start', tool: { name: 'vtbench', version: '0', gitCommit: null, gitDirty: null }, options,
-      startedAt: new Date().toISOString(), endedAt: null, status: 'running', error: null, host: hostInfo(),
-      versions: { node: process.version, undici: '7', jdk: null, jdkVendor: null, springBoot: null, springAi: null },
-      sut: {}, cellOrder: plan.cells.map((c) => c.cellId), plannedDurationS: plan.theoreticalS,
-    };
+    const manifest = runningManifest('db-start', options, plan);
     const deps: RunDeps = {
       ...fakeRunDeps(),
       startDb: async () => fakeDb(externalDb ? 'external' : 'own'),

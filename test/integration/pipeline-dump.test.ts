@@ -16,10 +16,8 @@ import { ChildRegistry } from '../../src/adapters/process/children.ts';
 import { resolveOptions } from '../../src/plan/profiles.ts';
 import { makePlan } from '../../src/plan/plan.ts';
 import { RunStore } from '../../src/adapters/store/run-store.ts';
-import { hostInfo } from '../../src/adapters/host/host.ts';
 import { STUDY_000 } from '../../src/studies/000/index.ts';
-import { SCHEMA_VERSION, type RunManifest } from '../../src/types/run.ts';
-import { fakeRunDeps, startInProcessSut } from '../fixtures/fake-run.ts';
+import { fakeRunDeps, startInProcessSut, runningManifest } from '../fixtures/fake-run.ts';
 
 test('a cell whose load ends before the dump\'s midpoint takes no thread dump, even when the midpoint passes while a slow liveness probe round finishes; and it does not wait 10 s for one', { timeout: 60_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'vtbench-dump-'));
@@ -32,12 +30,7 @@ test('a cell whose load ends before the dump\'s midpoint takes no thread dump, e
     assert.deepEqual(plan.cells.map((c) => [c.concurrency, c.theoreticalS]), [[2, 2]], 'the plan this test is built on');
     const store = new RunStore(join(dir, 'run'));
     store.init();
-    const manifest: RunManifest = {
-      schemaVersion: SCHEMA_VERSION, runId: 'dump-test', tool: { name: 'vtbench', version: '0', gitCommit: null, gitDirty: null }, options,
-      startedAt: new Date().toISOString(), endedAt: null, status: 'running', error: null, host: hostInfo(),
-      versions: { node: process.version, undici: '7', jdk: null, jdkVendor: null, springBoot: null, springAi: null },
-      sut: {}, cellOrder: plan.cells.map((c) => c.cellId), plannedDurationS: plan.theoreticalS,
-    };
+    const manifest = runningManifest('dump-test', options, plan);
     store.writeManifest(manifest);
     const dumpsAsked: number[] = [];
     let wallStart = 0;

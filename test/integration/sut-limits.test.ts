@@ -24,12 +24,11 @@ import { ChildRegistry } from '../../src/adapters/process/children.ts';
 import { resolveOptions } from '../../src/plan/profiles.ts';
 import { makePlan } from '../../src/plan/plan.ts';
 import { RunStore } from '../../src/adapters/store/run-store.ts';
-import { hostInfo } from '../../src/adapters/host/host.ts';
 import { STUDY_003 } from '../../src/studies/003/index.ts';
 import { VtbenchError } from '../../src/types/errors.ts';
-import { SCHEMA_VERSION, type RunManifest } from '../../src/types/run.ts';
 import type { SutInfo } from '../../src/types/sut-api.ts';
 import { freePort } from '../fixtures/ports.ts';
+import { runningManifest } from '../fixtures/fake-run.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -114,12 +113,7 @@ test('executePlan: a cell the SUT refuses stops the run with the SUT\'s reason (
     const plan = makePlan(options, STUDY_003);
     const store = new RunStore(dir);
     store.init();
-    const manifest: RunManifest = {
-      schemaVersion: SCHEMA_VERSION, runId: 'test-run', tool: { name: 'vtbench', version: '0', gitCommit: null, gitDirty: null }, options,
-      startedAt: new Date().toISOString(), endedAt: null, status: 'running', error: null, host: hostInfo(),
-      versions: { node: process.version, undici: '7', jdk: null, jdkVendor: null, springBoot: null, springAi: null },
-      sut: {}, cellOrder: plan.cells.map((c) => c.cellId), plannedDurationS: plan.theoreticalS,
-    };
+    const manifest = runningManifest('test-run', options, plan);
     store.writeManifest(manifest);
     const deps: RunDeps = {
       async startMock(o) {
