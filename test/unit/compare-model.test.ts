@@ -105,6 +105,10 @@ test('compareMetric: fewer than 2 values is not computable; missing and non-fini
   const e = compareMetric('e2e_p99', [cell('v', 1, 1, 1, null)], lat(1, 2));
   assert.deepEqual(e.a, { n: 0, missing: 1, mean: null, sd: null, values: [] });
   assert.deepEqual([e.diff, e.diffPct, e.ratio], [null, null, null]);
+  // the same with B empty: no difference, percentage or ratio either (B's mean is missing, not 0)
+  const eb = compareMetric('throughput', tp(100, 102), tp(null));
+  assert.deepEqual([eb.b.mean, eb.diff, eb.diffPct, eb.ratio], [null, null, null, null]);
+  assert.equal(eb.note, 'needs at least 2 values per run (B has n = 0); 1 repeat(s) without a value');
   assert.equal(e.note, 'needs at least 2 values per run (A has n = 0); 1 repeat(s) without a value');
   // nothing missing: the reason and the hint; a baseline mean of 0: a difference without a percentage or ratio
   const one = compareMetric('throughput', tp(2), tp(1, 2));
