@@ -13,6 +13,7 @@ import type { SutInfo } from '../types/sut-api.ts';
 import type { Raw } from './format.ts';
 import type { OpenLoopCellModel } from './open-loop.ts';
 import type { Provenance, RowProv, RowSource } from './provenance.ts';
+import type { AnswerBlock } from './answer-types.ts';
 
 /**
  * How one published figure is measured and explained in this run. Every field is optional; the
@@ -88,6 +89,12 @@ export interface StudyReportHook<D = unknown> {
    * the report's phrases (engine and study, its language: a chart's own titles). Pure.
    */
   charts?(model: ReportModel<D>, t: ChartLabels, phrases: Readonly<Record<string, string>>): ChartSpec[];
+  /**
+   * the study's answer block (src/report/answer-types.ts), computed once in the model stage after
+   * `analyse`; `generic` is the engine's (src/report/answer.ts, from the study's comparisons) that
+   * the study may refine or replace. Pure. Absent: the generic block.
+   */
+  answer?(model: BaseModel<D>, generic: AnswerBlock): AnswerBlock;
 }
 
 /** The model before the study's analysis (what `gate`, `figure` and `analyse` see); `D` = the study's derived data. */
