@@ -29,6 +29,7 @@ import { warmupPlan } from '../plan/plan.ts';
 import { deriveUpstream } from './upstream.ts';
 import { schedulerDelayThresholdMs, SUT_CPU_SATURATED as PIPELINE_SUT_CPU_SATURATED, SUT_CPU_SATURATED_SHARE, sutCpuSaturation, upgradeLegacyFlag } from '../compute/analysis/flags.ts';
 import type { BaseModel, FigureCheck, StudyReportHook, Verdict } from './types.ts';
+import { genericAnswer } from './answer.ts';
 import { cellFile, rowProvenance, type Provenance, type RowMetric, type RowSource } from './provenance.ts';
 export type { Reason, Outcome, Tolerance, RowModel, UpstreamRow, LevelComparison, PairComparison, Saturation, PublishedVerdict, ThreadDumpEvidence, PinRule, PinningRow, SeriesPoint, JvmBlocks, ReportModel } from './types.ts';
 import type { Reason, Outcome, Tolerance, RowModel, UpstreamRow, LevelComparison, PairComparison, Saturation, PublishedVerdict, ThreadDumpEvidence, PinRule, PinningRow, SeriesPoint, JvmBlocks, ReportModel } from './types.ts';
@@ -646,7 +647,9 @@ export function buildModel(run: LoadedRun): ReportModel {
   base.published = evaluatePublished(base, hook, cells);
   base.gaps.push(...comparisonGaps(study, variants, pairs));
   const analysis = hook?.analyse?.(base) ?? { conclusions: [], followUps: [] };
-  return { ...base, conclusions: analysis.conclusions, followUps: analysis.followUps };
+  const generic = genericAnswer(base);
+  const answer = hook?.answer ? hook.answer(base, generic) : generic;
+  return { ...base, conclusions: analysis.conclusions, followUps: analysis.followUps, answer };
 }
 
 export { medianOf };

@@ -98,7 +98,7 @@ export interface StudyReportHook<D = unknown> {
 }
 
 /** The model before the study's analysis (what `gate`, `figure` and `analyse` see); `D` = the study's derived data. */
-export type BaseModel<D = unknown> = Omit<ReportModel<D>, 'conclusions' | 'followUps'>;
+export type BaseModel<D = unknown> = Omit<ReportModel<D>, 'conclusions' | 'followUps' | 'answer'>;
 
 /** What a study's `derive` sees: the generic model before the published figures are evaluated. */
 export type DeriveInput = Omit<BaseModel, 'published' | 'derived'>;
@@ -390,6 +390,11 @@ export interface ReportModel<D = unknown> {
   requests: ReadonlyMap<string, CompactRequests>;
   /** the study's derived data (StudyReportHook.derive), computed once in the model stage; null when the study has none */
   derived: D;
+  /**
+   * the answer block (src/report/answer-types.ts): the study's hook `answer` over the engine's
+   * (src/report/answer.ts genericAnswer), computed once in the model stage after `analyse`
+   */
+  answer: AnswerBlock;
 }
 
 export interface LoadedRun {
