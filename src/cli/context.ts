@@ -31,8 +31,12 @@ export interface MainDeps {
   checkJdk(): string;
   /** find Maven (the SUT's build); returns its version line; throws VtbenchError(EXIT.prerequisite) if absent */
   checkMaven(): string;
-  /** render the report of a run folder (its study found among `studies`); returns the report's folder and gaps */
-  report(runDir: string, outRoot: string, lang: 'en' | 'zh', studies: readonly Study[]): Promise<{ outDir: string; gaps: string[] }>;
+  /**
+   * render the report of a run folder (its study found among `studies`); returns the report's folder,
+   * gaps and the run's answer block as plain text in `lang` (src/report/answer-text.ts answerText;
+   * absent from a stand-in that renders nothing)
+   */
+  report(runDir: string, outRoot: string, lang: 'en' | 'zh', studies: readonly Study[]): Promise<{ outDir: string; gaps: string[]; answerText?: string }>;
   /** the store of a run folder (default `new RunStore(dir)`; tests inject writer faults here) */
   openStore?(dir: string): RunStore;
   /**

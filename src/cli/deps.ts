@@ -94,7 +94,7 @@ export function realDeps(): MainDeps {
       // loaded when a report is rendered: listing, planning and measuring do not need the report stage
       const { renderReport } = await import('../report/index.ts');
       const r = await renderReport(runDir, outRoot, { lang, studies });
-      return { outDir: r.outDir, gaps: r.gaps };
+      return { outDir: r.outDir, gaps: r.gaps, answerText: r.answerText };
     },
   };
 }

@@ -19,6 +19,9 @@ import { writeAll, writeAtomic, type OutFile } from './write.ts';
 import type { Study } from '../types/study.ts';
 import type { StudyPlugin } from './types.ts';
 import { driverLevel, primaryPair } from './model.ts';
+import { answerLine, answerText } from './answer-text.ts';
+import { answerPhrases } from './sections/answer.ts';
+import type { AnswerBlock } from './answer-types.ts';
 
 export type Lang = 'en' | 'zh';
 /** the engine's phrases (generic placeholders); a study's phrases.<lang>.json adds and overrides keys */
@@ -74,6 +77,11 @@ export interface ReportMeta {
     candidateE2eP95Ms: number | null;
   } | null;
   gaps: number;
+  /**
+   * the run's answer in one line, in the report's language (src/report/answer-text.ts answerLine of
+   * the model's answer block); absent in a meta.json written before it was recorded
+   */
+  answer?: string;
 }
 
 export interface BuiltReport {
@@ -82,6 +90,8 @@ export interface BuiltReport {
   /** paths relative to report/<id>/ */
   files: OutFile[];
   gaps: string[];
+  /** the answer block as plain text for the terminal (answerText), in the report's language */
+  answerText: string;
 }
 
 /** Pure apart from chart rendering: loaded run + templates → every output file as a string. */
@@ -100,6 +110,8 @@ export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltRe
   const titleLine = md.split('\n')[0]?.replace(/^#\s*/, '') ?? model.runId;
   const html = renderHtml(parts.body, svgs, { lang: t.lang, title: titleLine.replace(/\\(.)/g, '$1') },
     { entries: parts.book.entries, phrases: parts.phrases, runId: model.runId, upgradedFrom: run.upgradedFrom ?? null });
+  // the answer's words: the run's phrases (open-loop wording) with the variants' labels
+  const words = answerPhrases(model, tRun.phrases);
   // report/index.* lists the study's first comparison
   const pair = primaryPair(model);
   const h = pair?.highest ?? null;
@@ -113,6 +125,7 @@ export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltRe
       baselineE2eP95Ms: h.baseline.e2eP95Ms.median, candidateE2eP95Ms: h.candidate.e2eP95Ms.median,
     } : null,
     gaps: model.gaps.length,
+    answer: answerLine(model.answer, words),
   };
   const files: OutFile[] = [
     ...specs.map((s) => ({ path: `figures/${s.name}.svg`, content: svgs.get(s.name) as string })),
@@ -120,7 +133,17 @@ export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltRe
     { path: 'index.html', content: html },
     { path: 'meta.json', content: JSON.stringify(meta, null, 2) + '\n' },
   ];
-  return { model, specs, files, gaps: model.gaps };
+  return { model, specs, files, gaps: model.gaps, answerText: answerText(model.answer, words) };
+}
+
+/** What renderReport wrote: the report's folder, the files, the run's gaps, and its answer (block and terminal text). */
+export interface RenderedReport {
+  outDir: string;
+  files: string[];
+  gaps: string[];
+  answer: AnswerBlock;
+  /** the answer block as plain text (answerText), printed by the CLI at the end of `run` and `report` */
+  answerText: string;
 }
 
 /**
@@ -128,14 +151,14 @@ export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltRe
  * @param opts.study a study that is not registered (tests); default: the run's study by `manifest.options.study`
  *   among `opts.studies` (the CLI passes the registered ones)
  */
-export async function renderReport(runDir: string, outRoot: string, opts: { lang: Lang; study?: StudyPlugin; studies: readonly StudyPlugin[] }): Promise<{ outDir: string; files: string[]; gaps: string[] }> {
+export async function renderReport(runDir: string, outRoot: string, opts: { lang: Lang; study?: StudyPlugin; studies: readonly StudyPlugin[] }): Promise<RenderedReport> {
   const run = await loadRun(runDir, { ...(opts.study ? { study: opts.study } : {}), studies: opts.studies });
   const built = await buildReport(run, await loadTemplates(opts.lang, run.study));
   // English at report/<id>/, Chinese beside it at report/<id>/zh/, so neither overwrites the other.
   const outDir = opts.lang === 'zh' ? join(outRoot, built.model.runId, 'zh') : join(outRoot, built.model.runId);
   const files = await writeAll(outDir, built.files);
   files.push(...(await renderIndex(outRoot)));
-  return { outDir, files, gaps: built.gaps };
+  return { outDir, files, gaps: built.gaps, answer: built.model.answer, answerText: built.answerText };
 }
 
 /** Pure: the index of runs as Markdown (links to report.md) and HTML (links to index.html). */

@@ -64,17 +64,33 @@ export function renderHtml(md: string, figures: ReadonlyMap<string, string>, pag
   mdi.renderer.rules.image = (tokens, idx, options, env, self) => {
     const tok = tokens[idx];
     const src = String(tok?.attrGet('src') ?? '');
-    const m = /^figures\/([a-z0-9-]+)\.svg$/.exec(src);
+    const m = /^figures\/([a-z0-9-]+)\.svg(#headline)?$/.exec(src);
     const svg = m ? figures.get(String(m[1])) : undefined;
     if (tok && svg !== undefined) {
       // the chart draws its own title, so no <figcaption> repeating it; the alt text labels the figure
       const label = escapeHtml(tok.content);
-      return `<figure class="chart" data-figure="${m?.[1] ?? ''}" aria-label="${label}">${svg}</figure>`;
+      // the answer's headline chart (src/report/sections/answer.ts headlineChart) is the one with `#headline`
+      const id = m?.[2] ? ' id="headline-chart"' : '';
+      return `<figure class="chart"${id} data-figure="${m?.[1] ?? ''}" aria-label="${label}">${svg}</figure>`;
     }
     return fallback ? fallback(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
   };
-  const body = mdi.render(md).replace(/<p>(<figure class="chart"[\s\S]*?<\/figure>)<\/p>/g, '$1');
+  const body = answerSection(mdi.render(md).replace(/<p>(<figure class="chart"[\s\S]*?<\/figure>)<\/p>/g, '$1'));
   return htmlPage(prov ? `${body}${provHtml(prov)}` : body, page);
+}
+
+/**
+ * The answer block's markers (src/report/sections/answer.ts ANSWER_START/ANSWER_END, rendered as
+ * escaped text paragraphs since markdown-it runs with html: false) → `<section id="answer">` around
+ * it; only the first pair, so text from a run cannot open a second one.
+ */
+function answerSection(html: string): string {
+  const start = '<p>&lt;!-- answer --&gt;</p>\n';
+  const end = '<p>&lt;!-- /answer --&gt;</p>\n';
+  const i = html.indexOf(start);
+  const j = i < 0 ? -1 : html.indexOf(end, i);
+  if (i < 0 || j < 0) return html;
+  return `${html.slice(0, i)}<section id="answer" class="answer">\n${html.slice(i + start.length, j)}</section>\n${html.slice(j + end.length)}`;
 }
 
 /** The provenance of a report for its HTML: the entries the Markdown referenced and the phrases to word them. */

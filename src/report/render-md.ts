@@ -26,6 +26,7 @@ import { pinning } from './sections/pinning.ts';
 import { resources } from './sections/resources.ts';
 import { fixtureNote, summary, title } from './sections/summary.ts';
 import { openLoop } from './sections/open-loop.ts';
+import { answerMarkdown, headlineChart } from './sections/answer.ts';
 export type { Templates, FigureRef, RenderContext } from './types.ts';
 import type { Templates, FigureRef, RenderContext } from './types.ts';
 export { OPEN_LOOP_SUFFIX, isOpenLoopRun, templatesForRun, phraser, chartLabels } from './phrases.ts';
@@ -81,6 +82,8 @@ function genericSections(model: ReportModel, k: SectionKit, figures: readonly Fi
   for (const f of figures) figVals[`fig:${f.name}`] = raw(`![${esc(f.title)}](figures/${f.name}.svg)`);
   return {
     ...eager,
+    answer: () => answerMarkdown(model, k),
+    headlineChart: headlineChart(model, figures),
     summary: () => summary(model, k),
     title: title(model, k),
     fixtureNote: fixtureNote(model, k),

@@ -17,7 +17,7 @@ export interface ReportArgs {
 }
 
 /**
- * Render the report (stdout names its index.html and the count of gaps), then check the thresholds.
+ * Render the report (stdout: the run's answer block, then its index.html and the count of gaps), then check the thresholds.
  * @throws VtbenchError(EXIT.runData) without a run with results; EXIT.thresholds when a rule is broken
  */
 export async function reportCommand(a: ReportArgs, io: Io, deps: MainDeps): Promise<number> {
@@ -25,6 +25,7 @@ export async function reportCommand(a: ReportArgs, io: Io, deps: MainDeps): Prom
   const reportDir = dirOption(a.reportDir, 'report');
   await checkWritable(reportDir, 'report-dir');
   const r = await deps.report(dir, reportDir, a.lang, studiesOf(deps));
+  if (r.answerText) io.stdout.write(`${r.answerText}\n\n`);
   io.stdout.write(`report written: ${join(r.outDir, 'index.html')}${r.gaps.length ? ` (gaps: ${r.gaps.length})` : ''}\n`);
   if (a.thresholds) await checkRunThresholds(a.thresholds, dir, io, studiesOf(deps), 'the report is written');
   return 0;

@@ -143,9 +143,13 @@ export async function runCommand(opts: Opts, lang: 'en' | 'zh', io: Io, deps: Ma
   const pod = shardRun && barrier ? { index: shardRun.index, of: options.shards ?? 1, barrier, syncTimeoutMs: shardRun.syncTimeoutS * 1000 } : null;
   const status = await measureRun({ run, plan, dbUrl, json: Boolean(opts['json']), pod }, io, deps);
   if (status === 'interrupted') return EXIT.interrupted;
+  // the run ends with its answer (issue 31), then where the report is; --no-report builds no model, so no answer
   if (opts['report'] !== false) {
     const r = await deps.report(store.dir, dirOption(opts['reportDir'], 'report'), lang, studiesOf(deps));
+    if (r.answerText) io.stderr.write(`\n${r.answerText}\n\n`);
     io.stderr.write(`report: ${join(r.outDir, 'index.html')}\n`);
+  } else {
+    io.stderr.write(`no report: answer not computed (\`npx zx run.mjs report ${store.dir}\` writes the report and prints it)\n`);
   }
   // after the run and its report are on disk: a broken rule never loses measured data
   if (thresholds) await checkRunThresholds(thresholds, store.dir, io, studiesOf(deps), `the run${opts['report'] !== false ? ' and its report are' : ' is'} written (${store.dir})`);
