@@ -17,9 +17,15 @@ export interface AnswerWords {
   /** the verdict over the rows (null when the block has one row with a ratio or none) */
   verdict: string | null;
   header: string[];
+  /** one line per arm, without the repeats */
   cells: string[][];
+  /** per line of `cells`: each repeat's value of the arm and each repeat's ratio when they disagree, else null ('' for none of either) */
+  repeats: { value: string | null; ratio: string | null }[];
   /** right-aligned columns (numbers), by index */
   right: boolean[];
+  /** the columns of the value and of the ratio (where each repeat's value goes) */
+  valueCol: number;
+  ratioCol: number;
   trust: string;
 }
 
@@ -118,17 +124,20 @@ export function answerWords(block: AnswerBlock, p: Phrases): AnswerWords {
   const header = [...(scen ? [phrase(p, 'answer.h.scenario')] : []), phrase(p, 'answer.h.level'), phrase(p, 'answer.h.variant'), phrase(p, `answer.h.value.${metric}`),
     phrase(p, 'answer.h.bound'), phrase(p, 'answer.h.pct'), phrase(p, 'answer.h.p95'), phrase(p, 'answer.h.p99'), phrase(p, 'answer.h.ratio'), phrase(p, 'answer.h.limit')];
   const right = [...(scen ? [false] : []), true, false, true, true, true, true, true, true, false];
-  const cells = block.rows.flatMap((r) => r.arms.map((a, i) => {
-    const reps = a.repeats.length > 0 ? ` (${phrase(p, 'answer.repeats', { values: a.repeats.map((x) => valueText(a.unit, x)).join(', ') })})` : '';
-    const ratio = i === 0 ? '' : `${times(r.ratio)}${r.ratioRepeats.length > 0 ? ` (${phrase(p, 'answer.repeats', { values: r.ratioRepeats.map(times).join(', ') })})` : ''}`;
-    return [...(scen ? [r.scenario ?? '—'] : []), int(r.level), variantWord(p, a.variant), `${valueText(a.unit, a.value)}${reps}`,
-      valueText(a.unit, a.bound), pct(a.pctOfBound), ms(a.p95Ms), ms(a.p99Ms), ratio, limitWord(p, a.limitedBy)];
-  }));
+  const lines = block.rows.flatMap((r) => r.arms.map((a, i) => ({
+    cells: [...(scen ? [r.scenario ?? '—'] : []), int(r.level), variantWord(p, a.variant), valueText(a.unit, a.value),
+      valueText(a.unit, a.bound), pct(a.pctOfBound), ms(a.p95Ms), ms(a.p99Ms), i === 0 ? '' : times(r.ratio), limitWord(p, a.limitedBy)],
+    repeats: {
+      value: a.repeats.length > 0 ? phrase(p, 'answer.repeats', { values: a.repeats.map((x) => valueText(a.unit, x)).join(', ') }) : null,
+      ratio: i > 0 && r.ratioRepeats.length > 0 ? phrase(p, 'answer.repeats', { values: r.ratioRepeats.map(times).join(', ') }) : null,
+    },
+  })));
   const withRatio = block.rows.filter((r) => r.ratio !== null).length;
   const verdict = block.verdict !== 'none' && withRatio > 1 && block.ratioRange
     ? phrase(p, `answer.verdict.${block.verdict}`, { min: num(block.ratioRange[0], 2), max: num(block.ratioRange[1], 2) })
     : null;
-  return { lead: answerLead(block, p), verdict, header, cells, right, trust: trustWord(block, p) };
+  return { lead: answerLead(block, p), verdict, header, cells: lines.map((l) => l.cells), repeats: lines.map((l) => l.repeats), right,
+    valueCol: scen ? 3 : 2, ratioCol: scen ? 8 : 7, trust: trustWord(block, p) };
 }
 
 /** Display width of a string in a terminal: CJK and full-width characters count two columns. */
@@ -149,7 +158,15 @@ export function answerText(block: AnswerBlock, p: Phrases): string {
     const all = [w.header, ...w.cells];
     const cols = w.header.map((_, i) => Math.max(...all.map((r) => width(r[i] ?? ''))));
     const pad = (s: string, i: number) => { const n = (cols[i] ?? 0) - width(s); return w.right[i] ? ' '.repeat(n) + s : s + ' '.repeat(n); };
-    for (const r of all) lines.push(`  ${r.map(pad).join('  ').trimEnd()}`);
+    lines.push(`  ${w.header.map(pad).join('  ').trimEnd()}`);
+    w.cells.forEach((r, i) => {
+      lines.push(`  ${r.map(pad).join('  ').trimEnd()}`);
+      // each repeat's value under the line, so the columns stay narrow
+      const rep = w.repeats[i];
+      const indent = ' '.repeat(cols.slice(0, w.valueCol).reduce((a, b) => a + b + 2, 2));
+      if (rep?.value) lines.push(`${indent}↳ ${w.header[w.valueCol]} — ${rep.value}`);
+      if (rep?.ratio) lines.push(`${indent}↳ ${w.header[w.ratioCol]} — ${rep.ratio}`);
+    });
   }
   lines.push(w.trust);
   return lines.join('\n');

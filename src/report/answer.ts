@@ -157,9 +157,10 @@ export function verdictOf(rows: readonly AnswerRow[]): Pick<AnswerBlock, 'verdic
   const rs = rows.map((r) => r.ratio).filter((x): x is number => x !== null && Number.isFinite(x));
   if (rs.length === 0) return { verdict: 'none', ratioRange: null };
   const range: [number, number] = [Math.min(...rs), Math.max(...rs)];
-  const up = rs.every((x) => x > 1 + ANSWER_TIE_BAND);
-  const down = rs.every((x) => x < 1 - ANSWER_TIE_BAND);
-  const same = rs.every((x) => Math.abs(x - 1) <= ANSWER_TIE_BAND);
+  // 1e-9: a ratio of exactly 1 ± 5 % in decimal is "the same" despite binary rounding
+  const up = rs.every((x) => x > 1 + ANSWER_TIE_BAND + 1e-9);
+  const down = rs.every((x) => x < 1 - ANSWER_TIE_BAND - 1e-9);
+  const same = rs.every((x) => Math.abs(x - 1) <= ANSWER_TIE_BAND + 1e-9);
   return { verdict: up ? 'faster' : down ? 'slower' : same ? 'same' : 'mixed', ratioRange: range };
 }
 

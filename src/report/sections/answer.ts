@@ -35,7 +35,13 @@ export function answerMarkdown(model: ReportModel, k: SectionKit): Raw {
   const w = answerWords(model.answer, answerPhrases(model, k.t.phrases));
   const lead = esc(w.verdict ? `${w.lead}${sentenceSep(w.lead)}${w.verdict}` : w.lead);
   const parts = [ANSWER_START, k.t.phrases['answer.heading'] ?? '', `**${lead}**`];
-  if (w.cells.length > 0) parts.push(table(w.header, w.cells, w.right.map((r) => (r ? 'r' : 'l'))).md);
+  // each repeat's value beside the median when the repeats disagree (value and ratio columns)
+  const cells = w.cells.map((r, i) => r.map((c, j) => {
+    const rep = w.repeats[i];
+    const extra = j === w.valueCol ? rep?.value : j === w.ratioCol ? rep?.ratio : null;
+    return extra ? `${c} (${extra})` : c;
+  }));
+  if (cells.length > 0) parts.push(table(w.header, cells, w.right.map((r) => (r ? 'r' : 'l'))).md);
   parts.push(esc(w.trust), ANSWER_END);
   return raw(parts.filter((x) => x !== '').join('\n\n'));
 }
