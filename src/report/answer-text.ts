@@ -71,7 +71,7 @@ export function limitWord(p: Phrases, l: AnswerLimit): string {
   const unit = p[`answer.unit.${l.unit}`] ?? l.unit;
   const util = l.unit === '%' && l.used !== null ? phrase(p, 'answer.util.pct', { used: num(l.used, 0) })
     : l.used !== null && l.cap !== null ? phrase(p, 'answer.util.both', { used: qty(l.used), cap: qty(l.cap), unit })
-    : l.cap !== null ? phrase(p, 'answer.util.cap', { cap: qty(l.cap), unit })
+    : l.cap !== null ? phrase(p, 'answer.util.cap', { cap: qty(l.cap), unit: p[`answer.unitCap.${l.unit}`] ?? unit })
     : l.used !== null ? phrase(p, 'answer.util.used', { used: qty(l.used), unit }) : null;
   const source = phrase(p, `answer.source.${l.source}`);
   return util === null ? phrase(p, 'answer.limit.cellNoUtil', { kind, source }) : phrase(p, 'answer.limit.cell', { kind, util, source });

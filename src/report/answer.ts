@@ -60,9 +60,10 @@ function poolFull(row: RowModel, latencyMs: number): boolean {
  * 2. a full pool (c > N; open loop λ > N/L) whose sampler shows active = N and a queue, when the arm
  *    reached its bound or the SUT CPU was not saturated → executor, used = peak active (measured);
  * 3. no full pool and `reached` → offered-load (c workers, used = peak in flight; open loop: λ);
- * 4. the SUT CPU saturated in one of its cells (Saturation.sutCpu) → cpu, used = peak CPU %;
- * 5. a host flag or scheduler delay in one of its cells (hostLimitedCells) → host, used = cells flagged of `cap` cells;
- * 6. a full pool without sampler data and `reached` → executor, used null (inferred from theory);
+ * 4. a full pool without sampler data and `reached` → executor, used null (inferred from theory);
+ * 5. the SUT CPU saturated in one of its cells (Saturation.sutCpu) → cpu, used = peak CPU %;
+ * 6. a host flag or scheduler delay in one of its cells (hostLimitedCells) → host, used = cells flagged of `cap` cells
+ *    (an arm at ≥ 95 % of its bound is limited by that bound, flags or not: rules 2–4 come first);
  * 7. else unknown ('pool-not-full' when the sampler shows the full pool's active threads below N).
  */
 export function limitOf(m: AnswerInput, row: RowModel, host: ReadonlySet<string> = hostLimitedCells(m)): AnswerLimit {
@@ -86,10 +87,10 @@ export function limitOf(m: AnswerInput, row: RowModel, host: ReadonlySet<string>
       ? { kind: 'offered-load', cap: row.concurrency, used: null, unit: 'req/s', source: 'inferred' }
       : { kind: 'offered-load', cap: row.concurrency, used: inFlight, unit: 'workers', source: inFlight === null ? 'inferred' : 'measured' };
   }
+  if (full && active === null && reached) return { kind: 'executor', cap: n, used: null, unit: 'threads', source: 'inferred' };
   if (cpu.length > 0) return { kind: 'cpu', cap: 100, used: Math.max(...cpu.map((x) => x.peakCpu)) * 100, unit: '%', source: 'measured' };
   const flagged = [...ids].filter((id) => host.has(id)).length;
   if (flagged > 0) return { kind: 'host', cap: ids.size, used: flagged, unit: 'cells', source: 'measured' };
-  if (full && active === null && reached) return { kind: 'executor', cap: n, used: null, unit: 'threads', source: 'inferred' };
   return unknown(full && active !== null ? 'pool-not-full' : undefined);
 }
 

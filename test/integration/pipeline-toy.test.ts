@@ -19,6 +19,8 @@ import { validate } from '../../src/adapters/store/schema.ts';
 import { throughputBoundRps } from '../../src/compute/theory/bounds.ts';
 import { TOY_STUDY } from '../fixtures/toy-study/study.ts';
 import { fakeMainDeps, fakeRunDeps, startInProcessSut } from '../fixtures/fake-run.ts';
+import { renderReport } from '../../src/report/index.ts';
+import type { StudyPlugin } from '../../src/report/types.ts';
 
 /** What each started stand-in saw: its variant and the requests' paths and methods. */
 interface Seen { variant: Variant; requests: string[] }
@@ -112,6 +114,50 @@ test('progress lines (issue 30 item 8): the SUT build and each block\'s SUT JVM 
     for (const b of ['pool-2-r1', 'vt-r1']) {
       assert.match(out, new RegExp(`— JVM block ${b}\\n  starting the SUT JVM of block ${b}\\n  the SUT JVM of block ${b} ready after \\d+\\.\\d s\\n`), out);
     }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test('the end of a run (issue 31): the answer block — its lead line with virtual ÷ pool at the highest level, the table, the trust line — then the report\'s path', { timeout: 180_000 }, async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'vtbench-toy-answer-'));
+  try {
+    let out = '';
+    const sink = { write: (s: string) => { out += s; return true; }, isTTY: false } as unknown as NodeJS.WriteStream;
+    const io: Io = { stdout: sink, stderr: sink };
+    // the real report stage (src/cli/deps.ts does the same), into the temp folder
+    const withReport: MainDeps = { ...deps([]), report: async (runDir, outRoot, lang, studies) => {
+      const r = await renderReport(runDir, outRoot, { lang, studies: studies as readonly StudyPlugin[] });
+      return { outDir: r.outDir, gaps: r.gaps, answerText: r.answerText };
+    } };
+    const reportDir = join(tmp, 'report');
+    const code = await runStudy(TOY_STUDY, ['--profile', 'tiny', '--runs-dir', join(tmp, 'runs'), '--report-dir', reportDir], io, withReport);
+    assert.equal(code, 0, out);
+    const lines = out.trimEnd().split('\n');
+    const runId = readdirSync(join(tmp, 'runs'))[0]!;
+    assert.equal(lines.at(-1), `report: ${join(reportDir, runId, 'index.html')}`, 'the run ends with the report\'s path');
+    // the lead line: virtual ÷ pool of 2 at 6 workers (bounds 30 and 10 req/s: about 3×)
+    const lead = lines.findIndex((l) => / the throughput of .* at 6 workers; E2E P95 /.test(l));
+    assert.ok(lead > 0, out.slice(-3000));
+    const ratio = Number(/: ([0-9.]+)× the throughput/.exec(lines[lead]!)?.[1]);
+    assert.ok(ratio > 2, `virtual ÷ pool at 6 workers: ${ratio}`);
+    const tail = lines.slice(lead);
+    // the ratio is the two throughputs of the table's lines at 6 workers
+    const rpsAt6 = (name: string) => Number(new RegExp(`^ +6  ${name} +([0-9.,]+) req/s`).exec(tail.find((l) => l.includes(`6  ${name} `)) ?? '')?.[1]?.replace(/,/g, ''));
+    assert.ok(Math.abs(rpsAt6('virtual thread per task') / rpsAt6('platform pool of 2') - ratio) < 0.01, tail.join('\n'));
+    assert.match(tail[1] ?? '', /^ +level +variant +throughput +bound +% of bound +E2E P95 +E2E P99 +ratio +limited by$/);
+    // the pool of 2 at 6 workers: no sampler in the stand-in, so at ≥ 95 % of its bound its executor is inferred
+    const pool = tail.find((l) => /^ +6  platform pool of 2 /.test(l)) ?? '';
+    const share = Number(/ ([0-9.]+) % /.exec(pool)?.[1]);
+    assert.ok(Number.isFinite(share), pool);
+    if (share >= 95) assert.match(pool, /executor pool: 2 threads \(inferred\)$/);
+    else assert.doesNotMatch(pool, /executor pool/);
+    assert.ok(tail.some((l) => /^Trust: 4 of 4 planned cells measured, one repeat;/.test(l)), tail.join('\n'));
+    // the same answer heads report.md and is meta.json's one line
+    const meta = JSON.parse(readFileSync(join(reportDir, runId, 'meta.json'), 'utf8')) as { answer: string };
+    assert.ok(lines[lead]!.startsWith(meta.answer), `${lines[lead]} / ${meta.answer}`);
+    const md = readFileSync(join(reportDir, runId, 'report.md'), 'utf8');
+    assert.match(md, /^# .*\n\n<!-- answer -->\n\n## Answer\n\n\*\*/);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
