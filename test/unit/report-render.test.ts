@@ -128,7 +128,9 @@ test('charts: no title or label cut short (no "…" in any SVG), and the HTML do
     for (const f of b.files.filter((x) => x.path.endsWith('.svg'))) assert.ok(!f.content.includes('…'), `${lang} ${f.path}: truncated text`);
     const html = file(b, 'index.html');
     assert.ok(!html.includes('<figcaption'), 'figcaption repeats the chart title');
-    assert.equal((html.match(/<figure class="chart"[^>]* aria-label="[^"]+"/g) ?? []).length, 7);
+    // the 7 engine charts, and the answer's headline chart (throughput) once more at the top
+    assert.equal((html.match(/<figure class="chart"[^>]* aria-label="[^"]+"/g) ?? []).length, 8);
+    assert.equal((html.match(/<figure class="chart" id="headline-chart" data-figure="throughput"/g) ?? []).length, 1);
   }
 });
 
