@@ -108,13 +108,13 @@ export function frontPageTable(entries: readonly FrontEntry[], link: { prefix: s
     const zh = m.zh ? ` · [中文](${dir}/zh/${link.target})` : '';
     return [
       raw(`[${esc(m.runId)}](${dir}/${link.target})${zh}${status}`),
-      m.study ? `${m.study}${m.studyTitle ? `: ${m.studyTitle}` : ''}` : '—',
       answerLine(m),
+      m.study ? `${m.study}${m.studyTitle ? `: ${m.studyTitle}` : ''}` : '—',
       hostText(m.host),
       dateText(m.startedAt),
     ];
   });
-  return table(['report', 'study', 'answer', 'host', 'run started'], rows);
+  return table(['report', 'answer', 'study', 'host', 'run started'], rows);
 }
 
 /** The README's Results block: the front page's table (frontPageTable) with links from the repository root. */

@@ -148,7 +148,7 @@ export async function renderReport(runDir: string, outRoot: string, opts: { lang
  */
 export function indexDocuments(entries: readonly FrontEntry[]): { md: string; html: string } {
   const doc = (target: 'report.md' | 'index.html') =>
-    `# vtbench reports\n\n${entries.length} run(s) in this folder, by study, one line each: the run's answer, then its study, the host it ran on and when it started. Each run links to its full report (中文: the Chinese copy).\n\n${frontPageTable(entries, { prefix: '', target }).md}\n`;
+    `# vtbench reports\n\n${entries.length} run(s) in this folder, by study, one line each: the run's answer, its study, the host it ran on and when it started. Each run links to its full report (中文: the Chinese copy).\n\n${frontPageTable(entries, { prefix: '', target }).md}\n`;
   return { md: doc('report.md'), html: htmlPage(markdown().render(doc('index.html')), { lang: 'en', title: 'vtbench reports' }) };
 }
 

@@ -52,13 +52,13 @@ test('answer line: meta.json\'s answer when it has one, else the highest level\'
   assert.match(answerLine({ runId: 'x', highest: { concurrency: 5 } as unknown as FrontEntry['highest'] }), /^no comparison/);
 });
 
-test('front page row: links to the report and its Chinese copy, study id and title, answer, host (CPU, cores, JDK) and start time; — for what an older meta.json lacks', () => {
+test('front page row: links to the report and its Chinese copy, answer, study id and title, host (CPU, cores, JDK) and start time; — for what an older meta.json lacks', () => {
   const t = frontPageTable([{ ...closed, zh: true }, { runId: '20261130-100102-seed-000', study: '000', startedAt: '2026-11-30T10:01:02.567Z', status: 'partial' }], { prefix: 'report/', target: 'report.md' }).md;
   const lines = t.split('\n');
-  assert.equal(lines[0], '| report | study | answer | host | run started |');
+  assert.equal(lines[0], '| report | answer | study | host | run started |');
   // by study, then run id
-  assert.match(lines[2] as string, /^\| \[20261130-100102-seed-000\]\(report\/20261130-100102-seed-000\/report\.md\) \(partial\) \| 000 \| no comparison .* \| — \| 2026-11-30 10:01 UTC \|$/);
-  assert.equal(lines[3], `| [20261201-205110-002-seed-002](report/20261201-205110-002-seed-002/report.md) · [中文](report/20261201-205110-002-seed-002/zh/report.md) | 002: pool-200 vs virtual | ${answerLine(closed)} | AMD EPYC, 2 cores, JDK 25.0.3+9-LTS | 2026-12-01 20:51 UTC |`);
+  assert.match(lines[2] as string, /^\| \[20261130-100102-seed-000\]\(report\/20261130-100102-seed-000\/report\.md\) \(partial\) \| no comparison .* \| 000 \| — \| 2026-11-30 10:01 UTC \|$/);
+  assert.equal(lines[3], `| [20261201-205110-002-seed-002](report/20261201-205110-002-seed-002/report.md) · [中文](report/20261201-205110-002-seed-002/zh/report.md) | ${answerLine(closed)} | 002: pool-200 vs virtual | AMD EPYC, 2 cores, JDK 25.0.3+9-LTS | 2026-12-01 20:51 UTC |`);
   // an answer is plain text: Markdown in it is escaped, a pipe does not split the row
   const odd = frontPageTable([{ ...closed, answer: 'a | b *c*' }], { prefix: '', target: 'index.html' }).md.split('\n')[2] as string;
   assert.match(odd, /\| a \\\| b \\\*c\\\* \|/);
