@@ -79,7 +79,9 @@ function measure(): PageFacts {
   };
   let widest: PageFacts['widest'] = null;
   let offenders = 0;
-  for (const el of document.body.querySelectorAll('*')) {
+  const scrollWidth = document.documentElement.scrollWidth;
+  // the culprit is looked for only when the page overflows (a scan of every element is slow on a long page)
+  for (const el of scrollWidth > vw ? document.body.querySelectorAll('*') : []) {
     // an SVG's inner marks overflow only with their <svg>, which is checked itself
     if (el instanceof SVGElement && !(el instanceof SVGSVGElement)) continue;
     const r = el.getBoundingClientRect();
@@ -92,7 +94,7 @@ function measure(): PageFacts {
     offenders++;
     if (!widest || r.width > widest.width) widest = { selector: cssPath(el), heading: headingBefore(el), width: Math.round(r.width), right: Math.round(r.right) };
   }
-  return { innerWidth: vw, scrollWidth: document.documentElement.scrollWidth, answer: box('answer'), chart: box('headline-chart'), widest, offenders };
+  return { innerWidth: vw, scrollWidth, answer: box('answer'), chart: box('headline-chart'), widest, offenders };
 }
 
 /**
