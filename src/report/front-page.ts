@@ -42,7 +42,6 @@ export interface FrontEntry {
   status?: string;
   startedAt?: string;
   load?: 'closed-loop' | 'open-loop' | 'in-process';
-  levels?: number[];
   highest?: {
     concurrency: number;
     baseline: string;
