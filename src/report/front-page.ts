@@ -64,7 +64,7 @@ export interface FrontEntry {
  * figures of the study's first comparison at its highest level (throughput and E2E P95, baseline →
  * candidate; the job time for an in-process run, whose request rate is no throughput); else "—".
  */
-export function answerLine(m: FrontEntry): string {
+export function indexAnswerLine(m: FrontEntry): string {
   if (typeof m.answer === 'string' && m.answer.trim() !== '') return m.answer.trim();
   // a meta.json written before it named its comparison (no `baseline`) has no figures to show
   const h = m.highest && typeof m.highest.baseline === 'string' ? m.highest : null;
@@ -107,7 +107,7 @@ export function frontPageTable(entries: readonly FrontEntry[], link: { prefix: s
     const zh = m.zh ? ` · [中文](${dir}/zh/${link.target})` : '';
     return [
       raw(`[${esc(m.runId)}](${dir}/${link.target})${zh}${status}`),
-      answerLine(m),
+      indexAnswerLine(m),
       m.study ? `${m.study}${m.studyTitle ? `: ${m.studyTitle}` : ''}` : '—',
       hostText(m.host),
       dateText(m.startedAt),

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 import { buildModel } from '../../src/report/model.ts';
 import { buildReport, indexDocuments, type ReportMeta } from '../../src/report/index.ts';
-import { answerLine, frontPageMeta, frontPageTable, readFrontEntries, readmeResultsBlock, replaceResults, RESULTS_END, RESULTS_START, type FrontEntry } from '../../src/report/front-page.ts';
+import { indexAnswerLine, frontPageMeta, frontPageTable, readFrontEntries, readmeResultsBlock, replaceResults, RESULTS_END, RESULTS_START, type FrontEntry } from '../../src/report/front-page.ts';
 import { resultsBlock } from '../../src/cli/readme-results.ts';
 import { loadTemplates } from '../fixtures/registered.ts';
 import { FIXTURE_DIR } from '../fixtures/report-helpers.ts';
@@ -35,21 +35,21 @@ const closed: FrontEntry = {
 };
 
 test('answer line: meta.json\'s answer when it has one, else the highest level\'s figures in the run\'s load model, else no comparison', () => {
-  assert.equal(answerLine({ ...closed, answer: ' Virtual threads: 1.22× the throughput of pool-200 at 5,000 clients. ' }), 'Virtual threads: 1.22× the throughput of pool-200 at 5,000 clients.');
+  assert.equal(indexAnswerLine({ ...closed, answer: ' Virtual threads: 1.22× the throughput of pool-200 at 5,000 clients. ' }), 'Virtual threads: 1.22× the throughput of pool-200 at 5,000 clients.');
   const fallback = 'highest level, 5,000 concurrent clients: io-pool-200 → io-virtual: 1,047.45 req/s → 1,273.07 req/s, E2E P95 6,910.7 ms → 20,735.4 ms';
-  assert.equal(answerLine(closed), fallback);
+  assert.equal(indexAnswerLine(closed), fallback);
   // an answer that is not a non-empty string (a newer or broken meta.json) is not shown
-  assert.equal(answerLine({ ...closed, answer: '  ' }), fallback);
-  assert.equal(answerLine({ ...closed, answer: { verdict: 'faster' } }), fallback);
-  assert.match(answerLine({ ...closed, load: 'open-loop' }), /^highest level, 5,000 req\/s offered: /);
+  assert.equal(indexAnswerLine({ ...closed, answer: '  ' }), fallback);
+  assert.equal(indexAnswerLine({ ...closed, answer: { verdict: 'faster' } }), fallback);
+  assert.match(indexAnswerLine({ ...closed, load: 'open-loop' }), /^highest level, 5,000 req\/s offered: /);
   // one in-process job per cell: its request rate is no throughput
-  const job = answerLine({ ...closed, load: 'in-process' });
+  const job = indexAnswerLine({ ...closed, load: 'in-process' });
   assert.equal(job, 'io-pool-200 → io-virtual: job time 6,910.7 ms → 20,735.4 ms');
   assert.doesNotMatch(job, /req\/s/);
-  assert.equal(answerLine({ ...closed, highest: null, gaps: 1 }), 'no comparison of two variants at a common level in this run: see the report; 1 gap(s) in the data, stated in the report');
-  assert.match(answerLine({ ...closed, gaps: 2 }), /E2E P95 6,910\.7 ms → 20,735\.4 ms; 2 gap\(s\)/);
+  assert.equal(indexAnswerLine({ ...closed, highest: null, gaps: 1 }), 'no comparison of two variants at a common level in this run: see the report; 1 gap(s) in the data, stated in the report');
+  assert.match(indexAnswerLine({ ...closed, gaps: 2 }), /E2E P95 6,910\.7 ms → 20,735\.4 ms; 2 gap\(s\)/);
   // a meta.json written before it named its comparison
-  assert.match(answerLine({ runId: 'x', highest: { concurrency: 5 } as unknown as FrontEntry['highest'] }), /^no comparison/);
+  assert.match(indexAnswerLine({ runId: 'x', highest: { concurrency: 5 } as unknown as FrontEntry['highest'] }), /^no comparison/);
 });
 
 test('front page row: links to the report and its Chinese copy, answer, study id and title, host (CPU, cores, JDK) and start time; — for what an older meta.json lacks', () => {
@@ -58,7 +58,7 @@ test('front page row: links to the report and its Chinese copy, answer, study id
   assert.equal(lines[0], '| report | answer | study | host | run started |');
   // by study, then run id
   assert.match(lines[2] as string, /^\| \[20261130-100102-seed-000\]\(report\/20261130-100102-seed-000\/report\.md\) \(partial\) \| no comparison .* \| 000 \| — \| 2026-11-30 10:01 UTC \|$/);
-  assert.equal(lines[3], `| [20261201-205110-002-seed-002](report/20261201-205110-002-seed-002/report.md) · [中文](report/20261201-205110-002-seed-002/zh/report.md) | ${answerLine(closed)} | 002: pool-200 vs virtual | AMD EPYC, 2 cores, JDK 25.0.3+9-LTS | 2026-12-01 20:51 UTC |`);
+  assert.equal(lines[3], `| [20261201-205110-002-seed-002](report/20261201-205110-002-seed-002/report.md) · [中文](report/20261201-205110-002-seed-002/zh/report.md) | ${indexAnswerLine(closed)} | 002: pool-200 vs virtual | AMD EPYC, 2 cores, JDK 25.0.3+9-LTS | 2026-12-01 20:51 UTC |`);
   // an answer is plain text: Markdown in it is escaped, a pipe does not split the row
   const odd = frontPageTable([{ ...closed, answer: 'a | b *c*' }], { prefix: '', target: 'index.html' }).md.split('\n')[2] as string;
   assert.match(odd, /\| a \\\| b \\\*c\\\* \|/);
