@@ -1,66 +1,28 @@
 /**
- * `npm run readme:results -- [runs/<id>]`: rewrite README.md's Results section from a run
- * (default: the newest complete run under runs/ of the default study with its default profile,
- * see readmeSource). The block is generated, never typed.
+ * `npm run readme:results`: rewrite the front page report/index.{md,html} and README.md's Results
+ * section from the committed reports (every report/<id>/meta.json). Both are the same table
+ * (src/report/front-page.ts: each run's answer line, study, host, date and link), so the README and
+ * the front page cannot disagree; a test checks the README's section is what this writes.
  */
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadRun } from '../report/load.ts';
-import { buildModel } from '../report/model.ts';
-import { headlineMarkdown, replaceResults } from '../report/headline.ts';
+import { readFrontEntries, readmeResultsBlock, replaceResults } from '../report/front-page.ts';
+import { renderIndex } from '../report/index.ts';
 import { writeAtomic } from '../report/write.ts';
-import { upgradeManifest } from '../adapters/store/migrate.ts';
-import { DEFAULT_STUDY, STUDIES, getStudy } from '../studies/index.ts';
-import type { Study } from '../types/study.ts';
-import { EXIT, VtbenchError } from '../types/errors.ts';
+import { STUDIES } from '../studies/index.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The study and profile whose runs feed README.md: the default study, with its default (first) profile. */
-export function readmeSource(studies: readonly Study[] = STUDIES, studyId: string = DEFAULT_STUDY): { study: string; profile: string } {
-  const study = getStudy(studyId, studies);
-  const profile = study.profiles[0];
-  if (!profile) throw new VtbenchError(`study ${study.id} defines no profile`, 'give the study at least one profile', EXIT.usage);
-  return { study: study.id, profile: profile.name };
-}
-
-/**
- * The newest complete run folder under runsDir of the README's study and profile (readmeSource),
- * or null. The manifest is read through the study's legacy readers, so runs in an older format
- * (which name no study) count too; folders that are not readable runs are skipped.
- */
-export function newestReadmeRun(runsDir: string, studies: readonly Study[] = STUDIES, studyId: string = DEFAULT_STUDY): string | null {
-  if (!existsSync(runsDir)) return null;
-  const want = readmeSource(studies, studyId);
-  const ids = readdirSync(runsDir).sort().reverse();
-  for (const id of ids) {
-    try {
-      const raw: unknown = JSON.parse(readFileSync(join(runsDir, id, 'manifest.json'), 'utf8'));
-      const m = upgradeManifest(raw, studies).manifest as { options: { study: string; profile: string }; status: string };
-      if (m.options.study === want.study && m.options.profile === want.profile && m.status === 'complete') return join(runsDir, id);
-    } catch {
-      /* not a run, or a format this vtbench does not read */
-    }
-  }
-  return null;
-}
-
-/** The Results block for a run folder, with links relative to the repository root. */
-export async function resultsBlock(runDir: string, reportRoot = join(ROOT, 'report')): Promise<string> {
-  const run = await loadRun(runDir, { studies: STUDIES });
-  const model = buildModel(run);
-  return headlineMarkdown(model, relative(ROOT, join(reportRoot, model.runId)));
+/** The README's Results block for the reports under `reportRoot` (default: the committed report/). */
+export async function resultsBlock(reportRoot: string = join(ROOT, 'report')): Promise<string> {
+  return readmeResultsBlock(await readFrontEntries(reportRoot, STUDIES));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
-  const runDir = process.argv[2] ? resolve(process.argv[2]) : newestReadmeRun(join(ROOT, 'runs'));
-  if (!runDir) {
-    const src = readmeSource();
-    console.error(`error: no complete run of study ${src.study}, profile ${src.profile} under runs/\n  hint: run npx zx run.mjs first, or name a run folder`);
-    process.exit(7);
-  }
+  const reportRoot = join(ROOT, 'report');
+  await renderIndex(reportRoot, STUDIES);
   const readmePath = join(ROOT, 'README.md');
-  await writeAtomic(readmePath, replaceResults(readFileSync(readmePath, 'utf8'), await resultsBlock(runDir)));
-  console.log(`README.md results from ${relative(ROOT, runDir)}`);
+  await writeAtomic(readmePath, replaceResults(readFileSync(readmePath, 'utf8'), await resultsBlock(reportRoot)));
+  console.log('report/index.md, report/index.html and README.md (Results) from report/*/meta.json');
 }

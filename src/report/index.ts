@@ -4,7 +4,7 @@
  * gives byte-identical output. `buildReport` is the pure part (strings only); `renderReport`
  * adds loading and the one writer.
  */
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TopLevelSpec } from 'vega-lite';
@@ -14,7 +14,6 @@ import { chartSpecs, renderSvg } from './charts.ts';
 import { chartLabels, joinProvAppendix, renderMarkdownParts, templatesForRun, type Templates } from './render-md.ts';
 import { provMarkdown } from './provenance.ts';
 import { escapeHtml, htmlPage, markdown, renderHtml } from './render-html.ts';
-import { esc, int, ms, raw, rps, table } from './format.ts';
 import { writeAll, writeAtomic, type OutFile } from './write.ts';
 import type { Study } from '../types/study.ts';
 import type { StudyPlugin } from './types.ts';
@@ -22,6 +21,7 @@ import { driverLevel, primaryPair } from './model.ts';
 import { answerLine, answerText } from './answer-text.ts';
 import { answerPhrases } from './sections/answer.ts';
 import type { AnswerBlock } from './answer-types.ts';
+import { frontPageMeta, frontPageTable, readFrontEntries, type FrontEntry, type MetaHost } from './front-page.ts';
 
 export type Lang = 'en' | 'zh';
 /** the engine's phrases (generic placeholders); a study's phrases.<lang>.json adds and overrides keys */
@@ -82,6 +82,9 @@ export interface ReportMeta {
    * the model's answer block); absent in a meta.json written before it was recorded
    */
   answer?: string;
+  /** the study's title and the host the run measured on, for the front page (frontPageMeta) */
+  studyTitle: string;
+  host: MetaHost;
 }
 
 export interface BuiltReport {
@@ -126,6 +129,7 @@ export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltRe
     } : null,
     gaps: model.gaps.length,
     answer: answerLine(model.answer, words),
+    ...frontPageMeta(model),
   };
   const files: OutFile[] = [
     ...specs.map((s) => ({ path: `figures/${s.name}.svg`, content: svgs.get(s.name) as string })),
@@ -157,47 +161,26 @@ export async function renderReport(runDir: string, outRoot: string, opts: { lang
   // English at report/<id>/, Chinese beside it at report/<id>/zh/, so neither overwrites the other.
   const outDir = opts.lang === 'zh' ? join(outRoot, built.model.runId, 'zh') : join(outRoot, built.model.runId);
   const files = await writeAll(outDir, built.files);
-  files.push(...(await renderIndex(outRoot)));
+  files.push(...(await renderIndex(outRoot, opts.studies)));
   return { outDir, files, gaps: built.gaps, answer: built.model.answer, answerText: built.answerText };
 }
 
-/** Pure: the index of runs as Markdown (links to report.md) and HTML (links to index.html). */
-export function indexDocuments(metas: readonly ReportMeta[]): { md: string; html: string } {
-  const sorted = [...metas].sort((a, b) => (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
-  const doc = (target: 'report.md' | 'index.html') => {
-    const t = table(['run', 'study', 'profile', 'status', 'started', 'levels', 'compared (baseline → candidate)', 'throughput at the highest level', 'E2E P95', 'gaps'],
-      sorted.map((m) => {
-        // a meta.json written before it named its comparison (no `baseline`) is listed without figures
-        const h = m.highest && typeof m.highest.baseline === 'string' ? m.highest : null;
-        const job = m.load === 'in-process';
-        return [
-          raw(`[${esc(m.runId)}](${encodeURIComponent(m.runId)}/${target})`),
-          m.study ?? '—', m.profile, m.status, m.startedAt,
-          m.load === 'open-loop' ? `${m.levels.join(', ')} req/s offered` : m.levels.join(', '),
-          h ? `${h.baseline} → ${h.candidate}` : '—',
-          // one in-process job per cell: its request rate is not a throughput
-          h && !job ? `${int(h.concurrency)}: ${rps(h.baselineRps)} → ${rps(h.candidateRps)}` : '—',
-          h ? `${job ? 'job time ' : ''}${ms(h.baselineE2eP95Ms)} → ${ms(h.candidateE2eP95Ms)}` : '—',
-          String(m.gaps),
-        ];
-      }));
-    return `# vtbench reports\n\n${sorted.length} run(s) in this folder. Each row links to the full report.\n\n${t.md}\n`;
-  };
+/**
+ * Pure: the front page as Markdown (links to report.md) and HTML (links to index.html): one row per
+ * report with its answer line, study, host and date (src/report/front-page.ts).
+ */
+export function indexDocuments(entries: readonly FrontEntry[]): { md: string; html: string } {
+  const doc = (target: 'report.md' | 'index.html') =>
+    `# vtbench reports\n\n${entries.length} run(s) in this folder, by study, one line each: the run's answer, its study, the host it ran on and when it started. Each run links to its full report (中文: the Chinese copy).\n\n${frontPageTable(entries, { prefix: '', target }).md}\n`;
   return { md: doc('report.md'), html: htmlPage(markdown().render(doc('index.html')), { lang: 'en', title: 'vtbench reports' }) };
 }
 
-/** Rewrites report/index.md and report/index.html from every report/<id>/meta.json. */
-export async function renderIndex(outRoot: string): Promise<string[]> {
-  const entries = await readdir(outRoot, { withFileTypes: true }).catch(() => []);
-  const metas: ReportMeta[] = [];
-  for (const e of entries.filter((x) => x.isDirectory()).map((x) => x.name).sort()) {
-    try {
-      metas.push(JSON.parse(await readFile(join(outRoot, e, 'meta.json'), 'utf8')) as ReportMeta);
-    } catch {
-      /* not a report folder */
-    }
-  }
-  const { md, html } = indexDocuments(metas);
+/**
+ * Rewrites report/index.md and report/index.html from every report/<id>/meta.json under `outRoot`.
+ * @param studies the registered studies (titles for a meta.json written before it carried one)
+ */
+export async function renderIndex(outRoot: string, studies: readonly Pick<Study, 'id' | 'title'>[] = []): Promise<string[]> {
+  const { md, html } = indexDocuments(await readFrontEntries(outRoot, studies));
   await writeAtomic(join(outRoot, 'index.md'), md);
   await writeAtomic(join(outRoot, 'index.html'), html);
   return [join(outRoot, 'index.md'), join(outRoot, 'index.html')];

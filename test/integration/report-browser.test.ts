@@ -1,9 +1,7 @@
 /**
  * Opens the fixture report in headless Chromium (Debian `chromium` + playwright-core): every
  * section heading and every chart is visible, and the page makes no network request.
- * Needs Chromium at $VTBENCH_CHROMIUM or /usr/bin/chromium (CI installs it: `apt-get install -y
- * chromium`). Without it the test is skipped with the reason printed, so `npm test` passes on a
- * fresh machine; under CI (CI set and not "false"/"0") a missing Chromium fails.
+ * Needs Chromium (test/fixtures/chromium.ts: where it is looked for, when a test skips).
  */
 import { loadTemplates, renderReport } from '../fixtures/registered.ts';
 import { test } from 'node:test';
@@ -15,21 +13,11 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 
 import { FIXTURE_DIR } from '../fixtures/report-helpers.ts';
+import { CHROMIUM, CHROMIUM_ARGS, browserSkipReason, isCi } from '../fixtures/chromium.ts';
 
-const CHROMIUM = process.env['VTBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
-/** True on a CI machine: `CI` set to anything but "", "false" or "0" (GitHub Actions and .ci/run set CI=true). */
-export function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
-  const v = (env['CI'] ?? '').trim().toLowerCase();
-  return v !== '' && v !== 'false' && v !== '0';
-}
-/** Why the browser test is skipped (Chromium missing, not on CI), or false to run it (on CI it runs and fails when Chromium is missing). */
-export function browserSkipReason(chromium: string, ci: boolean, exists: (p: string) => boolean = existsSync): string | false {
-  if (exists(chromium) || ci) return false;
-  return `Chromium not found at ${chromium} (optional locally: apt-get install -y chromium, or set VTBENCH_CHROMIUM); CI is not set, so the browser test is skipped`;
-}
 const SKIP = browserSkipReason(CHROMIUM, isCi());
 if (SKIP) process.stderr.write(`report-browser.test.ts: ${SKIP}\n`);
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
+const ARGS = CHROMIUM_ARGS;
 
 for (const lang of ['en', 'zh'] as const) {
   test(`report (${lang}) in headless Chromium: every section and chart visible, no network request`, { timeout: 60_000, skip: SKIP }, async () => {

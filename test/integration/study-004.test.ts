@@ -203,6 +203,6 @@ test('report/index lists an in-process run by its job time, with no req/s figure
   const meta = JSON.parse(built.files.find((f) => f.path === 'meta.json')!.content) as ReportMeta;
   assert.equal(meta.load, 'in-process');
   const row = indexDocuments([meta]).md.split('\n').find((l) => l.includes(meta.runId))!;
-  assert.match(row, /\| — \| job time [\d,.]+ ms → [\d,.]+ ms \|/);
+  assert.match(row, /\| platform → virtual: job time [\d,.]+ ms → [\d,.]+ ms \|/);
   assert.doesNotMatch(row, /req\/s/);
 });
