@@ -152,7 +152,7 @@ export function trustOf(m: AnswerInput): AnswerTrust {
 /**
  * The verdict over the rows' ratios (candidate better when > 1): 'faster' when every ratio is above
  * 1 + ANSWER_TIE_BAND, 'slower' when every one is below 1 − the band, 'same' when all are within it,
- * 'mixed' otherwise, 'none' without a ratio. Returns the smallest and largest ratio too.
+ * 'depends' otherwise, 'none' without a ratio. Returns the smallest and largest ratio too.
  */
 export function verdictOf(rows: readonly AnswerRow[]): Pick<AnswerBlock, 'verdict' | 'ratioRange'> {
   const rs = rows.map((r) => r.ratio).filter((x): x is number => x !== null && Number.isFinite(x));
@@ -162,7 +162,7 @@ export function verdictOf(rows: readonly AnswerRow[]): Pick<AnswerBlock, 'verdic
   const up = rs.every((x) => x > 1 + ANSWER_TIE_BAND + 1e-9);
   const down = rs.every((x) => x < 1 - ANSWER_TIE_BAND - 1e-9);
   const same = rs.every((x) => Math.abs(x - 1) <= ANSWER_TIE_BAND + 1e-9);
-  return { verdict: up ? 'faster' : down ? 'slower' : same ? 'same' : 'mixed', ratioRange: range };
+  return { verdict: up ? 'faster' : down ? 'slower' : same ? 'same' : 'depends', ratioRange: range };
 }
 
 /**

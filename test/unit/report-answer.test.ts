@@ -140,8 +140,8 @@ test('verdict: faster / slower / same / mixed / none with a 5 % band', () => {
   assert.equal(verdictOf(rows(1.051)).verdict, 'faster');
   assert.equal(verdictOf(rows(0.5, 0.9)).verdict, 'slower');
   assert.equal(verdictOf(rows(1.02, 0.97)).verdict, 'same');
-  assert.equal(verdictOf(rows(1.5, 0.5)).verdict, 'mixed');
-  assert.equal(verdictOf(rows(1.5, 1.0)).verdict, 'mixed');
+  assert.equal(verdictOf(rows(1.5, 0.5)).verdict, 'depends');
+  assert.equal(verdictOf(rows(1.5, 1.0)).verdict, 'depends');
   assert.deepEqual(verdictOf(rows(null)), { verdict: 'none', ratioRange: null });
   assert.deepEqual(verdictOf(rows(2, null, 3)).ratioRange, [2, 3]);
 });
