@@ -84,18 +84,28 @@ export interface BuiltReport {
   gaps: string[];
 }
 
-/** Pure apart from chart rendering: loaded run + templates → every output file as a string. */
+/** The figure names a report's Markdown embeds: every image `](figures/<name>.svg)`. Pure. */
+export function figuresShown(md: string): Set<string> {
+  return new Set([...md.matchAll(/\]\(figures\/([a-z0-9-]+)\.svg\)/g)].map((m) => m[1] as string));
+}
+
+/**
+ * Pure apart from chart rendering: loaded run + templates → every output file as a string. Only the
+ * charts the Markdown embeds are rendered and written (`figures/<name>.svg`); `specs` lists them all.
+ */
 export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltReport> {
   const model = buildModel(run);
   // chart axis titles and names in the run's load model (rate wording for an open-loop run)
   const tRun = templatesForRun(t, model);
   const labels = chartLabels(tRun);
   const specs = [...chartSpecs(model, labels), ...(model.study.report?.charts?.(model, labels, tRun.phrases) ?? [])];
-  const svgs = new Map<string, string>();
-  for (const s of specs) svgs.set(s.name, await renderSvg(s.spec));
   // the body carries a footnote reference after every value with a provenance; the Markdown ends with
   // the footnotes, the HTML with its own appendix table (values link to its rows)
   const parts = renderMarkdownParts(model, t, specs.map((s) => ({ name: s.name, title: s.title })));
+  // only the charts the report shows are drawn and written (a figure no placeholder names would be dead weight)
+  const shown = figuresShown(parts.body);
+  const svgs = new Map<string, string>();
+  for (const s of specs) if (shown.has(s.name)) svgs.set(s.name, await renderSvg(s.spec));
   const md = joinProvAppendix(parts.body, provMarkdown(parts.book.entries, parts.phrases));
   const titleLine = md.split('\n')[0]?.replace(/^#\s*/, '') ?? model.runId;
   const html = renderHtml(parts.body, svgs, { lang: t.lang, title: titleLine.replace(/\\(.)/g, '$1') },
@@ -115,7 +125,7 @@ export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltRe
     gaps: model.gaps.length,
   };
   const files: OutFile[] = [
-    ...specs.map((s) => ({ path: `figures/${s.name}.svg`, content: svgs.get(s.name) as string })),
+    ...specs.filter((s) => svgs.has(s.name)).map((s) => ({ path: `figures/${s.name}.svg`, content: svgs.get(s.name) as string })),
     { path: 'report.md', content: md },
     { path: 'index.html', content: html },
     { path: 'meta.json', content: JSON.stringify(meta, null, 2) + '\n' },

@@ -14,7 +14,7 @@ import { Raw, esc, fill, int, raw } from './format.ts';
 import { ProvBook, provMarkdown } from './provenance.ts';
 import { dataAppendix } from './data-appendix.ts';
 import { makeKit, type SectionKit } from './sections/kit.ts';
-import { flagsAndGaps } from './sections/flags.ts';
+import { flagsAndGaps, flagsAppendix } from './sections/flags.ts';
 import { boundsTable } from './sections/bounds.ts';
 import { environment } from './sections/environment.ts';
 import { method } from './sections/method.ts';
@@ -113,7 +113,9 @@ export function renderMarkdownParts(model: ReportModel, t0: Templates, figures: 
     if (v !== undefined) values[name as string] = v;
   }
   const body = fill(k.t.report, values, `report.${k.t.lang}.md`).replace(/\n{3,}/g, '\n\n');
-  return { body: `${body.replace(/\n+$/, '')}\n\n${dataAppendix(model, k.P)}\n`, book, phrases: k.t.phrases };
+  // the appendices after the template: the per-cell flags (the template's {{flagsAndGaps}} groups them), then the data
+  const appendices = [flagsAppendix(model, k), dataAppendix(model, k.P)].filter((x) => x !== '');
+  return { body: `${body.replace(/\n+$/, '')}\n\n${appendices.join('\n\n')}\n`, book, phrases: k.t.phrases };
 }
 
 export type { RowModel, CellFlag };
