@@ -11,9 +11,9 @@ import type { TopLevelSpec } from 'vega-lite';
 import { loadRun, type LoadedRun } from './load.ts';
 import { buildModel, type ReportModel } from './model.ts';
 import { chartSpecs, renderSvg } from './charts.ts';
-import { chartLabels, joinProvAppendix, renderMarkdownParts, templatesForRun, type Templates } from './render-md.ts';
-import { provMarkdown } from './provenance.ts';
+import { chartLabels, renderMarkdownParts, reportMarkdownOf, templatesForRun, type Templates } from './render-md.ts';
 import { escapeHtml, htmlPage, markdown, renderHtml } from './render-html.ts';
+import { provSections } from './provenance.ts';
 import { esc, int, ms, raw, rps, table } from './format.ts';
 import { writeAll, writeAtomic, type OutFile } from './write.ts';
 import type { Study } from '../types/study.ts';
@@ -106,10 +106,10 @@ export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltRe
   const shown = figuresShown(parts.body);
   const svgs = new Map<string, string>();
   for (const s of specs) if (shown.has(s.name)) svgs.set(s.name, await renderSvg(s.spec));
-  const md = joinProvAppendix(parts.body, provMarkdown(parts.book.entries, parts.phrases));
+  const md = reportMarkdownOf(parts.body, parts.book.entries, parts.phrases);
   const titleLine = md.split('\n')[0]?.replace(/^#\s*/, '') ?? model.runId;
   const html = renderHtml(parts.body, svgs, { lang: t.lang, title: titleLine.replace(/\\(.)/g, '$1') },
-    { entries: parts.book.entries, phrases: parts.phrases, runId: model.runId, upgradedFrom: run.upgradedFrom ?? null });
+    { entries: parts.book.entries, phrases: parts.phrases, runId: model.runId, upgradedFrom: run.upgradedFrom ?? null, sections: provSections(parts.body, parts.book.entries) });
   // report/index.* lists the study's first comparison
   const pair = primaryPair(model);
   const h = pair?.highest ?? null;

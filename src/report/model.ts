@@ -111,9 +111,14 @@ function dumpEvidence(x: CellResult, prefix: string): ThreadDumpEvidence {
  * cells saw at most 1 pinned event per 100 requests.
  */
 export const PIN_EVENTS_PER_REQUEST = 0.01;
-/** points per cell and metric of the time-series chart, and per variant of the latency scatter */
-export const SERIES_MAX_POINTS = 600;
-export const SCATTER_MAX_POINTS = 400;
+/**
+ * points per cell and metric of the time-series chart, and per variant of the latency scatter: a
+ * panel is about 330–520 px wide, so 300 points (min/max of 150 buckets) are still a point per 2 px
+ * or closer, and a report with several variants keeps its figures within the folder budget (issue 31:
+ * whole report folder ≤ 4 MB); each bucket's extremes survive (downsampleMinMax)
+ */
+export const SERIES_MAX_POINTS = 300;
+export const SCATTER_MAX_POINTS = 240;
 /** the share of a cell's send span the latency scatter also shows zoomed in */
 export const SCATTER_EARLY_SHARE = 0.1;
 /** the percentiles of the percentile chart (HdrHistogram style), as fractions */

@@ -11,7 +11,7 @@
 import type { CellFlag } from '../types/run.ts';
 import type { ReportModel, RowModel } from './model.ts';
 import { Raw, esc, fill, int, raw } from './format.ts';
-import { ProvBook, provMarkdown } from './provenance.ts';
+import { ProvBook, provMarkdown, provSections, stripProvRefs, type ProvEntry } from './provenance.ts';
 import { dataAppendix } from './data-appendix.ts';
 import { makeKit, type SectionKit } from './sections/kit.ts';
 import { flagsAndGaps, flagsAppendix } from './sections/flags.ts';
@@ -43,10 +43,19 @@ export { CHANGE_FLOOR_MS } from './sections/kit.ts';
  */
 export function renderMarkdown(model: ReportModel, t0: Templates, figures: readonly FigureRef[]): string {
   const parts = renderMarkdownParts(model, t0, figures);
-  return joinProvAppendix(parts.body, provMarkdown(parts.book.entries, parts.phrases));
+  return reportMarkdownOf(parts.body, parts.book.entries, parts.phrases);
 }
 
-/** The report body followed by its provenance appendix (footnotes), one blank line apart. */
+/**
+ * report.md from the parts of renderMarkdown: the body without its provenance references (no figure
+ * carries a marker), then the appendix "How each number was computed", one block per section of
+ * the body (provenance.ts provSections, provMarkdown). Pure.
+ */
+export function reportMarkdownOf(body: string, entries: readonly ProvEntry[], phrases: Readonly<Record<string, string>>): string {
+  return joinProvAppendix(stripProvRefs(body), provMarkdown(provSections(body, entries), phrases));
+}
+
+/** The report body followed by its provenance appendix, one blank line apart. */
 export function joinProvAppendix(body: string, appendix: string): string {
   return appendix === '' ? body : `${body.replace(/\n+$/, '')}\n\n${appendix}\n`;
 }
