@@ -145,6 +145,8 @@ export async function runCommand(opts: Opts, lang: 'en' | 'zh', io: Io, deps: Ma
   if (status === 'interrupted') return EXIT.interrupted;
   if (opts['report'] !== false) {
     const r = await deps.report(store.dir, dirOption(opts['reportDir'], 'report'), lang, studiesOf(deps));
+    // a new run writes both languages (issue 31): `--lang`'s report, then the other beside it (report/<id>/ and report/<id>/zh/)
+    await deps.report(store.dir, dirOption(opts['reportDir'], 'report'), lang === 'en' ? 'zh' : 'en', studiesOf(deps));
     io.stderr.write(`report: ${join(r.outDir, 'index.html')}\n`);
   }
   // after the run and its report are on disk: a broken rule never loses measured data
