@@ -202,12 +202,16 @@ function braces(files: readonly string[]): string {
 /** The sources of a provenance as one line: `files pointer; files pointer; …` (groupedSources). */
 export const sourcesText = (sources: readonly ProvSource[]): string => groupedSources(sources).map((g) => `${g.files} ${g.pointer}`.trimEnd()).join('; ');
 
-/** The plain-text provenance of an entry (the hover text): value, definition, formula, sources; lines separated by "\n". */
-export function provPlain(e: ProvEntry, phrases: Readonly<Record<string, string>>): string {
+/**
+ * The plain-text provenance of an entry: value, definition, formula and (unless `sources` is false)
+ * sources; lines separated by "\n". The HTML's hover text leaves the sources out: the value's link
+ * leads to its appendix row, which has them, and a report of 2,000 values would carry each file list twice.
+ */
+export function provPlain(e: ProvEntry, phrases: Readonly<Record<string, string>>, opts: { sources?: boolean } = {}): string {
   const lbl = (k: string) => phrases[`prov.label.${k}`] ?? k;
   const lines = [`${e.text} — ${provDefinition(e.prov, phrases)}`];
   if (e.prov.formula) lines.push(`${lbl('formula')}: ${e.prov.formula}`);
-  if (e.prov.sources.length) lines.push(`${lbl('source')}: ${sourcesText(e.prov.sources)}`);
+  if (opts.sources !== false && e.prov.sources.length) lines.push(`${lbl('source')}: ${sourcesText(e.prov.sources)}`);
   return lines.join('\n');
 }
 

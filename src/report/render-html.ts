@@ -103,7 +103,7 @@ const attr = (s: string): string => escapeHtml(s).replace(/\n/g, '&#10;');
 /**
  * markdown-it plugin: a footnote reference `[^n<id>]` of a known entry becomes a link around the
  * value printed just before it (`<a class="pv" href="#pv-<id>" data-pv="…">value</a>`): the CSS shows
- * `data-pv` on hover and focus, the link leads to the appendix row. The value is the end of the
+ * `data-pv` (definition and formula) on hover and focus, the link leads to the appendix row (with the sources). The value is the end of the
  * preceding text (the entry's `text`); when the text does not end with it, the link holds a "†"
  * after the text instead. Only references to entries of `prov` are taken; any other `[^…]` stays text.
  */
@@ -144,7 +144,7 @@ function provPlugin(mdi: ReturnType<typeof markdown>, prov: ProvHtml): void {
   mdi.renderer.rules['pv_open'] = (tokens: Token[], idx: number) => {
     const id = (tokens[idx]?.meta as { id: number }).id;
     const e = byLabel.get(`n${id}`) as ProvEntry;
-    return `<a class="pv" href="#pv-${id}" aria-describedby="pv-${id}" data-pv="${attr(provPlain(e, prov.phrases))}">`;
+    return `<a class="pv" href="#pv-${id}" aria-describedby="pv-${id}" data-pv="${attr(provPlain(e, prov.phrases, { sources: false }))}">`;
   };
   mdi.renderer.rules['pv_close'] = () => '</a>';
 }

@@ -107,7 +107,8 @@ test('renderHtml: a reference wraps its value in a link with the escaped provena
   const link = /<a class="pv" href="#pv-1" aria-describedby="pv-1" data-pv="([^"]*)">6\.61 req\/s<\/a>/g;
   assert.equal([...html.matchAll(link)].length, 2, 'in the table and in the text');
   assert.ok(!html.includes('<b onmouseover'), 'the provenance is escaped');
-  assert.match(html, /data-pv="6\.61 req\/s — the run&#39;s recorded option levels&#10;formula: &lt;b onmouseover=&quot;x&quot;&gt;&amp;&lt;\/b&gt;&#10;source: manifest\.json \/options\/levels\/0"/);
+  assert.match(html, /data-pv="6\.61 req\/s — the run&#39;s recorded option levels&#10;formula: &lt;b onmouseover=&quot;x&quot;&gt;&amp;&lt;\/b&gt;"/, 'the hover text: definition and formula (the sources are in the appendix row)');
+  assert.match(html, /<tr id="pv-1">.*<code>manifest\.json \/options\/levels\/0<\/code>/);
   assert.match(html, /and \[\^n1\] and \[\^n9\]\./, 'an escaped bracket and an unknown label stay text');
   assert.match(html, /<tr id="pv-1"><td>1<\/td><td>6\.61 req\/s<\/td>/);
   assert.equal((html.match(/<script/g) ?? []).length, 0);
