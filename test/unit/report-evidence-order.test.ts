@@ -14,7 +14,7 @@ import { provHtml } from '../../src/report/render-html.ts';
 import { figuresShown } from '../../src/report/index.ts';
 import { compactSvg } from '../../src/report/charts.ts';
 import { getStudy } from '../../src/studies/index.ts';
-import type { ReportModel } from '../../src/report/model.ts';
+import { pointsPerVariant, type ReportModel } from '../../src/report/model.ts';
 
 const flag = (code: CellFlag['code'], value: number, threshold: number): CellFlag => ({ code, message: `${code} ${value}`, value, threshold });
 
@@ -83,4 +83,11 @@ test('figuresShown: the figures a report embeds; compactSvg rounds coordinates i
   assert.deepEqual([...figuresShown('![a](figures/throughput.svg)\n\n![b \\[x\\]](figures/p99-002.svg) figures/timeseries.svg')], ['throughput', 'p99-002']);
   assert.equal(compactSvg('<path transform="translate(88.35750000000002,-0.0012)" d="M1.5,2h3"/><text x="1.23456">3.14159</text>'),
     '<path transform="translate(88.36,0)" d="M1.5,2h3"/><text x="1.23">3.14159</text>');
+});
+
+test('pointsPerVariant: the cap for a few variants, an even share of the chart total for many, never below 20', () => {
+  assert.equal(pointsPerVariant(240, 2), 240);
+  assert.equal(pointsPerVariant(240, 8), 150);
+  assert.equal(pointsPerVariant(300, 7), 170, 'floor(1200 / 7) = 171, made even');
+  assert.equal(pointsPerVariant(240, 100), 20);
 });
