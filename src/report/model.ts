@@ -120,11 +120,11 @@ export const PIN_EVENTS_PER_REQUEST = 0.01;
 export const SERIES_MAX_POINTS = 300;
 export const SCATTER_MAX_POINTS = 240;
 /**
- * points of one chart over all its variants (per metric for the time series): a run of 8 variants
- * gets 150 per variant instead of the cap, so a chart's size does not grow with the variants
+ * points of one chart over all its variants (per metric for the time series): a run of 5 variants
+ * gets 160 per variant instead of the cap, so a chart's size does not grow with the variants
  * (pointsPerVariant)
  */
-export const CHART_TOTAL_POINTS = 1200;
+export const CHART_TOTAL_POINTS = 800;
 /** The points per variant of a chart: the cap, or an equal share of CHART_TOTAL_POINTS when the variants are many; at least 20 (an even count for min/max pairs). */
 export function pointsPerVariant(cap: number, variants: number): number {
   const share = Math.floor(CHART_TOTAL_POINTS / Math.max(1, variants));

@@ -87,7 +87,8 @@ test('figuresShown: the figures a report embeds; compactSvg rounds coordinates i
 
 test('pointsPerVariant: the cap for a few variants, an even share of the chart total for many, never below 20', () => {
   assert.equal(pointsPerVariant(240, 2), 240);
-  assert.equal(pointsPerVariant(240, 8), 150);
-  assert.equal(pointsPerVariant(300, 7), 170, 'floor(1200 / 7) = 171, made even');
+  assert.equal(pointsPerVariant(240, 5), 160);
+  assert.equal(pointsPerVariant(300, 7), 114, 'floor(800 / 7) = 114');
+  assert.equal(pointsPerVariant(300, 6), 132, 'floor(800 / 6) = 133, made even');
   assert.equal(pointsPerVariant(240, 100), 20);
 });
