@@ -99,8 +99,8 @@ export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltRe
   const tRun = templatesForRun(t, model);
   const labels = chartLabels(tRun);
   const specs = [...chartSpecs(model, labels), ...(model.study.report?.charts?.(model, labels, tRun.phrases) ?? [])];
-  // the body carries a footnote reference after every value with a provenance; the Markdown ends with
-  // the footnotes, the HTML with its own appendix table (values link to its rows)
+  // the body carries a reference after every value with a provenance: report.md drops them and ends with the
+  // appendix by section; the HTML turns each into a link to its row of the HTML appendix (collapsed by section)
   const parts = renderMarkdownParts(model, t, specs.map((s) => ({ name: s.name, title: s.title })));
   // only the charts the report shows are drawn and written (a figure no placeholder names would be dead weight)
   const shown = figuresShown(parts.body);

@@ -102,7 +102,8 @@ function genericSections(model: ReportModel, k: SectionKit, figures: readonly Fi
 
 /**
  * The parts of renderMarkdown: the report body (the template filled, then the data appendix) with a
- * footnote reference after every value that has a provenance, and the book of those references.
+ * reference `[^n<id>]` after every value that has a provenance (report.md drops them: reportMarkdownOf;
+ * the HTML links them), and the book of those references.
  * `phrases` are the phrases the body used (the run's load model), for the appendix.
  */
 export function renderMarkdownParts(model: ReportModel, t0: Templates, figures: readonly FigureRef[]): { body: string; book: ProvBook; phrases: Record<string, string> } {
