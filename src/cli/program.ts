@@ -92,7 +92,7 @@ function rootProgram(io: Io, studies: readonly Study[], chosen: Chosen, addRunOp
     .option('--resume <runId|dir>', 'continue a stopped run with its recorded options: a run id under --runs-dir, or a run folder path')
     .option('--runs-dir <dir>', 'where run folders go (default: out/runs/ of this repository, ignored by git; the committed reference runs are in runs/)')
     .option('--report-dir <dir>', 'where reports go (default: out/report/ of this repository, ignored by git; the committed reports are in report/)')
-    .option('--lang <lang>', 'report language: en or zh', 'en')
+    .option('--lang <lang>', 'the report language named first (a run writes both, English at report/<id>/, Chinese at report/<id>/zh/): en or zh', 'en')
     .option('--no-report', 'do not render the report after the run')
     .option('--dry-run', 'print the plan and check prerequisites (JDK, Maven, ports, disk, writable output folders), run nothing')
     .option('--json', 'machine-readable events on stdout instead of progress bars')

@@ -10,6 +10,8 @@ import type { ReportModel } from './model.ts';
 import { OPTION_SPECS, type OptionKey } from '../plan/options.ts';
 import { resolveOptions } from '../plan/profiles.ts';
 import type { Raw } from './format.ts';
+import { driverLevel } from './model.ts';
+import type { DriverLevel } from '../load/driver.ts';
 
 /** A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. null → empty. */
 export function csvField(x: string | number | null | undefined): string {
@@ -30,28 +32,78 @@ export function fenced(info: string, body: string): string {
   return `${fence}${info}\n${body.endsWith('\n') ? body : `${body}\n`}${fence}`;
 }
 
-/** One line per cell, in the run's cell order: the values the cell file holds (load summary, mock peak, pinned events). */
-export function cellsCsv(cells: readonly CellResult[]): string {
-  return csv(
-    ['cell', 'variant', 'level', 'repeat', 'requests', 'ok', 'whole_run_rps', 'steady_state_rps', 'e2e_mean_ms', 'e2e_p50_ms', 'e2e_p95_ms', 'e2e_p99_ms', 'e2e_max_ms',
-      'queue_mean_ms', 'queue_p95_ms', 'exec_mean_ms', 'exec_p95_ms', 'exec_p99_ms', 'pinned_events', 'file'],
-    cells.map((x) => {
-      const l = x.load;
-      return [x.cellId, x.variant, x.concurrency, x.repeat, l.count, l.ok, l.wholeRunThroughputRps, l.steadyStateThroughputRps,
-        l.e2eMs?.mean, l.e2eMs?.p50, l.e2eMs?.p95, l.e2eMs?.p99, l.e2eMs?.max, l.queueMs?.mean, l.queueMs?.p95, l.execMs?.mean, l.execMs?.p95, l.execMs?.p99,
-        x.pinned?.total ?? null, `cells/${x.cellId}.json`];
-    }),
-  );
+/** A CSV column: its header and the value it reads off one item (a cell or a report row). */
+interface Column<T> { header: string; get: (x: T) => string | number | null | undefined }
+
+/**
+ * What the columns of a driver's cells mean (src/load/driver-plan.ts DriverLevel): closed-loop
+ * `workers` and open-loop `rate` cells have requests, request rates, bounds and SUT-side phases;
+ * a `connections` cell's requests are its opening handshakes (their rate is not a throughput and no
+ * executor bound applies to it); a `job` cell is one timed job the SUT runs itself (its one HTTP call
+ * makes a request rate and a bound meaningless; its time is the job's). `null`: every column.
+ */
+const DRIVER_COLUMNS: Readonly<Record<DriverLevel, { cells: readonly string[]; rows: readonly string[]; rename: Readonly<Record<string, string>> } | null>> = {
+  workers: null,
+  rate: null,
+  connections: {
+    cells: ['cell', 'variant', 'level', 'repeat', 'requests', 'ok', 'e2e_mean_ms', 'e2e_p50_ms', 'e2e_p95_ms', 'e2e_p99_ms', 'e2e_max_ms', 'pinned_events', 'file'],
+    rows: ['variant', 'level', 'repeats', 'e2e_p50_ms_median', 'e2e_p95_ms_median', 'e2e_p99_ms_median', 'errors_median', 'pooled_e2e_mean_ms', 'pooled_requests', 'summary_row'],
+    rename: { requests: 'handshakes', ok: 'handshakes_ok', pooled_requests: 'pooled_handshakes', pooled_e2e_mean_ms: 'pooled_handshake_mean_ms' },
+  },
+  job: {
+    cells: ['cell', 'variant', 'level', 'repeat', 'ok', 'e2e_mean_ms', 'pinned_events', 'file'],
+    rows: ['variant', 'level', 'repeats', 'e2e_p50_ms_median', 'errors_median', 'summary_row'],
+    rename: { e2e_mean_ms: 'job_ms', e2e_p50_ms_median: 'job_ms_median' },
+  },
+};
+
+/** Column headers for a driver level: every column, or the level's own in their order, renamed (`e2e_…` → `handshake_…` for connections). */
+function columnsFor<T>(all: readonly Column<T>[], level: DriverLevel | null, which: 'cells' | 'rows'): Column<T>[] {
+  const spec = level === null ? null : DRIVER_COLUMNS[level];
+  if (!spec) return [...all];
+  const byHeader = new Map(all.map((c) => [c.header, c]));
+  return spec[which].map((h) => {
+    const c = byHeader.get(h) as Column<T>;
+    const renamed = spec.rename[h] ?? (level === 'connections' ? h.replace(/^e2e_/, 'handshake_') : h);
+    return { header: renamed, get: c.get };
+  });
 }
 
-/** One line per (variant, level) row of the report: medians of the repeats, bounds, pooled means. */
-export function rowsCsv(model: Pick<ReportModel, 'rows'>): string {
-  return csv(
-    ['variant', 'level', 'repeats', 'bound_rps', 'whole_run_rps_median', 'steady_state_rps_median', 'e2e_p50_ms_median', 'e2e_p95_ms_median', 'e2e_p99_ms_median',
-      'queue_p95_ms_median', 'exec_p95_ms_median', 'errors_median', 'pooled_e2e_mean_ms', 'pooled_queue_mean_ms', 'pooled_exec_mean_ms', 'pooled_requests', 'summary_row'],
-    model.rows.map((r) => [r.variant, r.concurrency, r.repeats, r.boundRps, r.wholeRunRps.median, r.steadyRps.median, r.e2eP50Ms.median, r.e2eP95Ms.median, r.e2eP99Ms.median,
-      r.queueP95Ms.median, r.execP95Ms.median, r.errorCount.median, r.means?.e2eMs, r.means?.queueMs, r.means?.execMs, r.means?.n, r.source.summaryIndex === null ? 'recomputed' : `/rows/${r.source.summaryIndex}`]),
-  );
+const CELL_COLUMNS: readonly Column<CellResult>[] = [
+  { header: 'cell', get: (x) => x.cellId }, { header: 'variant', get: (x) => x.variant }, { header: 'level', get: (x) => x.concurrency }, { header: 'repeat', get: (x) => x.repeat },
+  { header: 'requests', get: (x) => x.load.count }, { header: 'ok', get: (x) => x.load.ok },
+  { header: 'whole_run_rps', get: (x) => x.load.wholeRunThroughputRps }, { header: 'steady_state_rps', get: (x) => x.load.steadyStateThroughputRps },
+  { header: 'e2e_mean_ms', get: (x) => x.load.e2eMs?.mean }, { header: 'e2e_p50_ms', get: (x) => x.load.e2eMs?.p50 }, { header: 'e2e_p95_ms', get: (x) => x.load.e2eMs?.p95 },
+  { header: 'e2e_p99_ms', get: (x) => x.load.e2eMs?.p99 }, { header: 'e2e_max_ms', get: (x) => x.load.e2eMs?.max },
+  { header: 'queue_mean_ms', get: (x) => x.load.queueMs?.mean }, { header: 'queue_p95_ms', get: (x) => x.load.queueMs?.p95 },
+  { header: 'exec_mean_ms', get: (x) => x.load.execMs?.mean }, { header: 'exec_p95_ms', get: (x) => x.load.execMs?.p95 }, { header: 'exec_p99_ms', get: (x) => x.load.execMs?.p99 },
+  { header: 'pinned_events', get: (x) => x.pinned?.total ?? null }, { header: 'file', get: (x) => `cells/${x.cellId}.json` },
+];
+
+type Row = ReportModel['rows'][number];
+const ROW_COLUMNS: readonly Column<Row>[] = [
+  { header: 'variant', get: (r) => r.variant }, { header: 'level', get: (r) => r.concurrency }, { header: 'repeats', get: (r) => r.repeats }, { header: 'bound_rps', get: (r) => r.boundRps },
+  { header: 'whole_run_rps_median', get: (r) => r.wholeRunRps.median }, { header: 'steady_state_rps_median', get: (r) => r.steadyRps.median },
+  { header: 'e2e_p50_ms_median', get: (r) => r.e2eP50Ms.median }, { header: 'e2e_p95_ms_median', get: (r) => r.e2eP95Ms.median }, { header: 'e2e_p99_ms_median', get: (r) => r.e2eP99Ms.median },
+  { header: 'queue_p95_ms_median', get: (r) => r.queueP95Ms.median }, { header: 'exec_p95_ms_median', get: (r) => r.execP95Ms.median }, { header: 'errors_median', get: (r) => r.errorCount.median },
+  { header: 'pooled_e2e_mean_ms', get: (r) => r.means?.e2eMs }, { header: 'pooled_queue_mean_ms', get: (r) => r.means?.queueMs }, { header: 'pooled_exec_mean_ms', get: (r) => r.means?.execMs },
+  { header: 'pooled_requests', get: (r) => r.means?.n }, { header: 'summary_row', get: (r) => (r.source.summaryIndex === null ? 'recomputed' : `/rows/${r.source.summaryIndex}`) },
+];
+
+/**
+ * One line per cell, in the run's cell order: the values the cell file holds (load summary, mock
+ * peak, pinned events), in the columns that mean something for the cells' driver level
+ * (DRIVER_COLUMNS; every column when `level` is null or closed/open-loop HTTP).
+ */
+export function cellsCsv(cells: readonly CellResult[], level: DriverLevel | null = null): string {
+  const cols = columnsFor(CELL_COLUMNS, level, 'cells');
+  return csv(cols.map((c) => c.header), cells.map((x) => cols.map((c) => c.get(x))));
+}
+
+/** One line per (variant, level) row of the report: medians of the repeats, bounds, pooled means (columns as for cellsCsv). */
+export function rowsCsv(model: Pick<ReportModel, 'rows'>, level: DriverLevel | null = null): string {
+  const cols = columnsFor(ROW_COLUMNS, level, 'rows');
+  return csv(cols.map((c) => c.header), model.rows.map((r) => cols.map((c) => c.get(r))));
 }
 
 /** Host limits that bound nothing: the recorded options are compared with the profile's, not checked against this host. */
@@ -86,8 +138,25 @@ export function reproduceCommand(model: Pick<ReportModel, 'manifest' | 'study'>)
 }
 
 /**
+ * The cells and the report rows split by the driver level of their scenario (model.driverLevel), in
+ * the run's order of first appearance; a cell of a scenario the study no longer defines is `null`
+ * (every column). A row goes with its first cell.
+ */
+export function byDriverLevel(model: Pick<ReportModel, 'cells' | 'rows' | 'study'>): { level: DriverLevel | null; cells: CellResult[]; rows: ReportModel['rows'] }[] {
+  const levelOf = new Map(model.cells.map((c) => [c.cellId, driverLevel(model.study, c.scenario)]));
+  const groups = new Map<DriverLevel | null, { level: DriverLevel | null; cells: CellResult[]; rows: ReportModel['rows'] }>();
+  const group = (l: DriverLevel | null) => groups.get(l) ?? (groups.set(l, { level: l, cells: [], rows: [] }).get(l) as { level: DriverLevel | null; cells: CellResult[]; rows: ReportModel['rows'] });
+  for (const c of model.cells) group(levelOf.get(c.cellId) ?? null).cells.push(c);
+  for (const r of model.rows) group(r.source.cellIds.map((id) => levelOf.get(id)).find((l) => l !== undefined) ?? null).rows.push(r);
+  return [...groups.values()];
+}
+
+/**
  * The data appendix as Markdown: heading (phrase `data.title`), the cells' CSV, the rows' CSV and
- * the commands (phrases `data.*`).
+ * the commands (phrases `data.*`). Cells of different driver levels (a run of 002 holds HTTP and
+ * WebSocket cells) get one CSV each, under the level's phrase `data.driver.<level>`, each with the
+ * columns that mean something for it (DRIVER_COLUMNS); a level other than HTTP adds its note
+ * `data.columns.<level>`.
  */
 export function dataAppendix(model: ReportModel, P: (key: string, v?: Record<string, string | Raw>) => Raw): string {
   const runDir = `runs/${model.runId}`;
@@ -99,13 +168,21 @@ export function dataAppendix(model: ReportModel, P: (key: string, v?: Record<str
     `npx zx run.mjs report ${runDir}`,
     `npx zx run.mjs report ${runDir} --lang zh`,
   ].join('\n');
+  const groups = byDriverLevel(model);
+  const several = groups.length > 1;
+  const block = (which: 'cells' | 'rows') => groups.filter((g) => g[which].length > 0).flatMap((g) => {
+    const key = g.level ?? 'unknown';
+    const note = g.level !== null && DRIVER_COLUMNS[g.level] !== null ? [P(`data.columns.${key}`).md] : [];
+    const body = which === 'cells' ? cellsCsv(g.cells, g.level) : rowsCsv({ rows: g.rows }, g.level);
+    return [...(several ? [`#### ${P(`data.driver.${key}`).md}`] : []), ...(several || which === 'cells' ? note : []), fenced('csv', body)];
+  });
   return [
     `## ${P('data.title').md}`,
     P('data.intro', { runDir }).md,
     `### ${P('data.cells').md}`,
-    fenced('csv', cellsCsv(model.cells)),
+    ...block('cells'),
     `### ${P('data.rows').md}`,
-    fenced('csv', rowsCsv(model)),
+    ...block('rows'),
     `### ${P('data.reproduce').md}`,
     P(rc.exact ? 'data.reproduce.exact' : 'data.reproduce.profileOnly', { profile: model.manifest.options.profile }).md,
     fenced('sh', commands),

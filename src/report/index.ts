@@ -11,9 +11,10 @@ import type { TopLevelSpec } from 'vega-lite';
 import { loadRun, type LoadedRun } from './load.ts';
 import { buildModel, type ReportModel } from './model.ts';
 import { chartSpecs, renderSvg } from './charts.ts';
-import { chartLabels, joinProvAppendix, renderMarkdownParts, templatesForRun, type Templates } from './render-md.ts';
-import { provMarkdown } from './provenance.ts';
+import { chartLabels, renderMarkdownParts, reportMarkdownOf, templatesForRun, type Templates } from './render-md.ts';
 import { escapeHtml, htmlPage, markdown, renderHtml } from './render-html.ts';
+import { provSections } from './provenance.ts';
+import { esc, int, ms, raw, rps, table } from './format.ts';
 import { writeAll, writeAtomic, type OutFile } from './write.ts';
 import type { Study } from '../types/study.ts';
 import type { StudyPlugin } from './types.ts';
@@ -97,22 +98,32 @@ export interface BuiltReport {
   answerText: string;
 }
 
-/** Pure apart from chart rendering: loaded run + templates → every output file as a string. */
+/** The figure names a report's Markdown embeds: every image `](figures/<name>.svg)`. Pure. */
+export function figuresShown(md: string): Set<string> {
+  return new Set([...md.matchAll(/\]\(figures\/([a-z0-9-]+)\.svg\)/g)].map((m) => m[1] as string));
+}
+
+/**
+ * Pure apart from chart rendering: loaded run + templates → every output file as a string. Only the
+ * charts the Markdown embeds are rendered and written (`figures/<name>.svg`); `specs` lists them all.
+ */
 export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltReport> {
   const model = buildModel(run);
   // chart axis titles and names in the run's load model (rate wording for an open-loop run)
   const tRun = templatesForRun(t, model);
   const labels = chartLabels(tRun);
   const specs = [...chartSpecs(model, labels), ...(model.study.report?.charts?.(model, labels, tRun.phrases) ?? [])];
-  const svgs = new Map<string, string>();
-  for (const s of specs) svgs.set(s.name, await renderSvg(s.spec));
-  // the body carries a footnote reference after every value with a provenance; the Markdown ends with
-  // the footnotes, the HTML with its own appendix table (values link to its rows)
+  // the body carries a reference after every value with a provenance: report.md drops them and ends with the
+  // appendix by section; the HTML turns each into a link to its row of the HTML appendix (collapsed by section)
   const parts = renderMarkdownParts(model, t, specs.map((s) => ({ name: s.name, title: s.title })));
-  const md = joinProvAppendix(parts.body, provMarkdown(parts.book.entries, parts.phrases));
+  // only the charts the report shows are drawn and written (a figure no placeholder names would be dead weight)
+  const shown = figuresShown(parts.body);
+  const svgs = new Map<string, string>();
+  for (const s of specs) if (shown.has(s.name)) svgs.set(s.name, await renderSvg(s.spec));
+  const md = reportMarkdownOf(parts.body, parts.book.entries, parts.phrases);
   const titleLine = md.split('\n')[0]?.replace(/^#\s*/, '') ?? model.runId;
   const html = renderHtml(parts.body, svgs, { lang: t.lang, title: titleLine.replace(/\\(.)/g, '$1') },
-    { entries: parts.book.entries, phrases: parts.phrases, runId: model.runId, upgradedFrom: run.upgradedFrom ?? null });
+    { entries: parts.book.entries, phrases: parts.phrases, runId: model.runId, upgradedFrom: run.upgradedFrom ?? null, sections: provSections(parts.body, parts.book.entries) });
   // the answer's words: the run's phrases (open-loop wording) with the variants' labels
   const words = answerPhrases(model, tRun.phrases);
   // report/index.* lists the study's first comparison
@@ -132,7 +143,7 @@ export async function buildReport(run: LoadedRun, t: Templates): Promise<BuiltRe
     ...frontPageMeta(model),
   };
   const files: OutFile[] = [
-    ...specs.map((s) => ({ path: `figures/${s.name}.svg`, content: svgs.get(s.name) as string })),
+    ...specs.filter((s) => svgs.has(s.name)).map((s) => ({ path: `figures/${s.name}.svg`, content: svgs.get(s.name) as string })),
     { path: 'report.md', content: md },
     { path: 'index.html', content: html },
     { path: 'meta.json', content: JSON.stringify(meta, null, 2) + '\n' },

@@ -112,9 +112,25 @@ function dumpEvidence(x: CellResult, prefix: string): ThreadDumpEvidence {
  * cells saw at most 1 pinned event per 100 requests.
  */
 export const PIN_EVENTS_PER_REQUEST = 0.01;
-/** points per cell and metric of the time-series chart, and per variant of the latency scatter */
-export const SERIES_MAX_POINTS = 600;
-export const SCATTER_MAX_POINTS = 400;
+/**
+ * points per cell and metric of the time-series chart, and per variant of the latency scatter: a
+ * panel is about 330–520 px wide, so 300 points (min/max of 150 buckets) are still a point per 2 px
+ * or closer, and a report with several variants keeps its figures within the folder budget (issue 31:
+ * whole report folder ≤ 4 MB); each bucket's extremes survive (downsampleMinMax)
+ */
+export const SERIES_MAX_POINTS = 300;
+export const SCATTER_MAX_POINTS = 240;
+/**
+ * points of one chart over all its variants (per metric for the time series): a run of 5 variants
+ * gets 160 per variant instead of the cap, so a chart's size does not grow with the variants
+ * (pointsPerVariant)
+ */
+export const CHART_TOTAL_POINTS = 800;
+/** The points per variant of a chart: the cap, or an equal share of CHART_TOTAL_POINTS when the variants are many; at least 20 (an even count for min/max pairs). */
+export function pointsPerVariant(cap: number, variants: number): number {
+  const share = Math.floor(CHART_TOTAL_POINTS / Math.max(1, variants));
+  return Math.max(20, Math.min(cap, share - (share % 2)));
+}
 /** the share of a cell's send span the latency scatter also shows zoomed in */
 export const SCATTER_EARLY_SHARE = 0.1;
 /** the percentiles of the percentile chart (HdrHistogram style), as fractions */
@@ -511,8 +527,8 @@ function spectrumOf(rows: readonly RowModel[], requests: ReadonlyMap<string, Com
   return spectrum;
 }
 
-/** One cell's SUT samples as chart series, at most SERIES_MAX_POINTS per metric (each bucket's lowest and highest: peaks survive). */
-function seriesOf(cell: CellResult, variant: VariantId): SeriesPoint[] {
+/** One cell's SUT samples as chart series, at most `maxPoints` per metric (each bucket's lowest and highest: peaks survive). */
+function seriesOf(cell: CellResult, variant: VariantId, maxPoints: number): SeriesPoint[] {
   const per = new Map<SeriesPoint['metric'], SeriesPoint[]>();
   const add = (p: SeriesPoint) => { const g = per.get(p.metric) ?? []; g.push(p); per.set(p.metric, g); };
   for (const s of cell.samples) {
@@ -525,12 +541,12 @@ function seriesOf(cell: CellResult, variant: VariantId): SeriesPoint[] {
     if (s.processCpuLoad !== null) add({ cellId: cell.cellId, variant, tS, metric: 'cpuPct', value: Math.round(s.processCpuLoad * 10000) / 100 });
   }
   const series: SeriesPoint[] = [];
-  for (const g of per.values()) pushAll(series, downsampleMinMax(g, (p) => p.value, SERIES_MAX_POINTS));
+  for (const g of per.values()) pushAll(series, downsampleMinMax(g, (p) => p.value, maxPoints));
   return series;
 }
 
-/** One cell's successful requests, E2E against send time (see ReportModel.charts.scatter). */
-function scatterOf(cell: CellResult, req: CompactRequests, variant: VariantId, top: number): ReportModel['charts']['scatter'][number] {
+/** One cell's successful requests, E2E against send time (see ReportModel.charts.scatter), at most `maxPoints` of the whole cell and half as many of its start. */
+function scatterOf(cell: CellResult, req: CompactRequests, variant: VariantId, top: number, maxPoints: number): ReportModel['charts']['scatter'][number] {
   const pts: { sendS: number; e2eMs: number }[] = [];
   for (let i = 0; i < req.e2eMs.length; i++) {
     if ((req.error[i] ?? 'other') !== '') continue;
@@ -540,8 +556,8 @@ function scatterOf(cell: CellResult, req: CompactRequests, variant: VariantId, t
   const earlyS = Math.round((pts.length ? (pts[pts.length - 1] as { sendS: number }).sendS * SCATTER_EARLY_SHARE : 0) * 100) / 100;
   const early = pts.filter((p) => p.sendS <= earlyS);
   return {
-    variant, concurrency: top, cellId: cell.cellId, points: downsampleMinMax(pts, (p) => p.e2eMs, SCATTER_MAX_POINTS), total: pts.length,
-    early: downsampleMinMax(early, (p) => p.e2eMs, SCATTER_MAX_POINTS / 2), earlyS, earlyTotal: early.length,
+    variant, concurrency: top, cellId: cell.cellId, points: downsampleMinMax(pts, (p) => p.e2eMs, maxPoints), total: pts.length,
+    early: downsampleMinMax(early, (p) => p.e2eMs, maxPoints / 2), earlyS, earlyTotal: early.length,
   };
 }
 
@@ -557,9 +573,9 @@ function modelCharts(rows: readonly RowModel[], variants: readonly VariantId[], 
     const cs = cellsOf(variant, top);
     const cell = cs[0];
     if (cell) {
-      pushAll(series, seriesOf(cell, variant));
+      pushAll(series, seriesOf(cell, variant, pointsPerVariant(SERIES_MAX_POINTS, variants.length)));
       const req = requests.get(cell.cellId);
-      if (req) scatter.push(scatterOf(cell, req, variant, top));
+      if (req) scatter.push(scatterOf(cell, req, variant, top, pointsPerVariant(SCATTER_MAX_POINTS, variants.length)));
     }
     const e2e: number[] = [];
     for (const x of cs) {

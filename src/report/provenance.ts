@@ -6,11 +6,13 @@
  *   loaded run: file names are the run folder's own (`summary.json`, `cells/<cellId>.json`, …),
  *   paths are JSON Pointers (RFC 6901) into them, formulas are built from the same inputs as the
  *   value (src/compute/theory/bounds.ts). Nothing comes from run strings.
- * - The Markdown renderer marks each value with a GFM footnote reference `[^nK]` (`ProvBook.md`);
- *   the report ends with the footnotes "How each number was computed" (`provMarkdown`).
+ * - The Markdown renderer marks each value with a reference `[^nK]` (`ProvBook.md`) while it
+ *   renders; report.md drops the references (`stripProvRefs`), so no figure carries a marker, and
+ *   ends with the appendix "How each number was computed", one block per section of the report
+ *   (`provSections`, `provMarkdown`).
  * - The HTML renderer turns each reference into a link around the value that shows its provenance
  *   on hover and focus (CSS only: `data-pv` + `::after`, no script) and points to the printable
- *   appendix (`provHtml`). Everything is escaped; markdown-it keeps `html: false`.
+ *   appendix (`provHtml`, one collapsed block per section). Everything is escaped; markdown-it keeps `html: false`.
  * Ids are given in first-use order, so the same model gives the same bytes.
  */
 import type { Agg } from '../types/run.ts';
@@ -183,7 +185,7 @@ export function groupedSources(sources: readonly ProvSource[]): { files: string;
   return [...groups.entries()].map(([pointer, files]) => ({ pointer, files: braces(files) }));
 }
 
-/** `a1b, a2b` → `a{1,2}b` (only when every name differs in one middle part and no middle holds a brace or comma). */
+/** `a1b, a2b` → `a{1,2}b` (only when every name differs in one middle part and no middle holds a brace, a comma or a slash). */
 function braces(files: readonly string[]): string {
   if (files.length < 2) return files[0] ?? '';
   const first = files[0] as string;
@@ -192,37 +194,93 @@ function braces(files: readonly string[]): string {
   let suf = first.length - pre;
   for (const f of files) { let i = 0; while (i < suf && i < f.length - pre && f[f.length - 1 - i] === first[first.length - 1 - i]) i++; suf = i; }
   const mids = files.map((f) => f.slice(pre, f.length - suf));
-  if (mids.some((m) => /[{},]/.test(m))) return files.join(', ');
+  // a middle across a folder boundary (`s{eeds/…,rc/…}`) reads worse than the names themselves
+  if (mids.some((m) => /[{},/]/.test(m))) return files.join(', ');
   return `${first.slice(0, pre)}{${mids.join(',')}}${first.slice(first.length - suf)}`;
 }
 
 /** The sources of a provenance as one line: `files pointer; files pointer; …` (groupedSources). */
 export const sourcesText = (sources: readonly ProvSource[]): string => groupedSources(sources).map((g) => `${g.files} ${g.pointer}`.trimEnd()).join('; ');
 
-/** The plain-text provenance of an entry (the hover text): value, definition, formula, sources; lines separated by "\n". */
-export function provPlain(e: ProvEntry, phrases: Readonly<Record<string, string>>): string {
+/**
+ * The plain-text provenance of an entry: value, definition, formula and (unless `sources` is false)
+ * sources; lines separated by "\n". The HTML's hover text leaves the sources out: the value's link
+ * leads to its appendix row, which has them, and a report of 2,000 values would carry each file list twice.
+ */
+export function provPlain(e: ProvEntry, phrases: Readonly<Record<string, string>>, opts: { sources?: boolean } = {}): string {
   const lbl = (k: string) => phrases[`prov.label.${k}`] ?? k;
   const lines = [`${e.text} — ${provDefinition(e.prov, phrases)}`];
   if (e.prov.formula) lines.push(`${lbl('formula')}: ${e.prov.formula}`);
-  if (e.prov.sources.length) lines.push(`${lbl('source')}: ${sourcesText(e.prov.sources)}`);
+  if (opts.sources !== false && e.prov.sources.length) lines.push(`${lbl('source')}: ${sourcesText(e.prov.sources)}`);
   return lines.join('\n');
 }
 
+/** The provenance entries of one section of a report: the section's heading (plain text) and the entries first used in it. */
+export interface ProvSection {
+  title: string;
+  entries: ProvEntry[];
+}
+
+/** A reference `[^n<id>]` as ProvBook.md writes it (not after a backslash: an escaped bracket is text). */
+const REF = /(?<!\\)\[\^n(\d+)\]/g;
+
+/** A Markdown heading's text as a reader sees it: references, backslash escapes and code backticks dropped. */
+function headingText(line: string): string {
+  return line.replace(/^#+\s*/, '').replace(REF, '').replace(/\\(.)/g, '$1').replace(/`/g, '').trim();
+}
+
 /**
- * The Markdown appendix: a heading, an intro and one GFM footnote definition per entry
- * (`[^n<id>]: value — definition. Formula: `…`. Source: `file` `pointer`; …`).
+ * The entries of `entries` grouped by the `#`/`##` section of `body` (the report Markdown with its
+ * references) in which each is first referenced, sections and entries in document order; fenced
+ * code blocks are skipped (a `# run` line in a shell block is no heading). An entry `body` never
+ * references (a generic section the template does not use) is left out: it is in no report. A
+ * reference before the first heading goes to a section titled ''. Pure.
  */
-export function provMarkdown(entries: readonly ProvEntry[], phrases: Readonly<Record<string, string>>): string {
-  if (entries.length === 0) return '';
+export function provSections(body: string, entries: readonly ProvEntry[]): ProvSection[] {
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const sections: ProvSection[] = [];
+  const placed = new Set<number>();
+  let current: ProvSection | null = null;
+  let fence: string | null = null;
+  for (const line of body.split('\n')) {
+    const f = /^(`{3,}|~{3,})/.exec(line);
+    if (fence !== null) { if (f && (f[1] as string)[0] === fence[0] && (f[1] as string).length >= fence.length && line.trim() === f[1]) fence = null; continue; }
+    if (f) { fence = f[1] as string; continue; }
+    if (/^#{1,2}\s/.test(line)) { current = { title: headingText(line), entries: [] }; sections.push(current); }
+    for (const m of line.matchAll(REF)) {
+      const e = byId.get(Number(m[1]));
+      if (!e || placed.has(e.id)) continue;
+      placed.add(e.id);
+      if (!current) { current = { title: '', entries: [] }; sections.push(current); }
+      current.entries.push(e);
+    }
+  }
+  return sections.filter((x) => x.entries.length > 0);
+}
+
+/** The report Markdown without its provenance references `[^n<id>]` (the values as a reader reads them). Pure. */
+export function stripProvRefs(body: string): string {
+  return body.replace(REF, '');
+}
+
+/**
+ * The Markdown appendix, out of the reading path: a heading, an intro, and per section of the
+ * report (provSections) a `###` heading and one list item per entry (`**value** — definition.
+ * formula: `…`. source: `file` `pointer`; …`). The report's values carry no marker; a reader finds
+ * a value by its section and its printed text.
+ */
+export function provMarkdown(sections: readonly ProvSection[], phrases: Readonly<Record<string, string>>): string {
+  if (sections.every((x) => x.entries.length === 0)) return '';
   const lbl = (k: string) => phrases[`prov.label.${k}`] ?? k;
   const code = (s: string) => `\`${s.replace(/`/g, '')}\``;
-  const lines = entries.map((e) => {
+  const item = (e: ProvEntry) => {
     const parts = [`**${esc(e.text)}** — ${esc(provDefinition(e.prov, phrases))}`];
     if (e.prov.formula) parts.push(`${esc(lbl('formula'))}: ${code(e.prov.formula)}`);
     if (e.prov.sources.length) parts.push(`${esc(lbl('source'))}: ${groupedSources(e.prov.sources).map((g) => (g.pointer === '' ? code(g.files) : `${code(g.files)} ${code(g.pointer)}`)).join('; ')}`);
-    return `[^${provLabel(e.id)}]: ${parts.join('. ')}`;
-  });
-  return [`## ${esc(phrases['prov.title'] ?? 'How each number was computed')}`, esc(phrases['prov.intro.md'] ?? ''), ...lines].join('\n\n');
+    return `- ${parts.join('. ')}`;
+  };
+  const blocks = sections.filter((x) => x.entries.length > 0).map((x) => [`### ${esc(x.title || (phrases['prov.section.rest'] ?? ''))}`, x.entries.map(item).join('\n')].join('\n\n'));
+  return [`## ${esc(phrases['prov.title'] ?? 'How each number was computed')}`, esc(phrases['prov.intro.md'] ?? ''), ...blocks].join('\n\n');
 }
 
 // ---------------------------------------------------------------- the provenance of a report row

@@ -4,7 +4,7 @@
  * the image rule, which only accepts `figures/<name>.svg` names this report rendered itself.
  */
 import MarkdownIt from 'markdown-it';
-import { groupedSources, provDefinition, provPlain, type ProvEntry } from './provenance.ts';
+import { groupedSources, provDefinition, provPlain, type ProvEntry, type ProvSection } from './provenance.ts';
 
 export function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -34,15 +34,24 @@ code { font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace
 figure.chart { margin: 18px 0; padding: 8px; border: 1px solid #e5e7eb; border-radius: 6px; overflow-x: auto; }
 figure.chart svg { display: block; max-width: 100%; height: auto; }
 strong { color: #111; }
+p, li, td, th, summary { overflow-wrap: break-word; }
+p code, li code { overflow-wrap: anywhere; }
+main { overflow-wrap: break-word; }
 pre { background: #f6f8fa; border: 1px solid #e5e7eb; border-radius: 6px; padding: 8px 10px; overflow-x: auto; max-height: 28em; }
 pre code { background: none; padding: 0; font-size: 11.5px; white-space: pre; }
 a.pv { color: inherit; text-decoration: underline dotted #6e7781; text-underline-offset: 2px; }
 a.pv:hover, a.pv:focus { background: #fff8c5; outline: 1px solid #d4a72c; }
 a.pv:hover::after, a.pv:focus::after { content: attr(data-pv); position: fixed; z-index: 10; display: block; max-width: 34em; margin-top: 4px; padding: 6px 9px; background: #fff; color: #1f2328; border: 1px solid #8c959f; border-radius: 4px; box-shadow: 0 2px 8px rgba(0,0,0,.18); font: 12px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; white-space: pre-wrap; text-align: left; font-weight: normal; }
-table.prov { display: table; font-size: 12px; }
-table.prov td { word-break: break-word; }
+table.prov { display: table; table-layout: fixed; width: 100%; font-size: 12px; }
+table.prov td { word-break: break-word; overflow-wrap: anywhere; }
+table.prov th:nth-child(1) { width: 4em; }
+table.prov th:nth-child(2) { width: 9em; }
 table.prov td:first-child { white-space: nowrap; }
 table.prov tr:target td { background: #fff8c5; }
+table.prov code { white-space: pre-wrap; overflow-wrap: anywhere; }
+details.prov { margin: 6px 0; border: 1px solid #e5e7eb; border-radius: 6px; padding: 4px 10px; }
+details.prov > summary { cursor: pointer; font-weight: 600; }
+details.prov[open] > summary { margin-bottom: 6px; }
 @media print {
   body { background: #fff; }
   main { max-width: none; padding: 0; }
@@ -100,6 +109,8 @@ export interface ProvHtml {
   runId: string;
   /** the schema version the run was written in, when it was read through an upgrade reader */
   upgradedFrom: number | null;
+  /** the entries by the report section they are first used in (provenance.ts provSections); absent: one block of every entry */
+  sections?: readonly ProvSection[];
 }
 
 /** An attribute value: escaped, line breaks as `&#10;` (kept by `attr()` in CSS `content`). */
@@ -108,7 +119,7 @@ const attr = (s: string): string => escapeHtml(s).replace(/\n/g, '&#10;');
 /**
  * markdown-it plugin: a footnote reference `[^n<id>]` of a known entry becomes a link around the
  * value printed just before it (`<a class="pv" href="#pv-<id>" data-pv="…">value</a>`): the CSS shows
- * `data-pv` on hover and focus, the link leads to the appendix row. The value is the end of the
+ * `data-pv` (definition and formula) on hover and focus, the link leads to the appendix row (with the sources). The value is the end of the
  * preceding text (the entry's `text`); when the text does not end with it, the link holds a "†"
  * after the text instead. Only references to entries of `prov` are taken; any other `[^…]` stays text.
  */
@@ -149,27 +160,38 @@ function provPlugin(mdi: ReturnType<typeof markdown>, prov: ProvHtml): void {
   mdi.renderer.rules['pv_open'] = (tokens: Token[], idx: number) => {
     const id = (tokens[idx]?.meta as { id: number }).id;
     const e = byLabel.get(`n${id}`) as ProvEntry;
-    return `<a class="pv" href="#pv-${id}" aria-describedby="pv-${id}" data-pv="${attr(provPlain(e, prov.phrases))}">`;
+    return `<a class="pv" href="#pv-${id}" aria-describedby="pv-${id}" data-pv="${attr(provPlain(e, prov.phrases, { sources: false }))}">`;
   };
   mdi.renderer.rules['pv_close'] = () => '</a>';
 }
 
-/** The printable appendix "How each number was computed": one table row per entry, with the anchor the values link to. */
+/**
+ * The appendix "How each number was computed", out of the reading path: an intro, then one
+ * collapsed `<details>` block per report section (`prov.sections`, summary: the section's title and
+ * its count of numbers) holding a table with one row per entry and the anchor `pv-<id>` the values
+ * link to (a browser opens the block when a link targets a row inside it; hover shows the same text).
+ */
 export function provHtml(prov: ProvHtml): string {
   if (prov.entries.length === 0) return '';
   const ph = (k: string, v: Record<string, string> = {}) => (prov.phrases[k] ?? k).replace(/\{\{(\w+)\}\}/g, (_, x: string) => v[x] ?? '');
-  const rows = prov.entries.map((e) => `<tr id="pv-${e.id}"><td>${e.id}</td><td>${escapeHtml(e.text)}</td><td>${escapeHtml(provDefinition(e.prov, prov.phrases))}</td>`
+  const row = (e: ProvEntry) => `<tr id="pv-${e.id}"><td>${e.id}</td><td>${escapeHtml(e.text)}</td><td>${escapeHtml(provDefinition(e.prov, prov.phrases))}</td>`
     + `<td>${e.prov.formula ? `<code>${escapeHtml(e.prov.formula)}</code>` : '—'}</td>`
-    + `<td>${groupedSources(e.prov.sources).map((g) => `<code>${escapeHtml(`${g.files} ${g.pointer}`.trimEnd())}</code>`).join('<br>') || '—'}</td></tr>`);
+    + `<td>${groupedSources(e.prov.sources).map((g) => `<code>${escapeHtml(`${g.files} ${g.pointer}`.trimEnd())}</code>`).join('<br>') || '—'}</td></tr>`;
+  const head = `<thead><tr><th>${escapeHtml(ph('prov.h.id'))}</th><th>${escapeHtml(ph('prov.h.value'))}</th><th>${escapeHtml(ph('prov.h.definition'))}</th><th>${escapeHtml(ph('prov.h.formula'))}</th><th>${escapeHtml(ph('prov.h.source'))}</th></tr></thead>`;
+  const sections = prov.sections ?? [{ title: '', entries: [...prov.entries] }];
+  const blocks = sections.filter((x) => x.entries.length > 0).map((x, i) => `<details class="prov" id="pv-s${i + 1}">
+<summary>${escapeHtml(x.title || ph('prov.section.rest'))} — ${escapeHtml(ph('prov.section.count', { n: String(x.entries.length) }))}</summary>
+<table class="prov">
+${head}
+<tbody>
+${x.entries.map(row).join('\n')}
+</tbody>
+</table>
+</details>`);
   return `<section class="provenance" id="provenance">
 <h2>${escapeHtml(ph('prov.title'))}</h2>
 <p>${escapeHtml(ph('prov.intro.html', { runId: prov.runId }))}${prov.upgradedFrom !== null ? ` ${escapeHtml(ph('prov.upgraded', { from: String(prov.upgradedFrom) }))}` : ''}</p>
-<table class="prov">
-<thead><tr><th>${escapeHtml(ph('prov.h.id'))}</th><th>${escapeHtml(ph('prov.h.value'))}</th><th>${escapeHtml(ph('prov.h.definition'))}</th><th>${escapeHtml(ph('prov.h.formula'))}</th><th>${escapeHtml(ph('prov.h.source'))}</th></tr></thead>
-<tbody>
-${rows.join('\n')}
-</tbody>
-</table>
+${blocks.join('\n')}
 </section>
 `;
 }

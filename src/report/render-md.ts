@@ -11,10 +11,10 @@
 import type { CellFlag } from '../types/run.ts';
 import type { ReportModel, RowModel } from './model.ts';
 import { Raw, esc, fill, int, raw } from './format.ts';
-import { ProvBook, provMarkdown } from './provenance.ts';
+import { ProvBook, provMarkdown, provSections, stripProvRefs, type ProvEntry } from './provenance.ts';
 import { dataAppendix } from './data-appendix.ts';
 import { makeKit, type SectionKit } from './sections/kit.ts';
-import { flagsAndGaps } from './sections/flags.ts';
+import { flagsAndGaps, flagsAppendix } from './sections/flags.ts';
 import { boundsTable } from './sections/bounds.ts';
 import { environment } from './sections/environment.ts';
 import { method } from './sections/method.ts';
@@ -44,10 +44,19 @@ export { CHANGE_FLOOR_MS } from './sections/kit.ts';
  */
 export function renderMarkdown(model: ReportModel, t0: Templates, figures: readonly FigureRef[]): string {
   const parts = renderMarkdownParts(model, t0, figures);
-  return joinProvAppendix(parts.body, provMarkdown(parts.book.entries, parts.phrases));
+  return reportMarkdownOf(parts.body, parts.book.entries, parts.phrases);
 }
 
-/** The report body followed by its provenance appendix (footnotes), one blank line apart. */
+/**
+ * report.md from the parts of renderMarkdown: the body without its provenance references (no figure
+ * carries a marker), then the appendix "How each number was computed", one block per section of
+ * the body (provenance.ts provSections, provMarkdown). Pure.
+ */
+export function reportMarkdownOf(body: string, entries: readonly ProvEntry[], phrases: Readonly<Record<string, string>>): string {
+  return joinProvAppendix(stripProvRefs(body), provMarkdown(provSections(body, entries), phrases));
+}
+
+/** The report body followed by its provenance appendix, one blank line apart. */
 export function joinProvAppendix(body: string, appendix: string): string {
   return appendix === '' ? body : `${body.replace(/\n+$/, '')}\n\n${appendix}\n`;
 }
@@ -96,7 +105,8 @@ function genericSections(model: ReportModel, k: SectionKit, figures: readonly Fi
 
 /**
  * The parts of renderMarkdown: the report body (the template filled, then the data appendix) with a
- * footnote reference after every value that has a provenance, and the book of those references.
+ * reference `[^n<id>]` after every value that has a provenance (report.md drops them: reportMarkdownOf;
+ * the HTML links them), and the book of those references.
  * `phrases` are the phrases the body used (the run's load model), for the appendix.
  */
 export function renderMarkdownParts(model: ReportModel, t0: Templates, figures: readonly FigureRef[]): { body: string; book: ProvBook; phrases: Record<string, string> } {
@@ -116,7 +126,9 @@ export function renderMarkdownParts(model: ReportModel, t0: Templates, figures: 
     if (v !== undefined) values[name as string] = v;
   }
   const body = fill(k.t.report, values, `report.${k.t.lang}.md`).replace(/\n{3,}/g, '\n\n');
-  return { body: `${body.replace(/\n+$/, '')}\n\n${dataAppendix(model, k.P)}\n`, book, phrases: k.t.phrases };
+  // the appendices after the template: the per-cell flags (the template's {{flagsAndGaps}} groups them), then the data
+  const appendices = [flagsAppendix(model, k), dataAppendix(model, k.P)].filter((x) => x !== '');
+  return { body: `${body.replace(/\n+$/, '')}\n\n${appendices.join('\n\n')}\n`, book, phrases: k.t.phrases };
 }
 
 export type { RowModel, CellFlag };

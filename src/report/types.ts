@@ -359,12 +359,12 @@ export interface ReportModel<D = unknown> {
   conclusions: ConclusionRow[];
   followUps: FollowUp[];
   charts: {
-    /** SUT samples of the highest level of each variant (first repeat), at most SERIES_MAX_POINTS per cell and metric (downsampleMinMax) */
+    /** SUT samples of the highest level of each variant (first repeat), at most pointsPerVariant(SERIES_MAX_POINTS, variants) per cell and metric (downsampleMinMax) */
     series: SeriesPoint[];
     distribution: { variant: VariantId; concurrency: number; pct: number; e2eMs: number }[];
     /**
      * E2E of the requests of the highest level of each variant (first repeat present) against their
-     * send time, s after the cell's t0; at most SCATTER_MAX_POINTS per variant (downsampleMinMax over
+     * send time, s after the cell's t0; at most pointsPerVariant(SCATTER_MAX_POINTS, variants) per variant (downsampleMinMax over
      * send order: each bucket's fastest and slowest request, so the extremes are never dropped);
      * `total` is the cell's successful requests
      */

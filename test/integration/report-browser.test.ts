@@ -43,8 +43,8 @@ for (const lang of ['en', 'zh'] as const) {
       await page.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load' });
 
       const tpl = await loadTemplates(lang);
-      // the template's sections, then the engine's appendices: the data, and how each number was computed
-      const expected = [...tpl.report.split('\n').filter((l) => l.startsWith('## ')).map((l) => l.slice(3).trim()), tpl.phrases['data.title'], tpl.phrases['prov.title']];
+      // the template's sections, then the engine's appendices: the flags per cell (the fixture's cells raised some), the data, and how each number was computed
+      const expected = [...tpl.report.split('\n').filter((l) => l.startsWith('## ')).map((l) => l.slice(3).trim()), tpl.phrases['flags.appendix.title'], tpl.phrases['data.title'], tpl.phrases['prov.title']];
       assert.ok(expected.length >= 21, 'templates list the sections');
       const headings = page.locator('h2');
       assert.equal(await headings.count(), expected.length);
@@ -79,7 +79,7 @@ for (const lang of ['en', 'zh'] as const) {
 }
 
 for (const lang of ['en', 'zh'] as const) {
-  test(`report (${lang}) in headless Chromium: hovering and focusing a value shows its provenance, which the appendix repeats`, { timeout: 60_000, skip: SKIP }, async () => {
+  test(`report (${lang}) in headless Chromium: hovering and focusing a value shows its definition; its link opens its appendix row with the sources`, { timeout: 60_000, skip: SKIP }, async () => {
     const out = mkdtempSync(join(tmpdir(), 'vtbench-browser-'));
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     try {
@@ -94,8 +94,11 @@ for (const lang of ['en', 'zh'] as const) {
       assert.equal(await after(), 'none', 'no provenance shown before hover or focus');
       await value.hover();
       const shown = await after();
-      assert.match(shown, new RegExp(tpl.phrases['prov.label.source'] as string), `hover shows the source: ${shown}`);
-      assert.match(shown, /summary\.json \/rows\/\d+\/[a-zA-Z]+|cells\/[a-z0-9-]+/, 'the hover names a run file and a JSON path');
+      // the hover gives the definition (and a derived value's formula); the sources are in the appendix row the value links to
+      const rowOf = async (el: typeof value) => page.locator(`tr${(await el.getAttribute('href')) as string}`);
+      const definitionOf = async (el: typeof value) => ((await (await rowOf(el)).locator('td').nth(2).textContent()) ?? '').trim();
+      const def1 = await definitionOf(value);
+      assert.ok(def1.length > 10 && shown.includes(def1.slice(0, 40)), `hover shows the definition: ${shown}`);
       const box = await value.evaluate((el) => { const a = el.getBoundingClientRect(); return { w: a.width, h: a.height }; });
       assert.ok(box.w > 0 && box.h > 0);
       // keyboard: focus another value (a different link) with the mouse away
@@ -103,15 +106,18 @@ for (const lang of ['en', 'zh'] as const) {
       const other = page.locator('h3:has-text("8.6") + table a.pv').nth(2);
       await other.focus();
       const focused = await other.evaluate((el) => getComputedStyle(el, '::after').content);
-      assert.match(focused, new RegExp(tpl.phrases['prov.label.source'] as string), 'focus shows the provenance too');
-      // the link leads to the appendix row, which holds the same definition
+      // the link leads to the appendix row, which holds the same definition and the run file with its JSON path
       const href = (await other.getAttribute('href')) as string;
       const row = page.locator(`tr${href}`);
       assert.equal(await row.count(), 1, `appendix row ${href}`);
-      const definition = ((await row.locator('td').nth(2).textContent()) ?? '').trim();
-      assert.ok(definition.length > 10 && focused.includes(definition.slice(0, 40)), 'the hover and the appendix give the same definition');
+      const definition = await definitionOf(other);
+      assert.ok(definition.length > 10 && focused.includes(definition.slice(0, 40)), 'focus shows the provenance too: the hover and the appendix give the same definition');
+      assert.match((await row.locator('td').nth(4).textContent()) ?? '', /summary\.json \/rows\/\d+\/[a-zA-Z]+|cells\/[a-z0-9-]+/, 'the appendix row names a run file and a JSON path');
+      assert.equal(await row.evaluate((el) => (el.closest('details') as HTMLDetailsElement).open), false, 'the appendix is collapsed by section');
       await other.click();
       assert.ok(page.url().endsWith(href), 'following the value leads to its appendix row');
+      assert.equal(await row.evaluate((el) => (el.closest('details') as HTMLDetailsElement).open), true, 'following the value opens its section of the appendix');
+      assert.ok(await row.isVisible(), 'the row is shown');
       if (process.env['VTBENCH_SCREENSHOT']) { await other.focus(); await page.screenshot({ path: `${process.env['VTBENCH_SCREENSHOT']}-hover-${lang}.png` }); }
     } finally {
       await browser.close();

@@ -7,7 +7,7 @@ import { loadTemplates } from '../fixtures/registered.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { downsampleMinMax } from '../../src/report/downsample.ts';
-import { ProvBook, groupedSources, medianFormula, provMarkdown, rowProvenance, sourcesText, type Provenance, type RowForProv } from '../../src/report/provenance.ts';
+import { ProvBook, groupedSources, medianFormula, provMarkdown, provSections, stripProvRefs, rowProvenance, sourcesText, type Provenance, type RowForProv } from '../../src/report/provenance.ts';
 import { renderHtml } from '../../src/report/render-html.ts';
 import { csv, csvField, fenced, reproduceCommand } from '../../src/report/data-appendix.ts';
 import { boundsChart, pLabel, renderSvg } from '../../src/report/charts.ts';
@@ -37,6 +37,7 @@ test('medianFormula and groupedSources: the median of the repeats with each repe
   ]);
   assert.deepEqual(g, [{ files: 'summary.json', pointer: '/rows/4/e2eMs/p95/median' }, { files: 'cells/fixed-c500-r{1,2,3}.json', pointer: '/load/e2eMs/p95' }]);
   assert.equal(sourcesText([{ file: 'a1.json', pointer: '/x' }, { file: 'a2.json', pointer: '/x' }]), 'a{1,2}.json /x');
+  assert.equal(sourcesText([{ file: 'seeds/002_x.txt', pointer: 'p' }, { file: 'src/studies/002/published.ts', pointer: 'p' }]), 'seeds/002_x.txt, src/studies/002/published.ts p', 'no braces across a folder boundary');
 });
 
 /** A row of the study's default setup: fixed pool of 32, c = 500, L = 1500 ms, n = 40 (DESIGN.md: 32 / 1.5 = 21.33 req/s). */
@@ -74,16 +75,27 @@ test('rowProvenance: formulas with their inputs (the DESIGN.md bound 32 / 1.5 s 
 
 const prov = (formula: string): Provenance => ({ def: 'option', v: { option: 'levels' }, formula, sources: [{ file: 'manifest.json', pointer: '/options/levels/0' }] });
 
-test('ProvBook: one entry per (text, provenance) in first-use order; no reference for a value without a digit; Markdown footnotes', async () => {
+test('ProvBook: one entry per (text, provenance) in first-use order; no reference for a value without a digit; the Markdown appendix by section, the text without references', async () => {
   const b = new ProvBook();
   assert.equal(b.md('10', prov('a')).md, '10[^n1]');
   assert.equal(b.md('20', prov('b')).md, '20[^n2]');
   assert.equal(b.md('10', prov('a')).md, '10[^n1]', 'the same value shares its entry');
   assert.equal(b.md('—', prov('a')).md, '—', 'not computable: no reference');
   assert.equal(b.md('1 | 2', prov('a')).md, '1 \\| 2[^n3]', 'the text is escaped');
-  const md = provMarkdown(b.entries, (await loadTemplates('en')).phrases);
+  // the appendix groups the entries by the section of their first use; an entry no section references is in no report
+  b.md('30', prov('c'));
+  const body = `# T\n\n## One\n\nAt 10[^n1] and 20[^n2].\n\n\`\`\`sh\n# run 20[^n2]\n\`\`\`\n\n## Two \\[^n9\\]\n\n| a |\n| --- |\n| 1 \\| 2[^n3] |\n| 10[^n1] |\n`;
+  const sections = provSections(body, b.entries);
+  assert.deepEqual(sections.map((x) => [x.title, x.entries.map((e) => e.id)]), [['One', [1, 2]], ['Two [^n9]', [3]]]);
+  assert.equal(stripProvRefs(body).includes('[^n'), true, 'an escaped bracket stays');
+  assert.equal(/(?<!\\)\[\^n\d+\]/.test(stripProvRefs(body)), false, 'no reference left');
+  assert.match(stripProvRefs(body), /At 10 and 20\./);
+  const md = provMarkdown(sections, (await loadTemplates('en')).phrases);
   assert.match(md, /^## How each number was computed/);
-  assert.match(md, /\n\[\^n1\]: \*\*10\*\* — the run's recorded option levels\. formula: `a`\. source: `manifest\.json` `\/options\/levels\/0`/);
+  assert.match(md, /\n### One\n\n- \*\*10\*\* — the run's recorded option levels\. formula: `a`\. source: `manifest\.json` `\/options\/levels\/0`\n- \*\*20\*\*/);
+  assert.match(md, /\n### Two \\\[\^n9\\\]\n\n- \*\*1 \\\| 2\*\*/);
+  assert.ok(!md.includes('**30**'), 'an unreferenced entry is left out');
+  assert.ok(!/^\[\^n\d+\]:/m.test(md), 'no footnote definitions');
 });
 
 test('renderHtml: a reference wraps its value in a link with the escaped provenance; other brackets stay text; the appendix row exists', async () => {
@@ -95,7 +107,8 @@ test('renderHtml: a reference wraps its value in a link with the escaped provena
   const link = /<a class="pv" href="#pv-1" aria-describedby="pv-1" data-pv="([^"]*)">6\.61 req\/s<\/a>/g;
   assert.equal([...html.matchAll(link)].length, 2, 'in the table and in the text');
   assert.ok(!html.includes('<b onmouseover'), 'the provenance is escaped');
-  assert.match(html, /data-pv="6\.61 req\/s — the run&#39;s recorded option levels&#10;formula: &lt;b onmouseover=&quot;x&quot;&gt;&amp;&lt;\/b&gt;&#10;source: manifest\.json \/options\/levels\/0"/);
+  assert.match(html, /data-pv="6\.61 req\/s — the run&#39;s recorded option levels&#10;formula: &lt;b onmouseover=&quot;x&quot;&gt;&amp;&lt;\/b&gt;"/, 'the hover text: definition and formula (the sources are in the appendix row)');
+  assert.match(html, /<tr id="pv-1">.*<code>manifest\.json \/options\/levels\/0<\/code>/);
   assert.match(html, /and \[\^n1\] and \[\^n9\]\./, 'an escaped bracket and an unknown label stay text');
   assert.match(html, /<tr id="pv-1"><td>1<\/td><td>6\.61 req\/s<\/td>/);
   assert.equal((html.match(/<script/g) ?? []).length, 0);

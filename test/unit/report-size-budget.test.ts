@@ -1,9 +1,10 @@
 /**
  * The committed study-000 report (issue 19): re-rendering its run gives the committed bytes
- * (deterministic), and each language stays within the size budget: every file the report writes
- * for one language (index.html with its inline charts, provenance and data appendix, report.md,
- * figures/*.svg, meta.json) together at most SIZE_BUDGET_BYTES = 2 MB. The sizes are printed.
- * Renders the whole seed-000 run twice (≈ 20 s).
+ * (deterministic), and it stays within the size budget of issue 31: each language's index.html
+ * (inline charts, provenance, data appendix) at most HTML_BUDGET_BYTES = 2 MiB, and every file
+ * both languages write (index.html, report.md, figures/*.svg, meta.json) together at most
+ * FOLDER_BUDGET_BYTES = 4 MiB. The sizes are printed. Renders the whole seed-000 run twice (≈ 20 s);
+ * test/unit/report-layout-budget.test.ts checks every committed report's folder as committed.
  */
 import { loadRun, loadTemplates } from '../fixtures/registered.ts';
 import { test } from 'node:test';
@@ -18,8 +19,7 @@ import { writeAll } from '../../src/report/write.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RUN = '20261130-100102-seed-000';
-/** 2 MB per language (2 × 1024 × 1024 bytes) */
-export const SIZE_BUDGET_BYTES = 2 * 1024 * 1024;
+import { FOLDER_BUDGET_BYTES, HTML_BUDGET_BYTES } from '../fixtures/report-budget.ts';
 
 /** Files under dir (recursively), relative paths, except a language subfolder `zh/`. */
 function files(dir: string, skipZh: boolean): string[] {
@@ -30,10 +30,11 @@ function files(dir: string, skipZh: boolean): string[] {
   return out.sort();
 }
 
-test('committed 000 report: a re-render is byte-identical, and each language is within 2 MB', { timeout: 180_000 }, async (t) => {
+test('committed 000 report: a re-render is byte-identical; each index.html within 2 MiB, both languages within 4 MiB', { timeout: 180_000 }, async (t) => {
   const run = await loadRun(join(ROOT, 'runs', RUN));
   const out = mkdtempSync(join(tmpdir(), 'vtbench-budget-'));
   try {
+    let both = 0;
     for (const lang of ['en', 'zh'] as const) {
       const built = await buildReport(run, await loadTemplates(lang, run.study));
       const dir = join(out, lang);
@@ -48,9 +49,13 @@ test('committed 000 report: a re-render is byte-identical, and each language is 
         total += statSync(join(dir, f)).size;
         sizes.push(`${relative(dir, join(dir, f))} ${a.length}`);
       }
-      t.diagnostic(`${lang}: ${total} bytes of ${SIZE_BUDGET_BYTES} (${((total / SIZE_BUDGET_BYTES) * 100).toFixed(1)} %): ${sizes.join(', ')}`);
-      assert.ok(total <= SIZE_BUDGET_BYTES, `${lang}: ${total} bytes exceed the budget of ${SIZE_BUDGET_BYTES}`);
+      t.diagnostic(`${lang}: ${total} bytes: ${sizes.join(', ')}`);
+      const html = statSync(join(dir, 'index.html')).size;
+      assert.ok(html <= HTML_BUDGET_BYTES, `${lang}: index.html ${html} bytes exceeds ${HTML_BUDGET_BYTES}`);
+      both += total;
     }
+    t.diagnostic(`both languages: ${both} bytes of ${FOLDER_BUDGET_BYTES} (${((both / FOLDER_BUDGET_BYTES) * 100).toFixed(1)} %)`);
+    assert.ok(both <= FOLDER_BUDGET_BYTES, `both languages: ${both} bytes exceed the budget of ${FOLDER_BUDGET_BYTES}`);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

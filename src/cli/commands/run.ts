@@ -146,7 +146,10 @@ export async function runCommand(opts: Opts, lang: 'en' | 'zh', io: Io, deps: Ma
   // the run ends with its answer (issue 31), then where the report is; --no-report builds no model, so no answer
   if (opts['report'] !== false) {
     const r = await deps.report(store.dir, dirOption(opts['reportDir'], 'report'), lang, studiesOf(deps));
-    if (r.answerText) io.stderr.write(`\n${r.answerText}\n\n`);
+    // a new run writes both languages (issue 31): `--lang`'s report, then the other beside it (report/<id>/ and report/<id>/zh/)
+    await deps.report(store.dir, dirOption(opts['reportDir'], 'report'), lang === 'en' ? 'zh' : 'en', studiesOf(deps));
+    // the answer is the run's result: stdout (stderr under --json, whose stdout is the event stream)
+    if (r.answerText) (opts['json'] ? io.stderr : io.stdout).write(`\n${r.answerText}\n\n`);
     io.stderr.write(`report: ${join(r.outDir, 'index.html')}\n`);
   } else {
     io.stderr.write(`no report: answer not computed (\`npx zx run.mjs report ${store.dir}\` writes the report and prints it)\n`);
