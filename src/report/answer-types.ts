@@ -42,11 +42,15 @@ export interface AnswerLimit {
   cap: number | null;
   /** the utilisation that shows it, in `unit` (32 busy, 97 % CPU, 190 waiting); null when not measured */
   used: number | null;
-  /** unit of cap/used: 'threads' | 'connections' | 'cores' | '%' | 'workers' | 'waiting' … (phrase `unit.<unit>`) */
+  /**
+   * unit of cap/used: 'threads' | 'connections' | 'cores' | '%' | 'workers' | 'waiting' | 'cells' | 'req/s' …
+   * (phrase `answer.unit.<unit>` after a used value, `answer.unitCap.<unit>` after a cap alone; a unit
+   * without a phrase is printed as is; '%' prints "peak <used> %")
+   */
   unit: string;
   /** measured = read from the run (sampler, mock, thread dump, JMX, actuator); inferred = from theory */
   source: 'measured' | 'inferred';
-  /** optional phrase key suffix (`limit.note.<note>`) with the reason, e.g. 'bound-exceeded' */
+  /** optional phrase key suffix (`answer.note.<note>`, printed as is without one) with the reason, e.g. 'bound-exceeded', 'pool-not-full', 'no-data' */
   note?: string;
 }
 

@@ -11,6 +11,7 @@ import type { Agg, CellFlag, VariantId } from '../types/run.ts';
 import type { BaseModel, LevelComparison, PairComparison, RowModel } from './types.ts';
 import { BOUND_EXCEEDED_TOL, REPEATS_DISAGREE, type AnswerArm, type AnswerBlock, type AnswerLimit, type AnswerRow, type AnswerTrust } from './answer-types.ts';
 import { threadLimit } from '../compute/theory/bounds.ts';
+import { driverOf } from '../load/driver.ts';
 
 /** relative band of the verdict: a row's ratio within 1 ± 5 % is "the same" (the model's TIE_BAND) */
 export const ANSWER_TIE_BAND = 0.05;
@@ -26,7 +27,17 @@ export const HOST_FLAG_CODES: readonly CellFlag['code'][] = ['host-cpu', 'loadge
 export const GENERIC_CHART = 'throughput';
 
 /** The model fields the generic block reads. */
-type AnswerInput = Pick<BaseModel, 'pairs' | 'cells' | 'flags' | 'saturation' | 'totals' | 'gaps' | 'manifest' | 'latencyMs'>;
+type AnswerInput = Pick<BaseModel, 'pairs' | 'cells' | 'flags' | 'saturation' | 'totals' | 'gaps' | 'manifest' | 'latencyMs' | 'study'>;
+
+/**
+ * Whether the run's scenario runs one timed job per cell inside the SUT (driver level `job`,
+ * src/load/driver.ts): its request rate is not a throughput, so the generic block has no rows and
+ * no headline chart; the study's hook gives the answer.
+ */
+export function inProcessRun(m: Pick<BaseModel, 'study' | 'manifest'>): boolean {
+  const sc = m.study.scenarios.find((x) => x.id === m.manifest.options.scenario);
+  return sc !== undefined && driverOf(sc).level === 'job';
+}
 
 /** Whether the repeats of `a` disagree: max ÷ min − 1 above REPEATS_DISAGREE (needs two values, min > 0). */
 export function repeatsDisagree(a: Agg): boolean {
@@ -168,9 +179,11 @@ export function verdictOf(rows: readonly AnswerRow[]): Pick<AnswerBlock, 'verdic
 /**
  * The engine's answer block of a run: per comparison of the study (model.pairs, in order) its rows
  * that matter (levelsThatMatter), the verdict over their ratios, the trust line, and the headline
- * chart `throughput`. Pure; a run without a comparison gives no rows and the verdict 'none'.
+ * chart `throughput`. Pure; a run without a comparison gives no rows and the verdict 'none'; an
+ * in-process run (inProcessRun) no rows, no chart, and the lead `answer.lead.inProcess`.
  */
 export function genericAnswer(model: AnswerInput): AnswerBlock {
+  if (inProcessRun(model)) return { verdict: 'none', ratioRange: null, rows: [], trust: trustOf(model), chart: null, studyLine: { key: 'lead.inProcess', v: {} } };
   const host = hostLimitedCells(model);
   const rows = model.pairs.flatMap((p) => levelsThatMatter(p, model.latencyMs).map((lc) => rowOfLevel(model, lc, host)));
   return { ...verdictOf(rows), rows, trust: trustOf(model), chart: GENERIC_CHART };

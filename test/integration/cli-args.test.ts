@@ -106,11 +106,13 @@ test('runStudy passes report and resummarize on without --study (they read the r
   assert.doesNotMatch(c.out(), /study 000/);
   const r = capture();
   let reported: string | null = null;
-  const deps = { ...NO_DEPS, report: async (dir: string) => { reported = dir; return { outDir: '/tmp/x', gaps: [] }; } } as MainDeps;
+  const deps = { ...NO_DEPS, report: async (dir: string) => { reported = dir; return { outDir: '/tmp/x', gaps: [], answerText: 'Virtual threads: 2.00× …\nTrust: …' }; } } as MainDeps;
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-cli-args-'));
   try {
     assert.equal(await runStudy(TOY_STUDY, ['report', join(tmp, 'run'), '--report-dir', join(tmp, 'report')], r.io, deps), 0, r.err());
     assert.equal(reported, join(tmp, 'run'));
+    // `report` prints the run's answer block, then where the report is
+    assert.equal(r.out(), 'Virtual threads: 2.00× …\nTrust: …\n\nreport written: /tmp/x/index.html\n');
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

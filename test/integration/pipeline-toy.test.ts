@@ -53,6 +53,8 @@ test('runStudy runs an unregistered study: its variants start their own executor
     const code = await runStudy(TOY_STUDY, ['--profile', 'tiny', '--runs-dir', runsDir, '--no-report', '--json'], io, deps(seen));
     assert.equal(code, 0, out);
     assert.match(out, /vtbench plan — study toy, profile tiny, scenario sleep/);
+    // --no-report builds no model: the run says its answer was not computed and how to get it
+    assert.match(out, /\nno report: answer not computed \(`npx zx run\.mjs report \S+` writes the report and prints it\)\n/);
     const planEvent = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e['type'] === 'plan');
     assert.deepEqual([planEvent?.['study'], planEvent?.['profile'], planEvent?.['scenario'], planEvent?.['variants']], ['toy', 'tiny', 'sleep', ['pool-2', 'vt']], 'the --json plan event names study, profile, scenario, variants');
     assert.deepEqual(seen.map((s) => s.variant), TOY_STUDY.variants, 'one SUT per block, started with the effective variant');

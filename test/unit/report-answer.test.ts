@@ -172,3 +172,14 @@ test('HTML: the answer block is a section id="answer", the headline chart a figu
   const none = renderHtml('# t\n\ntext\n', new Map(), { lang: 'en', title: 't' });
   assert.ok(!none.includes('id="answer"'));
 });
+
+test('an in-process run (one timed job per cell): the generic block has no throughput rows and no headline chart, its lead says why', async () => {
+  const m = buildModel(await loadRun(fileURLToPath(new URL('../../runs/20261201-054821-004-seed-004', import.meta.url))));
+  assert.ok(m.pairs.length > 0, 'the run has a comparison, whose job request rate is not a throughput');
+  const g = genericAnswer(m);
+  assert.deepEqual([g.rows, g.chart, g.verdict, g.studyLine?.key], [[], null, 'none', 'lead.inProcess']);
+  const p = answerPhrases(m, (await loadTemplates('en', m.study)).phrases);
+  assert.match(answerLine(g, p), /^Each cell of this run is one timed job inside the SUT/);
+  // the closed-loop seed run is not one
+  assert.ok((await seed()).answer.rows.length > 0);
+});
