@@ -132,7 +132,6 @@ const NAME_ALLOWED: readonly { file: RegExp; line: RegExp; why: string }[] = [
   { file: /^mock\/src\/(latency|config)\.ts$/, line: /'fixed'/, why: "the mock's fixed latency model" },
   { file: /^src\/pipeline\/external\.ts$/, line: /latencyModel.*'fixed'/, why: "an external mock must run the mock's fixed latency model" },
   { file: /^mock\/src\/completion\.ts$/, line: /'virtual'|'platform'/, why: "words of the mock's reply text" },
-  { file: /^src\/report\/answer(-types)?\.ts$/, line: /'mixed'/, why: "the answer block's verdict 'mixed' (rows that go both ways), not study 002's mixed scenario" },
 ];
 
 /**
