@@ -68,8 +68,16 @@ export class RunStore {
    * then the cell file that marks it done.
    */
   writeCell(cell: CellResult, requests: CompactRequests): void {
-    const { samples, ...rest } = cell;
     writeGzJsonAtomic(this.requestsPath(cell.cellId), storedRequests(requests));
+    this.writeCellKeepingRequests(cell);
+  }
+
+  /**
+   * Write a cell's samples and cell file, leaving its requests file as it is on disk (whatever its
+   * layout): re-deriving a cell's summaries (resummarize) does not touch the raw records.
+   */
+  writeCellKeepingRequests(cell: CellResult): void {
+    const { samples, ...rest } = cell;
     writeGzJsonAtomic(this.samplesPath(cell.cellId), samples);
     const file: CellFile = { ...rest, samplesFile: `cells/${cell.cellId}.samples.json.gz`, samplesCount: samples.length };
     writeJsonAtomic(this.cellPath(cell.cellId), file);
