@@ -84,6 +84,14 @@ test('a column no integer scale holds exactly is stored raw, and still comes bac
   assert.equal(firstDifference(original, decodeRequests(viaJson(e))), null);
 });
 
+test('a file whose keys a path cannot carry, or whose columns differ in length, is not encoded (stored as it is)', () => {
+  assert.equal(encodeRequests({ e2eMs: [1], timingMs: { 'a/b': [1] } }), null);
+  assert.equal(encodeRequests({ e2eMs: [1, 2], startMs: [1] }), null);
+  assert.equal(encodeRequests({ e2eMs: [1], note: 'x' }), null);
+  const plain = { e2eMs: [1, 2], startMs: [1] };
+  assert.equal(storedRequests(plain), plain);
+});
+
 test('firstDifference names the first differing value, length, key or key order; null only when identical', () => {
   assert.equal(firstDifference({ a: [1, 2.5] }, { a: [1, 2.5] }), null);
   assert.equal(firstDifference({ a: [1, 2.5] }, { a: [1, 2.499] }), '/a/1: 2.5 vs 2.499');

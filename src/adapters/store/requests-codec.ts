@@ -71,10 +71,11 @@ function sameRowDeps(p: Pred): string[] {
   return p[0] === 'ref' || p[0] === 'endDelta' ? [p[1]] : [];
 }
 
-/** Every array leaf of an object with its '/'-joined path, in key order; null when a leaf is not an array. */
+/** Every array leaf of an object with its '/'-joined path, in key order; null when a leaf is not an array or a key holds '/'. */
 function leaves(obj: Record<string, unknown>, prefix = ''): [string, Col][] | null {
   const out: [string, Col][] = [];
   for (const [k, v] of Object.entries(obj)) {
+    if (k.includes('/') || k === '__proto__' || k === '') return null; // a key a path cannot carry back: store the file as it is
     const path = prefix === '' ? k : `${prefix}/${k}`;
     if (Array.isArray(v)) out.push([path, v]);
     else if (v !== null && typeof v === 'object') {
