@@ -93,7 +93,7 @@ export function resummarizeRun(runDir: string, errorFlagThreshold?: number): str
       hostCpuPct: cell.loadgen.hostCpuPct,
       errorFlagThreshold: threshold,
     });
-    store.writeCell({ ...cell, load, flags }, req);
+    store.writeCellKeepingRequests({ ...cell, load, flags }); // the raw records stay as stored
     for (const f of cell.flags) flagsBefore.push(`${cell.cellId} ${f.code}`);
     for (const f of flags) flagsAfter.push(`${cell.cellId} ${f.code}`);
     done.push(cell.cellId);

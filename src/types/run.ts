@@ -11,7 +11,8 @@
  *   manifest.json                     RunManifest
  *   cells/<cellId>.json               CellFile: CellResult without `samples` (cellId = `${variant}-c${concurrency}-r${repeat}`)
  *   cells/<cellId>.samples.json.gz    SutSample[] (gzip of JSON; a long fixed-pool cell has thousands)
- *   cells/<cellId>.requests.json.gz   CompactRequests (gzip of JSON)
+ *   cells/<cellId>.requests.json.gz   CompactRequests (gzip of JSON), written in the encoded layout
+ *                                     vtbench-requests/2 (src/adapters/store/requests-codec.ts); older plain files are read as they are
  *   threaddumps/<cellId>.summary.json ThreadDumpSummary
  *   threaddumps/<cellId>.json.gz      raw HotSpot JSON thread dump
  *   logs/*.log                        child process output

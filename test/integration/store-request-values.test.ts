@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync, gunzipSync } from 'node:zlib';
+import { requestsFromFile } from '../../src/adapters/store/requests-codec.ts';
 import { main, type Io } from '../../src/cli/main.ts';
 import { realDeps } from '../../src/cli/deps.ts';
 import { requestValueProblems } from '../../src/adapters/store/schema.ts';
@@ -63,7 +64,8 @@ test('requestValueProblems: negative, infinite, impossible and out-of-cell value
 /** Put impossible values into a cell's requests file: E2E −5e9 ms in row 0, status 999 in row 1. */
 function poison(runDir: string, cellId: string): void {
   const p = join(runDir, 'cells', `${cellId}.requests.json.gz`);
-  const r = JSON.parse(gunzipSync(readFileSync(p)).toString('utf8')) as CompactRequests;
+  // the run wrote it encoded (requests-codec.ts): poison the decoded columns, stored back in the plain layout every reader still reads
+  const r = requestsFromFile(JSON.parse(gunzipSync(readFileSync(p)).toString('utf8'))) as CompactRequests;
   r.e2eMs[0] = -5e9;
   r.status[1] = 999;
   writeFileSync(p, gzipSync(JSON.stringify(r)));

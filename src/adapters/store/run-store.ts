@@ -10,6 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { writeJsonAtomic, writeGzJsonAtomic, writeFileAtomic, readJson, readGzJson } from './fsio.ts';
 import { SCHEMA_VERSION, type CellFile, type CellResult, type CompactRequests, type CompactWs, type RunManifest, type RunSummary } from '../../types/run.ts';
 import { allProblems, cellFileNames, checkCell } from './check.ts';
+import { requestsFromFile, storedRequests } from './requests-codec.ts';
 import { parseChecked } from './schema.ts';
 import { VtbenchError, EXIT } from '../../types/errors.ts';
 import type { SutSample } from '../../types/sut-api.ts';
@@ -62,10 +63,21 @@ export class RunStore {
   }
   writeSummary(s: RunSummary): void { writeJsonAtomic(this.summaryPath, s); }
 
-  /** Write a finished cell: requests and samples first, then the cell file that marks it done. */
+  /**
+   * Write a finished cell: requests (encoded, src/adapters/store/requests-codec.ts) and samples first,
+   * then the cell file that marks it done.
+   */
   writeCell(cell: CellResult, requests: CompactRequests): void {
+    writeGzJsonAtomic(this.requestsPath(cell.cellId), storedRequests(requests));
+    this.writeCellKeepingRequests(cell);
+  }
+
+  /**
+   * Write a cell's samples and cell file, leaving its requests file as it is on disk (whatever its
+   * layout): re-deriving a cell's summaries (resummarize) does not touch the raw records.
+   */
+  writeCellKeepingRequests(cell: CellResult): void {
     const { samples, ...rest } = cell;
-    writeGzJsonAtomic(this.requestsPath(cell.cellId), requests);
     writeGzJsonAtomic(this.samplesPath(cell.cellId), samples);
     const file: CellFile = { ...rest, samplesFile: `cells/${cell.cellId}.samples.json.gz`, samplesCount: samples.length };
     writeJsonAtomic(this.cellPath(cell.cellId), file);
@@ -88,7 +100,8 @@ export class RunStore {
     void samplesCount;
     return { ...rest, samples };
   }
-  readRequests(id: string): CompactRequests { return readGzJson<CompactRequests>(this.requestsPath(id)); }
+  /** A cell's per-request columns, decoded when stored encoded (format 2) or as stored (older files). */
+  readRequests(id: string): CompactRequests { return requestsFromFile(readGzJson<unknown>(this.requestsPath(id))) as CompactRequests; }
 
   /** Raw HotSpot thread dump (gzip) and its summary. */
   writeThreadDump(id: string, rawJson: string, summary: unknown): void {

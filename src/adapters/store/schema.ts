@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { CompactRequests } from '../../types/run.ts';
+import { requestsFromFile } from './requests-codec.ts';
 
 export const SCHEMA_DIR = fileURLToPath(new URL('../../../schema/', import.meta.url));
 
@@ -64,7 +65,8 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[
 const MAX_PROBLEMS = 3;
 
 /**
- * Parse bytes (gunzip first when `gz`) as JSON and validate against `name`. Pure. Each problem
+ * Parse bytes (gunzip first when `gz`) as JSON and validate against `name` (a per-request file stored
+ * encoded, src/adapters/store/requests-codec.ts, is decoded first). Pure. Each problem
  * names the file: `<label>: not valid JSON (…)`, `<label>: /e2eMs/17 must be number`; at most
  * three schema errors, then `<label>: … and N more`.
  * @param label the file as the user should see it, e.g. `cells/<variant>-c10-r1.requests.json.gz`
@@ -81,6 +83,14 @@ export function parseChecked<T>(name: SchemaName, label: string, bytes: Buffer, 
     value = JSON.parse(text);
   } catch (e) {
     return { ok: false, problems: [`${label}: not valid JSON (${firstLine(e)})`] };
+  }
+  if (name === 'CompactRequests') {
+    // a per-request file in the encoded layout (format 2) is checked as the columns it decodes to
+    try {
+      value = requestsFromFile(value);
+    } catch (e) {
+      return { ok: false, problems: [`${label}: not a valid encoded requests file (${firstLine(e)})`] };
+    }
   }
   const errs = validate(name, value);
   if (errs.length === 0) return { ok: true, value: value as T };
