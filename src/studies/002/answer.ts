@@ -75,9 +75,10 @@ function evidence(b: Bound, i: LimitInput002): AnswerLimit | null {
     case 'executor': {
       const poolBinds = i.threads !== null && serversBoundRps(i.threads, b.inputs['holdMs'] ?? 0) <= b.rps * (1 + 1e-9);
       if (poolBinds) {
-        // a platform pool full: N threads busy and tasks queued behind them
+        // a platform pool full (N threads busy, tasks queued behind them) at its bound N / L: a pool
+        // full far below N / L holds each task longer than L, waiting for something else (the CPU)
         const full = i.peakActive !== null && i.peakQueue !== null && i.peakActive >= i.threads! && i.peakQueue > 0;
-        return full ? { kind: 'executor', cap: i.threads, used: i.peakActive, unit: 'threads', source: 'measured' } : null;
+        return full && reached ? { kind: 'executor', cap: i.threads, used: i.peakActive, unit: 'threads', source: 'measured' } : null;
       }
       // c / R(1) (or min(c, N) / L with c ≤ N): the closed loop's own workers, nothing in the service
       return reached ? { kind: 'offered-load', cap: i.concurrency, used: null, unit: 'workers', source: 'inferred' } : null;
@@ -110,7 +111,8 @@ function evidence(b: Bound, i: LimitInput002): AnswerLimit | null {
 
 /**
  * What limited one arm, from the data: among the cell's bounds in ascending order, the first whose
- * cap the data show saturated (executor: a platform pool with peak active = N and a queue; DB pool:
+ * cap the data show saturated (executor: a platform pool with peak active = N and a queue, the arm at
+ * 95 % of N / L or more; DB pool:
  * the wait for a connection at least its hold; lock: the wait for the monitor at least its hold;
  * CPU: the SUT's CPU saturated → 'cpu', else host CPU flags → 'host'; a population bound c / R(1)
  * reached to 95 % → 'offered-load') and that the arm did not exceed (> bound × 1.02: such a bound is
@@ -272,7 +274,7 @@ export function answerChart002(model: ReportModel<Derived002>, t: ChartLabels, p
   return [{ name: ANSWER_CHART_002, title, spec: {
     $schema: SCHEMA, title, config: CONFIG, data: { values },
     facet: { field: 'scenario', type: 'nominal', title: null, sort: order }, columns: 3, resolve: { scale: { y: 'independent', x: 'independent' } },
-    spec: { width: 200, height: 150, mark: { type: 'line', point: true }, encoding: {
+    spec: { width: 170, height: 140, mark: { type: 'line', point: true }, encoding: {
       x: { field: 'concurrency', type: 'quantitative', title: t.concurrency, scale: { type: 'log' } },
       y: { field: 'rps', type: 'quantitative', title: t.rps, scale: { type: 'log' } },
       color: { field: 'arm', type: 'nominal', title: t.mode, scale: { domain: arms, range: arms.map((_, i) => PALETTE[i % PALETTE.length] as string) } },
