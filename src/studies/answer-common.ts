@@ -24,7 +24,7 @@ export function disagree(values: readonly (number | null)[]): boolean {
   if (xs.length < 2) return false;
   const lo = Math.min(...xs);
   const hi = Math.max(...xs);
-  return lo > 0 ? hi / lo - 1 > REPEATS_DISAGREE : hi !== lo;
+  return lo > 0 ? hi > lo * (1 + REPEATS_DISAGREE) : hi !== lo;
 }
 
 /** Each repeat's value (in repeat order) when they disagree, else [] (AnswerArm.repeats). */
