@@ -21,7 +21,6 @@ import { executorInfo } from '../../types/study.ts';
 import { int, num } from '../../report/format.ts';
 import { BOUND_EXCEEDED_LIMIT, REACHED_SHARE, blockVerdict, exceeded, pctOfBound, repeatsIfDisagree, round, rowRatio, unknownLimit } from '../answer-common.ts';
 import { HOST_FLAGS, type Derived002, type Row002 } from './report.ts';
-import { dbPoolOf } from './theory.ts';
 
 /** The answer's rows: a scenario group (AnswerRow.scenario, phrase `answer.scenario.<id>`), its arms in order, baseline first. */
 export const ANSWER_ROWS_002: readonly { id: string; variants: readonly string[] }[] = [
