@@ -106,10 +106,10 @@ export interface AnswerTrust {
 export interface AnswerBlock {
   /**
    * the one-line answer: 'faster' (every row's ratio > 1 + 5 %), 'slower' (every row < 1 − 5 %),
-   * 'same' (all within ±5 %), 'mixed' (some each way), 'none' (no row has a ratio: one arm, or a
+   * 'same' (all within ±5 %), 'depends' (some each way: the answer depends on the level), 'none' (no row has a ratio: one arm, or a
    * sweep — then `rows` carry the figures and the study's phrase says the answer)
    */
-  verdict: 'faster' | 'slower' | 'same' | 'mixed' | 'none';
+  verdict: 'faster' | 'slower' | 'same' | 'depends' | 'none';
   /** the smallest and largest row ratio (null when no row has one) */
   ratioRange: [number, number] | null;
   rows: AnswerRow[];

@@ -6,7 +6,7 @@
  * - a value above its bound by more than BOUND_EXCEEDED_TOL exceeded it (for a makespan, lower is
  *   better: a makespan below bound × (1 − tol) beat its theory), and the bound cannot be what
  *   limited it;
- * - the block's verdict from the rows' ratios, with the ±5 % band of AnswerBlock.verdict.
+ * - the block's verdict from the rows' ratios, with the ±5 % band of AnswerBlock.verdict (src/report/answer.ts verdictOf computes the same for the generic block).
  */
 import { BOUND_EXCEEDED_TOL, REPEATS_DISAGREE, type AnswerBlock, type AnswerLimit, type AnswerRow } from '../report/answer-types.ts';
 
@@ -70,7 +70,7 @@ export function blockVerdict(rows: readonly Pick<AnswerRow, 'ratio'>[]): Pick<An
   const range: [number, number] = [Math.min(...rs), Math.max(...rs)];
   const up = rs.filter((x) => x > 1 + SAME_BAND).length;
   const down = rs.filter((x) => x < 1 - SAME_BAND).length;
-  const verdict = up === rs.length ? 'faster' : down === rs.length ? 'slower' : up === 0 && down === 0 ? 'same' : 'mixed';
+  const verdict = up === rs.length ? 'faster' : down === rs.length ? 'slower' : up === 0 && down === 0 ? 'same' : 'depends';
   return { verdict, ratioRange: range };
 }
 

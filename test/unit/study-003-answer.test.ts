@@ -70,7 +70,7 @@ describe('study 003 answer on the committed sweeps', () => {
     assert.deepEqual(b.studyLine, { key: 'knee003', v: { study: '—', doubling: '—', repeats: '2' } });
     const last = b.rows[b.rows.length - 1]!;
     assert.equal(last.level, 16_000);
-    assert.deepEqual(last.arms[0]!.limitedBy, { kind: 'host', cap: 9735, used: 16_000, unit: 'threads', source: 'measured', note: 'host-limit' });
+    assert.deepEqual(last.arms[0]!.limitedBy, { kind: 'host', cap: 9735, used: null, unit: 'threads', source: 'measured', note: 'host-limit' });
     assert.equal(last.arms[0]!.value, null);
   });
 

@@ -33,9 +33,9 @@ test('ratio: candidate ÷ baseline (baseline ÷ candidate for a makespan); per r
 
 test('verdict: faster, slower, same within ±5 %, mixed, none', () => {
   assert.deepEqual(blockVerdict([{ ratio: 1.2 }, { ratio: 1.06 }]), { verdict: 'faster', ratioRange: [1.06, 1.2] });
-  assert.equal(blockVerdict([{ ratio: 1.2 }, { ratio: 1.04 }]).verdict, 'mixed');
+  assert.equal(blockVerdict([{ ratio: 1.2 }, { ratio: 1.04 }]).verdict, 'depends');
   assert.equal(blockVerdict([{ ratio: 0.9 }, { ratio: 0.5 }]).verdict, 'slower');
   assert.equal(blockVerdict([{ ratio: 0.96 }, { ratio: 1.04 }, { ratio: null }]).verdict, 'same');
-  assert.equal(blockVerdict([{ ratio: 1.26 }, { ratio: 0.79 }]).verdict, 'mixed');
+  assert.equal(blockVerdict([{ ratio: 1.26 }, { ratio: 0.79 }]).verdict, 'depends');
   assert.deepEqual(blockVerdict([{ ratio: null }]), { verdict: 'none', ratioRange: null });
 });

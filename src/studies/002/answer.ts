@@ -5,7 +5,8 @@
  * the bounds are checked against, report.ts Row002.windowRps) beside its smallest bound, P95/P99,
  * virtual ÷ pool-200, and what limited each arm, read from the data (limit002). Scenario 5 (held
  * WebSocket connections) is left out of the rows: its figure is messages delivered on time per held
- * connection, not requests per second; the study line names each variant's largest level carried.
+ * connection, not requests per second; the study line (the block's lead) gives every row's ratio and
+ * names each WebSocket variant's largest level carried.
  * Pure.
  */
 import type { AnswerArm, AnswerBlock, AnswerLimit, AnswerRow } from '../../report/answer-types.ts';
@@ -22,13 +23,16 @@ import { int, num } from '../../report/format.ts';
 import { BOUND_EXCEEDED_LIMIT, REACHED_SHARE, blockVerdict, exceeded, pctOfBound, repeatsIfDisagree, round, rowRatio, unknownLimit } from '../answer-common.ts';
 import { HOST_FLAGS, type Derived002, type Row002 } from './report.ts';
 
-/** The answer's rows: a scenario group (AnswerRow.scenario, phrase `answer.scenario.<id>`), its arms in order, baseline first. */
+/**
+ * The answer's rows: a scenario group (AnswerRow.scenario; phrase `answer.scenario.<id>` in the
+ * chart), its arms in order: the baseline (pool-200) first, the candidate of the ratio (virtual) last.
+ */
 export const ANSWER_ROWS_002: readonly { id: string; variants: readonly string[] }[] = [
   { id: 'io-100ms', variants: ['io-pool-200', 'io-pool-500', 'io-virtual'] },
   { id: 'cpu-fib', variants: ['cpu-pool-200', 'cpu-pool-500', 'cpu-virtual'] },
   { id: 'db-small-pool-10', variants: ['db10-pool-200', 'db10-pool-500', 'db10-virtual'] },
   { id: 'db-small-pool-200', variants: ['db200-virtual'] },
-  { id: 'mixed', variants: ['mixed-pool-200', 'mixed-pool-500', 'mixed-virtual', 'mixed-virtual-structured'] },
+  { id: 'mixed', variants: ['mixed-pool-200', 'mixed-pool-500', 'mixed-virtual-structured', 'mixed-virtual'] },
   { id: 'db-small-synchronized', variants: ['db10-virtual-sync'] },
 ];
 /** The arms of the row's ratio: virtual ÷ pool-200 (by id suffix). */
@@ -119,7 +123,7 @@ function evidence(b: Bound, i: LimitInput002): AnswerLimit | null {
  * 'host' when a host flag was raised, else 'unknown' with note 'no-cap-saturated'. Pure.
  */
 export function limit002(i: LimitInput002): AnswerLimit {
-  if (i.x === null) return unknownLimit('not-measured');
+  if (i.x === null) return unknownLimit('no-data');
   const sorted = [...i.bounds].sort((a, b) => a.rps - b.rps);
   for (const b of sorted) {
     if (exceeded(i.x, b.rps)) continue;
@@ -201,21 +205,23 @@ export function rows002Answer(model: BaseModel<Derived002>): AnswerRow[] {
 }
 
 /**
- * The study line on scenario 5 (phrase `answer.ws002`): why it is not in the rows, each variant's
+ * The study line, the block's lead: virtual ÷ pool-200 per row with a ratio (phrase
+ * `answer.lead002`), with scenario 5 (`answer.lead002.ws`): why it is not in the rows, each variant's
  * largest level carried (ws-capacity.ts) and the share of messages delivered at the highest level
- * tried; null when the run has no WebSocket cells.
+ * tried; scenario 5 alone: `answer.ws002`. Null when the run has neither.
  */
-export function wsLine002(model: BaseModel<Derived002>): AnswerBlock['studyLine'] | null {
+export function studyLine002(model: BaseModel<Derived002>, rows: readonly AnswerRow[]): AnswerBlock['studyLine'] | null {
+  const ratios = rows.filter((r) => r.ratio !== null).map((r) => `${r.scenario} ${num(r.ratio, 2)}×`).join(', ');
   const ws = model.derived.ws;
-  if (ws.length === 0) return null;
+  if (ws.length === 0) return ratios === '' ? null : { key: 'lead002', v: { ratios } };
   const top = Math.max(...ws.flatMap((w) => w.levels.map((l) => l.connections)));
   const carried = ws.map((w) => `${w.variant} ${w.capacity.capacity === null ? '—' : int(w.capacity.capacity)}`).join(', ');
   const delivered = ws.map((w) => {
-    const l = w.levels.filter((x) => x.connections === top);
-    const share = med(l.map((x) => x.summary.deliveredShare));
+    const share = med(w.levels.filter((x) => x.connections === top).map((x) => x.summary.deliveredShare));
     return `${w.variant} ${share === null ? '—' : `${num(share * 100, 1)} %`}`;
   }).join(', ');
-  return { key: 'ws002', v: { carried, top: int(top), delivered } };
+  const wsV = { carried, top: int(top), delivered };
+  return ratios === '' ? { key: 'ws002', v: wsV } : { key: 'lead002.ws', v: { ratios, ...wsV } };
 }
 
 /** The figure of the headline chart (charts.ts answerChart002). */
@@ -223,17 +229,17 @@ export const ANSWER_CHART_002 = 'answer-002';
 
 /**
  * Study 002's answer block: its rows (rows002Answer) in place of the generic ones, the verdict over
- * their ratios, the generic trust line, the headline chart, scenario 5's line. Pure.
+ * their ratios, the generic trust line, the headline chart, the lead with scenario 5 (studyLine002). Pure.
  */
 export function answer002(model: BaseModel<Derived002>, generic: AnswerBlock): AnswerBlock {
   const rows = rows002Answer(model);
-  const ws = wsLine002(model);
+  const line = studyLine002(model, rows);
   return {
     ...generic,
     ...blockVerdict(rows),
     rows,
     chart: rows.length > 0 ? ANSWER_CHART_002 : generic.chart,
-    ...(ws ? { studyLine: ws } : {}),
+    ...(line ? { studyLine: line } : {}),
   };
 }
 

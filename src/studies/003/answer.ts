@@ -24,7 +24,7 @@ export interface LevelFlags003 {
 
 /**
  * What limited one level, from its data: a failed level by its outcome (`oom`, `start-failed` →
- * 'memory'; `host-limit` → 'host' with the threads this host allows; `timeout`, `op-errors` →
+ * 'memory'; `host-limit` → 'host' with the threads this host allows (its cap); `timeout`, `op-errors` →
  * 'unknown' with that note); an ok level above N / L × 1.02 → 'unknown', 'bound-exceeded'; at 95 %
  * of N / L or more → 'offered-load' (the N threads themselves); below, every carrier thread mounted
  * with virtual threads queued for one, or the SUT's CPU flagged → 'cpu' (note 'carriers'); else a
@@ -33,10 +33,10 @@ export interface LevelFlags003 {
 export function limit003(l: SweepLevel, f: LevelFlags003): AnswerLimit {
   const failed = l.outcomes.filter((o) => o !== 'ok');
   if (failed.some((o) => o === 'oom' || o === 'start-failed')) return { kind: 'memory', cap: null, used: null, unit: 'threads', source: 'measured', note: failed.includes('oom') ? 'oom' : 'start-failed' };
-  if (failed.includes('host-limit')) return { kind: 'host', cap: l.hostLimitThreads, used: l.threads, unit: 'threads', source: 'measured', note: 'host-limit' };
+  if (failed.includes('host-limit')) return { kind: 'host', cap: l.hostLimitThreads, used: null, unit: 'threads', source: 'measured', note: 'host-limit' };
   if (failed.length > 0) return unknownLimit(failed[0]!);
   const x = l.throughputOpsPerS.median;
-  if (x === null) return unknownLimit('not-measured');
+  if (x === null) return unknownLimit('no-data');
   if (exceeded(x, l.idealOpsPerS)) return BOUND_EXCEEDED_LIMIT;
   if (l.idealOpsPerS !== null && x >= l.idealOpsPerS * REACHED_SHARE) return { kind: 'offered-load', cap: l.threads, used: null, unit: 'threads', source: 'inferred' };
   const carriersFull = l.parallelism !== null && l.mountedMax.median !== null && l.queuedMax.median !== null && l.mountedMax.median >= l.parallelism && l.queuedMax.median > 0;

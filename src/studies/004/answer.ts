@@ -51,7 +51,7 @@ function cpuLimit(e: CpuEvidence004): AnswerLimit | null {
  */
 export function limitAsync004(r: Pick<AsyncRow, 'makespanMs' | 'theoryMs' | 'peakPoolThreads' | 'peakQueue' | 'tasks'>, threads: number | null, e: CpuEvidence004): AnswerLimit {
   const x = r.makespanMs.median;
-  if (x === null) return unknownLimit('not-measured');
+  if (x === null) return unknownLimit('no-data');
   if (exceeded(x, r.theoryMs, true)) return BOUND_EXCEEDED_LIMIT;
   if (threads !== null) {
     const peak = r.peakPoolThreads.median;
@@ -71,7 +71,7 @@ export function limitAsync004(r: Pick<AsyncRow, 'makespanMs' | 'theoryMs' | 'pea
  */
 export function limitHttp004(r: Pick<HttpRow, 'throughputRps' | 'threadBoundRps' | 'cpuBoundRps' | 'clients'>, tomcatThreads: number | null, e: CpuEvidence004): AnswerLimit {
   const x = r.throughputRps.median;
-  if (x === null) return unknownLimit('not-measured');
+  if (x === null) return unknownLimit('no-data');
   const bounds: { kind: 'cpu' | 'threads'; rps: number }[] = [{ kind: 'threads' as const, rps: r.threadBoundRps }, ...(r.cpuBoundRps !== null ? [{ kind: 'cpu' as const, rps: r.cpuBoundRps }] : [])].sort((a, b) => a.rps - b.rps);
   for (const b of bounds) {
     if (exceeded(x, b.rps)) continue;
