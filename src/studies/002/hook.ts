@@ -14,6 +14,7 @@ import { aloneSection, cpuBasisText, dbInfo, designTable, hikariLine, sutInfo } 
 import { groupSections } from './sections/groups.ts';
 import { criticalPathText, exhaustion, mixedTimings, pinning002 } from './sections/pitfalls.ts';
 import { decisionTable, limits, limitsSummary, publishedVsBound } from './sections/verdicts.ts';
+import { answer002, answerChart002 } from './answer.ts';
 
 /** The study's own placeholders (pure: model + phrases → Markdown), from its derived rows. */
 function sections(model: ReportModel<Derived002>, ctx: RenderContext): Record<string, string | Raw> {
@@ -43,13 +44,14 @@ function sections(model: ReportModel<Derived002>, ctx: RenderContext): Record<st
 /**
  * Study 002's report hook: its derived rows (derive002), the published figures at this run's levels,
  * the acceptance rule per cell, its own sections and charts, with scenario 5's
- * (src/studies/002/ws-push.ts) added.
+ * (src/studies/002/ws-push.ts) added, and its answer block and headline chart (./answer.ts).
  */
 export const REPORT_002: StudyReportHook<Derived002> = {
   derive: derive002,
   figure: (row, model) => figure(row, model),
   analyse: (model) => ({ conclusions: conclusions(model), followUps: [] }),
   sections: (model, ctx) => ({ ...sections(model, ctx), ...wsSections(model, ctx, model.derived.ws) }),
-  charts: (model, t, phrases) => [...charts(model, t), ...wsCharts(model, t, phrases, model.derived.ws)],
+  charts: (model, t, phrases) => [...answerChart002(model, t, phrases), ...charts(model, t), ...wsCharts(model, t, phrases, model.derived.ws)],
+  answer: answer002,
 };
 

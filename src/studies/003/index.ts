@@ -22,6 +22,7 @@ import type { ResolvedOptions } from '../../types/run.ts';
 import { DEFAULT_BIND_ADDRESS } from '../../adapters/jvm/bind.ts';
 import { PUBLISHED_003 } from './published.ts';
 import { REPORT_003 } from './report.ts';
+import { answer003 } from './answer.ts';
 import { VT_SWEEP_ANSWER } from './sweep.ts';
 
 export const VARIANTS_003: readonly Variant[] = [
@@ -134,5 +135,6 @@ export const STUDY_003: StudyPlugin = {
   comparisons: [],
   published: PUBLISHED_003,
   templateDir: fileURLToPath(new URL('../../../templates/003/', import.meta.url)),
-  report: REPORT_003,
+  // its report hook, with the answer block (./answer.ts; kept out of report.ts, which it reads)
+  report: { ...REPORT_003, answer: answer003 },
 };

@@ -169,7 +169,13 @@ function sections(model: ReportModel<Derived003>, ctx: RenderContext): Record<st
 
 const yn = (x: boolean): string => (x ? '✔' : '✘');
 
-function charts(model: ReportModel<Derived003>, t: ChartLabels): ChartSpec[] {
+/**
+ * The sweep's charts: ops/s against N with N / L (the answer block's headline chart, answer.ts), each
+ * repeat's own curve beside the medians when the run has more than one repeat (phrase
+ * `chart.repeat003`), and the latency above L.
+ * @throws Error when that phrase is missing (templates/003/phrases.<lang>.json)
+ */
+function charts(model: ReportModel<Derived003>, t: ChartLabels, phrases: Readonly<Record<string, string>>): ChartSpec[] {
   const levels = model.derived.levels;
   if (levels.length === 0) return [];
   const ns = levels.map((l) => l.threads);
@@ -179,6 +185,17 @@ function charts(model: ReportModel<Derived003>, t: ChartLabels): ChartSpec[] {
   for (const l of levels) {
     if (l.ok && l.throughputOpsPerS.median !== null) thr.push({ threads: l.threads, series: t.measured, v: l.throughputOpsPerS.median });
     if (l.idealOpsPerS !== null) thr.push({ threads: l.threads, series: 'N / L', v: l.idealOpsPerS });
+  }
+  const repeats = [...new Set(model.cells.map((c) => c.repeat))].sort((a, b) => a - b);
+  if (repeats.length > 1) {
+    const label = phrases['chart.repeat003'];
+    if (label === undefined) throw new Error('phrases: missing "chart.repeat003" (templates/003/phrases.<lang>.json)');
+    for (const c of [...model.cells].sort((a, b) => a.repeat - b.repeat || a.concurrency - b.concurrency)) {
+      const sw = sweepOf(c);
+      if (sw?.outcome === 'ok' && sw.throughputOpsPerS !== null) thr.push({ threads: sw.threads, series: label.replace('{{n}}', String(c.repeat)), v: sw.throughputOpsPerS });
+    }
+  }
+  for (const l of levels) {
     if (l.ok) for (const [name, a] of [['P50', l.overshootP50Ms], ['P99', l.overshootP99Ms], ['max', l.overshootMaxMs]] as const) if (a.median !== null && a.median > 0) lat.push({ threads: l.threads, series: `overshoot ${name}`, v: a.median });
   }
   const CONFIG = { font: 'Helvetica, Arial, sans-serif', background: 'white', axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 120, titleLimit: 360 }, legend: { labelFontSize: 11, labelLimit: 220 }, title: { fontSize: 14, limit: 1200, anchor: 'start' as const } };

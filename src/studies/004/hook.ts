@@ -11,6 +11,7 @@ import { ASYNC, HTTP, conclusions, derive004, figure, type Derived004 } from './
 import { bootTable, environment004 } from './sections/boot.ts';
 import { asyncSections } from './sections/async.ts';
 import { httpSections } from './sections/http.ts';
+import { answer004, charts004 } from './answer.ts';
 
 /** The study's own placeholders (pure: model + phrases → Markdown): the experiment the run did, the other one's pointer. */
 function sections(model: ReportModel<Derived004>, ctx: RenderContext): Record<string, string | Raw> {
@@ -27,10 +28,12 @@ function sections(model: ReportModel<Derived004>, ctx: RenderContext): Record<st
   };
 }
 
-/** Study 004's report hook: its rows once (derive004), the makespan and latency figures, the claims, its own sections. */
+/** Study 004's report hook: its rows once (derive004), the makespan and latency figures, the claims, its own sections, its answer block and headline charts (./answer.ts). */
 export const REPORT_004: StudyReportHook<Derived004> = {
   derive: derive004,
   figure: (row, model) => figure(row, model),
   analyse: (model) => ({ conclusions: conclusions(model), followUps: [] }),
   sections,
+  charts: charts004,
+  answer: answer004,
 };
