@@ -126,10 +126,10 @@ export function answerWords(block: AnswerBlock, p: Phrases): AnswerWords {
   const right = [...(scen ? [false] : []), true, false, true, true, true, true, true, true, false];
   const lines = block.rows.flatMap((r) => r.arms.map((a, i) => ({
     cells: [...(scen ? [r.scenario ?? '—'] : []), int(r.level), variantWord(p, a.variant), valueText(a.unit, a.value),
-      valueText(a.unit, a.bound), pct(a.pctOfBound), ms(a.p95Ms), ms(a.p99Ms), i === 0 ? '' : times(r.ratio), limitWord(p, a.limitedBy)],
+      valueText(a.unit, a.bound), pct(a.pctOfBound), ms(a.p95Ms), ms(a.p99Ms), i === r.arms.length - 1 && i > 0 ? times(r.ratio) : '', limitWord(p, a.limitedBy)],
     repeats: {
       value: a.repeats.length > 0 ? phrase(p, 'answer.repeats', { values: a.repeats.map((x) => valueText(a.unit, x)).join(', ') }) : null,
-      ratio: i > 0 && r.ratioRepeats.length > 0 ? phrase(p, 'answer.repeats', { values: r.ratioRepeats.map(times).join(', ') }) : null,
+      ratio: i === r.arms.length - 1 && i > 0 && r.ratioRepeats.length > 0 ? phrase(p, 'answer.repeats', { values: r.ratioRepeats.map(times).join(', ') }) : null,
     },
   })));
   const withRatio = block.rows.filter((r) => r.ratio !== null).length;

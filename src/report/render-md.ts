@@ -26,7 +26,7 @@ import { pinning } from './sections/pinning.ts';
 import { resources } from './sections/resources.ts';
 import { fixtureNote, summary, title } from './sections/summary.ts';
 import { openLoop } from './sections/open-loop.ts';
-import { answerMarkdown, headlineChart } from './sections/answer.ts';
+import { answerMarkdown, answerTable, headlineChart } from './sections/answer.ts';
 export type { Templates, FigureRef, RenderContext } from './types.ts';
 import type { Templates, FigureRef, RenderContext } from './types.ts';
 export { OPEN_LOOP_SUFFIX, isOpenLoopRun, templatesForRun, phraser, chartLabels } from './phrases.ts';
@@ -93,6 +93,7 @@ function genericSections(model: ReportModel, k: SectionKit, figures: readonly Fi
     ...eager,
     answer: () => answerMarkdown(model, k),
     headlineChart: headlineChart(model, figures),
+    answerTable: answerTable(model, k),
     summary: () => summary(model, k),
     title: title(model, k),
     fixtureNote: fixtureNote(model, k),

@@ -1,6 +1,6 @@
 /**
- * Report sections `{{answer}}` (the answer block, issue 31) and `{{headlineChart}}` (the chart that
- * shows the answer, `model.answer.chart`). The block's words come from src/report/answer-text.ts;
+ * Report sections `{{answer}}` (the answer block's words, issue 31), `{{headlineChart}}` (the chart that
+ * shows the answer, `model.answer.chart`) and `{{answerTable}}` (the block's table, which closes it). The block's words come from src/report/answer-text.ts;
  * this module escapes them into Markdown. The block is wrapped in the HTML-comment markers
  * ANSWER_START / ANSWER_END (invisible in rendered Markdown), which the HTML renderer turns into
  * `<section id="answer">`; the headline chart's image source carries `#headline`, which it turns
@@ -30,20 +30,29 @@ export function answerPhrases(model: Pick<ReportModel, 'variants' | 'variantSpec
   return out;
 }
 
-/** `{{answer}}`: heading, lead sentence (and verdict), one table line per arm, trust line; between the answer markers. */
+/**
+ * `{{answer}}`: the start marker, heading, lead sentence (and verdict) and trust line — what the
+ * reader who stops after the first screen needs, above the headline chart (`{{headlineChart}}`).
+ * The block's table follows the chart (`{{answerTable}}`, which closes the block): a study with
+ * many rows (002: one per scenario and arm) would otherwise push the chart below the first screen.
+ */
 export function answerMarkdown(model: ReportModel, k: SectionKit): Raw {
   const w = answerWords(model.answer, answerPhrases(model, k.t.phrases));
   const lead = esc(w.verdict ? `${w.lead}${sentenceSep(w.lead)}${w.verdict}` : w.lead);
-  const parts = [ANSWER_START, k.t.phrases['answer.heading'] ?? '', `**${lead}**`];
-  // each repeat's value beside the median when the repeats disagree (value and ratio columns)
+  const parts = [ANSWER_START, k.t.phrases['answer.heading'] ?? '', `**${lead}**`, esc(w.trust)];
+  return raw(parts.filter((x) => x !== '').join('\n\n'));
+}
+
+/** `{{answerTable}}`: one table line per arm (each repeat's value beside the median when the repeats disagree), then the end marker. */
+export function answerTable(model: ReportModel, k: SectionKit): Raw {
+  const w = answerWords(model.answer, answerPhrases(model, k.t.phrases));
   const cells = w.cells.map((r, i) => r.map((c, j) => {
     const rep = w.repeats[i];
     const extra = j === w.valueCol ? rep?.value : j === w.ratioCol ? rep?.ratio : null;
     return extra ? `${c} (${extra})` : c;
   }));
-  if (cells.length > 0) parts.push(table(w.header, cells, w.right.map((r) => (r ? 'r' : 'l'))).md);
-  parts.push(esc(w.trust), ANSWER_END);
-  return raw(parts.filter((x) => x !== '').join('\n\n'));
+  const parts = cells.length > 0 ? [table(w.header, cells, w.right.map((r) => (r ? 'r' : 'l'))).md] : [];
+  return raw([...parts, ANSWER_END].join('\n\n'));
 }
 
 /** `{{headlineChart}}`: the figure `model.answer.chart` (its title as alt text), or nothing when the block names none or the report did not draw it. */
