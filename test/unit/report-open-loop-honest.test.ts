@@ -63,11 +63,11 @@ test('open-loop rows carry no closed-loop theory; closed-loop rows still do', as
   assert.equal(s500.theoryQueueP95Ms, 15 * 1500);
 });
 
-test('closed-loop claims are not tested here in an open-loop run; none of the published figures is reproduced', async () => {
+test('closed-loop claims are not testable here in an open-loop run; none of the published figures is reproduced', async () => {
   const model = buildModel(await loadRun(OPEN));
   for (const id of CLOSED_LOOP_CLAIMS) {
     const c = model.conclusions.find((x) => x.id === id)!;
-    assert.equal(c.verdict, 'not tested here', id);
+    assert.equal(c.verdict, 'not testable here', id);
     assert.equal(c.evidence['theoryMs'], undefined, id);
   }
   assert.ok(model.published.length > 0);

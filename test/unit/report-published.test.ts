@@ -118,7 +118,7 @@ test('setup identities come from the study\'s typed published rows, name figures
   assert.match(doc, /\| requests in total \| — \| — \| 206,400 \| 206,400 \| holds \|/);
   // the JDK version is a setup fact: running on JDK 21 never makes "the results equal a JDK 21 run" reproduced
   const on21 = buildModel({ ...run, manifest: { ...run.manifest, versions: { ...run.manifest.versions, jdk: '21.0.5+11' } } });
-  assert.equal(on21.conclusions.find((c) => c.id === 'jdk21')?.verdict, 'not tested here');
+  assert.equal(on21.conclusions.find((c) => c.id === 'jdk21')?.verdict, 'not testable here');
 });
 
 test('every counted verdict flips when its measured value moves beyond the tolerance (through the model inputs); identities stay uncounted', async () => {
@@ -126,7 +126,7 @@ test('every counted verdict flips when its measured value moves beyond the toler
   const base = buildModel(run);
   const counted = base.published.filter((p) => p.identity === null);
   assert.ok(counted.length >= 25, 'the committed run compares the whole study');
-  assert.ok(counted.every((p) => p.verdict !== 'not tested here'), 'the committed run is comparable');
+  assert.ok(counted.every((p) => p.verdict !== 'not testable here'), 'the committed run is comparable');
   for (const row of counted) {
     const t = target(row);
     const m = buildModel(perturb(run, row, t));
@@ -144,7 +144,7 @@ test('every counted verdict flips when its measured value moves beyond the toler
   }
 });
 
-test('a published figure for another scenario than the run measured is "not tested here" (reason otherScenario)', async () => {
+test('a published figure for another scenario than the run measured is "not testable here" (reason otherScenario)', async () => {
   const { FIXTURE_DIR } = await import('../fixtures/report-helpers.ts');
   const run = await loadRun(FIXTURE_DIR);
   const measured = run.manifest.options.scenario;
@@ -157,7 +157,7 @@ test('a published figure for another scenario than the run measured is "not test
     const src = study.published.find((x) => x.id === p.id);
     assert.ok(src);
     if (src.scenario === null) continue;
-    assert.equal(p.verdict, 'not tested here', p.id);
+    assert.equal(p.verdict, 'not testable here', p.id);
     assert.equal(p.measured, null, p.id);
     assert.deepEqual(p.reasons, [{ key: 'otherScenario', v: { measured, published: 'other-scenario' } }], p.id);
   }

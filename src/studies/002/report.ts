@@ -244,7 +244,7 @@ export function conclusions(model: BaseModel<Derived002>): ConclusionRow[] {
   const rows = model.derived.rows;
   const out: ConclusionRow[] = rows.map((r) => ({
     id: `${r.variant}.c${r.concurrency}.bound`, kind: 'proven',
-    verdict: r.verdict === 'within' ? 'reproduced' : r.verdict === 'unknown' || r.verdict === 'below-95-host-flag' ? 'not tested here' : 'not reproduced',
+    verdict: r.verdict === 'within' ? 'reproduced' : r.verdict === 'unknown' || r.verdict === 'below-95-host-flag' ? 'not testable here' : 'not reproduced',
     evidence: { variant: r.variant, c: r.concurrency, measuredRps: r.throughputRps.median, boundRps: r.smallest?.rps ?? null, bound: r.smallest?.kind ?? null, share: r.share, verdict: r.verdict },
   }));
   const cp = criticalPath(rows);

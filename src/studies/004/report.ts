@@ -132,7 +132,7 @@ export function httpRows(model: Pick<BaseModel, 'cells' | 'variants' | 'variantS
 
 /** A statement of the study ("above", "below", "about") against the run's median, as a verdict. */
 function claimVerdict(measured: number | null, bound: number, kind: 'above' | 'below'): Verdict {
-  if (measured === null) return 'not tested here';
+  if (measured === null) return 'not testable here';
   return (kind === 'above' ? measured > bound : measured < bound) ? 'reproduced' : 'not reproduced';
 }
 
@@ -158,7 +158,7 @@ export function conclusions(model: BaseModel<Derived004>): ConclusionRow[] {
       const within = r.vsTheory === null ? null : Math.abs(r.vsTheory) <= MAKESPAN_THEORY_TOL;
       out.push({
         id: `${r.variant}.makespanVsTheory`, kind: 'proven',
-        verdict: r.theoryWithSubmitMs !== null || within === null ? 'not tested here' : within ? 'reproduced' : 'not reproduced',
+        verdict: r.theoryWithSubmitMs !== null || within === null ? 'not testable here' : within ? 'reproduced' : 'not reproduced',
         evidence: { variant: r.variant, measuredMs: r.makespanMs.median, theoryMs: r.theoryMs, vsTheory: r.vsTheory },
       });
     }

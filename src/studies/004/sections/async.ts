@@ -19,7 +19,7 @@ export function asyncSections(model: ReportModel<Derived004>, ctx: RenderContext
     rows.map((r) => [variantName(r.variant), int(r.tasks), aggMs(r.makespanMs),
       r.theoryWithSubmitMs === null ? s('theory.pool', { n: int(asyncThreads(model.variantSpecs.get(r.variant)!.executor)), waves: int(Math.ceil(r.tasks / (asyncThreads(model.variantSpecs.get(r.variant)!.executor) ?? 1))), sleep: int(r.sleepMs), t: ms(r.theoryMs) }) : s('theory.vt', { sleep: int(r.sleepMs), submit: ms(r.submitMs.median), t: ms(r.theoryWithSubmitMs) }),
       r.theoryWithSubmitMs === null
-        ? raw(`${pct(r.vsTheory === null ? null : r.vsTheory * 100)} (${ctx.verdict(model.conclusions.find((c) => c.id === `${r.variant}.makespanVsTheory`)?.verdict ?? 'not tested here').md} ±${int(MAKESPAN_THEORY_TOL * 100)} %)`)
+        ? raw(`${pct(r.vsTheory === null ? null : r.vsTheory * 100)} (${ctx.verdict(model.conclusions.find((c) => c.id === `${r.variant}.makespanVsTheory`)?.verdict ?? 'not testable here').md} ±${int(MAKESPAN_THEORY_TOL * 100)} %)`)
         : pct(r.makespanMs.median === null ? null : (r.makespanMs.median / r.theoryWithSubmitMs - 1) * 100),
       aggMs(r.submitMs), aggText(r.submitRatePerS, (x) => (x === null ? '—' : `${int(x)}/s`)), aggMs(r.firstStartMs)]),
     ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'r']);
