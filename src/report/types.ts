@@ -67,6 +67,11 @@ export interface ConclusionRow {
   verdict: Verdict;
   /** evidence values, named; renderers phrase them */
   evidence: Record<string, number | string | null>;
+  /**
+   * set when the statement holds by construction of the setup (e.g. a makespan against its own
+   * ⌈T/N⌉ × S): its verdict checks the setup and is never counted as a reproduction of the study
+   */
+  identity?: string;
 }
 
 /** A follow-up experiment of the study: phrase `fu.<id>`, and the command that runs it (null = not runnable by this tool yet). */

@@ -251,9 +251,12 @@ export function conclusions(model: BaseModel<Derived002>): ConclusionRow[] {
     id: `${r.variant}.c${r.concurrency}.bound`, kind: 'proven',
     verdict: r.verdict === 'within' ? 'reproduced' : r.verdict === 'unknown' || r.verdict === 'below-95-host-flag' ? 'not testable here' : 'not reproduced',
     evidence: { variant: r.variant, c: r.concurrency, measuredRps: r.throughputRps.median, boundRps: r.smallest?.rps ?? null, bound: r.smallest?.kind ?? null, share: r.share, verdict: r.verdict },
+    // a cell reaching its own bound (N / L, the pool, the lock, the CPU) checks this run's setup, not the study
+    identity: 'boundReached',
   }));
   const cp = criticalPath(rows);
-  if (cp) out.push({ id: 'structured.criticalPath', kind: 'proven', verdict: Math.abs(cp.measuredMs - MIXED_CRITICAL_PATH_MS) <= Math.abs(cp.measuredMs - MIXED_STUDY_CLAIM_MS) ? 'reproduced' : 'not reproduced', evidence: { measuredMs: cp.measuredMs, c: cp.c, theoryMs: MIXED_CRITICAL_PATH_MS, studyMs: MIXED_STUDY_CLAIM_MS } });
+  // the study's statement is 100 ms: reproduced when the measured critical path is nearer to it than to max(50 + 100, 80) = 150 ms
+  if (cp) out.push({ id: 'structured.criticalPath', kind: 'proven', verdict: Math.abs(cp.measuredMs - MIXED_STUDY_CLAIM_MS) < Math.abs(cp.measuredMs - MIXED_CRITICAL_PATH_MS) ? 'reproduced' : 'not reproduced', evidence: { measuredMs: cp.measuredMs, c: cp.c, theoryMs: MIXED_CRITICAL_PATH_MS, studyMs: MIXED_STUDY_CLAIM_MS } });
   return out;
 }
 
