@@ -60,7 +60,7 @@ function diffText(k: SectionKit, p: PublishedVerdict): string | Raw {
 /** `{{publishedTable}}`: the counted figures with their verdicts, then the setup identities apart (never counted as reproductions). */
 export function publishedTable(model: ReportModel, k: SectionKit): Raw {
   const { P, s, pv, variantName, verdict } = k;
-  const counts = { reproduced: 0, 'not reproduced': 0, 'not testable here': 0 } as Record<Verdict, number>;
+  const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   const counted = model.published.filter((p) => p.identity === null);
   const identities = model.published.filter((p) => p.identity !== null);
   for (const p of counted) counts[p.verdict]++;
@@ -70,7 +70,7 @@ export function publishedTable(model: ReportModel, k: SectionKit): Raw {
   const variantCell = (p: PublishedVerdict): string | Raw => (p.variant === null ? '—' : raw(variantName(p.variant)));
   const cnt = (x: number, what: string) => pv(int(x), countProv(what));
   const reasons = (p: PublishedVerdict) => p.reasons.map((q) => reasonText(model, k, q).md).join(s('reason.sep'));
-  const pubParts: string[] = [s('published.intro', { n: cnt(counted.length, 'figures'), rep: cnt(counts.reproduced, 'reproduced'), notRep: cnt(counts['not reproduced'], 'notReproduced'), notTested: cnt(counts['not testable here'], 'notTested') }), table(
+  const pubParts: string[] = [s('published.intro', { n: cnt(counted.length, 'figures'), rep: cnt(counts.reproduced, 'reproduced'), notRep: cnt(counts['not reproduced'], 'notReproduced'), incons: cnt(counts['inconsistent as published'], 'inconsistent'), notTested: cnt(counts['not testable here'], 'notTested'), floorShare: `${num(ABS_FLOOR_MAX_SHARE * 100, 0)} %` }), table(
     [s('h.figure'), s('h.mode'), phraser(k.t0)('h.concurrency').md, s('h.published'), s('h.measured'), s('h.diff'), s('h.tolerance'), s('h.verdict'), s('h.reason')],
     counted.map((p) => [figName(p), variantCell(p), pubLevel(p),
       pv(unitFmt(p.unit, p.published), p.prov.published), pv(unitFmt(p.unit, p.measured), p.prov.measured),
