@@ -451,14 +451,29 @@ function modelPairs(study: Pick<Study, 'comparisons'>, rows: readonly RowModel[]
   return pairs;
 }
 
-/** Requests planned and sent: an open-loop run plans its schedules, Σ ⌈λ × durationS⌉ over the rates (src/plan/plan.ts). */
-function modelTotals(m: RunManifest, cells: readonly CellResult[]): ReportModel['totals'] {
-  const count = cells.reduce((s, x) => s + x.load.count, 0);
-  const ok = cells.reduce((s, x) => s + x.load.ok, 0);
+/**
+ * Requests planned and sent: an open-loop run plans its schedules, Σ ⌈λ × durationS⌉ over the rates
+ * (src/plan/plan.ts). Only the cells whose driver sends requests (DriverLevel `workers`, `rate`; a
+ * scenario the study no longer defines counts when its cell is neither a job nor a WebSocket cell) count
+ * as requests; a job's one call and a WebSocket cell's handshakes are counted apart (`jobCells`, `held`).
+ */
+function modelTotals(m: RunManifest, cells: readonly CellResult[], study: Pick<Study, 'scenarios'>): ReportModel['totals'] {
+  const kind = (x: CellResult): 'requests' | 'job' | 'held' => {
+    const lv = driverLevel(study, x.scenario);
+    if (lv === 'connections' || (lv === null && x.load.websocket !== undefined)) return 'held';
+    if (lv === 'job' || (lv === null && x.job !== undefined)) return 'job';
+    return 'requests';
+  };
+  const req = cells.filter((x) => kind(x) === 'requests');
+  const count = req.reduce((s, x) => s + x.load.count, 0);
+  const ok = req.reduce((s, x) => s + x.load.ok, 0);
   const openLoopRun = cells.some((x) => x.load.openLoop !== undefined);
   const perRepeat = openLoopRun
     ? m.options.levels.reduce((t, rate) => t + Math.ceil(rate * (m.options.durationS ?? cells.find((x) => x.load.openLoop)!.load.openLoop!.durationS)), 0)
     : plannedRequestsPerRepeat(m.options.levels, m.options.requestsPerWorker);
+  const held = cells.filter((x) => kind(x) === 'held' && x.load.websocket !== undefined);
+  const top = maxOf(held.map((x) => x.concurrency));
+  const topShares = held.filter((x) => x.concurrency === top).map((x) => x.load.websocket!.deliveredShare);
   return {
     plannedPerRepeatPerVariant: perRepeat,
     plannedTotal: perRepeat * m.options.repeats * m.options.variants.length,
@@ -466,6 +481,11 @@ function modelTotals(m: RunManifest, cells: readonly CellResult[]): ReportModel[
     presentCells: cells.length,
     count, ok, failed: count - ok,
     errorRate: count > 0 ? (count - ok) / count : null,
+    jobCells: cells.filter((x) => kind(x) === 'job').length,
+    held: held.length === 0 || top === null ? null : {
+      cells: held.length, asked: held.reduce((s, x) => s + x.load.websocket!.connections, 0), opened: held.reduce((s, x) => s + x.load.websocket!.opened, 0),
+      topLevel: top, deliveredMin: Math.min(...topShares), deliveredMax: Math.max(...topShares),
+    },
   };
 }
 
@@ -651,7 +671,7 @@ export function buildModel(run: LoadedRun): ReportModel {
     variantSpecs: specs,
     latencyMs: L,
     requestsPerWorker: m.options.requestsPerWorker,
-    totals: modelTotals(m, cells),
+    totals: modelTotals(m, cells, study),
     warmups: m.options.warmupS > 0
       ? m.options.variants.flatMap((v) => { const spec = specs.get(v); const w = spec ? warmupPlan(spec.executor, m.options, L) : null; return w ? [{ variant: v, ...w }] : []; })
       : null,

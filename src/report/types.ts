@@ -353,7 +353,16 @@ export interface ReportModel<D = unknown> {
   requestsPerWorker: number;
   totals: {
     plannedPerRepeatPerVariant: number; plannedTotal: number; plannedCells: number; presentCells: number;
+    /** requests of the cells whose driver sends requests (closed and open loop); a job call or a connection's handshake is not one */
     count: number; ok: number; failed: number; errorRate: number | null;
+    /** cells that ran a job in the SUT (one call each, not counted as requests) */
+    jobCells: number;
+    /**
+     * cells that held WebSocket connections (their handshakes are not counted as requests): connections
+     * asked for and opened, and the share of the expected messages delivered in the window (0..1, min and
+     * max over the cells of the largest level); null without such cells
+     */
+    held: { cells: number; asked: number; opened: number; topLevel: number; deliveredMin: number; deliveredMax: number } | null;
   };
   /** the warm-up of each SUT JVM (once per variant and repeat, at the highest level, not recorded); null when warmupS = 0 */
   warmups: { variant: VariantId; workers: number; requestsPerWorker: number; theoreticalS: number }[] | null;
