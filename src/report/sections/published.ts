@@ -36,7 +36,9 @@ function tolProv(model: ReportModel, p: PublishedVerdict): Provenance {
 /** A figure's tolerance as printed; the pinning rule's allowed events for a figure counted in events. */
 function tolText(model: ReportModel, k: SectionKit, p: PublishedVerdict): string | Raw {
   const { P, pv, s } = k;
-  if (p.unit === 'events') return P('tol.pinRule', { abs: pv(num(p.tolerance.abs, 1), derivedProv('pinAllowed', `${num(PIN_EVENTS_PER_REQUEST, 2)} × ${int(model.pinRule.requests)} = ${num(p.tolerance.abs, 1)}`, [], undefined, model.cells.filter((x) => x.pinned !== null && executorInfo(x.executor).tasksOnVirtualThreads).map((x) => ({ file: `cells/${x.cellId}.json`, pointer: '/load/count' })))) });
+  // the pinning rule's allowance, as the rule states it (not a band around the published value, so never capped)
+  const allowed = p.tolerance.statedAbs ?? p.tolerance.abs;
+  if (p.unit === 'events') return P('tol.pinRule', { abs: pv(num(allowed, 1), derivedProv('pinAllowed', `${num(PIN_EVENTS_PER_REQUEST, 2)} × ${int(model.pinRule.requests)} = ${num(allowed, 1)}`, [], undefined, model.cells.filter((x) => x.pinned !== null && executorInfo(x.executor).tasksOnVirtualThreads).map((x) => ({ file: `cells/${x.cellId}.json`, pointer: '/load/count' })))) });
   const parts: string[] = [];
   if (p.tolerance.rel > 0) parts.push(`±${num(p.tolerance.rel * 100, 0)} %`);
   if (p.tolerance.abs > 0 || parts.length === 0) parts.push(`±${unitFmt(p.unit, p.tolerance.abs)}`);
