@@ -11,7 +11,7 @@
 import { openLoopModel } from './open-loop.ts';
 import { queueGrowthPerS } from '../compute/theory/open-loop.ts';
 import type { CellResult, CompactRequests, RunManifest, SummaryRow, ThreadDumpSummary, VariantId } from '../types/run.ts';
-import { executorInfo, type ExecutorSpec, type Study, type Variant } from '../types/study.ts';
+import { executorInfo, type ExecutorSpec, type PublishedRow as PublishedFigure, type Study, type Variant } from '../types/study.ts';
 import { groupPinnedReasons } from '../compute/analysis/pinned-kind.ts';
 import {
   littleThroughputRps, plannedRequestsPerRepeat, queueWaitMeanSpreadMs, queueWaitP95WavesMs,
@@ -307,21 +307,53 @@ const GENERIC_METRIC_KEYS: Readonly<Record<string, RowMetric>> = {
   throughputRps: 'wholeRunRps', e2eP95Ms: 'e2eP95Ms', e2eP99Ms: 'e2eP99Ms', queueWaitP95Ms: 'queueP95Ms', executionP95Ms: 'execP95Ms', errorRate: 'errorRate',
 };
 
-function verdictOf(published: number, measured: number | null, tol: Tolerance): { diff: number | null; diffPct: number | null; verdict: Verdict } {
-  if (measured === null) return { diff: null, diffPct: null, verdict: 'not tested here' };
+/**
+ * The largest share of |published| an absolute floor may admit (issue 31): a tolerance is relative to
+ * the published value; an absolute floor (timer and sampling resolution of small values) may widen it,
+ * but never beyond this share, so a 10 ms floor cannot call 10.64 ms a reproduction of 3.65 ms. A
+ * published 0 therefore admits no difference.
+ */
+export const ABS_FLOOR_MAX_SHARE = 0.25;
+
+/**
+ * The tolerance applied to a published figure: the stated relative band and the stated absolute floor
+ * capped at ABS_FLOOR_MAX_SHARE × |published| (`statedAbs` keeps the stated floor when the cap lowers it).
+ */
+export function figureTolerance(stated: Tolerance, published: number): Tolerance {
+  const cap = ABS_FLOOR_MAX_SHARE * Math.abs(published);
+  return stated.abs > cap + 1e-12 ? { rel: stated.rel, abs: cap, statedAbs: stated.abs } : { rel: stated.rel, abs: stated.abs };
+}
+
+/** Measured against published under `tol` (already capped, figureTolerance): the difference and the verdict. */
+export function verdictOf(published: number, measured: number | null, tol: Tolerance): { diff: number | null; diffPct: number | null; verdict: Verdict } {
+  if (measured === null) return { diff: null, diffPct: null, verdict: 'not testable here' };
   const diff = measured - published;
   const diffPct = published !== 0 ? (diff / published) * 100 : null;
   const allowed = Math.max(tol.abs, Math.abs(published) * tol.rel);
   return { diff, diffPct, verdict: Math.abs(diff) <= allowed + 1e-9 ? 'reproduced' : 'not reproduced' };
 }
 
+/** A verdict decided before the figure is compared: the source's own (inconsistent, untestable), then the gates; null = compare. */
+function preVerdict(p: PublishedFigure, chk: FigureCheck, gate: readonly Reason[], runScenarios: ReadonlySet<string>, m: RunManifest): { verdict: Verdict; reasons: Reason[]; measure: boolean } | null {
+  if (chk.inconsistent?.length) return { verdict: 'inconsistent as published', reasons: chk.inconsistent, measure: true };
+  if (p.untestable !== undefined) return { verdict: 'not testable here', reasons: [{ key: p.untestable }], measure: true };
+  if (p.scenario !== null && !runScenarios.has(p.scenario)) return { verdict: 'not testable here', reasons: [{ key: 'otherScenario', v: { measured: m.options.scenario, published: p.scenario } }], measure: false };
+  if (chk.ownGate !== undefined) return chk.ownGate.length ? { verdict: 'not testable here', reasons: chk.ownGate, measure: true } : null;
+  if (gate.length) return { verdict: 'not testable here', reasons: [{ key: 'notComparable', parts: [...gate] }], measure: false };
+  return null;
+}
+
 /**
  * The study's published figures beside this run: one verdict per numeric figure with a tolerance
  * (setup facts, tolerance null, are not compared). Generic over rows; the study's hook supplies
  * its comparability gate and how it measures and explains a figure (src/report/types.ts).
- * A figure for another scenario than the run's (`PublishedRow.scenario` set and neither
- * `manifest.options.scenario` nor the scenario of a variant of the run) is "not tested here"
- * (reason `otherScenario`), before any gate.
+ * Order of the rules: a figure its source contradicts (FigureCheck.inconsistent) is "inconsistent as
+ * published"; one no run can test (PublishedRow.untestable: a recommendation, a value the source did
+ * not measure) is "not testable here"; so is a figure for another scenario than the run's
+ * (`PublishedRow.scenario` set and neither `manifest.options.scenario` nor the scenario of a variant
+ * of the run; reason `otherScenario`), one its own gate or the study's gate rules out, and one whose
+ * cells are missing. Every other figure is compared under its tolerance (figureTolerance: relative to
+ * the published value, an absolute floor capped at ABS_FLOOR_MAX_SHARE of it).
  */
 export function evaluatePublished(model: BaseModel, hook: StudyReportHook | undefined, cells: readonly CellResult[]): PublishedVerdict[] {
   const m = model.manifest;
@@ -332,7 +364,7 @@ export function evaluatePublished(model: BaseModel, hook: StudyReportHook | unde
   for (const p of model.study.published) {
     if (p.tolerance === null || typeof p.value !== 'number') continue;
     const chk: FigureCheck = hook?.figure?.(p, model, cells) ?? {};
-    const tol = chk.tolerance ?? { rel: p.tolerance, abs: 0 };
+    const tol = figureTolerance(chk.tolerance ?? { rel: p.tolerance, abs: 0 }, p.value);
     const row = p.variant !== null && p.level !== null ? rowOf(model, p.variant, p.level) : null;
     const published: Provenance = { def: 'published', v: { id: p.id }, formula: null, sources: [{ file: model.study.source, pointer: p.id }, { file: `src/studies/${model.study.id}/published.ts`, pointer: p.id }] };
     const metricKey = GENERIC_METRIC_KEYS[p.metric];
@@ -340,27 +372,23 @@ export function evaluatePublished(model: BaseModel, hook: StudyReportHook | unde
       : chk.prov ?? { def: 'studyMeasure', v: { figure: p.metric, study: model.study.id }, formula: null,
         sources: cells.filter((x) => x.variant === p.variant && x.concurrency === p.level).map((x) => ({ file: cellFile(x.cellId), pointer: '' })) };
     const base = { id: p.id, metric: p.metric, variant: p.variant, concurrency: p.level, unit: p.unit, published: p.value, tolerance: tol, identity: p.setupIdentity, prov: { published, measured: measuredProv } };
-    if (p.scenario !== null && !runScenarios.has(p.scenario)) {
-      out.push({ ...base, measured: null, diff: null, diffPct: null, verdict: 'not tested here', reasons: [{ key: 'otherScenario', v: { measured: m.options.scenario, published: p.scenario } }] });
-      continue;
-    }
     const generic = GENERIC_METRICS[p.metric];
     const measure = chk.measured ?? (generic ? (r: RowModel | null) => (r ? generic(r) : null) : () => null);
-    if (chk.ownGate !== undefined) {
-      const value = measure(row);
-      if (chk.ownGate.length) {
-        const diff = value === null ? null : value - p.value;
-        out.push({ ...base, measured: value, diff, diffPct: diff !== null && p.value !== 0 ? (diff / p.value) * 100 : null, verdict: 'not tested here', reasons: chk.ownGate });
-      } else out.push({ ...base, measured: value, ...verdictOf(p.value, value, tol), reasons: [] });
+    const pre = preVerdict(p, chk, gate, runScenarios, m);
+    if (pre) {
+      const value = pre.measure ? measure(row) : null;
+      const diff = value === null ? null : value - p.value;
+      out.push({ ...base, measured: value, diff, diffPct: diff !== null && p.value !== 0 ? (diff / p.value) * 100 : null, verdict: pre.verdict, reasons: pre.reasons });
       continue;
     }
-    if (gate.length) {
-      out.push({ ...base, measured: null, diff: null, diffPct: null, verdict: 'not tested here', reasons: [{ key: 'notComparable', parts: gate }] });
+    if (chk.ownGate !== undefined) {
+      const value = measure(row);
+      out.push({ ...base, measured: value, ...verdictOf(p.value, value, tol), reasons: [] });
       continue;
     }
     if (p.variant !== null && p.level !== null && !row) {
       const planned = m.options.levels.includes(p.level) && m.options.variants.includes(p.variant);
-      out.push({ ...base, measured: null, diff: null, diffPct: null, verdict: 'not tested here', reasons: [{ key: planned ? 'missingCells' : 'notInPlan', v: { variant: p.variant, c: p.level } }] });
+      out.push({ ...base, measured: null, diff: null, diffPct: null, verdict: 'not testable here', reasons: [{ key: planned ? 'missingCells' : 'notInPlan', v: { variant: p.variant, c: p.level } }] });
       continue;
     }
     const value = measure(row);
@@ -440,14 +468,29 @@ function modelPairs(study: Pick<Study, 'comparisons'>, rows: readonly RowModel[]
   return pairs;
 }
 
-/** Requests planned and sent: an open-loop run plans its schedules, Σ ⌈λ × durationS⌉ over the rates (src/plan/plan.ts). */
-function modelTotals(m: RunManifest, cells: readonly CellResult[]): ReportModel['totals'] {
-  const count = cells.reduce((s, x) => s + x.load.count, 0);
-  const ok = cells.reduce((s, x) => s + x.load.ok, 0);
+/**
+ * Requests planned and sent: an open-loop run plans its schedules, Σ ⌈λ × durationS⌉ over the rates
+ * (src/plan/plan.ts). Only the cells whose driver sends requests (DriverLevel `workers`, `rate`; a
+ * scenario the study no longer defines counts when its cell is neither a job nor a WebSocket cell) count
+ * as requests; a job's one call and a WebSocket cell's handshakes are counted apart (`jobCells`, `held`).
+ */
+function modelTotals(m: RunManifest, cells: readonly CellResult[], study: Pick<Study, 'scenarios'>): ReportModel['totals'] {
+  const kind = (x: CellResult): 'requests' | 'job' | 'held' => {
+    const lv = driverLevel(study, x.scenario);
+    if (lv === 'connections' || (lv === null && x.load.websocket !== undefined)) return 'held';
+    if (lv === 'job' || (lv === null && x.job !== undefined)) return 'job';
+    return 'requests';
+  };
+  const req = cells.filter((x) => kind(x) === 'requests');
+  const count = req.reduce((s, x) => s + x.load.count, 0);
+  const ok = req.reduce((s, x) => s + x.load.ok, 0);
   const openLoopRun = cells.some((x) => x.load.openLoop !== undefined);
   const perRepeat = openLoopRun
     ? m.options.levels.reduce((t, rate) => t + Math.ceil(rate * (m.options.durationS ?? cells.find((x) => x.load.openLoop)!.load.openLoop!.durationS)), 0)
     : plannedRequestsPerRepeat(m.options.levels, m.options.requestsPerWorker);
+  const held = cells.filter((x) => kind(x) === 'held' && x.load.websocket !== undefined);
+  const top = maxOf(held.map((x) => x.concurrency));
+  const topShares = held.filter((x) => x.concurrency === top).map((x) => x.load.websocket!.deliveredShare);
   return {
     plannedPerRepeatPerVariant: perRepeat,
     plannedTotal: perRepeat * m.options.repeats * m.options.variants.length,
@@ -455,6 +498,11 @@ function modelTotals(m: RunManifest, cells: readonly CellResult[]): ReportModel[
     presentCells: cells.length,
     count, ok, failed: count - ok,
     errorRate: count > 0 ? (count - ok) / count : null,
+    jobCells: cells.filter((x) => kind(x) === 'job').length,
+    held: held.length === 0 || top === null ? null : {
+      cells: held.length, asked: held.reduce((s, x) => s + x.load.websocket!.connections, 0), opened: held.reduce((s, x) => s + x.load.websocket!.opened, 0),
+      topLevel: top, deliveredMin: Math.min(...topShares), deliveredMax: Math.max(...topShares),
+    },
   };
 }
 
@@ -640,7 +688,7 @@ export function buildModel(run: LoadedRun): ReportModel {
     variantSpecs: specs,
     latencyMs: L,
     requestsPerWorker: m.options.requestsPerWorker,
-    totals: modelTotals(m, cells),
+    totals: modelTotals(m, cells, study),
     warmups: m.options.warmupS > 0
       ? m.options.variants.flatMap((v) => { const spec = specs.get(v); const w = spec ? warmupPlan(spec.executor, m.options, L) : null; return w ? [{ variant: v, ...w }] : []; })
       : null,

@@ -30,10 +30,16 @@ export interface FigureCheck {
   expected?: Reason[];
   /**
    * the figure has its own comparability rule instead of the study's gate (e.g. run totals: only
-   * comparable when the plan is the study's). Non-empty: "not tested here" with these reasons, the
+   * comparable when the plan is the study's). Non-empty: "not testable here" with these reasons, the
    * measured value and its difference still shown; empty: compared.
    */
   ownGate?: Reason[];
+  /**
+   * the source contradicts itself on this figure: non-empty, the verdict is "inconsistent as
+   * published" with these reasons, before any gate (no run can reproduce a figure its own source
+   * rules out). Each reason must rest on what the source states, or name the assumption it adds.
+   */
+  inconsistent?: Reason[];
   /** how `measured` is computed (src/report/provenance.ts); default: the engine metric's, else the cells of the figure's (variant, level) */
   prov?: import('./provenance.ts').Provenance;
 }
@@ -44,7 +50,16 @@ export interface StudyAnalysis {
   followUps: FollowUp[];
 }
 
-export type Verdict = 'reproduced' | 'not reproduced' | 'not tested here';
+/**
+ * The four verdicts of a published figure or a study's statement (issue 31): `reproduced` (close to
+ * the published value under its stated relative tolerance), `not reproduced`, `inconsistent as
+ * published` (the source's own statements rule the figure out, with the arithmetic), `not testable
+ * here` (not comparable in this run, or a recommendation / a figure the source did not measure).
+ */
+export type Verdict = 'reproduced' | 'not reproduced' | 'inconsistent as published' | 'not testable here';
+
+/** The verdicts in the order reports count them. */
+export const VERDICTS: readonly Verdict[] = ['reproduced', 'not reproduced', 'inconsistent as published', 'not testable here'];
 
 export interface ConclusionRow {
   id: string;
@@ -52,6 +67,11 @@ export interface ConclusionRow {
   verdict: Verdict;
   /** evidence values, named; renderers phrase them */
   evidence: Record<string, number | string | null>;
+  /**
+   * set when the statement holds by construction of the setup (e.g. a makespan against its own
+   * ⌈T/N⌉ × S): its verdict checks the setup and is never counted as a reproduction of the study
+   */
+  identity?: string;
 }
 
 /** A follow-up experiment of the study: phrase `fu.<id>`, and the command that runs it (null = not runnable by this tool yet). */
@@ -70,7 +90,7 @@ export interface StudyReportHook<D = unknown> {
   derive?(model: DeriveInput): D;
   /**
    * Reasons why this run cannot be compared with the study's published figures at all (a
-   * different service time, pool size…). Non-empty: every figure without `ownGate` is "not tested
+   * different service time, pool size…). Non-empty: every figure without `ownGate` is "not testable
    * here" with reason `notComparable` listing these.
    */
   gate?(model: BaseModel<D>): Reason[];
@@ -119,8 +139,12 @@ export interface Reason { key: string; v?: Record<string, string | number>; part
 
 export type Outcome = 'wins' | 'ties' | 'loses';
 
-/** relative and absolute tolerance: a value is within it when |diff| <= max(abs, rel × |reference|) */
-export interface Tolerance { rel: number; abs: number }
+/**
+ * relative and absolute tolerance: a value is within it when |diff| <= max(abs, rel × |reference|).
+ * For a published figure the engine caps `abs` at ABS_FLOOR_MAX_SHARE × |published| (src/report/model.ts
+ * figureTolerance): `statedAbs` then keeps the floor the study stated, `abs` the one applied.
+ */
+export interface Tolerance { rel: number; abs: number; statedAbs?: number }
 
 export interface RowModel {
   variant: VariantId;
@@ -329,7 +353,16 @@ export interface ReportModel<D = unknown> {
   requestsPerWorker: number;
   totals: {
     plannedPerRepeatPerVariant: number; plannedTotal: number; plannedCells: number; presentCells: number;
+    /** requests of the cells whose driver sends requests (closed and open loop); a job call or a connection's handshake is not one */
     count: number; ok: number; failed: number; errorRate: number | null;
+    /** cells that ran a job in the SUT (one call each, not counted as requests) */
+    jobCells: number;
+    /**
+     * cells that held WebSocket connections (their handshakes are not counted as requests): connections
+     * asked for and opened, and the share of the expected messages delivered in the window (0..1, min and
+     * max over the cells of the largest level); null without such cells
+     */
+    held: { cells: number; asked: number; opened: number; topLevel: number; deliveredMin: number; deliveredMax: number } | null;
   };
   /** the warm-up of each SUT JVM (once per variant and repeat, at the highest level, not recorded); null when warmupS = 0 */
   warmups: { variant: VariantId; workers: number; requestsPerWorker: number; theoreticalS: number }[] | null;

@@ -171,7 +171,13 @@ export interface PublishedRow {
   value: number | string;
   /** relative tolerance for "reproduced", 0..1; null = not a comparison (setup facts) */
   tolerance: number | null;
+  /** set when the figure holds by construction of the setup (phrase `identity.<kind>`): shown apart, never counted */
   setupIdentity: string | null;
+  /**
+   * set when no run can test the figure: a recommendation, or a value the source did not measure
+   * (phrase `reason.<key>` says which): its verdict is "not testable here" whatever the run
+   */
+  untestable?: string;
 }
 
 /** A (baseline, candidate) pair the report compares, by variant id. */

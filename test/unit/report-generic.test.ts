@@ -120,7 +120,7 @@ test('a synthetic two-variant run (pool-8, vt) renders with an inline study, gen
     // published rows: generic metrics measured, a level outside the plan not tested, the identity apart, the fact not compared
     const pub = new Map(model.published.map((p) => [p.id, p] as const));
     assert.equal(pub.get('pool-8.throughputRps.32')?.measured, pool32.wholeRunRps.median);
-    assert.equal(pub.get('vt.errorRate.64')?.verdict, 'not tested here');
+    assert.equal(pub.get('vt.errorRate.64')?.verdict, 'not testable here');
     assert.deepEqual(pub.get('vt.errorRate.64')?.reasons, [{ key: 'notInPlan', v: { variant: 'vt', c: 64 } }]);
     assert.equal(pub.get('pool-8.errorRate.32')?.identity, 'noErrors');
     assert.equal(pub.has('setup.note'), false);

@@ -200,7 +200,7 @@ test('the committed run validates against schema/ on read: no gaps', { timeout: 
   assert.ok(run.cells.every((c) => c.samples.length > 0));
 });
 
-test('with planned cells missing, the setup totals are "not tested here" (incomplete), never a failed setup identity', async () => {
+test('with planned cells missing, the setup totals are "not testable here" (incomplete), never a failed setup identity', async () => {
   const { buildModel } = await import('../../src/report/model.ts');
   const committed = join(FIXTURE_DIR, '..', '..', '..', 'runs', '20261130-100102-seed-000');
   const dir = join(mkdtempSync(join(tmpdir(), 'vtbench-missing-')), 'run');
@@ -212,7 +212,7 @@ test('with planned cells missing, the setup totals are "not tested here" (incomp
     const m = buildModel(await loadRun(dir));
     for (const id of ['setup.totalRequests', 'setup.failedRequests']) {
       const row = m.published.find((p) => p.id === id)!;
-      assert.equal(row.verdict, 'not tested here', id);
+      assert.equal(row.verdict, 'not testable here', id);
       assert.deepEqual(row.reasons, [{ key: 'cellsMissing', v: { n: 1, of: 30 } }], id);
     }
   } finally {

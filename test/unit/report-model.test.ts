@@ -24,7 +24,7 @@ function withSetup(m: RunManifest, latencyMs: number, pool: number): RunManifest
   return { ...m, options: { ...m.options, latencyMs, poolSize: pool, variantSpecs } };
 }
 
-test('pinning: §8.7 and §15 apply the same rule (≤ 1 event per 100 virtual requests)', async () => {
+test('pinning: §15 applies the rule (≤ 1 event per 100 virtual requests); §8.7\'s published 0 is not a count, so not testable whatever the run counts', async () => {
   const vtRequests = (await loadRun(FIXTURE_DIR)).cells.filter((c) => c.variant === 'virtual').reduce((a, c) => a + c.load.count, 0);
   const allowed = Math.floor(vtRequests / 100);
   for (const [events, expected] of [[1, 'reproduced'], [allowed, 'reproduced'], [allowed + 1, 'not reproduced']] as const) {
@@ -38,9 +38,9 @@ test('pinning: §8.7 and §15 apply the same rule (≤ 1 event per 100 virtual r
     assert.equal(m.pinRule.requests, vtRequests);
     const row = m.published.find((p) => p.id === 'virtual.pinnedEvents');
     const concl = m.conclusions.find((c) => c.id === 'noPinning');
-    assert.equal(row?.verdict, expected, `§8.7 with ${events} events`);
+    assert.equal(row?.verdict, 'not testable here', `§8.7 with ${events} events`);
     assert.equal(concl?.verdict, expected, `§15 with ${events} events`);
-    assert.ok(row?.reasons.some((r) => r.key === 'pinnedMethod'), 'the row says how each side counted');
+    assert.deepEqual(row?.reasons, [{ key: 'pinnedNotACount' }], 'the row says why the study\'s 0 is no count');
   }
   const doc = await md(await variant((_c, r) => asStudySetup(r)));
   assert.match(doc, /tracePinnedThreads`, which was removed in JDK 24/);

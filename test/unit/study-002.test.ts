@@ -116,9 +116,10 @@ describe('published figures against the study\'s own setup', () => {
     assert.deepEqual(c.bound, { kind: 'dbPool', rps: 2000, inputs: { pool: 10, dbMs: 5 } });
     assert.equal(checks.get('db200-virtual.throughputRps')!.bound?.rps, 40_000);
   });
-  test('scenario 3 VT 4,120 QPS vs 200 req/s through Hikari\'s 10 at 50 ms', () => {
+  test('scenario 3 VT 4,120 QPS vs the CPU bound the study states for it (1,280 QPS); no pool size is assumed there', () => {
     assert.equal(checks.get('mixed-virtual.throughputRps')!.verdict, 'inconsistent');
-    assert.equal(checks.get('mixed-virtual.throughputRps')!.bound?.rps, 200);
+    assert.deepEqual(checks.get('mixed-virtual.throughputRps')!.bound, { kind: 'studyCpu', rps: 1280, inputs: { cores: 8, cpuMs: 50 } });
+    assert.equal(checks.get('mixed-pool-200.throughputRps')!.verdict, 'consistent', '870 QPS = 200 / 0.23 s');
   });
   test('scenario 1 and 2 throughputs keep their bounds; every P99 is below Little\'s mean N / X', () => {
     assert.equal(checks.get('io-pool-200.throughputRps')!.verdict, 'consistent');

@@ -3,6 +3,7 @@ import { executorInfo } from '../../types/study.ts';
 import type { ReportModel } from '../types.ts';
 import { int, ms, num, raw, rps, table, type Raw } from '../format.ts';
 import type { SectionKit } from './kit.ts';
+import { driverLevel } from '../model.ts';
 
 /** Per variant: `<id>.threads` and `<id>.queue` (platform pools), `<id>.label`; `list` = one line per variant. */
 function executorVars(model: ReportModel): Record<string, string> {
@@ -41,7 +42,7 @@ function envRows(model: ReportModel, k: SectionKit): [string, string | Raw][] {
     [s('env.jvmFlags'), sut ? sut.jvmFlags.join(' ') : o.jvmFlags.join(' ')],
     [s('env.executor'), executorValue(model, k)],
     [s('env.mock'), model.mockModel !== null ? P('env.mockValue', { L: int(o.latencyMs), model: model.mockModel }) : `${int(o.latencyMs)} ms`],
-    [s('env.levels'), P('env.planValue', { levels: o.levels.join(' / '), n: int(o.requestsPerWorker), repeats: P(o.repeats === 1 ? 'n.repeats.one' : 'n.repeats.many', { n: int(o.repeats) }), warmup: o.warmupS > 0 ? P('env.warmup', { s: int(o.warmupS) }) : P('env.noWarmup'), start: P(`start.${o.start}`) })],
+    [s('env.levels'), planValue(model, k)],
     [s('env.sampler'), `${o.samplerIntervalMs} ms; JFR pinned threshold ${o.pinnedThresholdMs} ms`],
   ];
   if (sut) {
@@ -55,6 +56,22 @@ function envRows(model: ReportModel, k: SectionKit): [string, string | Raw][] {
   if ((o.shards ?? 1) > 1) env.push([s('env.shards'), P('env.shardsValue', { k: int(o.shards!) })]);
   if (m.mergedShards) env.push([s('env.hosts'), P('env.hostsValue', { k: int(m.mergedShards.length), list: m.mergedShards.map((x) => `${x.index}: ${x.hostname} (${x.host.cores} cores)`).join('; ') })]);
   return env;
+}
+
+/**
+ * The plan row: the levels and requests per worker that ran. A run whose scenarios have their own
+ * levels (options.scenarioLevels) prints each scenario's, never the run-wide defaults it did not use.
+ */
+function planValue(model: ReportModel, k: SectionKit): Raw {
+  const { P } = k;
+  const o = model.manifest.options;
+  const rest = { repeats: P(o.repeats === 1 ? 'n.repeats.one' : 'n.repeats.many', { n: int(o.repeats) }), warmup: o.warmupS > 0 ? P('env.warmup', { s: int(o.warmupS) }) : P('env.noWarmup'), start: P(`start.${o.start}`) };
+  const ran = new Set(model.cells.map((c) => c.scenario));
+  const per = Object.entries(o.scenarioLevels ?? {}).filter(([sc]) => ran.has(sc));
+  if (per.length === 0) return P('env.planValue', { levels: o.levels.join(' / '), n: int(o.requestsPerWorker), ...rest });
+  // held connections (DriverLevel `connections`) have no requests per worker
+  const list = per.map(([sc, p]) => k.s(driverLevel(model.study, sc) === 'connections' ? 'env.planScenario.held' : 'env.planScenario', { scenario: sc, levels: p.levels.map((x) => int(x)).join(' / '), n: int(p.requestsPerWorker) })).join('; ');
+  return P('env.planValue.scenarios', { list, ...rest });
 }
 
 /** `{{environment}}`: the environment table, then the per-shard table when the run's cells had load shards. */

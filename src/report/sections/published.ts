@@ -1,7 +1,7 @@
 /** Report section `{{publishedTable}}`: the study's published figures beside this run's, with verdicts and reasons. Pure (adds footnotes to the kit's book). */
 import { executorInfo } from '../../types/study.ts';
-import type { PublishedVerdict, Reason, ReportModel, Verdict } from '../types.ts';
-import { PIN_EVENTS_PER_REQUEST } from '../model.ts';
+import { VERDICTS, type PublishedVerdict, type Reason, type ReportModel, type Verdict } from '../types.ts';
+import { ABS_FLOOR_MAX_SHARE, PIN_EVENTS_PER_REQUEST } from '../model.ts';
 import { int, ms, num, pct, raw, rps, signed, table, type Raw } from '../format.ts';
 import { countProv, derivedProv, type Provenance } from '../provenance.ts';
 import { phraser } from '../phrases.ts';
@@ -22,11 +22,13 @@ export function reasonText(model: ReportModel, k: SectionKit, r: Reason): Raw {
   return k.P(`reason.${r.key}`, v);
 }
 
-/** How a figure's tolerance is computed: max(rel × |published|, abs). */
+/** How a figure's tolerance is computed: max(rel × |published|, abs), abs = min(stated floor, ABS_FLOOR_MAX_SHARE × |published|) when the cap applies. */
 function tolProv(model: ReportModel, p: PublishedVerdict): Provenance {
+  const f = (x: number) => unitFmt(p.unit, x);
+  const abs = p.tolerance.statedAbs === undefined ? f(p.tolerance.abs) : `min(${f(p.tolerance.statedAbs)}, ${num(ABS_FLOOR_MAX_SHARE * 100, 0)} % × |${f(p.published)}|)`;
   return {
     def: p.unit === 'events' ? 'tolerancePin' : 'tolerance', v: { id: p.id, study: model.study.id },
-    formula: `max(${num(p.tolerance.rel * 100, 0)} % × |${unitFmt(p.unit, p.published)}|, ${unitFmt(p.unit, p.tolerance.abs)}) = ${unitFmt(p.unit, Math.max(p.tolerance.rel * Math.abs(p.published), p.tolerance.abs))}`,
+    formula: `max(${num(p.tolerance.rel * 100, 0)} % × |${f(p.published)}|, ${abs}) = ${f(Math.max(p.tolerance.rel * Math.abs(p.published), p.tolerance.abs))}`,
     sources: [{ file: `src/studies/${model.study.id}/published.ts`, pointer: p.id }, { file: `src/studies/${model.study.id}/report.ts`, pointer: 'figure()' }],
   };
 }
@@ -34,11 +36,14 @@ function tolProv(model: ReportModel, p: PublishedVerdict): Provenance {
 /** A figure's tolerance as printed; the pinning rule's allowed events for a figure counted in events. */
 function tolText(model: ReportModel, k: SectionKit, p: PublishedVerdict): string | Raw {
   const { P, pv, s } = k;
-  if (p.unit === 'events') return P('tol.pinRule', { abs: pv(num(p.tolerance.abs, 1), derivedProv('pinAllowed', `${num(PIN_EVENTS_PER_REQUEST, 2)} × ${int(model.pinRule.requests)} = ${num(p.tolerance.abs, 1)}`, [], undefined, model.cells.filter((x) => x.pinned !== null && executorInfo(x.executor).tasksOnVirtualThreads).map((x) => ({ file: `cells/${x.cellId}.json`, pointer: '/load/count' })))) });
+  // the pinning rule's allowance, as the rule states it (not a band around the published value, so never capped)
+  const allowed = p.tolerance.statedAbs ?? p.tolerance.abs;
+  if (p.unit === 'events') return P('tol.pinRule', { abs: pv(num(allowed, 1), derivedProv('pinAllowed', `${num(PIN_EVENTS_PER_REQUEST, 2)} × ${int(model.pinRule.requests)} = ${num(allowed, 1)}`, [], undefined, model.cells.filter((x) => x.pinned !== null && executorInfo(x.executor).tasksOnVirtualThreads).map((x) => ({ file: `cells/${x.cellId}.json`, pointer: '/load/count' })))) });
   const parts: string[] = [];
   if (p.tolerance.rel > 0) parts.push(`±${num(p.tolerance.rel * 100, 0)} %`);
   if (p.tolerance.abs > 0 || parts.length === 0) parts.push(`±${unitFmt(p.unit, p.tolerance.abs)}`);
-  return pv(parts.join(s('tol.or').replace(/\\(.)/g, '$1')), tolProv(model, p));
+  const text = parts.join(s('tol.or').replace(/\\(.)/g, '$1'));
+  return pv(p.tolerance.statedAbs === undefined ? text : `${text}${s('tol.capped', { stated: unitFmt(p.unit, p.tolerance.statedAbs), share: `${num(ABS_FLOOR_MAX_SHARE * 100, 0)} %` })}`, tolProv(model, p));
 }
 
 /** Measured − published, in percentage points for a ratio, with the relative change unless it is latency noise. */
@@ -57,7 +62,7 @@ function diffText(k: SectionKit, p: PublishedVerdict): string | Raw {
 /** `{{publishedTable}}`: the counted figures with their verdicts, then the setup identities apart (never counted as reproductions). */
 export function publishedTable(model: ReportModel, k: SectionKit): Raw {
   const { P, s, pv, variantName, verdict } = k;
-  const counts = { reproduced: 0, 'not reproduced': 0, 'not tested here': 0 } as Record<Verdict, number>;
+  const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   const counted = model.published.filter((p) => p.identity === null);
   const identities = model.published.filter((p) => p.identity !== null);
   for (const p of counted) counts[p.verdict]++;
@@ -67,7 +72,7 @@ export function publishedTable(model: ReportModel, k: SectionKit): Raw {
   const variantCell = (p: PublishedVerdict): string | Raw => (p.variant === null ? '—' : raw(variantName(p.variant)));
   const cnt = (x: number, what: string) => pv(int(x), countProv(what));
   const reasons = (p: PublishedVerdict) => p.reasons.map((q) => reasonText(model, k, q).md).join(s('reason.sep'));
-  const pubParts: string[] = [s('published.intro', { n: cnt(counted.length, 'figures'), rep: cnt(counts.reproduced, 'reproduced'), notRep: cnt(counts['not reproduced'], 'notReproduced'), notTested: cnt(counts['not tested here'], 'notTested') }), table(
+  const pubParts: string[] = [s('published.intro', { n: cnt(counted.length, 'figures'), rep: cnt(counts.reproduced, 'reproduced'), notRep: cnt(counts['not reproduced'], 'notReproduced'), incons: cnt(counts['inconsistent as published'], 'inconsistent'), notTested: cnt(counts['not testable here'], 'notTested'), floorShare: `${num(ABS_FLOOR_MAX_SHARE * 100, 0)} %` }), table(
     [s('h.figure'), s('h.mode'), phraser(k.t0)('h.concurrency').md, s('h.published'), s('h.measured'), s('h.diff'), s('h.tolerance'), s('h.verdict'), s('h.reason')],
     counted.map((p) => [figName(p), variantCell(p), pubLevel(p),
       pv(unitFmt(p.unit, p.published), p.prov.published), pv(unitFmt(p.unit, p.measured), p.prov.measured),

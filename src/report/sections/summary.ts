@@ -1,17 +1,28 @@
 /** Report sections `{{title}}`, `{{fixtureNote}}` and the generic `{{summary}}` (a study usually has its own). Pure. */
 import type { ReportModel } from '../types.ts';
-import { int, ms, num, raw, rps, type Raw } from '../format.ts';
+import { int, ms, num, pct, raw, rps, type Raw } from '../format.ts';
 import type { SectionKit } from './kit.ts';
 
 /** `{{summary}}`: the setup, then each comparison at its highest level with a throughput outcome. */
 export function summary(model: ReportModel, k: SectionKit): Raw {
   const { P, variantName } = k;
   const o = model.manifest.options;
-  const summaryParts: Raw[] = [P('summary.setup', {
+  const latencies = serviceTimes(model);
+  const t = model.totals;
+  const summaryParts: Raw[] = [P(latencies.length > 1 ? 'summary.setup.perScenario' : 'summary.setup', {
     profile: o.profile, latencyMs: int(model.latencyMs), levels: model.levels.join(', '), variants: model.variants.map(variantName).join(', '),
     repeatsText: P(o.repeats === 1 ? 'summary.repeats.one' : 'summary.repeats.many', { n: int(o.repeats) }),
-    count: int(model.totals.count), ok: int(model.totals.ok), failed: int(model.totals.failed),
+    count: int(t.count), ok: int(t.ok), failed: int(t.failed),
+    // a run over several scenarios: each scenario's own service time, never the first cell's for all
+    serviceTimes: latencies.map((x) => `${x.scenario} ${int(x.latencyMs)} ms`).join(', '),
   })];
+  // held connections are not requests: their own count, and how much of the expected pushes arrived at the largest level
+  if (t.held) {
+    summaryParts.push(P('summary.held', {
+      cells: int(t.held.cells), asked: int(t.held.asked), opened: int(t.held.opened), top: int(t.held.topLevel),
+      delivered: t.held.deliveredMin === t.held.deliveredMax ? pct(t.held.deliveredMin * 100, 0) : `${pct(t.held.deliveredMin * 100, 0)}–${pct(t.held.deliveredMax * 100, 0)}`,
+    }));
+  }
   for (const p of model.pairs) {
     const hi = p.highest;
     if (!hi || !hi.throughput) continue;
@@ -22,6 +33,16 @@ export function summary(model: ReportModel, k: SectionKit): Raw {
     }));
   }
   return k.join(summaryParts);
+}
+
+/** The service time L of each scenario of the run's request cells (cells' `latencyMs`), in first-seen order; one entry per (scenario, L). */
+function serviceTimes(model: Pick<ReportModel, 'cells'>): { scenario: string; latencyMs: number }[] {
+  const out: { scenario: string; latencyMs: number }[] = [];
+  for (const c of model.cells) {
+    if (c.load.websocket !== undefined || c.job !== undefined) continue;
+    if (!out.some((x) => x.scenario === c.scenario && x.latencyMs === c.latencyMs)) out.push({ scenario: c.scenario, latencyMs: c.latencyMs });
+  }
+  return out;
 }
 
 /** `{{title}}` */

@@ -2,7 +2,8 @@
  * The figures study 000 published (shared/seeds/000_*.txt §5–§15), as typed rows. Values as
  * printed in the source; `tolerance` is the relative band of "reproduced" (the absolute floor of
  * each figure is in ./report.ts ABS_TOLERANCE); `setupIdentity` marks a value that holds by
- * construction of the setup (shown apart, never counted as a reproduction). Setup facts (tolerance
+ * construction of the setup (shown apart, never counted as a reproduction); `untestable` marks a value
+ * the study did not measure (its verdict is "not testable here" whatever the run). Setup facts (tolerance
  * null) are not compared: the report's gate checks this run's setup against them.
  * The row order is the order of the report's §8.7 table.
  */
@@ -16,8 +17,8 @@ function perLevel(variant: string, metric: string, unit: string, tolerance: numb
     .sort((a, b) => Number(a[0]) - Number(b[0]))
     .map(([lv, value]) => ({ id: `${variant}.${metric}.${lv}`, metric, scenario: SCENARIO, variant, level: Number(lv), unit, value, tolerance, setupIdentity: null }));
 }
-function one(variant: string | null, metric: string, level: number | null, unit: string, value: number, tolerance: number, setupIdentity: string | null = null, id = `${variant ?? 'setup'}.${metric}${level === null ? '' : `.${level}`}`): PublishedRow {
-  return { id, metric, scenario: SCENARIO, variant, level, unit, value, tolerance, setupIdentity };
+function one(variant: string | null, metric: string, level: number | null, unit: string, value: number, tolerance: number, setupIdentity: string | null = null, id = `${variant ?? 'setup'}.${metric}${level === null ? '' : `.${level}`}`, untestable?: string): PublishedRow {
+  return { id, metric, scenario: SCENARIO, variant, level, unit, value, tolerance, setupIdentity, ...(untestable !== undefined ? { untestable } : {}) };
 }
 function fact(metric: string, unit: string, value: number | string): PublishedRow {
   return { id: `setup.${metric}`, metric: `setup.${metric}`, scenario: null, variant: null, level: null, unit, value, tolerance: null, setupIdentity: null };
@@ -49,7 +50,8 @@ export const FIGURES: readonly PublishedRow[] = [
   ...perLevel('fixed', 'queueWaitP95Ms', 'ms', 0.05, { 50: 1508.61, 100: 4518.57, 200: 9046.99, 500: 22624.26 }),
   ...perLevel('fixed', 'executionP95Ms', 'ms', 0.05, { 500: 1512 }),
   ...perLevel('fixed', 'errorRate', 'ratio', 0, { 500: 0 }),
-  one('fixed', 'threadDump.poolThreadsInSocketRead', 500, 'threads', 32, 0),
+  // every pool thread runs one task that blocks 1.5 s in the mock's socket read: the same identity as the active peak
+  one('fixed', 'threadDump.poolThreadsInSocketRead', 500, 'threads', 32, 0, 'poolInSocketRead'),
   one('fixed', 'threadDump.activeThreadsPeak', 500, 'threads', 32, 0, 'poolFull'),
   one('fixed', 'threadDump.queuePeak', 500, 'tasks', 468, 0.02, 'closedLoopQueue'),
   ...perLevel('virtual', 'throughputRps', 'req/s', 0.05, { 10: 6.63, 50: 33.15, 100: 66.18, 200: 131.37, 500: 325.52 }),
@@ -61,8 +63,9 @@ export const FIGURES: readonly PublishedRow[] = [
   one('virtual', 'threadDump.activeVirtualTasksPeak', 500, 'tasks', 500, 0.02, 'closedLoopInFlight'),
   one('virtual', 'threadDump.queuePeak', 500, 'tasks', 0, 0.02, 'noQueue'),
   one('virtual', 'rssDeltaVsFixedAt500MiB', 500, 'MiB', 156, 0.5, null, 'virtual.rssDeltaVsFixedAt500MiB'),
-  // all virtual cells: no (variant, level) row
-  one(null, 'pinnedEvents', null, 'events', 0, 0, null, 'virtual.pinnedEvents'),
+  // all virtual cells: no (variant, level) row. The study's 0 came from -Djdk.tracePinnedThreads, a flag JDK 24
+  // removed, on its JDK 25: not a count, so no run can reproduce it (the §15 pinning rule tests the claim)
+  one(null, 'pinnedEvents', null, 'events', 0, 0, null, 'virtual.pinnedEvents', 'pinnedNotACount'),
   one(null, 'setup.totalRequests', null, 'requests', 206400, 0, 'plannedTotal', 'setup.totalRequests'),
   one(null, 'setup.failedRequests', null, 'requests', 0, 0, null, 'setup.failedRequests'),
 ];

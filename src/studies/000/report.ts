@@ -52,7 +52,10 @@ function configDiffs(model: BaseModel): { host: Diff; jdk: Diff; n: Diff; repeat
   };
 }
 
-/** absolute tolerance floors of the figures (the relative band is PublishedRow.tolerance) */
+/**
+ * absolute tolerance floors of the figures (the relative band is PublishedRow.tolerance); the engine
+ * caps each at ABS_FLOOR_MAX_SHARE of the published value (src/report/model.ts figureTolerance)
+ */
 const ABS_TOLERANCE: Readonly<Record<string, number>> = { e2eP95Ms: LAT_TOL.abs, e2eP99Ms: 50, queueWaitP95Ms: 10, executionP95Ms: LAT_TOL.abs, errorRate: 0.001 };
 
 function figure(p: PublishedRow, model: BaseModel, runCells: readonly CellResult[]): FigureCheck {
@@ -111,7 +114,7 @@ function figure(p: PublishedRow, model: BaseModel, runCells: readonly CellResult
  * and `needLimits` (a pool of N threads lets at most N calls reach the upstream at once, virtual
  * threads pass every request on; both hold for arrivals at a rate as for workers). Every other
  * claim of the study is about c closed-loop workers (queues beyond the pool size c > N, throughput
- * and E2E at c workers) and is "not tested here" in an open-loop run.
+ * and E2E at c workers) and is "not testable here" in an open-loop run.
  */
 const LOAD_MODEL_INDEPENDENT: ReadonlySet<string> = new Set(['execEqual', 'noPinning', 'needLimits']);
 
@@ -119,7 +122,7 @@ function conclusions(model: BaseModel): ConclusionRow[] {
   const rows = closedLoopConclusions(model);
   if (!openLoopRun(model)) return rows;
   // an open-loop run: a closed-loop claim is not tested by arrivals at a rate; no closed-loop theory in its evidence
-  return rows.map((r) => (r.kind !== 'proven' || LOAD_MODEL_INDEPENDENT.has(r.id) ? r : { ...r, verdict: 'not tested here', evidence: { loadModel: 'open-loop' } }));
+  return rows.map((r) => (r.kind !== 'proven' || LOAD_MODEL_INDEPENDENT.has(r.id) ? r : { ...r, verdict: 'not testable here', evidence: { loadModel: 'open-loop' } }));
 }
 
 function closedLoopConclusions(model: BaseModel): ConclusionRow[] {
@@ -128,7 +131,7 @@ function closedLoopConclusions(model: BaseModel): ConclusionRow[] {
   const topFixed = fixedAbove[fixedAbove.length - 1] ?? null;
   const h = highestOf(model);
   const rows: ConclusionRow[] = [];
-  const nt = (id: string, kind: ConclusionRow['kind'], evidence: ConclusionRow['evidence'] = {}): ConclusionRow => ({ id, kind, verdict: 'not tested here', evidence });
+  const nt = (id: string, kind: ConclusionRow['kind'], evidence: ConclusionRow['evidence'] = {}): ConclusionRow => ({ id, kind, verdict: 'not testable here', evidence });
   // 1 fixed pool queues beyond its size
   if (topFixed && topFixed.queueP95Ms.median !== null) {
     rows.push({ id: 'fixedQueues', kind: 'proven', verdict: topFixed.queueP95Ms.median >= 0.5 * model.latencyMs ? 'reproduced' : 'not reproduced',
@@ -152,7 +155,7 @@ function closedLoopConclusions(model: BaseModel): ConclusionRow[] {
   for (const [cid, a, b] of [['throughput500', `${FIXED}.throughputRps.${TOP}`, `${VIRTUAL}.throughputRps.${TOP}`], ['e2eP95500', `${FIXED}.e2eP95Ms.${TOP}`, `${VIRTUAL}.e2eP95Ms.${TOP}`]] as const) {
     const pa = pub(a);
     const pb = pub(b);
-    if (!pa || !pb || pa.verdict === 'not tested here' || pb.verdict === 'not tested here') rows.push(nt(cid, 'proven', { fixed: pa?.measured ?? null, virtual: pb?.measured ?? null }));
+    if (!pa || !pb || pa.verdict === 'not testable here' || pb.verdict === 'not testable here') rows.push(nt(cid, 'proven', { fixed: pa?.measured ?? null, virtual: pb?.measured ?? null }));
     else rows.push({ id: cid, kind: 'proven', verdict: pa.verdict === 'reproduced' && pb.verdict === 'reproduced' ? 'reproduced' : 'not reproduced', evidence: { fixed: pa.measured, virtual: pb.measured, publishedFixed: pa.published, publishedVirtual: pb.published } });
   }
   // 7 execution P95 equal
@@ -172,7 +175,9 @@ function closedLoopConclusions(model: BaseModel): ConclusionRow[] {
   const vtFloor = up === null || up.v.source === 'none' ? null : up.v.peak.median;
   if (h && up && up.f.source !== 'none' && up.v.source !== 'none' && fixedCeil !== null && vtFloor !== null) {
     const source = up.f.source === 'mock' && up.v.source === 'mock' ? 'mock' : 'derived';
-    rows.push({ id: 'needLimits', kind: 'proven', verdict: vtFloor > fixedCeil ? 'reproduced' : 'not reproduced',
+    // a recommendation (§13), not a measurement: no run can test it. The evidence says what this run
+    // shows about back-pressure towards the upstream (§13's rateLimiting sentence reads it)
+    rows.push({ id: 'needLimits', kind: 'proven', verdict: 'not testable here',
       evidence: { concurrency: h.concurrency, fixedUpstream: fixedCeil, virtualUpstream: vtFloor, upstreamSource: source } });
   } else rows.push(nt('needLimits', 'proven'));
   // not proven by the study, and not by this run either

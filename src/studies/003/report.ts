@@ -102,6 +102,46 @@ export function knees(points: readonly SweepPoint[]) {
   };
 }
 
+/**
+ * Each repeat's own curve (pure): per repeat, its levels in order with their `ok` sweep answer, ending
+ * before its first level whose outcome is not `ok` (as curvePoints does for the medians).
+ */
+export function repeatCurves(cells: readonly CellResult[]): { repeat: number; points: SweepPoint[] }[] {
+  const byRepeat = new Map<number, { threads: number; sweep: VtSweepResult }[]>();
+  for (const c of cells) {
+    const sweep = sweepOf(c);
+    if (sweep) byRepeat.set(c.repeat, [...(byRepeat.get(c.repeat) ?? []), { threads: c.concurrency, sweep }]);
+  }
+  return [...byRepeat.entries()].sort((a, b) => a[0] - b[0]).map(([repeat, xs]) => {
+    const points: SweepPoint[] = [];
+    for (const { threads, sweep } of xs.sort((a, b) => a.threads - b.threads)) {
+      if (sweep.outcome !== 'ok' || sweep.throughputOpsPerS === null) break;
+      points.push({ threads, throughputOpsPerS: sweep.throughputOpsPerS, p99Ms: sweep.latencyP99Ms, jitterPct: sweep.jitterPct });
+    }
+    return { repeat, points };
+  });
+}
+
+/** The knee under each rule per repeat (pure): a knee from the medians stands only if the repeats give it too (issue 31). */
+export interface RepeatKnee { repeat: number; study: number | null; doubling: number | null }
+
+/** Both rules on each repeat's own curve (repeatCurves). */
+export function repeatKnees(cells: readonly CellResult[]): RepeatKnee[] {
+  return repeatCurves(cells).map(({ repeat, points }) => ({ repeat, study: studyRuleKnee(points).kneeThreads, doubling: doublingRuleKnee(points).kneeThreads }));
+}
+
+/**
+ * The sentence on the repeats under one rule: none with fewer than 2 repeats; "each repeat gives the
+ * same knee" when every repeat's knee equals the medians' knee; else each repeat's knee and that the
+ * medians' knee is not settled.
+ */
+function repeatKneeText(ctx: RenderContext, per: readonly RepeatKnee[], rule: 'study' | 'doubling', knee: number | null): string {
+  if (per.length < 2) return '';
+  const show = (n: number | null): string => (n === null ? ctx.s('knee.none') : int(n));
+  const list = per.map((r) => ctx.s('knee.repeat', { r: String(r.repeat), knee: show(r[rule]) })).join(ctx.s('knee.sep'));
+  return ctx.s(per.every((r) => r[rule] === knee) ? 'knee.repeatsAgree' : 'knee.repeatsDisagree', { n: String(per.length), list, knee: show(knee) });
+}
+
 const b = (x: number | null): string => (x === null ? '—' : `${num(x, 0)} B`);
 const kib = (x: number | null): string => (x === null ? '—' : `${num(x / 1024, 2)} KiB`);
 const ops = (x: number | null): string => (x === null ? '—' : `${num(x, 0)} ops/s`);
@@ -138,6 +178,8 @@ function sections(model: ReportModel<Derived003>, ctx: RenderContext): Record<st
       k.study.steps.map((x) => [`${int(x.from)} → ${int(x.to)}`, yn(x.p99Jump), yn(x.p99Abs), yn(x.jitterJump), yn(x.jitterAbs), yn(x.fires)]), ['l', 'l', 'l', 'l', 'l', 'l']).md,
     '',
     k.lastLevel === null ? '' : k.studyWithoutLast === k.study.kneeThreads ? s('knee.stable', { last: int(k.lastLevel), knee: kneeText(k.study.kneeThreads) }) : s('knee.moves', { last: int(k.lastLevel), knee: kneeText(k.study.kneeThreads), without: kneeText(k.studyWithoutLast) }),
+    '',
+    repeatKneeText(ctx, model.derived.repeatKnees, 'study', k.study.kneeThreads),
   ].join('\n'));
   out['kneeDoubling'] = raw([
     s('knee.doublingRule', { minGainPct: num(MIN_GAIN_PER_DOUBLING * 100, 0), knee: kneeText(k.doubling.kneeThreads) }),
@@ -146,6 +188,8 @@ function sections(model: ReportModel<Derived003>, ctx: RenderContext): Record<st
       k.doubling.steps.map((x) => [`${int(x.from)} → ${int(x.to)}`, x.gainPerDoubling === null ? '—' : pct(x.gainPerDoubling * 100, 1), yn(x.below)]), ['l', 'r', 'l']).md,
     '',
     k.lastLevel === null ? '' : k.doublingWithoutLast === k.doubling.kneeThreads ? s('knee.stable', { last: int(k.lastLevel), knee: kneeText(k.doubling.kneeThreads) }) : s('knee.moves', { last: int(k.lastLevel), knee: kneeText(k.doubling.kneeThreads), without: kneeText(k.doublingWithoutLast) }),
+    '',
+    repeatKneeText(ctx, model.derived.repeatKnees, 'doubling', k.doubling.kneeThreads),
   ].join('\n'));
   // published vs measured, at the same N when this run has it
   const cpus = l0?.cpus ?? null;
@@ -214,7 +258,11 @@ function charts(model: ReportModel<Derived003>, t: ChartLabels, phrases: Readonl
 }
 
 /** Study 003's derived data (hook `derive`, ReportModel.derived): the sweep's levels, computed once per report. */
-export interface Derived003 { levels: SweepLevel[] }
+export interface Derived003 {
+  levels: SweepLevel[];
+  /** the knee under each rule on each repeat's own curve (repeatKnees): the medians' knee stands only where they agree */
+  repeatKnees: RepeatKnee[];
+}
 
 /** Study 003's report hook: the sweep's levels once, its own sections and charts. */
-export const REPORT_003: StudyReportHook<Derived003> = { derive: (model) => ({ levels: sweepLevels(model.cells) }), sections, charts };
+export const REPORT_003: StudyReportHook<Derived003> = { derive: (model) => ({ levels: sweepLevels(model.cells), repeatKnees: repeatKnees(model.cells) }), sections, charts };

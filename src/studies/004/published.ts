@@ -12,7 +12,8 @@ export const PUBLISHED_004: readonly PublishedRow[] = [
   { id: 'platform.asyncMakespanMs', metric: 'asyncMakespanMs', scenario: 'async-burst', variant: 'platform', level: 1, unit: 'ms', value: 678_000, tolerance: 0.05, setupIdentity: null },
   { id: 'virtual.asyncMakespanMs', metric: 'asyncMakespanMs', scenario: 'async-burst', variant: 'virtual', level: 1, unit: 'ms', value: 3_900, tolerance: 0.05, setupIdentity: null },
   // experiment 2: GET /get sleeping 50 ms, 500 JMeter threads, 10,000 requests in total
-  { id: 'platform.e2eMinMs.500', metric: 'e2eMinMs', scenario: 'servlet-sleep', variant: 'platform', level: 500, unit: 'ms', value: 50, tolerance: 0.05, setupIdentity: null },
+  // a request that sleeps 50 ms takes at least 50 ms: a setup identity, shown apart and never counted
+  { id: 'platform.e2eMinMs.500', metric: 'e2eMinMs', scenario: 'servlet-sleep', variant: 'platform', level: 500, unit: 'ms', value: 50, tolerance: 0.05, setupIdentity: 'sleepMinimum' },
   { id: 'platform.e2eP50MsAbove.500', metric: 'e2eP50MsAbove', scenario: 'servlet-sleep', variant: 'platform', level: 500, unit: 'ms', value: 150, tolerance: null, setupIdentity: null },
   { id: 'virtual.e2eMaxMsBelow.500', metric: 'e2eMaxMsBelow', scenario: 'servlet-sleep', variant: 'virtual', level: 500, unit: 'ms', value: 100, tolerance: null, setupIdentity: null },
 ];

@@ -14,9 +14,11 @@ function upstreamSentence(model: ReportModel, k: Kit000): string {
     return s(vt > fx ? 'rate.more' : 'rate.notMore', { c: int(h.concurrency), fx: int(fx), vt: int(vt), N: int(k.N) });
   }
   const up = model.conclusions.find((c) => c.id === 'needLimits');
-  if (h && up && up.verdict !== 'not tested here') {
-    return s(up.verdict === 'reproduced' ? 'rate.derived.more' : 'rate.derived.notMore', {
-      c: int(h.concurrency), vtLo: int(up.evidence['virtualUpstream'] as number), fxHi: int(up.evidence['fixedUpstream'] as number),
+  const vtLo = up?.evidence['virtualUpstream'];
+  const fxHi = up?.evidence['fixedUpstream'];
+  if (h && typeof vtLo === 'number' && typeof fxHi === 'number') {
+    return s(vtLo > fxHi ? 'rate.derived.more' : 'rate.derived.notMore', {
+      c: int(h.concurrency), vtLo: int(vtLo), fxHi: int(fxHi),
       fxLo: int(h.baseline.upstream.peak.median), N: int(k.N),
     });
   }

@@ -18,9 +18,11 @@ export function publishedVsBound(model: ReportModel, rows: readonly Row002[], ct
       const r = p.variant ? topRow(rows, p.variant) : null;
       const m = p.metric === 'throughputRps' ? r?.throughputRps.median : p.metric === 'e2eP99Ms' ? r?.p99Ms.median : p.metric === 'memoryMB' && r?.rssMaxBytes.median != null ? r.rssMaxBytes.median / 1e6 : null;
       const unit = (x: number | null | undefined) => (x === null || x === undefined ? '—' : p.unit === 'req/s' ? rps(x) : p.unit === 'ms' ? ms(x) : `${num(x, 0)} MB`);
-      const studyBound = c?.littleMeanMs !== undefined ? s('little002.mean', { mean: ms(c.littleMeanMs) }) : c?.bound ? `${rps(c.bound.rps)} = ${arithmetic(c.bound as Bound)} (${s(`bound.${c.bound.kind}`)})` : p.setupIdentity ? s(`identity.${p.setupIdentity}`) : '—';
+      const studyBound = c?.littleMeanMs !== undefined ? s('little002.mean', { mean: ms(c.littleMeanMs) }) : c?.bound ? `${rps(c.bound.rps)} = ${arithmetic(c.bound)} (${s(`bound.${c.bound.kind}`)})` : p.setupIdentity ? s(`identity.${p.setupIdentity}`) : '—';
       const consistency = c ? s(`consistency.${c.verdict}`) : '—';
-      const ours = r?.smallest && p.metric === 'throughputRps' ? `${rps(r.smallest.rps)} (${s(`bound.${r.smallest.kind}`)}, c = ${int(r.concurrency)})` : r ? `c = ${int(r.concurrency)}` : '—';
+      // the pinning pitfall's P99 (mixed, first round, synchronized): no variant of this run measures it
+      const ours = p.metric === 'e2eP99MsSynchronized' ? s('pinned002.noVariant')
+        : r?.smallest && p.metric === 'throughputRps' ? `${rps(r.smallest.rps)} (${s(`bound.${r.smallest.kind}`)}, c = ${int(r.concurrency)})` : r ? `c = ${int(r.concurrency)}` : '—';
       return [`${variantName(p.variant ?? '')} ${s(`metric.${p.metric}`)}`, unit(p.value as number), studyBound, consistency, unit(m ?? null), ours];
     }), ['l', 'r', 'l', 'l', 'r', 'l']);
 }
