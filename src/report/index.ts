@@ -100,7 +100,7 @@ export interface BuiltReport {
 
 /** The figure names a report's Markdown embeds: every image `](figures/<name>.svg)`. Pure. */
 export function figuresShown(md: string): Set<string> {
-  return new Set([...md.matchAll(/\]\(figures\/([a-z0-9-]+)\.svg\)/g)].map((m) => m[1] as string));
+  return new Set([...md.matchAll(/\]\(figures\/([a-z0-9-]+)\.svg(?:#[a-z-]+)?\)/g)].map((m) => m[1] as string));
 }
 
 /**

@@ -81,6 +81,8 @@ test('provenance appendix in the HTML: one collapsed block per section, each row
 
 test('figuresShown: the figures a report embeds; compactSvg rounds coordinates inside tags only', () => {
   assert.deepEqual([...figuresShown('![a](figures/throughput.svg)\n\n![b \\[x\\]](figures/p99-002.svg) figures/timeseries.svg')], ['throughput', 'p99-002']);
+  // the answer's headline chart carries a fragment (#headline): it is embedded too (004's only chart)
+  assert.deepEqual([...figuresShown('![h](figures/http-004.svg#headline)')], ['http-004']);
   assert.equal(compactSvg('<path transform="translate(88.35750000000002,-0.0012)" d="M1.5,2h3"/><text x="1.23456">3.14159</text>'),
     '<path transform="translate(88.36,0)" d="M1.5,2h3"/><text x="1.23">3.14159</text>');
 });
