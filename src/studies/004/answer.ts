@@ -148,7 +148,10 @@ export function answer004(model: BaseModel<Derived004>, generic: AnswerBlock): A
   const a = asyncRow004(model);
   const h = httpRow004(model);
   const rows = [a, h].filter((r): r is AnswerRow => r !== null);
-  return { ...generic, ...blockVerdict(rows), rows, chart: a ? MAKESPAN_CHART_004 : h ? HTTP_CHART_004 : generic.chart };
+  // the generic block of an in-process run says its request rate is not a throughput (studyLine): with
+  // the study's own makespan rows the lead is the row's ratio instead
+  const { studyLine, ...rest } = generic;
+  return { ...rest, ...(rows.length === 0 && studyLine ? { studyLine } : {}), ...blockVerdict(rows), rows, chart: a ? MAKESPAN_CHART_004 : h ? HTTP_CHART_004 : generic.chart };
 }
 
 const phraseOf = (phrases: Readonly<Record<string, string>>) => (k: string): string => {
