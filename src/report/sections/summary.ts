@@ -10,7 +10,9 @@ export function summary(model: ReportModel, k: SectionKit): Raw {
   const latencies = serviceTimes(model);
   const t = model.totals;
   const summaryParts: Raw[] = [P(latencies.length > 1 ? 'summary.setup.perScenario' : 'summary.setup', {
-    profile: o.profile, latencyMs: int(model.latencyMs), levels: model.levels.join(', '), variants: model.variants.map(variantName).join(', '),
+    profile: o.profile, latencyMs: int(model.latencyMs), levels: model.levels.join(', '),
+    // over several scenarios the variants by id (each label repeats its scenario's; 002's list ran to ~1,000 words, issue 31)
+    variants: latencies.length > 1 ? model.variants.map((v) => `\`${v}\``).join(', ') : model.variants.map(variantName).join(', '),
     repeatsText: P(o.repeats === 1 ? 'summary.repeats.one' : 'summary.repeats.many', { n: int(o.repeats) }),
     count: int(t.count), ok: int(t.ok), failed: int(t.failed),
     // a run over several scenarios: each scenario's own service time, never the first cell's for all
