@@ -54,7 +54,7 @@ test('parseRuleText: a unit that is not the metric\'s is refused, never converte
   assert.deepEqual(parseRuleText('a@1: throughput >= 5ms'), { problem: 'throughput is in req/s, not ms' });
   assert.deepEqual(parseRuleText('a@1: e2e_p50 <= 5 req/s'), { problem: 'e2e_p50 is in ms, not req/s' });
   assert.deepEqual(parseRuleText('a@1: error_rate <= 0.1ms'), { problem: 'error_rate is in no unit (a fraction 0..1), not ms' });
-  const neither = "has neither form '<variant>@<level>: <metric> <op> <number>[ms|req/s| * bound]' nor 'compare[ <variant>@<level>]: <metric> not slower than baseline'";
+  const neither = "has neither form '<variant>@<level>: <metric> <op> <number>[ms|req/s| * bound][ over <window>]' nor 'compare[ <variant>@<level>]: <metric> not slower than baseline'";
   for (const t of ['nonsense', 'a@0: throughput >= 1', 'a: throughput >= 1', 'a@1: throughput = 1', 'a@1: throughput >= x', 'a@1: throughput >= 1 s', 'compare: throughput faster than baseline', 'a@1 throughput >= 1']) {
     assert.deepEqual(parseRuleText(t), { problem: neither }, t);
   }
@@ -115,7 +115,7 @@ test('readThresholds: a structured rule checked against the form it was meant to
 
 test('readThresholds: text rules — neither form, a unit mismatch, an unknown metric', () => {
   refuses({ rules: ['nonsense'] },
-    "rules/0 \"nonsense\" has neither form '<variant>@<level>: <metric> <op> <number>[ms|req/s| * bound]' nor 'compare[ <variant>@<level>]: <metric> not slower than baseline'");
+    "rules/0 \"nonsense\" has neither form '<variant>@<level>: <metric> <op> <number>[ms|req/s| * bound][ over <window>]' nor 'compare[ <variant>@<level>]: <metric> not slower than baseline'");
   refuses({ rules: ['a@1: throughput >= 1', 'a@1: throughput >= 5ms'] }, 'rules/1 "a@1: throughput >= 5ms" throughput is in req/s, not ms');
   const unknown = '(run rules: throughput, e2e_p50, e2e_p95, e2e_p99, error_rate; compare rules: throughput, e2e_p50, e2e_p95, e2e_p99)';
   refuses({ rules: ['a@1: foo >= 1'] }, `rules/0 "a@1: foo >= 1": unknown metric 'foo' ${unknown}`);
