@@ -130,7 +130,7 @@ function addReadCommands(program: Command, chosen: Chosen): void {
     .option('--out <dir>', 'also write compare.md, index.html (self-contained) and compare.json into this folder')
     .option('--thresholds <file>', 'check the rules of this JSON file: compare rules against the comparison, run rules against run B; exit 9 when one is broken, 11 when a compare rule is inconclusive')
     .option('--allow-diff <kinds>', 'compare although the runs differ in these (comma-separated: study, scenario, jdk, cores, quota, pool, latency, load, isolation, or all); without it such runs are not comparable (exit 10)')
-    .option('--min-effect <pct>', 'the smallest change worth a verdict, % of the baseline mean: a run whose repeats spread more (coefficient of variation) gives "inconclusive" (default 5%)')
+    .option('--min-effect <pct>', 'the minimum effect, % of the baseline mean (default 5%): a run whose repeats spread more (coefficient of variation) makes a verdict "inconclusive"; a compare rule passes an interval around 0 whose slow end stays below it')
     .action((runA: string, runB: string, o: { json?: boolean; out?: string; thresholds?: string; allowDiff?: string; minEffect?: string }) => {
       chosen.command = 'compare';
       chosen.runDir = runA;

@@ -120,6 +120,32 @@ test('three outcomes on real cells: noise between repeats larger than the differ
   assert.equal(tiny.reason, 'the interval includes 0');
 });
 
+test('notSlower (what a "not slower" gate passes on): faster, or an interval around 0 whose slow end stays below the minimum effect in quiet runs', async () => {
+  const run = await base();
+  const a = run.cells.filter((c) => c.variant === 'virtual' && c.concurrency === 200);
+  const m = (b: CellResult[], metric: 'throughput' | 'e2e_p95' = 'e2e_p95', min?: number) => compareMetric(metric, a, b, min);
+  assert.equal(m(scaled(a, () => 1 / 1.05)).verdict, 'faster');
+  assert.equal(m(scaled(a, () => 1 / 1.05)).notSlower, true);
+  assert.equal(m(scaled(a, () => 1.05)).notSlower, false, 'slower');
+  assert.equal(m(scaled(a, (r) => 1.03 * [0.9, 1, 1.1][r - 1]!)).notSlower, false, 'noise above the minimum effect');
+  // an unchanged B: the interval holds 0 and its slow end (a fraction of a per cent) is below 5 %
+  for (const metric of ['throughput', 'e2e_p95'] as const) {
+    const same = m(a, metric);
+    assert.deepEqual([same.verdict, same.notSlower], ['inconclusive', true], metric);
+  }
+  // a minimum effect between the runs' noise and the interval's slow end: quiet, but the interval does not rule the slowdown out
+  const same = m(a);
+  const slowEnd = same.ciPct![1];
+  assert.ok(same.noisePct! < slowEnd, `noise ${same.noisePct} % < slow end ${slowEnd} %`);
+  const between = m(a, 'e2e_p95', (same.noisePct! + slowEnd) / 2);
+  assert.deepEqual([between.verdict, between.reason, between.notSlower], ['inconclusive', 'the interval includes 0', false]);
+  // for throughput the slow end is the lower one
+  const tp = m(a, 'throughput');
+  const between2 = m(a, 'throughput', (tp.noisePct! - tp.ciPct![0]) / 2);
+  assert.ok(tp.noisePct! < -tp.ciPct![0]);
+  assert.equal(between2.notSlower, false);
+});
+
 test('compareRuns: a guarded difference makes the runs not comparable (figures kept, every verdict "not comparable"); --allow-diff compares and says what differed', async () => {
   const run = await base();
   const other = { ...run, manifest: { ...run.manifest, versions: { ...run.manifest.versions, jdk: '21.0.5+11' } }, cells: scaled(run.cells, () => 1.05) } as LoadedRun;

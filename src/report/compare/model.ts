@@ -96,6 +96,13 @@ export interface MetricComparison {
   verdict: Verdict;
   /** why the verdict is inconclusive (the interval includes 0; the noise exceeds the minimum effect); null otherwise */
   reason: string | null;
+  /**
+   * B is shown not slower by the minimum effect or more: the verdict is "faster", or it is
+   * "inconclusive" only because the interval includes 0 while its slow end stays below the minimum
+   * effect (relative to A's mean) and neither run's noise exceeds it — what a `not slower` gate
+   * passes on (a non-inferiority test with the minimum effect as its margin). False otherwise.
+   */
+  notSlower: boolean;
   /** why not computable, or a note (e.g. no spread in either run) */
   note: string | null;
 }
@@ -226,7 +233,7 @@ export function compareMetric(metric: CompareMetric, a: readonly CellResult[], b
     const missing = A.missing + B.missing > 0 ? `; ${A.missing + B.missing} repeat(s) without a value` : '';
     const raw = A.mean !== null && B.mean !== null ? B.mean - A.mean : null;
     const how = raw !== null ? '; the raw difference is shown without a verdict: give both runs --repeats 3 (or more) for one' : '';
-    return { ...base, diff: raw, diffPct: raw !== null ? rel(raw) : null, ratio, ci: null, ciPct: null, df: null, t: null, p: null, noisePct: null, verdict: 'not computable', reason: null, note: `${w.reason}${missing}${how}` };
+    return { ...base, diff: raw, diffPct: raw !== null ? rel(raw) : null, ratio, ci: null, ciPct: null, df: null, t: null, p: null, noisePct: null, verdict: 'not computable', reason: null, notSlower: false, note: `${w.reason}${missing}${how}` };
   }
   const [lo, hi] = w.ci;
   const reasons = inconclusiveReasons(w.ci, A, B, minEffectPct);
@@ -234,6 +241,10 @@ export function compareMetric(metric: CompareMetric, a: readonly CellResult[], b
     : (lo > 0) === (info.better === 'higher') ? 'faster' : 'slower';
   const loPct = rel(lo);
   const hiPct = rel(hi);
+  // the slow end of the interval, % of A's mean: a latency's upper end, a throughput's lower end (negated)
+  const slowEnd = loPct === null || hiPct === null ? null : info.better === 'lower' ? hiPct : -loPct;
+  const quiet = noisePct === null || noisePct <= minEffectPct;
+  const notSlower = verdict === 'faster' || (verdict === 'inconclusive' && quiet && slowEnd !== null && slowEnd < minEffectPct);
   return {
     ...base,
     diff: w.diff,
@@ -247,6 +258,7 @@ export function compareMetric(metric: CompareMetric, a: readonly CellResult[], b
     noisePct,
     verdict,
     reason: reasons.length > 0 ? reasons.join('; ') : null,
+    notSlower,
     note: w.se === 0 ? 'no spread between repeats in either run: the difference is exact, the interval a point' : null,
   };
 }

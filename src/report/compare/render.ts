@@ -43,7 +43,8 @@ function keyText(k: CellKey): string {
 
 function verdictMd(m: MetricComparison): Raw {
   const v = m.verdict === 'faster' || m.verdict === 'slower' ? `**${m.verdict}**` : esc(m.verdict);
-  const why = [m.reason, m.note].filter((x): x is string => x !== null);
+  const pass = m.verdict === 'inconclusive' && m.notSlower ? `not slower by ${num(m.minEffectPct, 2)} % or more (the interval's slow end stays below it)` : null;
+  const why = [m.reason, pass, m.note].filter((x): x is string => x !== null);
   return raw(why.length > 0 ? `${v} — ${esc(why.join('; '))}` : v);
 }
 

@@ -2,8 +2,9 @@
  * Checking threshold rules (src/report/thresholds/rules.ts) against a run or a comparison.
  * Pure: rules and data in, one outcome per (rule, matching cell) out. A rule that matches no cell
  * is broken (a typo must not pass); a value that is not computable breaks its rule (a gate that
- * cannot check does not pass). A compare rule is held on "faster", broken on "slower",
- * inconclusive on "inconclusive", and not comparable when the runs are not (issue 33 items 3-4).
+ * cannot check does not pass). A compare rule is held when B is shown not slower (MetricComparison.notSlower:
+ * "faster", or an interval around 0 whose slow end stays below the minimum effect in quiet runs),
+ * broken on "slower", inconclusive otherwise, and not comparable when the runs are not (issue 33 items 3-4).
  * A windowed run rule (window.ts) is checked in every repeat of the cell from its per-request
  * records; the worst repeat counts. `enforce` prints the outcome and throws with the exit code of
  * the worst outcome: broken (9), not comparable (10), inconclusive (11).
@@ -101,8 +102,9 @@ function checkCompareRule(index: number, text: string, r: CompareRule, c: Compar
     if (m.verdict === 'not computable') return { index, text, cell, status: 'broken', measured: null, limit: null, detail: `${cell}: ${r.metric} cannot be checked: not computable (${m.note ?? ''})` };
     const noise = m.noisePct === null ? '' : `, noise CV ${Number(m.noisePct.toFixed(2))} % (minimum effect ${m.minEffectPct} %)`;
     const why = m.reason ? `: ${m.reason}` : '';
-    const status = m.verdict === 'slower' ? 'broken' : m.verdict === 'inconclusive' ? 'inconclusive' : 'held';
-    return { index, text, cell, status, measured: m.diff, limit: null, detail: `${cell}: ${r.metric} ${m.verdict}${why} (${interval}${noise})` };
+    const status = m.verdict === 'slower' ? 'broken' : m.notSlower ? 'held' : 'inconclusive';
+    const pass = m.verdict === 'inconclusive' && m.notSlower ? `, not slower: the interval rules out a slowdown of ${m.minEffectPct} % or more` : '';
+    return { index, text, cell, status, measured: m.diff, limit: null, detail: `${cell}: ${r.metric} ${m.verdict}${why}${pass} (${interval}${noise})` };
   });
 }
 
