@@ -180,6 +180,7 @@ test('compareRuns: runs of different studies are not comparable; allowing the st
   assert.equal(refused.comparable, false);
   assert.deepEqual(refused.guard.map((d) => d.text), ['study: A "000", B "999"']);
   assert.equal(refused.cells.length, 0, 'the study is part of the cell key');
+  assert.match(renderCompareMd(refused), /## Verdicts\n\nNo cell of A has a counterpart in B \(see "Unmatched cells"\): nothing to compare\.\n/);
   const allowed = compareRuns(run, other, { allowDiff: ['study'] });
   assert.equal(allowed.comparable, true);
   assert.equal(allowed.cells.length, 10);

@@ -88,7 +88,8 @@ export function renderCompareMd(c: Comparison): string {
   const oneRepeat = c.cells.flatMap((cell) => cell.metrics).filter((m) => m.verdict === 'not computable' && m.diff !== null).length;
   if (oneRepeat > 0) out.push(`${oneRepeat} comparison(s) have fewer than 2 repeats in a run: their raw difference B − A and ratio B ÷ A are shown without a verdict; run both with \`--repeats 3\` (or more) for one.`, '');
   out.push('## Verdicts', '');
-  out.push(table(
+  if (c.cells.length === 0) out.push('No cell of A has a counterpart in B (see "Unmatched cells"): nothing to compare.', '');
+  else out.push(table(
     ['variant', 'c', 'metric', 'A mean', 'B mean', 'B − A', '95 % interval of B − A', 'noise (CV A / B)', 'df', 'p', 'verdict'],
     c.cells.flatMap((cell) => cell.metrics.map((m) => [
       cell.variant, String(cell.level), m.label, sideText(m, m.a), sideText(m, m.b), diffText(m), ciText(m), noiseText(m),
