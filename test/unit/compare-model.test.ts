@@ -77,6 +77,13 @@ test('compareMetric: the verdict follows the better direction of the metric', ()
   assert.ok(none.ci![0] < 0 && none.ci![1] > 0);
   assert.equal(none.verdict, 'inconclusive');
   assert.equal(none.reason, 'the interval includes 0; the noise between repeats (CV 10.0 % in A, CV 9.9 % in B) exceeds the minimum effect 5 %');
+  // 20 repeats a side spreading ± 6 %: the interval (± 3.9 %) rules out a 5 % slowdown, but the noise
+  // (CV 6.2 %) is above the minimum effect, so a not-slower gate cannot pass it
+  const many = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 94 : 106));
+  const wide = compareMetric('throughput', tp(...many), tp(...many));
+  assert.ok(-wide.ciPct![0] < 5 && wide.noisePct! > 5, `${wide.ciPct} ${wide.noisePct}`);
+  assert.deepEqual([wide.verdict, wide.notSlower], ['inconclusive', false]);
+  assert.equal(compareMetric('throughput', tp(...many), tp(...many), 7).notSlower, true, 'quiet against a 7 % minimum effect');
   // the same data with a minimum effect above the noise: only the interval makes it inconclusive
   assert.equal(compareMetric('throughput', tp(100, 110, 90), tp(101, 111, 91), 20).reason, 'the interval includes 0');
   // diffPct relative to A: (−2.5 / 50) · 100 = −5 %
