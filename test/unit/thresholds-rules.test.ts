@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isCompareRule, parseRuleText, readThresholds, ruleText, unitOf } from '../../src/report/thresholds/rules.ts';
+import { holds, isCompareRule, parseRuleText, readThresholds, ruleText, show, unitOf } from '../../src/report/thresholds/rules.ts';
 import { EXIT, VtbenchError } from '../../src/types/errors.ts';
 
 const HINT = 'see thresholds.example.json and docs/compare-and-thresholds.md, section "Thresholds", for the rule forms';
@@ -19,6 +19,15 @@ test('unitOf and isCompareRule', () => {
   assert.deepEqual(['throughput', 'e2e_p50', 'e2e_p95', 'e2e_p99', 'error_rate'].map((m) => unitOf(m as never)), ['req/s', 'ms', 'ms', 'ms', '']);
   assert.equal(isCompareRule({ compare: 'not-slower', metric: 'throughput' }), true);
   assert.equal(isCompareRule({ cell: '*@*', metric: 'throughput', op: '>=', value: 1 }), false);
+});
+
+test('holds: each operator at, below and above the limit; show: the value with its unit and decimals', () => {
+  const at = (op: '>=' | '<=' | '>' | '<') => [holds(1, op, 2), holds(2, op, 2), holds(3, op, 2)];
+  assert.deepEqual(at('>='), [false, true, true]);
+  assert.deepEqual(at('<='), [true, true, false]);
+  assert.deepEqual(at('>'), [false, false, true]);
+  assert.deepEqual(at('<'), [true, false, false]);
+  assert.deepEqual([show(1.23456, 'throughput'), show(1.23456, 'e2e_p95'), show(0.123456, 'error_rate'), show(2, 'e2e_p50')], ['1.23 req/s', '1.23 ms', '0.1235', '2 ms']);
 });
 
 test('ruleText: the short form of each kind of rule', () => {
