@@ -38,6 +38,11 @@ test('ruleText: the short form of each kind of rule', () => {
   assert.equal(ruleText({ compare: 'not-slower', metric: 'e2e_p99' }), 'compare: e2e_p99 not slower than baseline');
   assert.equal(ruleText({ compare: 'not-slower', metric: 'e2e_p99', cell: '*@*' }), 'compare: e2e_p99 not slower than baseline');
   assert.equal(ruleText({ compare: 'not-slower', metric: 'e2e_p99', cell: 'a@5' }), 'compare a@5: e2e_p99 not slower than baseline');
+  // a windowed rule: the window after ' over '; the text form reads back to the same rule
+  const w = { cell: 'a@1', metric: 'e2e_p95', op: '<=', value: 100, window: 'last:10s' } as const;
+  assert.equal(ruleText(w), 'a@1: e2e_p95 <= 100ms over last:10s');
+  assert.deepEqual(parseRuleText(ruleText(w)), { rule: w });
+  assert.deepEqual(parseRuleText('a@1: throughput >= 0.5 * bound  over  every:5s '), { rule: { cell: 'a@1', metric: 'throughput', op: '>=', value: 0.5, of: 'bound', window: 'every:5s' } });
 });
 
 test('parseRuleText: compare rules, with and without a cell', () => {
