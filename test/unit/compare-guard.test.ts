@@ -155,8 +155,15 @@ test('compareRuns: a guarded difference makes the runs not comparable (figures k
   assert.equal(refused.cells.length, 10);
   for (const m of refused.cells.flatMap((c) => c.metrics)) {
     assert.equal(m.verdict, 'not comparable');
+    assert.equal(m.notSlower, false);
     assert.notEqual(m.diff, null, 'the figures are still there');
   }
+  // the same cells on the other JDK: each would pass a not-slower gate if compared, but they are not
+  const sameCells = compareRuns(run, { ...other, cells: run.cells } as LoadedRun);
+  assert.ok(sameCells.cells.every((c) => c.metrics.every((m) => m.verdict === 'not comparable' && !m.notSlower)));
+  const sameAllowed = compareRuns(run, { ...other, cells: run.cells } as LoadedRun, { allowDiff: ['jdk'] }).cells.flatMap((c) => c.metrics);
+  // allowed, they pass where their repeats are quiet (all but fixed@50's E2E P50, CV 8 %)
+  assert.equal(sameAllowed.filter((m) => m.notSlower).length, 39);
   const md = renderCompareMd(refused);
   assert.match(md, /## Not comparable\n\nThe runs differ in what changes the theoretical bounds or the host[^\n]*\n\n- JDK major version: A 25, B 21 \(jdk\)\n\nTo compare anyway, name what may differ: `--allow-diff jdk`/);
   assert.match(md, /0 faster, 0 slower, 0 inconclusive, 0 not computable, 40 not comparable/);

@@ -203,7 +203,7 @@ function side(cells: readonly CellResult[], of: (c: CellResult) => number | null
 export function parseMinEffect(text: string): number {
   const m = /^\s*(\d+(?:\.\d*)?|\.\d+)\s*%?\s*$/.exec(text);
   const v = m ? Number(m[1]) : NaN;
-  if (!(v > 0 && v < 100)) throw new VtbenchError(`--min-effect: '${text}' is not a percentage above 0 and below 100`, `give the smallest change worth a verdict, % of the baseline's mean, e.g. --min-effect 5% (the default ${DEFAULT_MIN_EFFECT_PCT} %)`, EXIT.usage);
+  if (!(v > 0 && v < 100)) throw new VtbenchError(`--min-effect: '${text}' is not a percentage above 0 and below 100`, `give the minimum effect, % of the baseline's mean (the noise between repeats a verdict tolerates), e.g. --min-effect 5% (the default ${DEFAULT_MIN_EFFECT_PCT} %)`, EXIT.usage);
   return v;
 }
 
@@ -336,7 +336,7 @@ export function compareRuns(a: LoadedRun, b: LoadedRun, opts: CompareOptions = {
       ...ca.key,
       cellsA: ca.cells.map((c) => c.cellId),
       cellsB: cb.cells.map((c) => c.cellId),
-      metrics: comparable ? metrics : metrics.map((m) => ({ ...m, verdict: 'not comparable' as const, reason: 'the runs differ in a setting that changes the bounds or the host (listed under "Not comparable")' })),
+      metrics: comparable ? metrics : metrics.map((m) => ({ ...m, verdict: 'not comparable' as const, notSlower: false, reason: 'the runs differ in a setting that changes the bounds or the host (listed under "Not comparable")' })),
     });
   }
   const onlyInB = [...gb.entries()].filter(([k]) => !ga.has(k)).map(([, g]) => g.key);
