@@ -92,7 +92,7 @@ export function checkLang(l: string): 'en' | 'zh' {
  */
 export async function checkRunThresholds(t: Thresholds, runDir: string, io: Io, studies: readonly Study[], written: string): Promise<RuleOutcome[]> {
   const run = await loadRun(runDir, { studies });
-  const outcomes = checkRun(t, run.summary);
+  const outcomes = checkRun(t, run);
   enforce(t, outcomes, io.stderr, written);
   return outcomes;
 }

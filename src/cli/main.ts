@@ -53,7 +53,7 @@ async function dispatch({ program, opts, chosen }: Parsed, io: Io, deps: MainDep
   // a thresholds file is read and checked before anything is measured or rendered
   const thresholdsFile = chosen.thresholds ?? (typeof opts['thresholds'] === 'string' ? opts['thresholds'] : null);
   const thresholds: Thresholds | null = thresholdsFile === null ? null : loadThresholds(resolve(process.cwd(), thresholdsFile));
-  if (chosen.command === 'compare') return compareCommand({ runA: chosen.runDir!, runB: chosen.runDirB!, out: chosen.out ?? null, json, thresholds }, io, studies);
+  if (chosen.command === 'compare') return compareCommand({ runA: chosen.runDir!, runB: chosen.runDirB!, out: chosen.out ?? null, json, thresholds, allowDiff: chosen.allowDiff ?? null, minEffect: chosen.minEffect ?? null }, io, studies);
   if (chosen.command === 'report') return reportCommand({ runDir: chosen.runDir, runsDir: opts['runsDir'], reportDir: chosen.reportDir ?? opts['reportDir'], lang, thresholds }, io, deps);
   return runCommand(opts, lang, io, deps, thresholds);
 }

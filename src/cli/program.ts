@@ -27,6 +27,8 @@ export interface Chosen {
   dirs?: string[] | null;
   /** compare: run B (runDir is run A) and --out */
   runDirB?: string | null; out?: string | null;
+  /** compare: --allow-diff and --min-effect as typed (null: not given) */
+  allowDiff?: string | null; minEffect?: string | null;
   /** --thresholds given after the subcommand */
   thresholds?: string | null;
 }
@@ -126,14 +128,18 @@ function addReadCommands(program: Command, chosen: Chosen): void {
     .description("compare run B against run A (the baseline): cells matched by study, scenario, variant and level; throughput and E2E P50/P95/P99 with a 95 % Welch interval over the repeats and a verdict per cell (Markdown on stdout)")
     .option('--json', 'one JSON line on stdout instead of Markdown')
     .option('--out <dir>', 'also write compare.md, index.html (self-contained) and compare.json into this folder')
-    .option('--thresholds <file>', 'check the rules of this JSON file: compare rules against the comparison, run rules against run B; exit 9 when one is broken')
-    .action((runA: string, runB: string, o: { json?: boolean; out?: string; thresholds?: string }) => {
+    .option('--thresholds <file>', 'check the rules of this JSON file: compare rules against the comparison, run rules against run B; exit 9 when one is broken, 11 when a compare rule is inconclusive')
+    .option('--allow-diff <kinds>', 'compare although the runs differ in these (comma-separated: study, scenario, jdk, cores, quota, pool, latency, load, isolation, or all); without it such runs are not comparable (exit 10)')
+    .option('--min-effect <pct>', 'the minimum effect, % of the baseline mean (default 5%): a run whose repeats spread more (coefficient of variation) makes a verdict "inconclusive"; a compare rule passes an interval around 0 whose slow end stays below it')
+    .action((runA: string, runB: string, o: { json?: boolean; out?: string; thresholds?: string; allowDiff?: string; minEffect?: string }) => {
       chosen.command = 'compare';
       chosen.runDir = runA;
       chosen.runDirB = runB;
       chosen.json = Boolean(o.json);
       chosen.out = o.out ?? null;
       chosen.thresholds = o.thresholds ?? null;
+      chosen.allowDiff = o.allowDiff ?? null;
+      chosen.minEffect = o.minEffect ?? null;
     });
   program
     .command('list')
@@ -214,7 +220,7 @@ function buildProgram(io: Io, studies: readonly Study[], chosen: Chosen): Comman
  * @throws VtbenchError(EXIT.usage) for an unknown option, a missing argument and the like
  */
 export async function parseArgs(argv: readonly string[], io: Io, studies: readonly Study[]): Promise<Parsed | null> {
-  const chosen: Chosen = { command: null, runDir: null, lang: null, reportDir: null, json: false, study: null, runDirB: null, out: null, thresholds: null, sub: null, dirs: null };
+  const chosen: Chosen = { command: null, runDir: null, lang: null, reportDir: null, json: false, study: null, runDirB: null, out: null, allowDiff: null, minEffect: null, thresholds: null, sub: null, dirs: null };
   const program = buildProgram(io, studies, chosen);
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -45,18 +45,28 @@ test('compare of the committed run with itself: Markdown on stdout, --json one l
   assert.equal(await main(['compare', COMMITTED, COMMITTED], c.io, NO_DEPS), EXIT.ok, c.err());
   assert.match(c.out(), /^# Compare: 20261130-100102-seed-000 against 20261130-100102-seed-000/);
   assert.match(c.out(), /Welch's two-sample t interval \(Satterthwaite degrees of freedom\)/);
-  assert.match(c.out(), /10 matched cell\(s\), 40 comparisons: 0 faster, 0 slower, 40 no significant difference, 0 not computable/);
+  // a run against itself: every interval holds 0, so neither faster nor slower can be shown
+  assert.match(c.out(), /10 matched cell\(s\), 40 comparisons: 0 faster, 0 slower, 40 inconclusive, 0 not computable\./);
 
   c = capture();
   const out = join(tmp, 'cmp');
+  // the example's compare rule holds in each of the 10 cells: the interval around 0 rules out a slowdown of 5 % (the repeats' CV is below 1 %)
   assert.equal(await main(['compare', COMMITTED, COMMITTED, '--json', '--out', out, '--thresholds', EXAMPLE], c.io, NO_DEPS), EXIT.ok, c.err());
   const lines = c.out().trim().split('\n');
   assert.equal(lines.length, 1);
-  const j = JSON.parse(lines[0]!) as Comparison & { type: string; thresholds: { status: string }[] };
+  const j = JSON.parse(lines[0]!) as Comparison & { type: string; thresholds: { status: string; detail: string }[] };
   assert.equal(j.type, 'compare');
   assert.equal(j.cells.length, 10);
   assert.ok(j.thresholds.every((o) => o.status === 'held') && j.thresholds.length === 22, JSON.stringify(j.thresholds.map((o) => o.status)));
+  assert.match(j.thresholds[12]!.detail, /^fixed@10: e2e_p95 inconclusive: the interval includes 0, not slower: the interval rules out a slowdown of 5 % or more \(B − A = 0 ms \(\+0 %\), 95 % interval \[-?[\d.]+, [\d.]+\] ms, noise CV [\d.]+ % \(minimum effect 5 %\)\)$/);
   assert.match(c.err(), /22 of 22 check\(s\) held/);
+
+  // the same with a minimum effect below the repeats' noise: the gate cannot tell (exit 11), each cell says why
+  c = capture();
+  assert.equal(await main(['compare', COMMITTED, COMMITTED, '--min-effect', '0.001%', '--thresholds', EXAMPLE], c.io, NO_DEPS), EXIT.inconclusive, c.err());
+  assert.match(c.err(), /threshold inconclusive: rules\/3 "compare: e2e_p95 not slower than baseline": fixed@10: e2e_p95 inconclusive: the interval includes 0; the noise between repeats \(CV [\d.]+ % in A, CV [\d.]+ % in B\) exceeds the minimum effect 0\.001 % \(B − A = 0 ms/);
+  assert.match(c.err(), /thresholds .*thresholds\.example\.json: 12 of 22 check\(s\) held, 10 inconclusive/);
+  assert.match(c.err(), /error: 10 compare check\(s\) of .* inconclusive \(listed above\): neither faster nor slower could be shown/);
   for (const f of ['compare.md', 'index.html', 'compare.json']) assert.ok(existsSync(join(out, f)), f);
   const html = readFileSync(join(out, 'index.html'), 'utf8');
   assert.doesNotMatch(html, /(src|href)="?(https?:)?\/\//, 'no external resource');
@@ -96,7 +106,7 @@ test('compare: n = 1 in a run is "not computable" (no exception), unmatched cell
   c = capture();
   assert.equal(await main(['compare', a, b], c.io, NO_DEPS), EXIT.ok, c.err());
   assert.match(c.out(), /- only in A: fixed c=32 \(study 000, scenario llm-chat\)/);
-  assert.match(c.out(), /0 faster, 0 slower, 0 no significant difference, 20 not computable/);
+  assert.match(c.out(), /0 faster, 0 slower, 0 inconclusive, 20 not computable/);
   assert.match(c.out(), /20 comparison\(s\) have fewer than 2 repeats in a run: their raw difference B − A and ratio B ÷ A are shown without a verdict; run both with `--repeats 3` \(or more\) for one\./);
   assert.match(c.out(), /B: 7 of 12 planned cells have no result/);
 
@@ -108,19 +118,74 @@ test('compare: n = 1 in a run is "not computable" (no exception), unmatched cell
   assert.match(c.err(), /threshold broken: rules\/0 "compare virtual@4: e2e_p95 not slower than baseline": virtual@4: e2e_p95 cannot be checked: not computable \(needs at least 2 values per run \(B has n = 1\); the raw difference is shown without a verdict: give both runs --repeats 3 \(or more\) for one\)/);
 });
 
-test('compare of runs with different settings: nothing matched, every cell listed as unmatched, the differing settings named', async (t) => {
+test('compare of runs with different settings: not comparable (exit 10), nothing matched, every cell listed as unmatched, the differing settings named', async (t) => {
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-cmp-diff-'));
   t.after(() => rmSync(tmp, { recursive: true, force: true }));
   copyRunAsCurrent(FIXTURE_DIR, join(tmp, 'smoke'));
   const c = capture();
-  assert.equal(await main(['compare', COMMITTED, join(tmp, 'smoke'), '--json'], c.io, NO_DEPS), EXIT.ok, c.err());
-  const j = JSON.parse(c.out()) as Comparison;
+  assert.equal(await main(['compare', COMMITTED, join(tmp, 'smoke'), '--json'], c.io, NO_DEPS), EXIT.notComparable, c.err());
+  const j = JSON.parse(c.out().split('\n')[0]!) as Comparison;
+  assert.equal(j.comparable, false);
+  assert.deepEqual([...new Set(j.guard.map((d) => d.kind))], ['pool', 'latency', 'load']);
+  assert.match(c.err(), /error: not comparable: the runs differ in pool of variant fixed: .*; mock latency L \(latencyMs\): A 1500, B 400; load model requestsPerWorker: A 40, B 4\n  hint: .*--allow-diff pool,latency,load/);
   assert.equal(j.cells.length, 0);
   assert.equal(j.onlyInA.length, 10);
   assert.equal(j.onlyInB.length, 6);
   assert.ok(j.differences.includes('requestsPerWorker: A 40, B 4'), j.differences.join('\n'));
   assert.ok(j.differences.includes('latencyMs: A 1500, B 400'), j.differences.join('\n'));
   assert.ok(j.differences.some((d) => /^variant fixed: A .*"threads":32.*, B .*"threads":8/.test(d)), j.differences.join('\n'));
+});
+
+const RUNS = join(ROOT, 'runs');
+
+test('compare of committed runs of different studies: not comparable with the differences (exit 10); --allow-diff compares and says what differed', async (t) => {
+  const tmp = mkdtempSync(join(tmpdir(), 'vtbench-cmp-guard-'));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  const s003 = join(RUNS, '20261201-061659-003-seed-003');
+  const s004 = join(RUNS, '20261201-053137-004-seed-004-http');
+  let c = capture();
+  assert.equal(await main(['compare', s003, s004], c.io, NO_DEPS), EXIT.notComparable, c.err());
+  assert.match(c.out(), /## Not comparable\n\n[^\n]*\n\n- study: A "003", B "004" \(study\)\n- scenario: A "sleep-sweep", B "servlet-sleep" \(scenario\)\n/);
+  assert.match(c.out(), /- mock latency L \(latencyMs\): A 1000, B 50 \(latency\)/);
+  assert.match(c.out(), /To compare anyway, name what may differ: `--allow-diff study,scenario,pool,latency,load`/);
+  assert.match(c.err(), /error: not comparable: the runs differ in study: A "003", B "004"; /);
+
+  // two runs of study 000 whose load model differs (40 requests per worker started together; 4 with a ramp): refused, then compared when allowed
+  const b = join(RUNS, '20261201-113357-000-followups');
+  c = capture();
+  assert.equal(await main(['compare', COMMITTED, b, '--json'], c.io, NO_DEPS), EXIT.notComparable, c.err());
+  const refused = JSON.parse(c.out().split('\n')[0]!) as Comparison;
+  assert.deepEqual(refused.guard.map((d) => [d.kind, d.text, d.allowed]), [
+    ['load', 'load model requestsPerWorker: A 40, B 4', false],
+    ['load', 'load model start: A "together", B "ramp"', false],
+    ['load', 'load model rampMs: A (not recorded), B 1500', false],
+  ]);
+  assert.equal(refused.cells.length, 6);
+  assert.ok(refused.cells.every((x) => x.metrics.every((m) => m.verdict === 'not comparable' && m.diff !== null)));
+  c = capture();
+  assert.equal(await main(['compare', COMMITTED, b, '--allow-diff', 'load'], c.io, NO_DEPS), EXIT.ok, c.err());
+  assert.doesNotMatch(c.out(), /## Not comparable/);
+  assert.match(c.out(), /Compared although the runs differ in these \(allowed by `--allow-diff load`\); a difference below may come from them:\n\n- load model requestsPerWorker: A 40, B 4 \(load\)\n- load model start: A "together", B "ramp" \(load\)\n/);
+  // the followups ran 1 repeat: raw differences without a verdict
+  assert.match(c.out(), /6 matched cell\(s\), 24 comparisons: 0 faster, 0 slower, 0 inconclusive, 24 not computable\./);
+  // a compare rule on runs that are not comparable: exit 10, the rule says why; a broken run rule (9) takes precedence
+  c = capture();
+  assert.equal(await main(['compare', COMMITTED, b, '--thresholds', EXAMPLE], c.io, NO_DEPS), EXIT.thresholds, c.err());
+  assert.match(c.err(), /16 of 18 check\(s\) held, 1 broken, 1 not comparable/);
+  const rules = join(tmp, 'compare-only.json');
+  writeFileSync(rules, JSON.stringify({ rules: ['compare: e2e_p95 not slower than baseline'] }));
+  c = capture();
+  assert.equal(await main(['compare', COMMITTED, b, '--thresholds', rules], c.io, NO_DEPS), EXIT.notComparable, c.err());
+  assert.match(c.err(), /threshold not comparable: rules\/0 "compare: e2e_p95 not slower than baseline": the runs are not comparable: load model requestsPerWorker: A 40, B 4; .* \(--allow-diff load compares them anyway\)/);
+});
+
+test('compare: a bad --allow-diff or --min-effect exits 2 naming the option and the valid values, before any run is read', async () => {
+  let c = capture();
+  assert.equal(await main(['compare', '/nonexistent/a', '/nonexistent/b', '--allow-diff', 'jdk,cpus'], c.io, NO_DEPS), EXIT.usage);
+  assert.match(c.err(), /error: --allow-diff: unknown 'cpus' \(valid: study, scenario, jdk, cores, quota, pool, latency, load, isolation, or all\)/);
+  c = capture();
+  assert.equal(await main(['compare', '/nonexistent/a', '/nonexistent/b', '--min-effect', '0%'], c.io, NO_DEPS), EXIT.usage);
+  assert.match(c.err(), /error: --min-effect: '0%' is not a percentage above 0 and below 100/);
 });
 
 test('compare: a missing run folder exits 7 naming it; a bad --thresholds file exits 2 before any run is read', async (t) => {

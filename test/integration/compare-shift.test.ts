@@ -60,7 +60,7 @@ function verdicts(c: Comparison): Map<string, number> {
   return out;
 }
 
-test('compare: the committed run against itself shows no significant difference anywhere, every cell matched', async () => {
+test('compare: the committed run against itself is inconclusive everywhere (every interval holds 0), every cell matched', async () => {
   const a = await loadCommitted();
   const c = compareRuns(a, a);
   assert.equal(c.cells.length, 10);
@@ -68,7 +68,7 @@ test('compare: the committed run against itself shows no significant difference 
   assert.deepEqual(c.onlyInB, []);
   for (const cell of c.cells) {
     for (const m of cell.metrics) {
-      assert.equal(m.verdict, 'no significant difference', `${cell.variant}@${cell.level} ${m.metric}`);
+      assert.equal(m.verdict, 'inconclusive', `${cell.variant}@${cell.level} ${m.metric}`);
       assert.equal(m.diff, 0);
       assert.ok(m.ci !== null && m.ci[0] < 0 && m.ci[1] > 0, `${cell.variant}@${cell.level} ${m.metric}: interval around 0`);
     }
@@ -84,12 +84,14 @@ test('compare: a 5 % slowdown made through the real resummarize path is detected
   const slowRun = await loadRun(join(tmp, 'slow'));
   const same = compareRuns(base, await loadRun(join(tmp, 'same')));
   const slow = compareRuns(base, slowRun);
-  // the unchanged copy: no metric of any cell differs significantly
-  assert.deepEqual(Object.fromEntries(verdicts(same)), { 'no significant difference': 40 });
+  // the unchanged copy: no metric of any cell differs significantly (every interval holds 0)
+  assert.deepEqual(Object.fromEntries(verdicts(same)), { inconclusive: 40 });
   // the 5 % slowdown: detected as "slower" everywhere except one metric whose repeats alone spread
   // more than 5 %: fixed@50 E2E P50 (per repeat 2,545 / 2,925 / 2,948 ms, SD 226 ms = 8 % of the
   // mean: at c = 50 > 32 threads answers come at about 1.5 s and 3 s, and the median sits near the step)
-  assert.deepEqual(Object.fromEntries(verdicts(slow)), { slower: 39, 'no significant difference': 1 });
+  assert.deepEqual(Object.fromEntries(verdicts(slow)), { slower: 39, inconclusive: 1 });
+  const p50 = slow.cells.find((x) => x.variant === 'fixed' && x.level === 50)!.metrics.find((m) => m.metric === 'e2e_p50')!;
+  assert.match(p50.reason ?? '', /the noise between repeats \(CV \d+\.\d % in A, CV \d+\.\d % in B\) exceeds the minimum effect 5 %/);
   for (const cell of slow.cells) {
     for (const m of cell.metrics) {
       const what = `${cell.variant}@${cell.level} ${m.metric}`;
@@ -101,7 +103,7 @@ test('compare: a 5 % slowdown made through the real resummarize path is detected
   }
   // and the other way round the same shift reads as faster
   const fast = compareRuns(slowRun, base);
-  assert.deepEqual(Object.fromEntries(verdicts(fast)), { faster: 39, 'no significant difference': 1 });
+  assert.deepEqual(Object.fromEntries(verdicts(fast)), { faster: 39, inconclusive: 1 });
 
   // the CI gate: `compare --thresholds thresholds.example.json` passes the unchanged copy and fails
   // the slowed one with exit 9, naming each cell whose E2E P95 is slower; the example's run rules,

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { COMPARE_METHOD, COMPARE_METRICS, CONFIDENCE, METRIC_INFO, compareMetric, compareRuns, settingDifferences } from '../../src/report/compare/model.ts';
+import { COMPARE_METHOD, COMPARE_METRICS, CONFIDENCE, DEFAULT_MIN_EFFECT_PCT, METRIC_INFO, compareMethod, compareMetric, compareRuns, parseMinEffect, settingDifferences } from '../../src/report/compare/model.ts';
+import { VtbenchError, EXIT } from '../../src/types/errors.ts';
 import { tQuantile } from '../../src/compute/stats/tdist.ts';
 import type { LoadedRun } from '../../src/report/load.ts';
 import type { CellResult } from '../../src/types/run.ts';
@@ -29,8 +30,11 @@ test('the metrics, their labels, units and better direction; the stated method',
   // what the method states in every output: the unit, the sign of the difference, the verdict rule,
   // when it is not computable, and the multiple-comparisons warning
   assert.match(COMPARE_METHOD, /\(one value per repeat: its whole-run throughput, its E2E P50\/P95\/P99\); difference = mean of B − mean of A\. /);
-  assert.match(COMPARE_METHOD, /A verdict is "faster" or "slower" when the interval excludes 0, else "no significant difference"; /);
+  assert.match(COMPARE_METHOD, /The noise of a run is the coefficient of variation of its repeats \(SD ÷ mean\)\. /);
+  assert.match(COMPARE_METHOD, /A verdict is "faster" or "slower" when the interval excludes 0 and the noise of both runs is at most the minimum effect \(5 %, --min-effect\); else "inconclusive" /);
+  assert.match(compareMethod(2.5), /minimum effect \(2\.5 %, --min-effect\)/);
   assert.match(COMPARE_METHOD, /with fewer than 2 repeats in a run it is "not computable"/);
+  assert.match(COMPARE_METHOD, /"not comparable" unless --allow-diff names those differences/);
   assert.match(COMPARE_METHOD, /over many cells about 1 in 20 shows a difference by chance when there is none\.$/);
 });
 
@@ -41,8 +45,12 @@ test('compareMetric: throughput up by 20 % with a worked interval is "faster"', 
   const q = tQuantile(0.975, 4);
   const [lo, hi] = [20 - q * Math.sqrt(8 / 3), 20 + q * Math.sqrt(8 / 3)];
   assert.deepEqual([r.metric, r.label, r.unit, r.better], ['throughput', 'throughput (whole run)', 'req/s', 'higher']);
-  assert.deepEqual(r.a, { n: 3, missing: 0, mean: 100, sd: 2, values: [100, 102, 98] });
-  assert.deepEqual(r.b, { n: 3, missing: 0, mean: 120, sd: 2, values: [120, 122, 118] });
+  // the noise: CV = SD ÷ mean = 2 % in A, 2 / 120 = 1.67 % in B; the larger is the comparison's
+  assert.deepEqual(r.a, { n: 3, missing: 0, mean: 100, sd: 2, cvPct: 2, values: [100, 102, 98] });
+  assert.deepEqual(r.b, { n: 3, missing: 0, mean: 120, sd: 2, cvPct: (2 / 120) * 100, values: [120, 122, 118] });
+  assert.equal(r.noisePct, 2);
+  assert.equal(r.minEffectPct, DEFAULT_MIN_EFFECT_PCT);
+  assert.equal(r.reason, null);
   assert.equal(r.diff, 20);
   assert.equal(r.diffPct, 20);
   close(r.ci![0], lo, 'ci low');
@@ -64,10 +72,20 @@ test('compareMetric: the verdict follows the better direction of the metric', ()
   // the other latency metrics read their own percentile: p50 = p95 / 2, p99 = 2 · p95
   assert.equal(compareMetric('e2e_p50', lat(120, 122, 118), lat(100, 102, 98)).diff, -10);
   assert.equal(compareMetric('e2e_p99', lat(120, 122, 118), lat(100, 102, 98)).diff, -40);
-  // an interval that holds 0
+  // an interval that holds 0 (with noise 10 % above the minimum effect too): inconclusive, both reasons given
   const none = compareMetric('throughput', tp(100, 110, 90), tp(101, 111, 91));
   assert.ok(none.ci![0] < 0 && none.ci![1] > 0);
-  assert.equal(none.verdict, 'no significant difference');
+  assert.equal(none.verdict, 'inconclusive');
+  assert.equal(none.reason, 'the interval includes 0; the noise between repeats (CV 10.0 % in A, CV 9.9 % in B) exceeds the minimum effect 5 %');
+  // 20 repeats a side spreading ± 6 %: the interval (± 3.9 %) rules out a 5 % slowdown, but the noise
+  // (CV 6.2 %) is above the minimum effect, so a not-slower gate cannot pass it
+  const many = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 94 : 106));
+  const wide = compareMetric('throughput', tp(...many), tp(...many));
+  assert.ok(-wide.ciPct![0] < 5 && wide.noisePct! > 5, `${wide.ciPct} ${wide.noisePct}`);
+  assert.deepEqual([wide.verdict, wide.notSlower], ['inconclusive', false]);
+  assert.equal(compareMetric('throughput', tp(...many), tp(...many), 7).notSlower, true, 'quiet against a 7 % minimum effect');
+  // the same data with a minimum effect above the noise: only the interval makes it inconclusive
+  assert.equal(compareMetric('throughput', tp(100, 110, 90), tp(101, 111, 91), 20).reason, 'the interval includes 0');
   // diffPct relative to A: (−2.5 / 50) · 100 = −5 %
   assert.equal(compareMetric('throughput', tp(49, 51), tp(47.5, 47.5)).diffPct, -5);
   // the ratio of the means B ÷ A: 47.5 / 50
@@ -81,7 +99,7 @@ test('compareMetric: no spread in either run — exact difference, point interva
   const down = compareMetric('throughput', tp(5, 5), tp(3, 3));
   assert.equal(down.verdict, 'slower');
   const same = compareMetric('throughput', tp(3, 3), tp(3, 3));
-  assert.deepEqual([same.diff, same.ci, same.p, same.verdict], [0, [0, 0], 1, 'no significant difference']);
+  assert.deepEqual([same.diff, same.ci, same.p, same.verdict, same.reason], [0, [0, 0], 1, 'inconclusive', 'the interval includes 0']);
 });
 
 test('compareMetric: mean(A) = 0 has no relative difference', () => {
@@ -95,15 +113,16 @@ test('compareMetric: mean(A) = 0 has no relative difference', () => {
 
 test('compareMetric: fewer than 2 values is not computable; missing and non-finite values counted', () => {
   const r = compareMetric('throughput', tp(100, null), tp(120, 122, Number.NaN, Infinity));
-  assert.deepEqual(r.a, { n: 1, missing: 1, mean: 100, sd: null, values: [100] });
-  assert.deepEqual(r.b, { n: 2, missing: 2, mean: 121, sd: Math.SQRT2, values: [120, 122] });
+  assert.deepEqual(r.a, { n: 1, missing: 1, mean: 100, sd: null, cvPct: null, values: [100] });
+  assert.deepEqual(r.b, { n: 2, missing: 2, mean: 121, sd: Math.SQRT2, cvPct: (Math.SQRT2 / 121) * 100, values: [120, 122] });
+  assert.deepEqual([r.noisePct, r.reason], [null, null]);
   // no interval and no verdict, but the raw difference and ratio of the means (issue 31 item 7)
   assert.deepEqual([r.diff, r.diffPct, r.ratio, r.ci, r.ciPct, r.df, r.t, r.p], [21, 21, 1.21, null, null, null, null, null]);
   assert.equal(r.verdict, 'not computable');
   assert.equal(r.note, 'needs at least 2 values per run (A has n = 1); 3 repeat(s) without a value; the raw difference is shown without a verdict: give both runs --repeats 3 (or more) for one');
   // no value at all in a run: mean null, no difference, no hint to repeat
   const e = compareMetric('e2e_p99', [cell('v', 1, 1, 1, null)], lat(1, 2));
-  assert.deepEqual(e.a, { n: 0, missing: 1, mean: null, sd: null, values: [] });
+  assert.deepEqual(e.a, { n: 0, missing: 1, mean: null, sd: null, cvPct: null, values: [] });
   assert.deepEqual([e.diff, e.diffPct, e.ratio], [null, null, null]);
   // the same with B empty: no difference, percentage or ratio either (B's mean is missing, not 0)
   const eb = compareMetric('throughput', tp(100, 102), tp(null));
@@ -174,8 +193,14 @@ test('compareRuns: cells matched by (study, scenario, variant, level), repeats i
   const b = run({ runId: 'b', options: { requestsPerWorker: 8 }, cells: [cell('pool', 10, 1, 22), cell('pool', 10, 2, 23), cell('vt', 20, 1, 30)] });
   const c = compareRuns(a, b);
   assert.equal(c.kind, 'vtbench-compare');
-  assert.equal(c.version, 1);
+  assert.equal(c.version, 2);
   assert.equal(c.method, COMPARE_METHOD);
+  assert.equal(c.minEffectPct, 5);
+  // requestsPerWorker differs (the load model): not comparable, every verdict says so
+  assert.equal(c.comparable, false);
+  assert.deepEqual(c.guard, [{ kind: 'load', text: 'load model requestsPerWorker: A 40, B 8', allowed: false }]);
+  assert.deepEqual(c.allowDiff, []);
+  assert.ok(c.cells.every((x) => x.metrics.every((m) => m.verdict === 'not comparable')));
   assert.equal(c.confidence, 0.95);
   assert.deepEqual(c.a, { runDir: '/runs/a', runId: 'a', study: '000', profile: 'quick', status: 'complete', gaps: ['cell x missing'] });
   assert.equal(c.b.runId, 'b');

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isCompareRule, parseRuleText, readThresholds, ruleText, unitOf } from '../../src/report/thresholds/rules.ts';
+import { holds, isCompareRule, parseRuleText, readThresholds, ruleText, show, unitOf } from '../../src/report/thresholds/rules.ts';
 import { EXIT, VtbenchError } from '../../src/types/errors.ts';
 
 const HINT = 'see thresholds.example.json and docs/compare-and-thresholds.md, section "Thresholds", for the rule forms';
@@ -21,6 +21,15 @@ test('unitOf and isCompareRule', () => {
   assert.equal(isCompareRule({ cell: '*@*', metric: 'throughput', op: '>=', value: 1 }), false);
 });
 
+test('holds: each operator at, below and above the limit; show: the value with its unit and decimals', () => {
+  const at = (op: '>=' | '<=' | '>' | '<') => [holds(1, op, 2), holds(2, op, 2), holds(3, op, 2)];
+  assert.deepEqual(at('>='), [false, true, true]);
+  assert.deepEqual(at('<='), [true, true, false]);
+  assert.deepEqual(at('>'), [false, false, true]);
+  assert.deepEqual(at('<'), [true, false, false]);
+  assert.deepEqual([show(1.23456, 'throughput'), show(1.23456, 'e2e_p95'), show(0.123456, 'error_rate'), show(2, 'e2e_p50')], ['1.23 req/s', '1.23 ms', '0.1235', '2 ms']);
+});
+
 test('ruleText: the short form of each kind of rule', () => {
   assert.equal(ruleText({ cell: 'a@1', metric: 'throughput', op: '>=', value: 20 }), 'a@1: throughput >= 20 req/s');
   assert.equal(ruleText({ cell: 'a@1', metric: 'e2e_p95', op: '<=', value: 100 }), 'a@1: e2e_p95 <= 100ms');
@@ -29,6 +38,11 @@ test('ruleText: the short form of each kind of rule', () => {
   assert.equal(ruleText({ compare: 'not-slower', metric: 'e2e_p99' }), 'compare: e2e_p99 not slower than baseline');
   assert.equal(ruleText({ compare: 'not-slower', metric: 'e2e_p99', cell: '*@*' }), 'compare: e2e_p99 not slower than baseline');
   assert.equal(ruleText({ compare: 'not-slower', metric: 'e2e_p99', cell: 'a@5' }), 'compare a@5: e2e_p99 not slower than baseline');
+  // a windowed rule: the window after ' over '; the text form reads back to the same rule
+  const w = { cell: 'a@1', metric: 'e2e_p95', op: '<=', value: 100, window: 'last:10s' } as const;
+  assert.equal(ruleText(w), 'a@1: e2e_p95 <= 100ms over last:10s');
+  assert.deepEqual(parseRuleText(ruleText(w)), { rule: w });
+  assert.deepEqual(parseRuleText('a@1: throughput >= 0.5 * bound  over  every:5s '), { rule: { cell: 'a@1', metric: 'throughput', op: '>=', value: 0.5, of: 'bound', window: 'every:5s' } });
 });
 
 test('parseRuleText: compare rules, with and without a cell', () => {
@@ -54,7 +68,7 @@ test('parseRuleText: a unit that is not the metric\'s is refused, never converte
   assert.deepEqual(parseRuleText('a@1: throughput >= 5ms'), { problem: 'throughput is in req/s, not ms' });
   assert.deepEqual(parseRuleText('a@1: e2e_p50 <= 5 req/s'), { problem: 'e2e_p50 is in ms, not req/s' });
   assert.deepEqual(parseRuleText('a@1: error_rate <= 0.1ms'), { problem: 'error_rate is in no unit (a fraction 0..1), not ms' });
-  const neither = "has neither form '<variant>@<level>: <metric> <op> <number>[ms|req/s| * bound]' nor 'compare[ <variant>@<level>]: <metric> not slower than baseline'";
+  const neither = "has neither form '<variant>@<level>: <metric> <op> <number>[ms|req/s| * bound][ over <window>]' nor 'compare[ <variant>@<level>]: <metric> not slower than baseline'";
   for (const t of ['nonsense', 'a@0: throughput >= 1', 'a: throughput >= 1', 'a@1: throughput = 1', 'a@1: throughput >= x', 'a@1: throughput >= 1 s', 'compare: throughput faster than baseline', 'a@1 throughput >= 1']) {
     assert.deepEqual(parseRuleText(t), { problem: neither }, t);
   }
@@ -115,7 +129,7 @@ test('readThresholds: a structured rule checked against the form it was meant to
 
 test('readThresholds: text rules — neither form, a unit mismatch, an unknown metric', () => {
   refuses({ rules: ['nonsense'] },
-    "rules/0 \"nonsense\" has neither form '<variant>@<level>: <metric> <op> <number>[ms|req/s| * bound]' nor 'compare[ <variant>@<level>]: <metric> not slower than baseline'");
+    "rules/0 \"nonsense\" has neither form '<variant>@<level>: <metric> <op> <number>[ms|req/s| * bound][ over <window>]' nor 'compare[ <variant>@<level>]: <metric> not slower than baseline'");
   refuses({ rules: ['a@1: throughput >= 1', 'a@1: throughput >= 5ms'] }, 'rules/1 "a@1: throughput >= 5ms" throughput is in req/s, not ms');
   const unknown = '(run rules: throughput, e2e_p50, e2e_p95, e2e_p99, error_rate; compare rules: throughput, e2e_p50, e2e_p95, e2e_p99)';
   refuses({ rules: ['a@1: foo >= 1'] }, `rules/0 "a@1: foo >= 1": unknown metric 'foo' ${unknown}`);

@@ -69,7 +69,7 @@ test('run rules against the committed run: median of the repeats against the lim
     'nosuch@10: e2e_p50 < 1ms',
     'compare: e2e_p95 not slower than baseline',
   ] }, 'rules.json');
-  const o = checkRun(t, run.summary);
+  const o = checkRun(t, run);
   const by = (i: number) => o.filter((x) => x.index === i);
   assert.deepEqual(by(0).map((x) => [x.cell, x.status]), [['virtual@500', 'held']]);
   assert.equal(by(0)[0]!.measured, 328.67169503684045);

@@ -1,37 +1,44 @@
 /** `run.mjs compare <runA> <runB>`: run B against the baseline run A. */
 import { resolve } from 'node:path';
 import type { Study } from '../../types/study.ts';
-import { EXIT } from '../../types/errors.ts';
+import { EXIT, VtbenchError } from '../../types/errors.ts';
 import { checkWritable } from '../../adapters/host/prereq.ts';
 import { loadRun } from '../../report/load.ts';
 import { writeAll } from '../../report/write.ts';
-import { compareRuns } from '../../report/compare/model.ts';
+import { compareRuns, parseMinEffect } from '../../report/compare/model.ts';
+import { parseAllowDiff } from '../../report/compare/guard.ts';
 import { renderCompareHtml, renderCompareJson, renderCompareMd } from '../../report/compare/render.ts';
 import type { Thresholds } from '../../report/thresholds/rules.ts';
 import { checkCompare, enforce } from '../../report/thresholds/check.ts';
 import type { Io } from '../common.ts';
 
-/** What `compare` was given: the two run folders as typed, `--out` (null: none), `--json`, the loaded `--thresholds`. */
+/** What `compare` was given: the two run folders as typed, `--out` (null: none), `--json`, the loaded `--thresholds`, `--allow-diff` and `--min-effect` as typed (null: not given). */
 export interface CompareArgs {
   runA: string;
   runB: string;
   out: string | null;
   json: boolean;
   thresholds: Thresholds | null;
+  allowDiff?: string | null;
+  minEffect?: string | null;
 }
 
 /**
  * `compare <runA> <runB>`: load both runs (read-only, every file validated), compare, print
  * Markdown (or one JSON line with --json), write the three files with --out, then check
- * --thresholds (the comparison is out before a broken rule ends the command with exit 9).
+ * --thresholds (the comparison is out before a rule ends the command with exit 9, 10 or 11).
+ * @throws VtbenchError(EXIT.usage) for a bad --allow-diff or --min-effect (before any run is read);
+ *   VtbenchError(EXIT.notComparable) after printing, when the runs differ in a guarded setting not allowed
  */
-export async function compareCommand({ runA, runB, out: outArg, json, thresholds }: CompareArgs, io: Io, studies: readonly Study[]): Promise<number> {
+export async function compareCommand({ runA, runB, out: outArg, json, thresholds, allowDiff, minEffect }: CompareArgs, io: Io, studies: readonly Study[]): Promise<number> {
+  const allow = allowDiff == null ? [] : parseAllowDiff(allowDiff);
+  const minEffectPct = minEffect == null ? undefined : parseMinEffect(minEffect);
   const dirA = resolve(process.cwd(), runA);
   const dirB = resolve(process.cwd(), runB);
   const a = await loadRun(dirA, { studies });
   const b = await loadRun(dirB, { studies });
-  const c = compareRuns(a, b);
-  const outcomes = thresholds ? checkCompare(thresholds, c, b.summary) : null;
+  const c = compareRuns(a, b, { allowDiff: allow, ...(minEffectPct === undefined ? {} : { minEffectPct }) });
+  const outcomes = thresholds ? checkCompare(thresholds, c, b) : null;
   if (outArg) {
     const out = resolve(process.cwd(), outArg);
     await checkWritable(out, 'out');
@@ -43,6 +50,14 @@ export async function compareCommand({ runA, runB, out: outArg, json, thresholds
     io.stderr.write(`comparison written: ${paths.join(', ')}\n`);
   }
   io.stdout.write(json ? JSON.stringify({ type: 'compare', ...c, thresholds: outcomes }) + '\n' : renderCompareMd(c));
-  if (thresholds && outcomes) enforce(thresholds, outcomes, io.stderr, outArg ? 'the comparison is printed and written' : 'the comparison is printed');
+  const after = outArg ? 'the comparison is printed and written' : 'the comparison is printed';
+  if (thresholds && outcomes) enforce(thresholds, outcomes, io.stderr, after);
+  if (!c.comparable) {
+    const blocking = c.guard.filter((d) => !d.allowed);
+    throw new VtbenchError(
+      `not comparable: the runs differ in ${blocking.map((d) => d.text).join('; ')}`,
+      `${after} (every verdict "not comparable"); compare runs measured alike, or name what may differ: --allow-diff ${[...new Set(blocking.map((d) => d.kind))].join(',')}`,
+      EXIT.notComparable);
+  }
   return EXIT.ok;
 }

@@ -1,7 +1,10 @@
 /**
  * Run-versus-run comparison: cells of two runs matched by (study, scenario, variant, level); for
  * whole-run throughput and E2E P50/P95/P99 the difference B − A of the per-repeat means with a 95 %
- * Welch interval over the per-repeat values (src/compute/stats/welch.ts), and a verdict per metric.
+ * Welch interval over the per-repeat values (src/compute/stats/welch.ts), the noise of each run (the
+ * coefficient of variation of its repeats), and one of three verdicts per metric: faster, slower or
+ * inconclusive (issue 33 item 4). Runs that differ in what changes the bounds or the host
+ * (guard.ts) are "not comparable" unless the user allowed those differences (issue 33 item 3).
  * Pure: two loaded runs in, a serialisable Comparison out.
  *
  * The method, stated in every output (COMPARE_METHOD): each repeat of a cell gives one value of
@@ -14,6 +17,8 @@
 import type { LoadedRun } from '../load.ts';
 import type { CellResult } from '../../types/run.ts';
 import { welch } from '../../compute/stats/welch.ts';
+import { EXIT, VtbenchError } from '../../types/errors.ts';
+import { guardDifferences, type GuardDifference, type GuardKind } from './guard.ts';
 
 /** Metrics compared, with the names threshold rules use. */
 export const COMPARE_METRICS = ['throughput', 'e2e_p50', 'e2e_p95', 'e2e_p99'] as const;
@@ -29,14 +34,27 @@ export const METRIC_INFO: Record<CompareMetric, { label: string; unit: 'req/s' |
 
 export const CONFIDENCE = 0.95;
 
-export const COMPARE_METHOD =
-  "Welch's two-sample t interval (Satterthwaite degrees of freedom), 95 %, over the per-repeat values of each cell " +
-  '(one value per repeat: its whole-run throughput, its E2E P50/P95/P99); difference = mean of B − mean of A. ' +
-  'A verdict is "faster" or "slower" when the interval excludes 0, else "no significant difference"; ' +
-  'with fewer than 2 repeats in a run it is "not computable" (the raw difference and ratio are still shown). Each metric of each cell is its own test: ' +
-  'over many cells about 1 in 20 shows a difference by chance when there is none.';
+/** The default `--min-effect`, % of A's mean: the noise between repeats a verdict tolerates. */
+export const DEFAULT_MIN_EFFECT_PCT = 5;
 
-export type Verdict = 'faster' | 'slower' | 'no significant difference' | 'not computable';
+/** The method as stated in every output, with the minimum effect in force. */
+export function compareMethod(minEffectPct: number = DEFAULT_MIN_EFFECT_PCT): string {
+  return "Welch's two-sample t interval (Satterthwaite degrees of freedom), 95 %, over the per-repeat values of each cell " +
+    '(one value per repeat: its whole-run throughput, its E2E P50/P95/P99); difference = mean of B − mean of A. ' +
+    'The noise of a run is the coefficient of variation of its repeats (SD ÷ mean). ' +
+    `A verdict is "faster" or "slower" when the interval excludes 0 and the noise of both runs is at most the minimum effect (${minEffectPct} %, --min-effect); ` +
+    'else "inconclusive" (the interval includes 0, or the repeats of a run spread more than the effect asked for); ' +
+    'with fewer than 2 repeats in a run it is "not computable" (the raw difference and ratio are still shown); ' +
+    'runs that differ in what changes the bounds or the host are "not comparable" unless --allow-diff names those differences. Each metric of each cell is its own test: ' +
+    'over many cells about 1 in 20 shows a difference by chance when there is none.';
+}
+
+export const COMPARE_METHOD = compareMethod();
+
+export type Verdict = 'faster' | 'slower' | 'inconclusive' | 'not computable' | 'not comparable';
+
+/** The verdicts in the order they are counted and listed. */
+export const VERDICTS: readonly Verdict[] = ['faster', 'slower', 'inconclusive', 'not computable', 'not comparable'];
 
 /** One run's side of a metric: the per-repeat values (nulls left out), their mean and SD. */
 export interface Side {
@@ -46,6 +64,8 @@ export interface Side {
   mean: number | null;
   /** sample SD (n − 1); null for n < 2 */
   sd: number | null;
+  /** the run's noise: coefficient of variation of its repeats, SD ÷ |mean| × 100 (%); null for n < 2 or mean 0 */
+  cvPct: number | null;
   values: number[];
 }
 
@@ -69,7 +89,20 @@ export interface MetricComparison {
   df: number | null;
   t: number | null;
   p: number | null;
+  /** the larger noise of the two runs (Side.cvPct), %; null when not computable */
+  noisePct: number | null;
+  /** the minimum effect the verdict was judged against, % of A's mean (--min-effect) */
+  minEffectPct: number;
   verdict: Verdict;
+  /** why the verdict is inconclusive (the interval includes 0; the noise exceeds the minimum effect); null otherwise */
+  reason: string | null;
+  /**
+   * B is shown not slower by the minimum effect or more: the verdict is "faster", or it is
+   * "inconclusive" only because the interval includes 0 while its slow end stays below the minimum
+   * effect (relative to A's mean) and neither run's noise exceeds it — what a `not slower` gate
+   * passes on (a non-inferiority test with the minimum effect as its margin). False otherwise.
+   */
+  notSlower: boolean;
   /** why not computable, or a note (e.g. no spread in either run) */
   note: string | null;
 }
@@ -101,9 +134,18 @@ export interface RunRef {
 
 export interface Comparison {
   kind: 'vtbench-compare';
-  version: 1;
+  /** 2: three verdicts, the noise and the environment guard (issue 33) */
+  version: 2;
   method: string;
   confidence: number;
+  /** the minimum effect, % of A's mean (--min-effect) */
+  minEffectPct: number;
+  /** false when the runs differ in a guarded setting not allowed by --allow-diff: every verdict is then "not comparable" */
+  comparable: boolean;
+  /** the guarded differences (guard.ts), each marked allowed or not */
+  guard: GuardDifference[];
+  /** the kinds --allow-diff named */
+  allowDiff: GuardKind[];
   a: RunRef;
   b: RunRef;
   /** cells present in both runs, A's order */
@@ -118,16 +160,19 @@ export interface Comparison {
   differences: string[];
 }
 
-function keyOf(k: CellKey): string {
-  return JSON.stringify([k.study, k.scenario, k.variant, k.level]);
+/** What a cell is matched on: all four, or without study / scenario when --allow-diff allows them to differ. */
+interface MatchOn { study: boolean; scenario: boolean }
+
+function keyOf(k: CellKey, on: MatchOn): string {
+  return JSON.stringify([on.study ? k.study : '*', on.scenario ? k.scenario : '*', k.variant, k.level]);
 }
 
 /** The cells of a run grouped by key, in the run's order (the loader's: planned order). */
-function groups(run: LoadedRun): Map<string, { key: CellKey; cells: CellResult[] }> {
+function groups(run: LoadedRun, on: MatchOn): Map<string, { key: CellKey; cells: CellResult[] }> {
   const out = new Map<string, { key: CellKey; cells: CellResult[] }>();
   for (const c of run.cells) {
     const key: CellKey = { study: run.manifest.options.study, scenario: c.scenario, variant: c.variant, level: c.concurrency };
-    const k = keyOf(key);
+    const k = keyOf(key, on);
     const g = out.get(k) ?? { key, cells: [] };
     g.cells.push(c);
     out.set(k, g);
@@ -147,15 +192,40 @@ function side(cells: readonly CellResult[], of: (c: CellResult) => number | null
   const n = values.length;
   const mean = n > 0 ? values.reduce((s, x) => s + x, 0) / n : null;
   const sd = n > 1 && mean !== null ? Math.sqrt(values.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1)) : null;
-  return { n, missing, mean, sd, values };
+  const cvPct = sd !== null && mean !== null && mean !== 0 ? (sd / Math.abs(mean)) * 100 : null;
+  return { n, missing, mean, sd, cvPct, values };
 }
 
-/** Compare one metric of a matched cell. */
-export function compareMetric(metric: CompareMetric, a: readonly CellResult[], b: readonly CellResult[]): MetricComparison {
+/**
+ * `--min-effect`: a percentage of A's mean, `5%` or `5`.
+ * @throws VtbenchError(EXIT.usage) naming the option when it is not a number above 0 and below 100
+ */
+export function parseMinEffect(text: string): number {
+  const m = /^\s*(\d+(?:\.\d*)?|\.\d+)\s*%?\s*$/.exec(text);
+  const v = m ? Number(m[1]) : NaN;
+  if (!(v > 0 && v < 100)) throw new VtbenchError(`--min-effect: '${text}' is not a percentage above 0 and below 100`, `give the minimum effect, % of the baseline's mean (the noise between repeats a verdict tolerates), e.g. --min-effect 5% (the default ${DEFAULT_MIN_EFFECT_PCT} %)`, EXIT.usage);
+  return v;
+}
+
+/** Why a computable comparison is inconclusive (empty: it is not): the interval holds 0, a run's noise exceeds the minimum effect. */
+function inconclusiveReasons(ci: [number, number], A: Side, B: Side, minEffectPct: number): string[] {
+  const out: string[] = [];
+  if (ci[0] <= 0 && ci[1] >= 0) out.push('the interval includes 0');
+  const noisy = ([['A', A], ['B', B]] as const).filter(([, s]) => s.cvPct !== null && s.cvPct > minEffectPct);
+  if (noisy.length > 0) out.push(`the noise between repeats (${noisy.map(([w, s]) => `CV ${s.cvPct!.toFixed(1)} % in ${w}`).join(', ')}) exceeds the minimum effect ${minEffectPct} %`);
+  return out;
+}
+
+/**
+ * Compare one metric of a matched cell.
+ * @param minEffectPct the minimum effect, % of A's mean: a run whose repeats spread more (CV) makes the verdict inconclusive
+ */
+export function compareMetric(metric: CompareMetric, a: readonly CellResult[], b: readonly CellResult[], minEffectPct: number = DEFAULT_MIN_EFFECT_PCT): MetricComparison {
   const info = METRIC_INFO[metric];
   const A = side(a, info.of);
   const B = side(b, info.of);
-  const base = { metric, label: info.label, unit: info.unit, better: info.better, a: A, b: B };
+  const noisePct = A.cvPct !== null || B.cvPct !== null ? Math.max(A.cvPct ?? 0, B.cvPct ?? 0) : null;
+  const base = { metric, label: info.label, unit: info.unit, better: info.better, a: A, b: B, minEffectPct };
   const w = welch(A.values, B.values, CONFIDENCE);
   const rel = (x: number) => (A.mean !== null && A.mean !== 0 ? (x / A.mean) * 100 : null);
   const ratio = A.mean !== null && B.mean !== null && A.mean !== 0 ? B.mean / A.mean : null;
@@ -163,14 +233,18 @@ export function compareMetric(metric: CompareMetric, a: readonly CellResult[], b
     const missing = A.missing + B.missing > 0 ? `; ${A.missing + B.missing} repeat(s) without a value` : '';
     const raw = A.mean !== null && B.mean !== null ? B.mean - A.mean : null;
     const how = raw !== null ? '; the raw difference is shown without a verdict: give both runs --repeats 3 (or more) for one' : '';
-    return { ...base, diff: raw, diffPct: raw !== null ? rel(raw) : null, ratio, ci: null, ciPct: null, df: null, t: null, p: null, verdict: 'not computable', note: `${w.reason}${missing}${how}` };
+    return { ...base, diff: raw, diffPct: raw !== null ? rel(raw) : null, ratio, ci: null, ciPct: null, df: null, t: null, p: null, noisePct: null, verdict: 'not computable', reason: null, notSlower: false, note: `${w.reason}${missing}${how}` };
   }
   const [lo, hi] = w.ci;
-  const up = lo > 0 ? 'up' : hi < 0 ? 'down' : null;
-  const verdict: Verdict = up === null ? 'no significant difference'
-    : (up === 'up') === (info.better === 'higher') ? 'faster' : 'slower';
+  const reasons = inconclusiveReasons(w.ci, A, B, minEffectPct);
+  const verdict: Verdict = reasons.length > 0 ? 'inconclusive'
+    : (lo > 0) === (info.better === 'higher') ? 'faster' : 'slower';
   const loPct = rel(lo);
   const hiPct = rel(hi);
+  // the slow end of the interval, % of A's mean: a latency's upper end, a throughput's lower end (negated)
+  const slowEnd = loPct === null || hiPct === null ? null : info.better === 'lower' ? hiPct : -loPct;
+  const quiet = noisePct === null || noisePct <= minEffectPct;
+  const notSlower = verdict === 'faster' || (verdict === 'inconclusive' && quiet && slowEnd !== null && slowEnd < minEffectPct);
   return {
     ...base,
     diff: w.diff,
@@ -181,7 +255,10 @@ export function compareMetric(metric: CompareMetric, a: readonly CellResult[], b
     df: w.df,
     t: w.t,
     p: w.p,
+    noisePct,
     verdict,
+    reason: reasons.length > 0 ? reasons.join('; ') : null,
+    notSlower,
     note: w.se === 0 ? 'no spread between repeats in either run: the difference is exact, the interval a point' : null,
   };
 }
@@ -225,13 +302,27 @@ function ref(run: LoadedRun): RunRef {
   return { runDir: run.runDir, runId: run.manifest.runId, study: run.manifest.options.study, profile: run.manifest.options.profile, status: run.manifest.status, gaps: [...run.gaps] };
 }
 
+/** How to compare: the kinds of guarded difference allowed (--allow-diff) and the minimum effect (--min-effect), %. */
+export interface CompareOptions {
+  allowDiff?: readonly GuardKind[];
+  minEffectPct?: number;
+}
+
 /**
- * Compare run B against run A (A is the baseline).
+ * Compare run B against run A (A is the baseline). When the runs differ in a guarded setting
+ * (guard.ts) not named in `allowDiff`, the comparison is not comparable: the figures are computed
+ * and kept, but every verdict is "not comparable". A study or scenario allowed to differ is left
+ * out of the cell match (cells then match on variant and level).
  * @returns every matched cell with its four metrics, and the unmatched cells of each run
  */
-export function compareRuns(a: LoadedRun, b: LoadedRun): Comparison {
-  const ga = groups(a);
-  const gb = groups(b);
+export function compareRuns(a: LoadedRun, b: LoadedRun, opts: CompareOptions = {}): Comparison {
+  const allowDiff = [...(opts.allowDiff ?? [])];
+  const minEffectPct = opts.minEffectPct ?? DEFAULT_MIN_EFFECT_PCT;
+  const guard = guardDifferences(a.manifest, b.manifest, allowDiff);
+  const comparable = guard.every((d) => d.allowed);
+  const on: MatchOn = { study: !allowDiff.includes('study'), scenario: !allowDiff.includes('scenario') };
+  const ga = groups(a, on);
+  const gb = groups(b, on);
   const cells: CellComparison[] = [];
   const onlyInA: CellKey[] = [];
   for (const [k, ca] of ga) {
@@ -240,13 +331,17 @@ export function compareRuns(a: LoadedRun, b: LoadedRun): Comparison {
       onlyInA.push(ca.key);
       continue;
     }
+    const metrics = COMPARE_METRICS.map((m) => compareMetric(m, ca.cells, cb.cells, minEffectPct));
     cells.push({
       ...ca.key,
       cellsA: ca.cells.map((c) => c.cellId),
       cellsB: cb.cells.map((c) => c.cellId),
-      metrics: COMPARE_METRICS.map((m) => compareMetric(m, ca.cells, cb.cells)),
+      metrics: comparable ? metrics : metrics.map((m) => ({ ...m, verdict: 'not comparable' as const, notSlower: false, reason: 'the runs differ in a setting that changes the bounds or the host (listed under "Not comparable")' })),
     });
   }
   const onlyInB = [...gb.entries()].filter(([k]) => !ga.has(k)).map(([, g]) => g.key);
-  return { kind: 'vtbench-compare', version: 1, method: COMPARE_METHOD, confidence: CONFIDENCE, a: ref(a), b: ref(b), cells, onlyInA, onlyInB, differences: settingDifferences(a, b) };
+  return {
+    kind: 'vtbench-compare', version: 2, method: compareMethod(minEffectPct), confidence: CONFIDENCE, minEffectPct, comparable, guard, allowDiff,
+    a: ref(a), b: ref(b), cells, onlyInA, onlyInB, differences: settingDifferences(a, b),
+  };
 }

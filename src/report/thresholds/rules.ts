@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { SCHEMA_DIR } from '../../adapters/store/schema.ts';
 import { EXIT, VtbenchError } from '../../types/errors.ts';
+import { parseWindow } from '../../compute/analysis/windows.ts';
 
 export type RunMetric = 'throughput' | 'e2e_p50' | 'e2e_p95' | 'e2e_p99' | 'error_rate';
 export type CompareRuleMetric = 'throughput' | 'e2e_p50' | 'e2e_p95' | 'e2e_p99';
@@ -25,6 +26,11 @@ export interface RunRule {
   value: number;
   /** `bound`: value × the cell's theoretical throughput bound (throughput only) */
   of?: 'bound';
+  /**
+   * the window the metric is measured over, from the per-request records (src/compute/analysis/windows.ts):
+   * `steady`, `last:<N>s` or `every:<N>s` (the worst window counts); absent: the whole run (the summary's median of repeats)
+   */
+  window?: string;
 }
 
 /** In `compare A B`: B not significantly slower than A in `metric` for the matching cells. */
@@ -74,16 +80,33 @@ export function unitOf(metric: RunMetric): string {
   return UNIT[metric];
 }
 
+/** Whether `x` holds `op limit`. */
+export function holds(x: number, op: Op, limit: number): boolean {
+  switch (op) {
+    case '>=': return x >= limit;
+    case '<=': return x <= limit;
+    case '>': return x > limit;
+    case '<': return x < limit;
+  }
+}
+
+/** A value of a metric with its unit (4 decimals for an error rate, 2 for the rest). */
+export function show(x: number, metric: RunMetric): string {
+  const unit = UNIT[metric];
+  const digits = metric === 'error_rate' ? 4 : 2;
+  return `${Number(x.toFixed(digits))}${unit === 'ms' ? ' ms' : unit ? ` ${unit}` : ''}`;
+}
+
 /** A rule in its short text form (what is printed when it is broken). */
 export function ruleText(r: Rule): string {
   if (isCompareRule(r)) return `compare${r.cell && r.cell !== '*@*' ? ` ${r.cell}` : ''}: ${r.metric} not slower than baseline`;
   const unit = r.of === 'bound' ? ' * bound' : UNIT[r.metric] === 'req/s' ? ' req/s' : UNIT[r.metric];
-  return `${r.cell}: ${r.metric} ${r.op} ${r.value}${unit}`;
+  return `${r.cell}: ${r.metric} ${r.op} ${r.value}${unit}${r.window ? ` over ${r.window}` : ''}`;
 }
 
 const CELL = String.raw`(?<cell>(?:[A-Za-z0-9._-]+|\*)@(?:[1-9][0-9]*|\*))`;
 const NUMBER = String.raw`(?<value>[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)`;
-const RUN_TEXT = new RegExp(String.raw`^\s*${CELL}\s*:\s*(?<metric>[a-z0-9_]+)\s*(?<op>>=|<=|>|<)\s*${NUMBER}\s*(?:(?<bound>\*\s*bound)|(?<unit>ms|req/s))?\s*$`);
+const RUN_TEXT = new RegExp(String.raw`^\s*${CELL}\s*:\s*(?<metric>[a-z0-9_]+)\s*(?<op>>=|<=|>|<)\s*${NUMBER}\s*(?:(?<bound>\*\s*bound)|(?<unit>ms|req/s))?(?:\s+over\s+(?<window>\S+))?\s*$`);
 const COMPARE_TEXT = new RegExp(String.raw`^\s*compare(?:\s+${CELL})?\s*:\s*(?<metric>[a-z0-9_]+)\s+not\s+slower\s+than\s+baseline\s*$`);
 
 /**
@@ -100,10 +123,11 @@ export function parseRuleText(text: string): { rule: Rule } | { problem: string 
   }
   const m = RUN_TEXT.exec(text);
   if (!m?.groups) {
-    return { problem: "has neither form '<variant>@<level>: <metric> <op> <number>[ms|req/s| * bound]' nor 'compare[ <variant>@<level>]: <metric> not slower than baseline'" };
+    return { problem: "has neither form '<variant>@<level>: <metric> <op> <number>[ms|req/s| * bound][ over <window>]' nor 'compare[ <variant>@<level>]: <metric> not slower than baseline'" };
   }
   const rule: RunRule = { cell: m.groups['cell']!, metric: m.groups['metric'] as RunMetric, op: m.groups['op'] as Op, value: Number(m.groups['value']) };
   if (m.groups['bound']) rule.of = 'bound';
+  if (m.groups['window'] !== undefined) rule.window = m.groups['window'];
   const unit = m.groups['unit'];
   if (unit !== undefined && rule.metric in UNIT && unit !== UNIT[rule.metric]) {
     return { problem: `${rule.metric} is in ${UNIT[rule.metric] || 'no unit (a fraction 0..1)'}, not ${unit}` };
@@ -170,6 +194,9 @@ export function readThresholds(doc: unknown, file: string): Thresholds {
     // a limit beyond the doubles (1e400 reads as Infinity) could never be broken: refused, as NaN would be
     if (!isCompareRule(rule) && !Number.isFinite(rule.value)) {
       throw bad(file, `rules/${index} ${JSON.stringify(typeof raw === 'string' ? raw : rule)}: the limit is not a finite number (it reads as ${String(rule.value)}, which no value can break): give a limit within ±1.8e308`);
+    }
+    if (!isCompareRule(rule) && rule.window !== undefined && parseWindow(rule.window) === null) {
+      throw bad(file, `rules/${index} ${JSON.stringify(typeof raw === 'string' ? raw : rule)}: unknown window '${rule.window}' (windows: steady, last:<N>s, every:<N>s with N > 0, e.g. last:10s; without a window the rule holds over the whole run)`);
     }
     if (!isCompareRule(rule) && rule.of === 'bound' && rule.metric !== 'throughput') {
       throw bad(file, `rules/${index}: '* bound' (of: "bound") applies to throughput only, not ${rule.metric}`);
