@@ -26,6 +26,7 @@ import { dbSutProperties, type DbHandle } from '../adapters/db/postgres.ts';
 import { executorInfo, type Scenario, type Study, type Variant } from '../types/study.ts';
 import { RunStore, compactRequests } from '../adapters/store/run-store.ts';
 import { buildSummary } from '../compute/analysis/summary.ts';
+import { cellHistograms } from '../compute/stats/hdr.ts';
 import type { CompactRequests } from '../types/run.ts';
 import { SCHEMA_VERSION, type AloneProbe, type CellResult, type PinnedDelta, type ResolvedOptions, type RunManifest } from '../types/run.ts';
 import type { PinnedResponse, SutInfo, SutSample } from '../types/sut-api.ts';
@@ -469,7 +470,9 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     sutPid: sut.pid, componentCpuMs: componentsBefore && componentsAfter ? { mock: diffOrNull(componentsBefore.mock, componentsAfter.mock), db: diffOrNull(componentsBefore.db, componentsAfter.db) } : null, componentCpuSamples,
   });
   if (out.pinned?.flushed === false) ctx.emit({ type: 'info', message: `  ${cell.cellId}: the SUT answered its pinned counts before JFR confirmed delivery (5 s wait timed out); a late pin may be counted in the next cell` });
-  store.writeCell(out, compactRequests(result.records, result.unsent, result.ws));
+  const requests = compactRequests(result.records, result.unsent, result.ws);
+  out.hdr = cellHistograms(requests);
+  store.writeCell(out, requests);
   clearFailedCell(store, ctx.manifest, cell.cellId);
   writeSummary(ctx);
   const job = result.job ? { completed: result.job.completed, tasks: result.job.tasks, makespanMs: result.job.makespanMs, submitMs: result.job.submitMs, theoreticalS: cell.theoreticalS } : undefined;

@@ -356,6 +356,30 @@ export interface CellResult {
    * every other cell.
    */
   sweep?: StudyJobAnswer;
+  /**
+   * HdrHistograms of the cell's successful requests (src/compute/stats/hdr.ts): a compact, mergeable
+   * summary beside the per-request records, which stay the contract. Absent in runs before it.
+   */
+  hdr?: CellHistograms;
+  /**
+   * share of the whole machine's CPU (0..1, all cores) that processes other than this run's used during
+   * the cell's load: /proc/stat busy time less the CPU of this harness and every process it started
+   * (src/compute/analysis/other-cpu.ts). Null when /proc was unreadable; absent in runs before it.
+   */
+  otherCpuShare?: number | null;
+}
+
+/**
+ * A cell's HdrHistograms (CellResult.hdr): each the V2 compressed base64 encoding of one histogram
+ * (whole µs, `significantDigits` significant decimal digits); null when no successful request carried
+ * that value (e.g. no `Server-Timing` queue entry).
+ */
+export interface CellHistograms {
+  unit: 'us';
+  significantDigits: number;
+  e2e: string | null;
+  queue: string | null;
+  exec: string | null;
 }
 
 /**
