@@ -147,13 +147,46 @@ export interface MockFaults {
   seed: number;
 }
 
+/**
+ * The host a run measured on (RunManifest.host). `os` holds the kernel release (`uname -r`, e.g.
+ * `Linux 6.8.0-45-generic`), `kernel` its build string (`uname -v`). The fields after `memoryBytes`
+ * are absent in runs before they were recorded (issue 33).
+ */
 export interface HostInfo {
   os: string;
   kernel: string;
   arch: string;
   cpuModel: string;
+  /** logical CPUs the OS lists (os.cpus().length) */
   cores: number;
   memoryBytes: number;
+  /** the cgroup limits the harness (and every process it starts, which inherit them) ran under */
+  cgroup?: CgroupLimits;
+  /** the kernel's clock source (/sys/devices/system/clocksource/clocksource0/current_clocksource, e.g. `tsc`); null when unreadable */
+  clockSource?: string | null;
+}
+
+/**
+ * CPU quota and memory limit of the harness's cgroup (HostInfo.cgroup): cgroup v2 `cpu.max` and
+ * `memory.max`, or v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us` and `memory.limit_in_bytes`, as
+ * mounted at /sys/fs/cgroup (a container sees its own). Null: no limit (or unreadable: `version` null).
+ */
+export interface CgroupLimits {
+  version: 1 | 2 | null;
+  /** quota / period: the CPUs' worth of time the cgroup may use per period; null = no quota */
+  cpuQuotaCores: number | null;
+  /** the quota and period as read, µs; null = no quota */
+  cpuQuotaUs: number | null;
+  cpuPeriodUs: number | null;
+  /** bytes; null = no limit */
+  memoryLimitBytes: number | null;
+}
+
+/** The CPUs one process the run started (or the harness itself) may run on (RunManifest.affinity). */
+export interface ProcessAffinity {
+  pid: number;
+  /** `Cpus_allowed_list` of /proc/<pid>/status as read right after the start, e.g. `0-1` or `1`; null when unreadable */
+  cpus: string | null;
 }
 
 export interface RunManifest {
@@ -212,6 +245,12 @@ export interface RunManifest {
    * recorded before the probe existed.
    */
   aloneProbes?: Record<string, AloneProbe>;
+  /**
+   * the CPUs each local process of the run may run on, by role (`harness`: this process, which runs
+   * the load generator; `mock`; `postgres`; `sut-<block>`), read from /proc right after it started.
+   * Absent in runs before it was recorded.
+   */
+  affinity?: Record<string, ProcessAffinity>;
 }
 
 /**
@@ -271,7 +310,7 @@ export interface ExternalComponents {
  * existed carry that share under `host-cpu` with a threshold ≤ 1 (read as `sut-cpu`: upgradeLegacyFlag).
  */
 export interface CellFlag {
-  code: 'loadgen-lag' | 'loadgen-late-sends' | 'loadgen-cpu' | 'host-cpu' | 'sut-cpu' | 'scheduler-delay' | 'concurrency-below-target' | 'errors-above-threshold' | 'component-disagrees';
+  code: 'loadgen-lag' | 'loadgen-late-sends' | 'loadgen-cpu' | 'host-cpu' | 'host-other-cpu' | 'sut-cpu' | 'scheduler-delay' | 'concurrency-below-target' | 'errors-above-threshold' | 'component-disagrees';
   message: string;
   value: number;
   threshold: number;
