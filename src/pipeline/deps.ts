@@ -71,4 +71,6 @@ export interface RunDeps {
   readRunCpu?(): RunCpuReading | null;
   /** the CPUs a process may run on (RunManifest.affinity); absent: /proc/<pid>/status (cpusAllowedOf) */
   cpusAllowed?(pid: number): string | null;
+  /** `--isolate-cpus`: set every thread of `pid` to `cpus`; absent: taskset (src/adapters/host/affinity.ts setProcessAffinity) */
+  setProcessAffinity?(pid: number, cpus: string): void;
 }

@@ -35,6 +35,7 @@ import { countsDelta } from '../compute/stats/aggregate.ts';
 import { computeFlags, generatorDelayThresholdMs } from '../compute/analysis/flags.ts';
 import { readCpuTicks, hostCpuPct, readRunCpu, cpusAllowedOf } from '../adapters/host/host.ts';
 import { otherCpuShare } from '../compute/analysis/other-cpu.ts';
+import { setProcessAffinity } from '../adapters/host/affinity.ts';
 import { processTreeCpuMs } from '../adapters/process/proc-cpu.ts';
 import { startComponentCpuSampler } from '../adapters/process/cpu-sampler.ts';
 import { ChildRegistry } from '../adapters/process/children.ts';
@@ -90,6 +91,32 @@ const DUMP_WAIT_MS = 10_000;
  *   checked by the caller (main) before it writes the run's status.
  */
 export async function executePlan(ctx: RunContext): Promise<void> {
+  const unpin = pinHarness(ctx);
+  try {
+    await executePinned(ctx);
+  } finally {
+    unpin();
+  }
+}
+
+/**
+ * `--isolate-cpus`: moves every thread of this process (the load generator, and through it the
+ * mock, PostgreSQL and load shards it starts, which inherit its CPUs) to the harness's CPUs, and
+ * returns what puts it back on the CPUs it had (the SUT's own CPUs are set when its JVM is spawned,
+ * src/adapters/jvm/sut-process.ts). Without isolation, nothing.
+ * @throws VtbenchError(EXIT.prerequisite) when taskset is missing or refuses
+ */
+function pinHarness(ctx: RunContext): () => void {
+  const iso = ctx.options.cpuIsolation;
+  if (!iso) return () => {};
+  const set = ctx.deps.setProcessAffinity ?? setProcessAffinity;
+  const before = (ctx.deps.cpusAllowed ?? ((p: number) => cpusAllowedOf(p)))(process.pid);
+  set(process.pid, iso.harnessCpus);
+  ctx.emit({ type: 'info', message: `CPU isolation: harness (load generator, mock, PostgreSQL) on CPUs ${iso.harnessCpus}, SUT JVM on CPUs ${iso.sutCpus}` });
+  return () => { if (before !== null) set(process.pid, before); };
+}
+
+async function executePinned(ctx: RunContext): Promise<void> {
   const { store, deps, options: o } = ctx;
   const done = store.doneCellIds();
   const pending = ctx.plan.blocks.filter((b) => b.cells.some((c) => !done.has(c.cellId)));

@@ -120,6 +120,19 @@ export interface ResolvedOptions {
    * figures over HTTP (`/stats`) only. Absent: the run starts the mock itself.
    */
   mockUrl?: string;
+  /**
+   * `--isolate-cpus`: the SUT JVM runs on `sutCpus` and the harness (this process: the load
+   * generator and its shards; the mock and PostgreSQL, which inherit its CPUs) on `harnessCpus`, two
+   * disjoint sets (kernel cpulist format, e.g. `1` and `0`), set with `taskset`. The bounds then use
+   * the SUT's CPUs. Absent: no isolation (every process may run on every CPU), as in every run before it.
+   */
+  cpuIsolation?: CpuIsolation;
+}
+
+/** Disjoint CPU sets of the SUT and of the harness (ResolvedOptions.cpuIsolation), cpulist strings. */
+export interface CpuIsolation {
+  sutCpus: string;
+  harnessCpus: string;
 }
 
 /** The cells of one scenario (ResolvedOptions.scenarioLevels). */

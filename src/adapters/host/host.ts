@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import type { CgroupLimits, HostInfo } from '../../types/run.ts';
 import type { RunCpuReading } from '../../compute/analysis/other-cpu.ts';
 import { processTreeTicks } from '../process/proc-cpu.ts';
+import { parseCpuList } from '../../compute/cpu-list.ts';
+
+export { parseCpuList };
 
 /** The host's facts (os, CPUs, memory, cgroup limits, clock source); `sys` is the root of /sys (tests pass a folder). */
 export function hostInfo(sys = '/sys'): HostInfo {
@@ -81,23 +84,6 @@ export function parseCpusAllowed(statusText: string): string | null {
 export function cpusAllowedOf(pid: number, proc = '/proc'): string | null {
   const text = readTrimmed(join(proc, String(pid), 'status'));
   return text === null ? null : parseCpusAllowed(text);
-}
-
-/**
- * A CPU list (`0-2,5`, the kernel's cpulist format, cpuset(7)) as sorted, distinct CPU numbers.
- * @throws RangeError for a malformed list
- */
-export function parseCpuList(list: string): number[] {
-  const out = new Set<number>();
-  for (const part of list.split(',')) {
-    const m = /^\s*(\d+)(?:-(\d+))?\s*$/.exec(part);
-    if (!m) throw new RangeError(`not a CPU list: ${JSON.stringify(list)} (expected e.g. 0-1,3)`);
-    const a = Number(m[1]);
-    const b = m[2] === undefined ? a : Number(m[2]);
-    if (b < a) throw new RangeError(`not a CPU list: ${JSON.stringify(list)} (range ${a}-${b} runs backwards)`);
-    for (let i = a; i <= b; i++) out.add(i);
-  }
-  return [...out].sort((x, y) => x - y);
 }
 
 export interface CpuTicks { busy: number; total: number }
