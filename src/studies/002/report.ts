@@ -22,7 +22,7 @@ import { STUDY_LEVEL } from './published.ts';
 import { wsModel, type WsVariantModel } from './ws-push.ts';
 
 /** The flags that say the host, not the code under test, may have set the limit (src/compute/analysis/flags.ts). */
-export const HOST_FLAGS: readonly string[] = ['loadgen-lag', 'loadgen-late-sends', 'loadgen-cpu', 'host-cpu', 'sut-cpu', 'scheduler-delay'];
+export const HOST_FLAGS: readonly string[] = ['loadgen-lag', 'loadgen-late-sends', 'loadgen-cpu', 'host-cpu', 'host-other-cpu', 'sut-cpu', 'scheduler-delay'];
 
 /** The report's scenario groups, in the source's chapter order. */
 export const GROUPS: readonly { id: string; scenarios: readonly string[] }[] = [
