@@ -16,12 +16,15 @@ import * as hdr from 'hdr-histogram-js';
 import type { Histogram } from 'hdr-histogram-js';
 import type { CellHistograms, CompactRequests } from '../../types/run.ts';
 
+/** Bits per bucket count: 32-bit counts (up to 4.29e9 requests in one bucket). */
+const BUCKET_BITS = 32;
+
 /** Significant decimal digits of every cell histogram (HdrHistogram's precision parameter). */
 export const HDR_SIGNIFICANT_DIGITS = 3;
 
 /** An empty histogram of the stored kind (µs, 3 significant digits, auto-resizing). */
 export function emptyHistogram(): Histogram {
-  return hdr.build({ bitBucketSize: 32, autoResize: true, lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: HDR_SIGNIFICANT_DIGITS });
+  return hdr.build({ bitBucketSize: BUCKET_BITS, autoResize: true, lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: HDR_SIGNIFICANT_DIGITS });
 }
 
 /** A ms value as the histogram records it: whole µs, at least 0. @throws RangeError for a non-finite value */
@@ -66,7 +69,7 @@ export function mergeEncoded(encoded: readonly (string | null)[]): string | null
   let acc: Histogram | null = null;
   for (const e of encoded) {
     if (e === null) continue;
-    const h = hdr.decodeFromCompressedBase64(e, 32, false);
+    const h = hdr.decodeFromCompressedBase64(e, BUCKET_BITS, false);
     acc ??= emptyHistogram();
     acc.add(h);
     h.destroy();
@@ -92,7 +95,7 @@ export interface HdrPercentiles { n: number; min: number; max: number; mean: num
  */
 export function hdrPercentiles(encoded: string | null): HdrPercentiles | null {
   if (encoded === null) return null;
-  const h = hdr.decodeFromCompressedBase64(encoded, 32, false);
+  const h = hdr.decodeFromCompressedBase64(encoded, BUCKET_BITS, false);
   const at = (p: number) => h.getValueAtPercentile(p) / 1000;
   const out = { n: h.totalCount, min: h.minNonZeroValue === Number.MAX_SAFE_INTEGER ? 0 : h.minNonZeroValue / 1000, max: h.maxValue / 1000, mean: h.mean / 1000, p50: at(50), p90: at(90), p95: at(95), p99: at(99), p999: at(99.9) };
   h.destroy();
