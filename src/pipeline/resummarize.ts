@@ -92,6 +92,7 @@ export function resummarizeRun(runDir: string, errorFlagThreshold?: number): str
       loadgenCpuPct: cell.loadgen.cpuPct,
       hostCpuPct: cell.loadgen.hostCpuPct,
       errorFlagThreshold: threshold,
+      ...(cell.otherCpuShare !== undefined ? { otherCpuShare: cell.otherCpuShare } : {}),
     });
     store.writeCell({ ...cell, load, flags }, req);
     for (const f of cell.flags) flagsBefore.push(`${cell.cellId} ${f.code}`);

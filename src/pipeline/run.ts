@@ -478,7 +478,8 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   if (result.aborted || ctx.signal.aborted) return null;
   if (result.refused) throw refusedError(cell, result.refused);
   const cpuAfter = readCpuTicks();
-  const other = otherCpuShare(runCpuBefore, runCpu());
+  // only when every component is this run's own process: an external SUT, mock or database on this host would count as "other"
+  const other = sut.pid !== null && mock.pid !== null && ctx.externalDb !== true ? otherCpuShare(runCpuBefore, runCpu()) : undefined;
   const componentsAfter = components ? componentCpu() : null;
   await sleep(Math.min(2 * o.samplerIntervalMs, 1000)); // let the sampler record the drained state
   await puller.pull();
@@ -507,8 +508,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     hostCpuPct: host,
     errorFlagThreshold: o.errorFlagThreshold,
     ...(sut.pid === null || mock.pid === null ? { hostCpuScope: 'generator' as const } : {}),
-    // only when every component is this run's own process: an external SUT, mock or database on this host would count as "other"
-    ...(sut.pid !== null && mock.pid !== null && ctx.externalDb !== true ? { otherCpuShare: other } : {}),
+    ...(other !== undefined ? { otherCpuShare: other } : {}),
     // a pod of a multi-host run shares the mock with the other pods: its figures are not this pod's
     ...(ctx.pod ? {} : { mock: { before: mockBefore, after: mockAfter, route: mockRouteOf(loadOf(ctx, variant).scenario) } }),
   });
@@ -520,7 +520,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   if (out.pinned?.flushed === false) ctx.emit({ type: 'info', message: `  ${cell.cellId}: the SUT answered its pinned counts before JFR confirmed delivery (5 s wait timed out); a late pin may be counted in the next cell` });
   const requests = compactRequests(result.records, result.unsent, result.ws);
   out.hdr = cellHistograms(requests);
-  out.otherCpuShare = other;
+  if (other !== undefined) out.otherCpuShare = other;
   store.writeCell(out, requests);
   clearFailedCell(store, ctx.manifest, cell.cellId);
   writeSummary(ctx);

@@ -416,7 +416,8 @@ export interface CellResult {
   /**
    * share of the whole machine's CPU (0..1, all cores) that processes other than this run's used during
    * the cell's load: /proc/stat busy time less the CPU of this harness and every process it started
-   * (src/compute/analysis/other-cpu.ts). Null when /proc was unreadable; absent in runs before it.
+   * (src/compute/analysis/other-cpu.ts). Null when /proc was unreadable; absent in runs before it and
+   * when a component was external (`--sut-url`, `--mock-url`, `--db-url`: it would count as "other").
    */
   otherCpuShare?: number | null;
 }

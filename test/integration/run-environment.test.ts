@@ -14,6 +14,7 @@ import { runStudy, type Io } from '../../src/cli/main.ts';
 import { RunStore } from '../../src/adapters/store/run-store.ts';
 import { validate } from '../../src/adapters/store/schema.ts';
 import { hdrPercentiles } from '../../src/compute/stats/hdr.ts';
+import { resummarizeRun } from '../../src/pipeline/resummarize.ts';
 import { allowedCpus } from '../../src/adapters/host/affinity.ts';
 import type { RunCpuReading } from '../../src/compute/analysis/other-cpu.ts';
 import { TOY_STUDY } from '../fixtures/toy-study/study.ts';
@@ -63,6 +64,9 @@ test('a fake run records the environment, per-cell histograms and other processe
     assert.ok(f, `${id}: flagged host-other-cpu`);
     assert.equal(f.threshold, 0.1);
   }
+  // re-deriving the summaries and flags from the raw requests keeps the flag (the share is the cell's)
+  resummarizeRun(store.dir);
+  for (const id of m.cellOrder) assert.ok(store.readCell(id).flags.some((x) => x.code === 'host-other-cpu'), `${id}: still flagged after resummarize`);
   if (isolate) {
     assert.ok(m.options.cpuIsolation, 'recorded in the options');
     assert.deepEqual(pins, [[process.pid, m.options.cpuIsolation.harnessCpus], [process.pid, '0-1']], 'pinned for the run, then put back');
