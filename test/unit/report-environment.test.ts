@@ -29,6 +29,7 @@ async function withEnvironment(): Promise<{ run: LoadedRun; block: string; cellI
   const manifest = structuredClone(run.manifest);
   manifest.host.cgroup = { version: 2, cpuQuotaCores: 1.5, cpuQuotaUs: 150000, cpuPeriodUs: 100000, memoryLimitBytes: 2 * 1024 ** 3 };
   manifest.host.clockSource = 'tsc';
+  manifest.options = { ...manifest.options, cpuIsolation: { sutCpus: '1', harnessCpus: '0' } };
   manifest.affinity = { harness: { pid: 10, cpus: '0' }, mock: { pid: 11, cpus: '0' }, [`sut-${block}`]: { pid: 12, cpus: '1' } };
   manifest.sut[block] = { ...manifest.sut[block]!, availableProcessors: 1, vtSchedulerParallelism: 1 };
   return { run: { ...run, manifest, cells }, block, cellId: cells[0]!.cellId };
@@ -40,11 +41,13 @@ test('environment table: cgroup quota and memory limit, clock source, affinity w
   const row = (item: string) => md.split('\n').find((l) => l.startsWith(`| ${item} |`)) ?? '';
   assert.match(row('cgroup limits'), /CPU quota 1\.50 CPUs \(150,000 µs per 100,000 µs\); memory limit 2\.00 GiB \(cgroup v2/);
   assert.match(row('clock source'), /\| tsc \|/);
+  assert.match(row('CPU isolation'), /SUT JVM on CPUs 1, harness \(load generator, mock, PostgreSQL\) on CPUs 0, set with taskset; the CPU bounds use the SUT's CPUs/);
   assert.match(row('CPU affinity'), new RegExp(`harness: CPUs 0; mock: CPUs 0; sut-${block}: CPUs 1 \\(JVM availableProcessors 1, carrier parallelism 1\\)`));
   assert.match(row('other processes\' CPU'), new RegExp(`largest 25 % of the machine \\(cell ${cellId}\\); 1 of ${run.cells.length} cells above 10 %`));
   const zh = await render(run, 'zh');
   assert.match(zh, /\| cgroup 限制 \| CPU 配额 1\.50 个 CPU/);
   assert.match(zh, /\| CPU 亲和性 \| harness：CPU 0/);
+  assert.match(zh, /\| CPU 隔离 \| 被测 JVM 运行在 CPU 1/);
   assert.match(zh, /\| 其他进程的 CPU \| 最高占整机 25 %/);
 });
 
@@ -59,5 +62,5 @@ test('no quota and no memory limit read as none; an unreadable cgroup says so', 
 test('a run recorded before these fields renders without their rows', async () => {
   const run = await loadRun(FIXTURE_DIR);
   const md = await render(run, 'en');
-  for (const item of ['cgroup limits', 'clock source', 'CPU affinity', 'other processes\' CPU']) assert.ok(!md.includes(`| ${item} |`), item);
+  for (const item of ['cgroup limits', 'clock source', 'CPU isolation', 'CPU affinity', 'other processes\' CPU']) assert.ok(!md.includes(`| ${item} |`), item);
 });

@@ -61,7 +61,7 @@ function envRows(model: ReportModel, k: SectionKit): [string, string | Raw][] {
 
 /**
  * The rows of the environment recorded since issue 33, each only when the run has it (older runs
- * render as before): the cgroup limits, the clock source, each process's CPU affinity (a SUT JVM's
+ * render as before): the cgroup limits, the clock source, the CPU isolation, each process's CPU affinity (a SUT JVM's
  * with its availableProcessors and carrier parallelism as it reported them), and the largest share
  * of the machine's CPU other processes used in a cell.
  */
@@ -78,6 +78,8 @@ function hostEnvRows(model: ReportModel, k: SectionKit): [string, string | Raw][
     })]);
   }
   if (m.host.clockSource !== undefined) rows.push([s('env.clockSource'), m.host.clockSource ?? '—']);
+  const iso = m.options.cpuIsolation;
+  if (iso) rows.push([s('env.isolation'), P('env.isolationValue', { sut: iso.sutCpus, harness: iso.harnessCpus })]);
   if (m.affinity) {
     const parts = Object.entries(m.affinity).map(([role, a]) => {
       const info = role.startsWith('sut-') ? m.sut[role.slice(4)] : undefined;
