@@ -98,3 +98,23 @@ test('study 002\'s CPU bound of a real run uses the SUT\'s CPUs and CPU per requ
   }
   assert.ok(compared > 0, 'the fixture has a CPU bound to compare');
 });
+
+test('study 004\'s CPU bound of a real run uses the SUT\'s CPUs and the SUT\'s CPU alone when the run was isolated', async () => {
+  const { loadRun } = await import('../fixtures/registered.ts');
+  const { derive004, cellCpuMsPerRequest } = await import('../../src/studies/004/report.ts');
+  const run = await loadRun(fileURLToPath(new URL('../fixtures/study-004/quick-http/', import.meta.url)));
+  const isolatedRun = { ...run, manifest: { ...run.manifest, options: { ...run.manifest.options, cpuIsolation: { sutCpus: '1', harnessCpus: '0' } } } };
+  const { buildModel } = await import('../../src/report/model.ts');
+  const shared = derive004(buildModel(run)).http;
+  const isolated = derive004(buildModel(isolatedRun)).http;
+  assert.ok(shared.length > 0 && shared.some((r) => r.cpuMsPerRequest !== null), 'the fixture has a CPU per request');
+  for (const [i, r] of shared.entries()) {
+    const x = isolated[i]!;
+    if (r.cpuMsPerRequest === null) continue;
+    const cell = run.cells.find((c) => c.variant === r.variant && c.load.e2eMs != null)!;
+    assert.ok(x.cpuMsPerRequest! < r.cpuMsPerRequest, `${r.variant}: without the generator's CPU`);
+    assert.equal(x.cpuBoundRps, 1 / (x.cpuMsPerRequest! / 1000), `${r.variant}: 1 CPU / the SUT's CPU per request`);
+    assert.equal(r.cpuBoundRps, run.manifest.host.cores / (r.cpuMsPerRequest / 1000), `${r.variant}: host cores / everything's`);
+    assert.ok(cellCpuMsPerRequest(cell, false)! <= cellCpuMsPerRequest(cell)!);
+  }
+});
