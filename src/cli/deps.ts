@@ -63,6 +63,7 @@ export function realDeps(): MainDeps {
             readyTimeoutMs: SUT_READY_TIMEOUT_MS,
             controlToken,
             ...(o.signal ? { signal: o.signal } : {}),
+            ...(options.cpuIsolation ? { cpus: options.cpuIsolation.sutCpus } : {}),
           });
           return {
             pid: s.pid, baseUrl: s.baseUrl, info: s.info, marker: 'vtbench-sut', logFile: o.logFile,

@@ -5,6 +5,7 @@
  * the pipeline.
  */
 import type { DbHandle } from '../adapters/db/postgres.ts';
+import type { RunCpuReading } from '../compute/analysis/other-cpu.ts';
 import type { MockFaults, ResolvedOptions } from '../types/run.ts';
 import type { Variant } from '../types/study.ts';
 import type { MockStats } from '../types/mock.ts';
@@ -62,4 +63,14 @@ export interface RunDeps {
    * a database stops before any SUT starts.
    */
   startDb?(o: { maxPool: number; logFile: string }): Promise<DbHandle>;
+  /**
+   * one reading of the machine's CPU and of this run's processes (the harness and everything it
+   * started) for a cell's `otherCpuShare`; absent: /proc (src/adapters/host/host.ts readRunCpu). Tests
+   * pass synthetic readings.
+   */
+  readRunCpu?(): RunCpuReading | null;
+  /** the CPUs a process may run on (RunManifest.affinity); absent: /proc/<pid>/status (cpusAllowedOf) */
+  cpusAllowed?(pid: number): string | null;
+  /** `--isolate-cpus`: set every thread of `pid` to `cpus`; absent: taskset (src/adapters/host/affinity.ts setProcessAffinity) */
+  setProcessAffinity?(pid: number, cpus: string): void;
 }

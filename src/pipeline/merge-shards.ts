@@ -9,7 +9,8 @@
  * percentiles are computed from the merged records (never averaged), and each shard's workers, send
  * rate, start offset and generator figures stay in the cell (`shards`). What the SUT and the mock
  * said (samples, pinned counts, mock statistics, thread dumps) is shard 0's, the coordinator's
- * (the only shard that resets the mock); the flags are computed again over the merged load.
+ * (the only shard that resets the mock); the flags are computed again over the merged load; the
+ * cell's HdrHistograms are the sum of the shards' (CellResult.hdr).
  *
  * Nothing is merged silently: the folders must be exactly shards 0..K-1 of one run (same study,
  * options and planned cells), else the merge stops before writing anything. A planned cell that a
@@ -24,6 +25,7 @@ import { SCHEMA_VERSION, type CellResult, type MergedShard, type RunManifest } f
 import { expandRequests } from './resummarize.ts';
 import { mergeShards, shareOf, type ShardFile } from '../load/shards.ts';
 import { computeFlags } from '../compute/analysis/flags.ts';
+import { cellHistograms, mergeCellHistograms } from '../compute/stats/hdr.ts';
 import { writeSummary } from './run.ts';
 import { VtbenchError, EXIT } from '../types/errors.ts';
 
@@ -191,6 +193,9 @@ function mergeCell(shards: readonly ShardRun[], cells: readonly CellResult[], ce
     }),
     shards: m.shards,
   };
+  // the shards' histograms summed (bounded memory); a shard written before histograms: from the merged records
+  const hdrs = cells.map((c) => c.hdr);
+  cell.hdr = hdrs.every((h) => h !== undefined) ? mergeCellHistograms(hdrs) : cellHistograms(compactRequests(m.records));
   return { cell, records: m.records };
 }
 

@@ -92,6 +92,7 @@ export function resummarizeRun(runDir: string, errorFlagThreshold?: number): str
       loadgenCpuPct: cell.loadgen.cpuPct,
       hostCpuPct: cell.loadgen.hostCpuPct,
       errorFlagThreshold: threshold,
+      ...(cell.otherCpuShare !== undefined ? { otherCpuShare: cell.otherCpuShare } : {}),
     });
     store.writeCellKeepingRequests({ ...cell, load, flags }); // the raw records stay as stored
     for (const f of cell.flags) flagsBefore.push(`${cell.cellId} ${f.code}`);

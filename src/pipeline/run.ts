@@ -26,13 +26,16 @@ import { dbSutProperties, type DbHandle } from '../adapters/db/postgres.ts';
 import { executorInfo, type Scenario, type Study, type Variant } from '../types/study.ts';
 import { RunStore, compactRequests } from '../adapters/store/run-store.ts';
 import { buildSummary } from '../compute/analysis/summary.ts';
+import { cellHistograms } from '../compute/stats/hdr.ts';
 import type { CompactRequests } from '../types/run.ts';
 import { SCHEMA_VERSION, type AloneProbe, type CellResult, type PinnedDelta, type ResolvedOptions, type RunManifest } from '../types/run.ts';
 import type { PinnedResponse, SutInfo, SutSample } from '../types/sut-api.ts';
 import { summarizeThreadDump } from '../adapters/jvm/threaddump.ts';
 import { countsDelta } from '../compute/stats/aggregate.ts';
 import { computeFlags, generatorDelayThresholdMs } from '../compute/analysis/flags.ts';
-import { readCpuTicks, hostCpuPct } from '../adapters/host/host.ts';
+import { readCpuTicks, hostCpuPct, readRunCpu, cpusAllowedOf } from '../adapters/host/host.ts';
+import { otherCpuShare } from '../compute/analysis/other-cpu.ts';
+import { setProcessAffinity } from '../adapters/host/affinity.ts';
 import { processTreeCpuMs } from '../adapters/process/proc-cpu.ts';
 import { startComponentCpuSampler } from '../adapters/process/cpu-sampler.ts';
 import { ChildRegistry } from '../adapters/process/children.ts';
@@ -88,12 +91,41 @@ const DUMP_WAIT_MS = 10_000;
  *   checked by the caller (main) before it writes the run's status.
  */
 export async function executePlan(ctx: RunContext): Promise<void> {
+  const unpin = pinHarness(ctx);
+  try {
+    await executePinned(ctx);
+  } finally {
+    unpin();
+  }
+}
+
+/**
+ * `--isolate-cpus`: moves every thread of this process (the load generator, and through it the
+ * mock, PostgreSQL and load shards it starts, which inherit its CPUs) to the harness's CPUs, and
+ * returns what puts it back on the CPUs it had (the SUT's own CPUs are set when its JVM is spawned,
+ * src/adapters/jvm/sut-process.ts). Without isolation, nothing.
+ * @throws VtbenchError(EXIT.prerequisite) when taskset is missing or refuses
+ */
+function pinHarness(ctx: RunContext): () => void {
+  const iso = ctx.options.cpuIsolation;
+  if (!iso) return () => {};
+  const set = ctx.deps.setProcessAffinity ?? setProcessAffinity;
+  const before = (ctx.deps.cpusAllowed ?? ((p: number) => cpusAllowedOf(p)))(process.pid);
+  set(process.pid, iso.harnessCpus);
+  ctx.emit({ type: 'info', message: `CPU isolation: harness (load generator, mock, PostgreSQL) on CPUs ${iso.harnessCpus}, SUT JVM on CPUs ${iso.sutCpus}` });
+  return () => { if (before !== null) set(process.pid, before); };
+}
+
+async function executePinned(ctx: RunContext): Promise<void> {
   const { store, deps, options: o } = ctx;
   const done = store.doneCellIds();
   const pending = ctx.plan.blocks.filter((b) => b.cells.some((c) => !done.has(c.cellId)));
   const needsDb = pending.some((b) => scenarioOfVariant(ctx.study, o, b.variant).usesDb === true);
   const mock = await deps.startMock({ port: o.mockPort, latencyMs: o.latencyMs, logFile: join(store.logsDir, 'mock.log'), signal: ctx.signal, ...(o.mockFaults ? { faults: o.mockFaults } : {}), ...(o.mockStreamHeaders ? { streamHeaders: o.mockStreamHeaders } : {}) });
   if (mock.pid !== null) ctx.children.add({ pid: mock.pid, role: 'mock', marker: mock.marker, stop: mock.stop });
+  recordAffinity(ctx, 'harness', process.pid);
+  if (mock.pid !== null) recordAffinity(ctx, 'mock', mock.pid);
+  store.writeManifest(ctx.manifest);
   let db: DbHandle | null = null;
   try {
     if (needsDb) {
@@ -103,6 +135,7 @@ export async function executePlan(ctx: RunContext): Promise<void> {
       // an external database (--db-url) starts nothing: no progress lines for it, as for --sut-url
       db = ctx.externalDb === true ? await connect() : await timedStart(ctx.emit, 'postgres', undefined, connect);
       if (db.pid !== null) ctx.children.add({ pid: db.pid, role: 'postgres', marker: db.marker, stop: db.stop });
+      if (db.pid !== null) recordAffinity(ctx, 'postgres', db.pid);
       ctx.manifest.db = db.info;
       store.writeManifest(ctx.manifest);
       ctx.emit({ type: 'info', message: `  PostgreSQL ${db.info.serverVersion} at ${db.info.url} (${db.info.kind}; max_connections ${db.info.settings['max_connections'] ?? '?'}; orders ${db.info.ordersRows} rows)` });
@@ -121,6 +154,16 @@ export async function executePlan(ctx: RunContext): Promise<void> {
     await mock.stop();
     if (mock.pid !== null) ctx.children.remove(mock.pid);
   }
+}
+
+/**
+ * Records in the manifest (not yet written) the CPUs process `pid` of `role` may run on
+ * (RunManifest.affinity; deps.cpusAllowed or /proc/<pid>/status). A later start of the same role
+ * (a resumed run) replaces the entry.
+ */
+function recordAffinity(ctx: Pick<RunContext, 'manifest' | 'deps'>, role: string, pid: number): void {
+  const read = ctx.deps.cpusAllowed ?? ((p: number) => cpusAllowedOf(p));
+  ctx.manifest.affinity = { ...(ctx.manifest.affinity ?? {}), [role]: { pid, cpus: read(pid) } };
 }
 
 /** Hikari's default `maximumPoolSize` (the SUT's `bench.db.pool-size` default, HikariCP's own). */
@@ -165,6 +208,7 @@ async function runBlock(ctx: RunContext, block: PlannedBlock, todo: PlannedCell[
   const watched = watchedOf(block, sut, mock, blockScenario.usesDb ? db : null);
   try {
     ctx.manifest.sut[block.blockId] = sut.info;
+    if (sut.pid !== null) recordAffinity(ctx, `sut-${block.blockId}`, sut.pid);
     store.writeManifest(ctx.manifest);
     const mismatches = sutMismatches(block.variant, blockScenario, sut.info);
     if (mismatches.length > 0) {
@@ -413,6 +457,8 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   // Reset the mock's statistics last before the load: what is read after the cell is this cell alone.
   const mockBefore = await deps.resetMockStats(mock.url);
   const cpuBefore = readCpuTicks();
+  const runCpu = deps.readRunCpu ?? (() => readRunCpu());
+  const runCpuBefore = runCpu();
   // components: the mock's and the database's CPU over the load (the CPU bound's service demand)
   // an external mock (--mock-url) has no pid here: its CPU is not available, never guessed
   const componentCpu = () => ({ mock: mock.pid !== null ? processTreeCpuMs(mock.pid) : null, db: components?.db?.pid != null ? processTreeCpuMs(components.db.pid) : null });
@@ -432,6 +478,8 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
   if (result.aborted || ctx.signal.aborted) return null;
   if (result.refused) throw refusedError(cell, result.refused);
   const cpuAfter = readCpuTicks();
+  // only when every component is this run's own process: an external SUT, mock or database on this host would count as "other"
+  const other = sut.pid !== null && mock.pid !== null && ctx.externalDb !== true ? otherCpuShare(runCpuBefore, runCpu()) : undefined;
   const componentsAfter = components ? componentCpu() : null;
   await sleep(Math.min(2 * o.samplerIntervalMs, 1000)); // let the sampler record the drained state
   await puller.pull();
@@ -460,6 +508,7 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     hostCpuPct: host,
     errorFlagThreshold: o.errorFlagThreshold,
     ...(sut.pid === null || mock.pid === null ? { hostCpuScope: 'generator' as const } : {}),
+    ...(other !== undefined ? { otherCpuShare: other } : {}),
     // a pod of a multi-host run shares the mock with the other pods: its figures are not this pod's
     ...(ctx.pod ? {} : { mock: { before: mockBefore, after: mockAfter, route: mockRouteOf(loadOf(ctx, variant).scenario) } }),
   });
@@ -469,7 +518,10 @@ export async function runCell(ctx: RunContext, cell: PlannedCell, variant: Varia
     sutPid: sut.pid, componentCpuMs: componentsBefore && componentsAfter ? { mock: diffOrNull(componentsBefore.mock, componentsAfter.mock), db: diffOrNull(componentsBefore.db, componentsAfter.db) } : null, componentCpuSamples,
   });
   if (out.pinned?.flushed === false) ctx.emit({ type: 'info', message: `  ${cell.cellId}: the SUT answered its pinned counts before JFR confirmed delivery (5 s wait timed out); a late pin may be counted in the next cell` });
-  store.writeCell(out, compactRequests(result.records, result.unsent, result.ws));
+  const requests = compactRequests(result.records, result.unsent, result.ws);
+  out.hdr = cellHistograms(requests);
+  if (other !== undefined) out.otherCpuShare = other;
+  store.writeCell(out, requests);
   clearFailedCell(store, ctx.manifest, cell.cellId);
   writeSummary(ctx);
   const job = result.job ? { completed: result.job.completed, tasks: result.job.tasks, makespanMs: result.job.makespanMs, submitMs: result.job.submitMs, theoreticalS: cell.theoreticalS } : undefined;

@@ -8,6 +8,7 @@ import { VtbenchError, EXIT } from '../types/errors.ts';
 import { DEFAULT_BIND_ADDRESS } from '../adapters/jvm/bind.ts';
 import { MAX_SHARDS } from '../load/shards.ts';
 import type { ResolvedOptions, StartMode } from '../types/run.ts';
+import { allowedCpus, isolationOf } from '../adapters/host/affinity.ts';
 import { FD_RESERVE, JAVA_INT_MAX, NODE_TIMEOUT_MAX_MS, SUT_REQUEST_TIMEOUT_MS, UNDICI_TIMER_RESOLUTION_MS, maxConcurrency, type HostLimits } from '../adapters/host/limits.ts';
 
 /**
@@ -252,5 +253,10 @@ export const OPTION_SPECS = [
   spec({
     key: 'mockUrl', flag: 'mock-url', arg: 'url', description: 'an external mock LLM someone else started (origin without /v1): not started or stopped; its figures over HTTP (/stats); needed with --sut-url',
     parse: (r) => parseComponentUrl('mock-url', r), show: (v) => v ?? '(started here)',
+  }),
+  spec({
+    key: 'cpuIsolation', flag: 'isolate-cpus', arg: 'spec',
+    description: "CPU isolation: off (the default), auto (the harness — load generator, mock, PostgreSQL — on the lower half of this process's CPUs, the SUT JVM on the rest; 2 CPUs: harness 0, SUT 1) or <sut cpus>/<harness cpus> (e.g. 1/0), set with taskset; the bounds then use the SUT's CPUs. Off by default until a measurement of its effect on run-to-run variation justifies another default",
+    parse: (r) => isolationOf(r, allowedCpus()), show: (v) => (v === undefined ? 'off' : `${v.sutCpus}/${v.harnessCpus}`),
   }),
 ] as const satisfies readonly OptionSpec[];

@@ -307,8 +307,14 @@ export function formatPlan(o: ResolvedOptions, plan: Plan, runDir: string): stri
     lines.push(`  ${key.padEnd(22)} ${String(c.requests).padStart(9)}   ${c.boundRps.toFixed(2).padStart(11)}   ${formatDuration(c.theoreticalS)}`);
   }
   lines.push(`  theoretical duration: ${formatDuration(plan.theoreticalS)} of load and warm-up (+ JVM starts${o.repeats > 1 ? `, × ${o.repeats} repeats included` : ''})`);
+  if (o.cpuIsolation) lines.push(isolationLine(o.cpuIsolation));
   lines.push(`  output: ${runDir}`);
   return lines.join('\n');
+}
+
+/** The plan's line for `--isolate-cpus`: which CPUs the SUT and the harness get. */
+function isolationLine(iso: NonNullable<ResolvedOptions['cpuIsolation']>): string {
+  return `  CPU isolation (taskset): SUT JVM on CPUs ${iso.sutCpus}; harness (load generator, mock, PostgreSQL) on CPUs ${iso.harnessCpus}; the bounds use the SUT's CPUs`;
 }
 
 /** The plan of an open-loop run as text: rates, the schedule's length, and each cell's duration with its backlog drain. */
@@ -329,6 +335,7 @@ function formatOpenLoopPlan(o: ResolvedOptions, plan: Plan, runDir: string): str
     lines.push(`  ${key.padEnd(22)} ${String(c.requests).padStart(9)}   ${c.boundRps.toFixed(2).padStart(11)}   ${formatDuration(c.theoreticalS)}`);
   }
   lines.push(`  theoretical duration: ${formatDuration(plan.theoreticalS)} of load and warm-up (+ JVM starts${o.repeats > 1 ? `, × ${o.repeats} repeats included` : ''})`);
+  if (o.cpuIsolation) lines.push(isolationLine(o.cpuIsolation));
   lines.push(`  output: ${runDir}`);
   return lines.join('\n');
 }

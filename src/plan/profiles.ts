@@ -158,6 +158,9 @@ export function resolveOptions(study: Study, profileName: string, raw: Partial<R
   if (out.mockPort === out.sutPort) {
     throw new VtbenchError(`--mock-port and --sut-port are both ${out.mockPort}`, 'give them different ports', EXIT.usage);
   }
+  if (out.cpuIsolation && out.sutUrl !== undefined) {
+    throw new VtbenchError('--isolate-cpus places the SUT JVM this run starts on its own CPUs; with --sut-url the SUT is someone else\'s', 'drop --isolate-cpus, or pin the external SUT yourself (e.g. taskset -c <cpus> java ...)', EXIT.usage);
+  }
   if (out.rampMs === 0) out.rampMs = out.latencyMs;
   checkBounds(out, host, study);
   if (isOpenLoop(study, out)) checkOpenLoopFeasible(out, study, host);

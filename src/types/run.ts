@@ -121,6 +121,19 @@ export interface ResolvedOptions {
    * figures over HTTP (`/stats`) only. Absent: the run starts the mock itself.
    */
   mockUrl?: string;
+  /**
+   * `--isolate-cpus`: the SUT JVM runs on `sutCpus` and the harness (this process: the load
+   * generator and its shards; the mock and PostgreSQL, which inherit its CPUs) on `harnessCpus`, two
+   * disjoint sets (kernel cpulist format, e.g. `1` and `0`), set with `taskset`. The bounds then use
+   * the SUT's CPUs. Absent: no isolation (every process may run on every CPU), as in every run before it.
+   */
+  cpuIsolation?: CpuIsolation;
+}
+
+/** Disjoint CPU sets of the SUT and of the harness (ResolvedOptions.cpuIsolation), cpulist strings. */
+export interface CpuIsolation {
+  sutCpus: string;
+  harnessCpus: string;
 }
 
 /** The cells of one scenario (ResolvedOptions.scenarioLevels). */
@@ -148,13 +161,46 @@ export interface MockFaults {
   seed: number;
 }
 
+/**
+ * The host a run measured on (RunManifest.host). `os` holds the kernel release (`uname -r`, e.g.
+ * `Linux 6.8.0-45-generic`), `kernel` its build string (`uname -v`). The fields after `memoryBytes`
+ * are absent in runs before they were recorded (issue 33).
+ */
 export interface HostInfo {
   os: string;
   kernel: string;
   arch: string;
   cpuModel: string;
+  /** logical CPUs the OS lists (os.cpus().length) */
   cores: number;
   memoryBytes: number;
+  /** the cgroup limits the harness (and every process it starts, which inherit them) ran under */
+  cgroup?: CgroupLimits;
+  /** the kernel's clock source (/sys/devices/system/clocksource/clocksource0/current_clocksource, e.g. `tsc`); null when unreadable */
+  clockSource?: string | null;
+}
+
+/**
+ * CPU quota and memory limit of the harness's cgroup (HostInfo.cgroup): cgroup v2 `cpu.max` and
+ * `memory.max`, or v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us` and `memory.limit_in_bytes`, as
+ * mounted at /sys/fs/cgroup (a container sees its own). Null: no limit (or unreadable: `version` null).
+ */
+export interface CgroupLimits {
+  version: 1 | 2 | null;
+  /** quota / period: the CPUs' worth of time the cgroup may use per period; null = no quota */
+  cpuQuotaCores: number | null;
+  /** the quota and period as read, µs; null = no quota */
+  cpuQuotaUs: number | null;
+  cpuPeriodUs: number | null;
+  /** bytes; null = no limit */
+  memoryLimitBytes: number | null;
+}
+
+/** The CPUs one process the run started (or the harness itself) may run on (RunManifest.affinity). */
+export interface ProcessAffinity {
+  pid: number;
+  /** `Cpus_allowed_list` of /proc/<pid>/status as read right after the start, e.g. `0-1` or `1`; null when unreadable */
+  cpus: string | null;
 }
 
 export interface RunManifest {
@@ -213,6 +259,12 @@ export interface RunManifest {
    * recorded before the probe existed.
    */
   aloneProbes?: Record<string, AloneProbe>;
+  /**
+   * the CPUs each local process of the run may run on, by role (`harness`: this process, which runs
+   * the load generator; `mock`; `postgres`; `sut-<block>`), read from /proc right after it started.
+   * Absent in runs before it was recorded.
+   */
+  affinity?: Record<string, ProcessAffinity>;
 }
 
 /**
@@ -272,7 +324,7 @@ export interface ExternalComponents {
  * existed carry that share under `host-cpu` with a threshold ≤ 1 (read as `sut-cpu`: upgradeLegacyFlag).
  */
 export interface CellFlag {
-  code: 'loadgen-lag' | 'loadgen-late-sends' | 'loadgen-cpu' | 'host-cpu' | 'sut-cpu' | 'scheduler-delay' | 'concurrency-below-target' | 'errors-above-threshold' | 'component-disagrees';
+  code: 'loadgen-lag' | 'loadgen-late-sends' | 'loadgen-cpu' | 'host-cpu' | 'host-other-cpu' | 'sut-cpu' | 'scheduler-delay' | 'concurrency-below-target' | 'errors-above-threshold' | 'component-disagrees';
   message: string;
   value: number;
   threshold: number;
@@ -357,6 +409,31 @@ export interface CellResult {
    * every other cell.
    */
   sweep?: StudyJobAnswer;
+  /**
+   * HdrHistograms of the cell's successful requests (src/compute/stats/hdr.ts): a compact, mergeable
+   * summary beside the per-request records, which stay the contract. Absent in runs before it.
+   */
+  hdr?: CellHistograms;
+  /**
+   * share of the whole machine's CPU (0..1, all cores) that processes other than this run's used during
+   * the cell's load: /proc/stat busy time less the CPU of this harness and every process it started
+   * (src/compute/analysis/other-cpu.ts). Null when /proc was unreadable; absent in runs before it and
+   * when a component was external (`--sut-url`, `--mock-url`, `--db-url`: it would count as "other").
+   */
+  otherCpuShare?: number | null;
+}
+
+/**
+ * A cell's HdrHistograms (CellResult.hdr): each the V2 compressed base64 encoding of one histogram
+ * (whole µs, `significantDigits` significant decimal digits); null when no successful request carried
+ * that value (e.g. no `Server-Timing` queue entry).
+ */
+export interface CellHistograms {
+  unit: 'us';
+  significantDigits: number;
+  e2e: string | null;
+  queue: string | null;
+  exec: string | null;
 }
 
 /**

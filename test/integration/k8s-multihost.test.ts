@@ -24,6 +24,7 @@ import { RunStore } from '../../src/adapters/store/run-store.ts';
 import { validate } from '../../src/adapters/store/schema.ts';
 import { expandRequests } from '../../src/pipeline/resummarize.ts';
 import { percentiles } from '../../src/compute/stats/percentiles.ts';
+import { hdrPercentiles } from '../../src/compute/stats/hdr.ts';
 import { startMockProcess } from '../../src/adapters/process/mock-process.ts';
 import { VtbenchError, EXIT } from '../../src/types/errors.ts';
 import { freePort } from '../fixtures/ports.ts';
@@ -174,6 +175,9 @@ test('two shard processes against a SUT and a mock started by hand, merged into 
       // percentiles from the merged raw records, not from the shards' summaries
       const raw = parts.flatMap((p) => expandRequests(p.readRequests(id)).map((r) => r.e2eMs));
       assert.deepEqual(cell.load.e2eMs, percentiles(raw), id);
+      // the cell's HdrHistograms are the shards' summed: every successful request counted once
+      assert.equal(hdrPercentiles(cell.hdr!.e2e)?.n, cell.load.ok, `${id}: merged histogram`);
+      assert.equal(hdrPercentiles(cell.hdr!.e2e)?.n, own.reduce((n, c) => n + hdrPercentiles(c.hdr!.e2e)!.n, 0), id);
       // shard 0 reset the mock before the shared start and read it after the shared end: it saw every shard's requests
       assert.equal(cell.mock.after?.served, cell.load.count, `${id}: the mock's per-cell figures cover both shards`);
       for (const s of cell.shards!) assert.ok(Math.abs(s.t0OffsetMs) < 1000, `${id}: shard ${s.shard} started with the other (${s.t0OffsetMs} ms)`);

@@ -1,6 +1,7 @@
 /**
  * Starting and stopping the SUT JVM. Output goes to a log file; readiness is `GET /bench/info` = 200.
  */
+import { withAffinity } from '../host/affinity.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -49,6 +50,8 @@ export interface StartSutOptions {
   controlToken?: string | null;
   /** the run's abort (SIGINT/SIGTERM): a start in progress stops the JVM at once and rejects as interrupted */
   signal?: AbortSignal;
+  /** `--isolate-cpus`: the CPUs the JVM may run on (cpulist, e.g. `1`), set by a `taskset -c` prefix; absent: every CPU */
+  cpus?: string;
 }
 
 export interface SutProcess {
@@ -136,6 +139,16 @@ export function springEnvName(property: string): string {
  * without the secret properties ({@link SECRET_SUT_PROPERTY}), which go to `env` under their
  * Spring names ({@link springEnvName}) instead. `extraArgs` are given as they are.
  */
+/**
+ * The SUT's whole command: the JDK's `java` with sutLaunch's arguments, behind `taskset -c <cpus>`
+ * when the JVM gets its own CPUs (`o.cpus`, --isolate-cpus; taskset execs java, so the pid is the
+ * JVM's). Pure.
+ */
+export function sutSpawnCommand(o: StartSutOptions): { cmd: string; args: string[]; env: Record<string, string> } {
+  const { args, env } = sutLaunch(o);
+  return { ...withAffinity(join(o.jdk.home, 'bin', 'java'), args, o.cpus), env };
+}
+
 export function sutLaunch(o: StartSutOptions): { args: string[]; env: Record<string, string> } {
   const env: Record<string, string> = {};
   const props = { ...(o.variant.sutProperties ?? {}) };
@@ -236,10 +249,10 @@ export async function startSut(o: StartSutOptions): Promise<SutProcess> {
   try {
     // own process group: a terminal's Ctrl-C reaches the harness only, which stops the SUT in order
     // secrets (a database password) through the environment: /proc/<pid>/environ is readable by this user only
-    const { args, env } = sutLaunch(o);
+    const { cmd, args, env } = sutSpawnCommand(o);
     const inherited = { ...process.env };
     delete inherited[CONTROL_TOKEN_ENV]; // only the run's own token, when it has one
-    child = spawn(join(o.jdk.home, 'bin', 'java'), args, { stdio: ['ignore', fd, fd], detached: true, env: { ...inherited, ...env } });
+    child = spawn(cmd, args, { stdio: ['ignore', fd, fd], detached: true, env: { ...inherited, ...env } });
   } finally {
     closeSync(fd); // the child holds its own copy
   }

@@ -90,3 +90,48 @@ export class ProcessTreeCpu {
     return (ticks * 1000) / clockTicksPerS();
   }
 }
+
+/**
+ * CPU time of process `root` and every process below it (children, their children: the SUT JVMs,
+ * the mock, PostgreSQL and its backends, load shards), in clock ticks (USER_HZ, the unit of
+ * /proc/stat): each one's utime + stime + cutime + cstime (the last two hold the time of its children
+ * that ended and were waited for, so a backend that exits mid-cell keeps counting). Reads every
+ * /proc/<pid>/stat once (`proc`: the root of /proc; tests pass a folder). Null when the root is gone
+ * or /proc is unreadable.
+ */
+export function processTreeTicks(root: number, proc = '/proc'): number | null {
+  let names: string[];
+  try {
+    names = readdirSync(proc).filter((d) => /^\d+$/.test(d));
+  } catch {
+    return null;
+  }
+  const children = new Map<number, number[]>();
+  const ticks = new Map<number, number>();
+  for (const d of names) {
+    let s: ReturnType<typeof parseStat>;
+    try {
+      s = parseStat(readFileSync(`${proc}/${d}/stat`, 'utf8'));
+    } catch {
+      continue; // ended while listed
+    }
+    if (s === null) continue;
+    const pid = Number(d);
+    ticks.set(pid, s.utime + s.stime + s.cutime + s.cstime);
+    const kids = children.get(s.ppid);
+    if (kids) kids.push(pid);
+    else children.set(s.ppid, [pid]);
+  }
+  if (!ticks.has(root)) return null;
+  let sum = 0;
+  const stack = [root];
+  const seen = new Set<number>();
+  while (stack.length > 0) {
+    const p = stack.pop()!;
+    if (seen.has(p)) continue;
+    seen.add(p);
+    sum += ticks.get(p) ?? 0;
+    for (const c of children.get(p) ?? []) stack.push(c);
+  }
+  return sum;
+}

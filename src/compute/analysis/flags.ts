@@ -7,6 +7,7 @@
  *   loadgen-late-sends        share of the cell's requests (0..1) sent late by the generator
  *   loadgen-cpu               % of one core (the generator process)
  *   host-cpu                  % of all cores (the whole host)
+ *   host-other-cpu            share of the machine's CPU (0..1, all cores) used by processes outside the run
  *   sut-cpu                   share of the cell's SUT samples (0..1) at or above SUT_CPU_SATURATED
  *   scheduler-delay           ms (virtual-thread queue wait P95)
  *   concurrency-below-target  requests in flight
@@ -17,6 +18,7 @@ import type { CellFlag } from '../../types/run.ts';
 import type { LoadSummary } from '../../types/load.ts';
 import type { SutSample } from '../../types/sut-api.ts';
 import { executorInfo, type ExecutorSpec } from '../../types/study.ts';
+import { OTHER_CPU_SHARE } from './other-cpu.ts';
 import type { MockStats } from '../../types/mock.ts';
 
 /** Load-generator event-loop delay P99 above this (ms) means the client may have added latency. */
@@ -123,6 +125,11 @@ export interface FlagInputs {
    */
   hostCpuScope?: 'all' | 'generator';
   /**
+   * share of the machine's CPU (0..1) that processes outside the run used during the load
+   * (src/compute/analysis/other-cpu.ts); null or absent: not known (no flag)
+   */
+  otherCpuShare?: number | null;
+  /**
    * the mock's figures of the cell (`before`: the snapshot of the harness's reset before the load,
    * `after`: read after it) and the route each successful request of the scenario reaches at least
    * once (`chat`: /v1/chat/completions, `delay`: /delay; null: none, not compared). Absent: not
@@ -187,6 +194,9 @@ export function computeFlags(i: FlagInputs): CellFlag[] {
   if (i.hostCpuPct !== null && i.hostCpuPct > HOST_CPU_PCT) {
     const why = i.hostCpuScope === 'generator' ? "the load generator's host (an external SUT or mock may run elsewhere) was near its limit" : 'SUT, mock and client competed for cores';
     flags.push({ code: 'host-cpu', message: `host CPU ${i.hostCpuPct.toFixed(0)} % > ${HOST_CPU_PCT} %: ${why}`, value: i.hostCpuPct, threshold: HOST_CPU_PCT });
+  }
+  if (i.otherCpuShare != null && i.otherCpuShare > OTHER_CPU_SHARE) {
+    flags.push({ code: 'host-other-cpu', message: `processes outside this run used ${(i.otherCpuShare * 100).toFixed(0)} % of the machine's CPU during the cell > ${OTHER_CPU_SHARE * 100} %: the SUT, the mock and the load generator shared the cores with them, so the cell is host-limited`, value: i.otherCpuShare, threshold: OTHER_CPU_SHARE });
   }
   const cpu = sutCpuSaturation(i.sutSamples, i.t0EpochMs);
   if (cpu.saturated && cpu.share !== null) {

@@ -18,6 +18,7 @@
  *   per-cell totals where a cell has no `componentCpuSamples`).
  * - `cpuPerCall`: cores / the CPU time one call costs by itself (cpu-fib: the SUT's calibration).
  */
+import { parseCpuList } from '../cpu-list.ts';
 import { executorInfo, type ExecutorSpec } from '../../types/study.ts';
 import type { CellResult } from '../../types/run.ts';
 import { throughputBoundRps } from './bounds.ts';
@@ -257,4 +258,23 @@ export function boundVerdict(measuredRps: number | null, smallestRps: number | n
   if (r > BOUND_UPPER_TOL) return 'above-bound';
   if (r < BOUND_LOWER_SHARE) return hostFlagged ? 'below-95-host-flag' : 'below-95';
   return 'within';
+}
+
+/**
+ * The SUT's own CPUs when the run isolated it (`--isolate-cpus`, ResolvedOptions.cpuIsolation): the
+ * count of its CPU list; null without isolation (the bounds then use the host's cores).
+ */
+export function isolatedSutCores(o: { cpuIsolation?: { sutCpus: string } }): number | null {
+  return o.cpuIsolation ? parseCpuList(o.cpuIsolation.sutCpus).length : null;
+}
+
+/**
+ * The CPUs and the CPU per request of the service-demand bound X ≤ cores / D_cpu for one cell.
+ * Without isolation (`sutCores` null) every process shares the host's cores, so D counts them all
+ * (SUT + generator + mock + database: `allMsPerRequest`). With isolation the harness runs on CPUs of
+ * its own, so the SUT's ceiling is its own CPUs over its own CPU per request (`sutMsPerRequest`);
+ * null when that is unknown (no bound is then drawn rather than a wrong one). Pure.
+ */
+export function cpuBoundInputs(i: { hostCores: number; sutCores: number | null; allMsPerRequest: number | null; sutMsPerRequest: number | null }): { cores: number; cpuMsPerRequest: number | null } {
+  return i.sutCores === null ? { cores: i.hostCores, cpuMsPerRequest: i.allMsPerRequest } : { cores: i.sutCores, cpuMsPerRequest: i.sutMsPerRequest };
 }

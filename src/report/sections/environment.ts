@@ -1,7 +1,8 @@
-/** Report section `{{environment}}`: host, versions, SUT settings, plan, and the load shards of a sharded run. Pure. */
+/** Report section `{{environment}}`: host, versions, SUT settings, plan, the recorded host environment (cgroup, clock source, affinity, other processes' CPU), and the load shards of a sharded run. Pure. */
 import { executorInfo } from '../../types/study.ts';
 import type { ReportModel } from '../types.ts';
-import { int, ms, num, raw, rps, table, type Raw } from '../format.ts';
+import { int, ms, num, pct, raw, rps, table, type Raw } from '../format.ts';
+import { OTHER_CPU_SHARE } from '../../compute/analysis/other-cpu.ts';
 import type { SectionKit } from './kit.ts';
 import { driverLevel } from '../model.ts';
 
@@ -55,6 +56,7 @@ function envRows(model: ReportModel, k: SectionKit): [string, string | Raw][] {
   if (m.external) env.push([s('env.external'), P('env.externalValue', { sut: m.external.sut ?? P('env.startedHere'), mock: m.external.mock ?? P('env.startedHere') })]);
   if ((o.shards ?? 1) > 1) env.push([s('env.shards'), P('env.shardsValue', { k: int(o.shards!) })]);
   if (m.mergedShards) env.push([s('env.hosts'), P('env.hostsValue', { k: int(m.mergedShards.length), list: m.mergedShards.map((x) => `${x.index}: ${x.hostname} (${x.host.cores} cores)`).join('; ') })]);
+  env.push(...hostEnvRows(model, k));
   return env;
 }
 
@@ -72,6 +74,44 @@ function planValue(model: ReportModel, k: SectionKit): Raw {
   // held connections (DriverLevel `connections`) have no requests per worker
   const list = per.map(([sc, p]) => k.s(driverLevel(model.study, sc) === 'connections' ? 'env.planScenario.held' : 'env.planScenario', { scenario: sc, levels: p.levels.map((x) => int(x)).join(' / '), n: int(p.requestsPerWorker) })).join('; ');
   return P('env.planValue.scenarios', { list, ...rest });
+}
+
+/**
+ * The rows of the environment recorded since issue 33, each only when the run has it (older runs
+ * render as before): the cgroup limits, the clock source, the CPU isolation, each process's CPU affinity (a SUT JVM's
+ * with its availableProcessors and carrier parallelism as it reported them), and the largest share
+ * of the machine's CPU other processes used in a cell.
+ */
+function hostEnvRows(model: ReportModel, k: SectionKit): [string, string | Raw][] {
+  const { s, P } = k;
+  const m = model.manifest;
+  const rows: [string, string | Raw][] = [];
+  const cg = m.host.cgroup;
+  if (cg) {
+    rows.push([s('env.cgroup'), cg.version === null ? P('env.cgroupUnread') : P('env.cgroupValue', {
+      v: String(cg.version),
+      cpu: cg.cpuQuotaCores === null ? P('env.noLimit') : P('env.quotaValue', { cores: num(cg.cpuQuotaCores, 2), quota: int(cg.cpuQuotaUs), period: int(cg.cpuPeriodUs) }),
+      mem: cg.memoryLimitBytes === null ? P('env.noLimit') : `${num(cg.memoryLimitBytes / 1024 ** 3, 2)} GiB`,
+    })]);
+  }
+  if (m.host.clockSource !== undefined) rows.push([s('env.clockSource'), m.host.clockSource ?? '—']);
+  const iso = m.options.cpuIsolation;
+  if (iso) rows.push([s('env.isolation'), P('env.isolationValue', { sut: iso.sutCpus, harness: iso.harnessCpus })]);
+  if (m.affinity) {
+    const parts = Object.entries(m.affinity).map(([role, a]) => {
+      const info = role.startsWith('sut-') ? m.sut[role.slice(4)] : undefined;
+      const cpus = a.cpus ?? '—';
+      return info ? P('env.affinitySut', { role, cpus, ap: int(info.availableProcessors), par: info.vtSchedulerParallelism === null ? '—' : int(info.vtSchedulerParallelism) }).md : P('env.affinityValue', { role, cpus }).md;
+    });
+    rows.push([s('env.affinity'), raw(parts.join('; '))]);
+  }
+  const measured = model.cells.filter((c) => c.otherCpuShare != null);
+  if (measured.length > 0) {
+    const top = measured.reduce((a, c) => (c.otherCpuShare! > a.otherCpuShare! ? c : a));
+    const flagged = model.cells.filter((c) => c.flags.some((f) => f.code === 'host-other-cpu'));
+    rows.push([s('env.otherCpu'), P('env.otherCpuValue', { max: pct(top.otherCpuShare! * 100, 0), cell: top.cellId, n: int(flagged.length), cells: int(measured.length), thr: pct(OTHER_CPU_SHARE * 100, 0) })]);
+  }
+  return rows;
 }
 
 /** `{{environment}}`: the environment table, then the per-shard table when the run's cells had load shards. */

@@ -15,6 +15,7 @@ export function flagValue(k: Pick<SectionKit, 'P'>, flagCode: string, x: number)
     case 'errors-above-threshold': return pct(x * 100, 2);
     case 'loadgen-cpu': return P('unit.pctOfOneCore', { v: num(x, 0) });
     case 'host-cpu': return P('unit.pctOfAllCores', { v: num(x, 0) });
+    case 'host-other-cpu': return P('unit.pctOfAllCores', { v: num(x * 100, 0) });
     case 'sut-cpu': return P('unit.shareOfSamples', { v: num(x * 100, 0) });
     case 'loadgen-late-sends': return P('unit.shareOfRequests', { v: num(x * 100, 1) });
     case 'loadgen-lag':

@@ -16,13 +16,13 @@ import type { ReportModel } from '../../report/model.ts';
 import type { ChartLabels, ChartSpec } from '../../report/charts.ts';
 import { int, ms, num, rps } from '../../report/format.ts';
 import { aggregate } from '../../compute/stats/aggregate.ts';
-import { boundVerdict, cellCpu, cellWindow, windowRps as rateInWindowRps, type Bound, type BoundVerdict, type CellCpu, type CellWindow } from '../../compute/theory/cell-bounds.ts';
+import { boundVerdict, cellCpu, cpuBoundInputs, isolatedSutCores, cellWindow, windowRps as rateInWindowRps, type Bound, type BoundVerdict, type CellCpu, type CellWindow } from '../../compute/theory/cell-bounds.ts';
 import { aloneHolding, boundsFor, cellHolding, checkPublished, dbPoolOf, LITTLE_P99_SLACK, MIXED_CRITICAL_PATH_MS, MIXED_STUDY_CLAIM_MS, REQUEST_SCENARIOS, type AloneHolding, type PublishedCheck, type StudyBoundKind } from './theory.ts';
 import { STUDY_LEVEL } from './published.ts';
 import { wsModel, type WsVariantModel } from './ws-push.ts';
 
 /** The flags that say the host, not the code under test, may have set the limit (src/compute/analysis/flags.ts). */
-export const HOST_FLAGS: readonly string[] = ['loadgen-lag', 'loadgen-late-sends', 'loadgen-cpu', 'host-cpu', 'sut-cpu', 'scheduler-delay'];
+export const HOST_FLAGS: readonly string[] = ['loadgen-lag', 'loadgen-late-sends', 'loadgen-cpu', 'host-cpu', 'host-other-cpu', 'sut-cpu', 'scheduler-delay'];
 
 /** The report's scenario groups, in the source's chapter order. */
 export const GROUPS: readonly { id: string; scenarios: readonly string[] }[] = [
@@ -109,6 +109,8 @@ export function fibCpuMsPerCall(model: Pick<BaseModel, 'manifest'>, variant: str
 export function rows002(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSpecs' | 'manifest'>): Row002[] {
   const out: Row002[] = [];
   const cores = model.manifest.host.cores;
+  // --isolate-cpus: the CPU bounds are the SUT's own CPUs over its own CPU per request (cpuBoundInputs)
+  const sutCores = isolatedSutCores(model.manifest.options);
   for (const v of model.variants) {
     const spec = model.variantSpecs.get(v);
     // scenario 5's cells (held WebSocket connections) have their own section and bounds
@@ -127,7 +129,8 @@ export function rows002(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSp
       const sutCpuMsPerRequest = aggOf(cpus.map((x) => (x.sutMs !== null && x.window !== null && x.window.completions > 0 ? x.sutMs / x.window.completions : null))).median;
       // cpu-fib's CPU per call: what the SUT spent per call in this cell's window (the fib, plus about
       // 0.1 ms of HTTP handling); the JVM's start-up calibration only where the cell has no SUT CPU
-      const b = boundsFor({ variant: spec, scenario, concurrency: c, cores, cpuMsPerRequest, fibCpuMsPerCall: sutCpuMsPerRequest ?? fibAtStart, alone, inCell });
+      const cpuIn = cpuBoundInputs({ hostCores: cores, sutCores, allMsPerRequest: cpuMsPerRequest, sutMsPerRequest: sutCpuMsPerRequest });
+      const b = boundsFor({ variant: spec, scenario, concurrency: c, cores: cpuIn.cores, cpuMsPerRequest: cpuIn.cpuMsPerRequest, fibCpuMsPerCall: sutCpuMsPerRequest ?? fibAtStart, alone, inCell });
       const throughputRps = aggOf(cs.map((x) => x.load.wholeRunThroughputRps));
       const hostFlags = [...new Set(cs.flatMap((x) => x.flags.filter((f) => HOST_FLAGS.includes(f.code)).map((f) => f.code)))].sort();
       const errorKinds: Record<string, number> = {};

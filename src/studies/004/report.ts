@@ -13,6 +13,7 @@ import type { CellResult, InProcessJobResult } from '../../types/run.ts';
 import type { BaseModel, ConclusionRow, DeriveInput, FigureCheck, Verdict } from '../../report/types.ts';
 import { int, num } from '../../report/format.ts';
 import { aggregate } from '../../compute/stats/aggregate.ts';
+import { isolatedSutCores } from '../../compute/theory/cell-bounds.ts';
 import type { Agg } from '../../types/run.ts';
 import { asyncMakespanTheoryMs, asyncThreads, httpBounds, httpQueueWaitMeanMs } from './theory.ts';
 
@@ -107,18 +108,25 @@ export interface HttpRow {
   meanE2eMs: Agg;
 }
 
-/** CPU per successful request of one cell, ms: SUT process CPU (first→last sample) + generator CPU. Null when unknown. */
-export function cellCpuMsPerRequest(c: CellResult): number | null {
+/**
+ * CPU per successful request of one cell, ms: SUT process CPU (first→last sample) + generator CPU
+ * (the SUT's alone with `withGenerator` false: a run with --isolate-cpus, whose generator has CPUs
+ * of its own). Null when unknown.
+ */
+export function cellCpuMsPerRequest(c: CellResult, withGenerator = true): number | null {
   const s = c.samples.filter((x) => x.processCpuTimeNs !== null);
   const first = s[0]?.processCpuTimeNs;
   const last = s[s.length - 1]?.processCpuTimeNs;
   if (first == null || last == null || c.load.ok === 0) return null;
-  const genMs = c.loadgen.cpuPct === null ? 0 : (c.loadgen.cpuPct / 100) * c.durationMs;
+  const genMs = !withGenerator || c.loadgen.cpuPct === null ? 0 : (c.loadgen.cpuPct / 100) * c.durationMs;
   return ((last - first) / 1e6 + genMs) / c.load.ok;
 }
 
-/** Experiment 2 per variant (pure). `cores`: the host's. */
-export function httpRows(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSpecs' | 'latencyMs'>, cores: number): HttpRow[] {
+/**
+ * Experiment 2 per variant (pure). `cores`: the host's, or the SUT's own with --isolate-cpus, when
+ * `withGenerator` is false and the CPU per request is the SUT's alone (cpuBoundInputs).
+ */
+export function httpRows(model: Pick<BaseModel, 'cells' | 'variants' | 'variantSpecs' | 'latencyMs'>, cores: number, withGenerator = true): HttpRow[] {
   return model.variants.flatMap((v) => {
     const cs = model.cells.filter((c) => c.variant === v && c.scenario === HTTP && c.load.e2eMs !== null).sort((a, b) => a.repeat - b.repeat);
     const exec = model.variantSpecs.get(v)?.executor;
@@ -126,7 +134,7 @@ export function httpRows(model: Pick<BaseModel, 'cells' | 'variants' | 'variantS
     const c = cs[0]!.concurrency;
     const L = cs[0]!.latencyMs;
     const p = (f: (x: NonNullable<CellResult['load']['e2eMs']>) => number) => aggOf(cs.map((x) => (x.load.e2eMs ? f(x.load.e2eMs) : null)));
-    const cpu = aggOf(cs.map(cellCpuMsPerRequest)).median;
+    const cpu = aggOf(cs.map((x) => cellCpuMsPerRequest(x, withGenerator))).median;
     const b = httpBounds(exec, c, L, cores, cpu);
     const throughputRps = aggOf(cs.map((x) => x.load.wholeRunThroughputRps));
     const smallerRps = b.limit === 'cpu' ? (b.cpuBoundRps as number) : b.threadBoundRps;
@@ -180,7 +188,9 @@ export interface Derived004 {
 
 /** The hook's `derive`: both experiments' rows, once (pure). */
 export function derive004(model: DeriveInput): Derived004 {
-  return { async: asyncRows(model), http: httpRows(model, model.manifest.host.cores) };
+  // --isolate-cpus: the SUT's CPUs over the SUT's own CPU per request (the generator has CPUs of its own)
+  const sutCores = isolatedSutCores(model.manifest.options);
+  return { async: asyncRows(model), http: httpRows(model, sutCores ?? model.manifest.host.cores, sutCores === null) };
 }
 
 /** The study's statements of experiment 2 that are bounds, and experiment 1's check against theory. */
