@@ -22,7 +22,7 @@ export const OFFERED_LOAD_SHARE = 0.95;
  * was short of CPU, other processes took the host's CPU, the carrier threads were busy
  * (src/compute/analysis/flags.ts); `sut-cpu` is the SUT's own CPU (limit 'cpu')
  */
-export const HOST_FLAG_CODES: readonly CellFlag['code'][] = ['host-cpu', 'loadgen-lag', 'loadgen-late-sends', 'loadgen-cpu', 'scheduler-delay'];
+export const HOST_FLAG_CODES: readonly CellFlag['code'][] = ['host-cpu', 'loadgen-lag', 'loadgen-late-sends', 'loadgen-cpu', 'scheduler-delay', 'host-other-cpu'];
 /** the headline chart of the generic block: the engine's throughput-against-level chart (src/report/charts.ts) */
 export const GENERIC_CHART = 'throughput';
 

@@ -48,11 +48,14 @@ test('guardDifferences: none between equal runs; each guarded kind alone makes a
   assert.deepEqual(one({ o: { requestsPerWorker: 4 } }), [['load', 'load model requestsPerWorker: A 40, B 4']]);
   assert.deepEqual(one({ o: { start: 'ramp' } }), [['load', 'load model start: A "together", B "ramp"'], ['load', 'load model rampMs: A (not recorded), B 1000']]);
   assert.deepEqual(one({ o: { durationS: 20 } }), [['load', 'load model durationS: A (not recorded), B 20']]);
-  assert.deepEqual(one({ o: { isolation: 'cpuset' } }), [['isolation', 'CPU isolation: A "none", B "cpuset"']]);
-  assert.deepEqual(one({ o: { isolation: 'none' } }), [], 'isolation absent (an old manifest) reads as none');
-  // the CPU quota: compared when both runs recorded it
-  assert.deepEqual(guardDifferences(manifest({ environment: { cpuQuota: 1 } }), manifest({ environment: { cpuQuota: 2 } })).map((d) => d.kind), ['quota']);
-  assert.deepEqual(guardDifferences(manifest({ environment: { cpuQuota: 1 } }), manifest()), []);
+  assert.deepEqual(one({ o: { cpuIsolation: { sutCpus: '1', harnessCpus: '0' } } }), [['isolation', 'CPU isolation: A "none", B {"sutCpus":"1","harnessCpus":"0"}']]);
+  assert.deepEqual(one({ o: { cpuIsolation: undefined } }), [], 'isolation absent (off, or an old manifest) reads as none');
+  // the CPU quota (host.cgroup.cpuQuotaCores): compared when both runs recorded it
+  const cg = (cores: number | null, version: number | null = 2) => ({ host: { cgroup: { version, cpuQuotaCores: cores, cpuQuotaUs: null, cpuPeriodUs: null, memoryLimitBytes: null } } });
+  assert.deepEqual(guardDifferences(manifest(cg(1)), manifest(cg(2))).map((d) => d.kind), ['quota']);
+  assert.deepEqual(guardDifferences(manifest(cg(1)), manifest(cg(null))).map((d) => d.kind), ['quota'], 'a quota vs none differs');
+  assert.deepEqual(guardDifferences(manifest(cg(1)), manifest()), [], 'a run without the cgroup recorded is not checked on it');
+  assert.deepEqual(guardDifferences(manifest(cg(1)), manifest(cg(null, null))), [], 'an unreadable cgroup is not checked on it');
   // allowed kinds are marked, the others not
   const d = guardDifferences(manifest(), manifest({ host: { cores: 4 }, versions: { jdk: '21' } }), ['jdk']);
   assert.deepEqual(d.map((x) => [x.kind, x.allowed]), [['jdk', true], ['cores', false]]);

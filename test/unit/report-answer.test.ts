@@ -96,6 +96,9 @@ test('host flags and scheduler delay name the host for an arm below its bound; w
   // the trust line counts it
   assert.equal(genericAnswer(flagged).trust.hostLimited, m.answer.trust.hostLimited + 1);
   assert.equal(genericAnswer(flagged).trust.flagsByKind['host-cpu'], 1);
+  // other processes' CPU during the cell (issue 33's host-other-cpu) is the host too
+  const other: CellFlag = { code: 'host-other-cpu', message: 'other processes', value: 0.3, threshold: 0.1 };
+  assert.equal(genericAnswer({ ...m, flags: [...m.flags, { cellId, flag: other }] }).trust.hostLimited, m.answer.trust.hostLimited + 1);
   // a host flag does not hide a pool the sampler shows full
   const fxCell = m.cells.find((x) => x.variant === 'fixed' && x.concurrency === 500)!.cellId;
   assert.equal(limitOf({ ...m, flags: [...m.flags, { cellId: fxCell, flag }] }, rowAt(m, 'fixed', 500)).kind, 'executor');

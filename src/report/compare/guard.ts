@@ -8,7 +8,7 @@
  * What each kind reads from the manifest (RunManifest, src/types/run.ts):
  * - study: options.study; scenario: options.scenario (the cells' own scenarios are in the cell key)
  * - jdk: the major version of versions.jdk (`25.0.3+9-LTS` → 25; `1.8.0_x` → 8)
- * - cores: host.cores; quota: the cgroup CPU quota `environment.cpuQuota` — compared only when both
+ * - cores: host.cores; quota: the cgroup CPU quota `host.cgroup.cpuQuotaCores` (null = no quota) — compared only when both
  *   runs recorded it (a run before it was recorded cannot be checked on it; its absence is listed by
  *   settingDifferences, not here)
  * - pool: the effective executor (and SUT properties) of each variant both runs define
@@ -16,8 +16,8 @@
  * - latency: options.latencyMs, the mock's fixed latency L
  * - load: the load model: requestsPerWorker, start, rampMs (start = ramp only), durationS, arrival,
  *   maxInFlight and the per-scenario levels/requests (scenarioLevels' requestsPerWorker)
- * - isolation: options.isolation, the CPU isolation between the SUT and the harness; absent (runs
- *   before the option existed) reads as `none`
+ * - isolation: options.cpuIsolation, the CPU sets of the SUT and the harness (`--isolate-cpus`); absent
+ *   (off, or runs before the option existed) reads as `none`
  */
 import type { RunManifest } from '../../types/run.ts';
 import { EXIT, VtbenchError } from '../../types/errors.ts';
@@ -36,7 +36,7 @@ export interface GuardDifference {
 }
 
 /** What the guard reads of a manifest. */
-type GuardManifest = Pick<RunManifest, 'options' | 'host' | 'versions'> & { environment?: { cpuQuota?: unknown } };
+type GuardManifest = Pick<RunManifest, 'options' | 'host' | 'versions'>;
 
 /** The JDK's major version of a version string (`25.0.3+9-LTS` → 25, `1.8.0_392` → 8); null when unknown. */
 export function jdkMajor(version: string | null | undefined): number | null {
@@ -90,15 +90,17 @@ export function guardDifferences(a: GuardManifest, b: GuardManifest, allow: read
   add('scenario', 'scenario', a.options.scenario, b.options.scenario);
   add('jdk', 'JDK major version', jdkMajor(a.versions.jdk), jdkMajor(b.versions.jdk));
   add('cores', 'host cores', a.host.cores, b.host.cores);
-  const qa = a.environment?.cpuQuota;
-  const qb = b.environment?.cpuQuota;
+  // a run whose cgroup could not be read (version null) has no quota to compare
+  const quota = (m: GuardManifest) => (m.host.cgroup && m.host.cgroup.version !== null ? m.host.cgroup.cpuQuotaCores : undefined);
+  const qa = quota(a);
+  const qb = quota(b);
   if (qa !== undefined && qb !== undefined) add('quota', 'cgroup CPU quota', qa, qb);
   for (const line of poolDifferences(a, b)) found.push(['pool', line]);
   add('latency', 'mock latency L (latencyMs)', a.options.latencyMs, b.options.latencyMs);
   const la = loadModel(a.options);
   const lb = loadModel(b.options);
   for (const k of Object.keys(la)) add('load', `load model ${k}`, la[k], lb[k]);
-  const iso = (m: GuardManifest) => (m.options as { isolation?: unknown }).isolation ?? 'none';
+  const iso = (m: GuardManifest) => m.options.cpuIsolation ?? 'none';
   add('isolation', 'CPU isolation', iso(a), iso(b));
   return found.map(([kind, text]) => ({ kind, text, allowed: allow.includes(kind) }));
 }
