@@ -393,6 +393,11 @@ export function optionProv(key: string, index?: number): Provenance {
   return { def: 'option', v: { option: key }, formula: null, sources: [{ file: 'manifest.json', pointer: `/options/${key}${index === undefined ? '' : `/${index}`}` }] };
 }
 
+/** A constant of vtbench's rules (the same for every run), e.g. the cap on a tolerance's absolute floor: its name and the source file that defines it. */
+export function ruleProv(name: string, file: string): Provenance {
+  return { def: 'rule', v: { name }, formula: null, sources: [{ file, pointer: name }] };
+}
+
 /** A count of rows of the table it describes (verdicts, figures): read off the table itself. */
 export function countProv(what: string): Provenance {
   return { def: 'count', v: { what }, formula: null, sources: [] };

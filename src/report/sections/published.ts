@@ -3,7 +3,7 @@ import { executorInfo } from '../../types/study.ts';
 import { VERDICTS, type PublishedVerdict, type Reason, type ReportModel, type Verdict } from '../types.ts';
 import { ABS_FLOOR_MAX_SHARE, PIN_EVENTS_PER_REQUEST } from '../model.ts';
 import { int, ms, num, pct, raw, rps, signed, table, type Raw } from '../format.ts';
-import { countProv, derivedProv, type Provenance } from '../provenance.ts';
+import { countProv, derivedProv, ruleProv, type Provenance } from '../provenance.ts';
 import { phraser } from '../phrases.ts';
 import { CHANGE_FLOOR_MS, type SectionKit } from './kit.ts';
 
@@ -72,7 +72,7 @@ export function publishedTable(model: ReportModel, k: SectionKit): Raw {
   const variantCell = (p: PublishedVerdict): string | Raw => (p.variant === null ? '—' : raw(variantName(p.variant)));
   const cnt = (x: number, what: string) => pv(int(x), countProv(what));
   const reasons = (p: PublishedVerdict) => p.reasons.map((q) => reasonText(model, k, q).md).join(s('reason.sep'));
-  const pubParts: string[] = [s('published.intro', { n: cnt(counted.length, 'figures'), rep: cnt(counts.reproduced, 'reproduced'), notRep: cnt(counts['not reproduced'], 'notReproduced'), incons: cnt(counts['inconsistent as published'], 'inconsistent'), notTested: cnt(counts['not testable here'], 'notTested'), floorShare: `${num(ABS_FLOOR_MAX_SHARE * 100, 0)} %` }), table(
+  const pubParts: string[] = [s('published.intro', { n: cnt(counted.length, 'figures'), rep: cnt(counts.reproduced, 'reproduced'), notRep: cnt(counts['not reproduced'], 'notReproduced'), incons: cnt(counts['inconsistent as published'], 'inconsistent'), notTested: cnt(counts['not testable here'], 'notTested'), floorShare: pv(`${num(ABS_FLOOR_MAX_SHARE * 100, 0)} %`, ruleProv('ABS_FLOOR_MAX_SHARE', 'src/report/model.ts')) }), table(
     [s('h.figure'), s('h.mode'), phraser(k.t0)('h.concurrency').md, s('h.published'), s('h.measured'), s('h.diff'), s('h.tolerance'), s('h.verdict'), s('h.reason')],
     counted.map((p) => [figName(p), variantCell(p), pubLevel(p),
       pv(unitFmt(p.unit, p.published), p.prov.published), pv(unitFmt(p.unit, p.measured), p.prov.measured),
