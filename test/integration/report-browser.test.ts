@@ -44,7 +44,8 @@ for (const lang of ['en', 'zh'] as const) {
 
       const tpl = await loadTemplates(lang);
       // the template's sections, then the engine's appendices: the flags per cell (the fixture's cells raised some), the data, and how each number was computed
-      const expected = [...tpl.report.split('\n').filter((l) => l.startsWith('## ')).map((l) => l.slice(3).trim()), tpl.phrases['flags.appendix.title'], tpl.phrases['data.title'], tpl.phrases['prov.title']];
+      // the answer block's heading first (a phrase, not in the template), then the template's sections and the appendices
+      const expected = [tpl.phrases['answer.heading']!.replace(/^## /, ''), ...tpl.report.split('\n').filter((l) => l.startsWith('## ')).map((l) => l.slice(3).trim()), tpl.phrases['flags.appendix.title'], tpl.phrases['data.title'], tpl.phrases['prov.title']];
       assert.ok(expected.length >= 21, 'templates list the sections');
       const headings = page.locator('h2');
       assert.equal(await headings.count(), expected.length);
@@ -54,7 +55,8 @@ for (const lang of ['en', 'zh'] as const) {
         assert.ok(await h.isVisible(), `heading ${expected[i]} visible`);
       }
       const figures = page.locator('figure.chart');
-      const nFigures = [...tpl.report.matchAll(/\{\{fig:[a-z0-9-]+\}\}/g)].length;
+      // the template's charts plus the answer's headline chart ({{headlineChart}})
+      const nFigures = [...tpl.report.matchAll(/\{\{fig:[a-z0-9-]+\}\}/g)].length + (tpl.report.includes('{{headlineChart}}') ? 1 : 0);
       assert.ok(nFigures >= 7, `the template embeds the charts (${nFigures})`);
       assert.equal(await figures.count(), nFigures);
       for (let i = 0; i < nFigures; i++) {

@@ -185,8 +185,11 @@ test('report of the real quick-http run: min/median/P90/P95/P99/max per variant,
   const ids = model.conclusions.map((c) => c.id);
   assert.deepEqual(ids, ['platform.p50Above150', 'platform.p90Above150', 'platform.p95Above150', 'platform.p99Above150', 'virtual.maxBelow100']);
   const pl = rows[0]!;
-  assert.equal(model.conclusions[0]!.verdict, pl.p50Ms.median! > 150 ? 'reproduced' : 'not reproduced');
-  assert.equal(model.conclusions[4]!.verdict, rows[1]!.maxMs.median! < 100 ? 'reproduced' : 'not reproduced');
+  const vt = rows[1]!;
+  // "platform above 150 ms" says nothing about Tomcat's threads when virtual threads are above 150 ms too (the host set it): not testable
+  assert.equal(model.conclusions[0]!.verdict, vt.p50Ms.median! > 150 ? 'not testable here' : pl.p50Ms.median! > 150 ? 'reproduced' : 'not reproduced');
+  // "virtual max below 100 ms" is not testable while the CPU bound is virtual threads' smaller bound
+  assert.equal(model.conclusions[4]!.verdict, vt.limit === 'cpu' ? 'not testable here' : vt.maxMs.median! < 100 ? 'reproduced' : 'not reproduced');
   const min = model.published.find((p) => p.id === 'platform.e2eMinMs.500')!;
   assert.equal(min.measured, pl.minMs.median);
   assert.equal(model.published.find((p) => p.id === 'platform.asyncMakespanMs')?.verdict, 'not testable here', 'the other experiment\'s figure');
@@ -203,6 +206,7 @@ test('report/index lists an in-process run by its job time, with no req/s figure
   const meta = JSON.parse(built.files.find((f) => f.path === 'meta.json')!.content) as ReportMeta;
   assert.equal(meta.load, 'in-process');
   const row = indexDocuments([meta]).md.split('\n').find((l) => l.includes(meta.runId))!;
-  assert.match(row, /\| platform → virtual: job time [\d,.]+ ms → [\d,.]+ ms \|/);
+  // the answer line (study 004's hook): the makespan ratio with both makespans, never a req/s figure
+  assert.match(row, /makespan ÷ its own = [\d,.]+× at [\d,]+ tasks \([\d,.]+ ms → [\d,.]+ ms\)/);
   assert.doesNotMatch(row, /req\/s/);
 });
