@@ -124,9 +124,12 @@ test('progress lines (issue 30 item 8): the SUT build and each block\'s SUT JVM 
 test('the end of a run (issue 31): the answer block — its lead line with virtual ÷ pool at the highest level, the table, the trust line — then the report\'s path', { timeout: 180_000 }, async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-toy-answer-'));
   try {
+    // both streams in order (`out`), and stdout alone: the answer is the run's result, on stdout
     let out = '';
+    let stdout = '';
     const sink = { write: (s: string) => { out += s; return true; }, isTTY: false } as unknown as NodeJS.WriteStream;
-    const io: Io = { stdout: sink, stderr: sink };
+    const stdoutSink = { write: (s: string) => { out += s; stdout += s; return true; }, isTTY: false } as unknown as NodeJS.WriteStream;
+    const io: Io = { stdout: stdoutSink, stderr: sink };
     // the real report stage (src/cli/deps.ts does the same), into the temp folder
     const withReport: MainDeps = { ...deps([]), report: async (runDir, outRoot, lang, studies) => {
       const r = await renderReport(runDir, outRoot, { lang, studies: studies as readonly StudyPlugin[] });
@@ -155,6 +158,9 @@ test('the end of a run (issue 31): the answer block — its lead line with virtu
     if (share >= 95) assert.match(pool, /executor pool: 2 threads \(inferred\)$/);
     else assert.doesNotMatch(pool, /executor pool/);
     assert.ok(tail.some((l) => /^Trust: 4 of 4 planned cells measured, one repeat;/.test(l)), tail.join('\n'));
+    // the block (lead, table, trust) is what the run wrote to stdout; progress and the report's path go to stderr
+    assert.ok(stdout.includes(lines[lead]!) && /\nTrust: 4 of 4 planned cells measured/.test(stdout), `stdout: ${stdout.slice(0, 2000)}`);
+    assert.ok(!stdout.includes('report: '), 'the report\'s path is on stderr');
     // the same answer heads report.md and is meta.json's one line
     const meta = JSON.parse(readFileSync(join(reportDir, runId, 'meta.json'), 'utf8')) as { answer: string };
     assert.ok(lines[lead]!.startsWith(meta.answer), `${lines[lead]} / ${meta.answer}`);
