@@ -51,7 +51,7 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   outputUnusable: 'an output folder (`--runs-dir`, `--report-dir`) cannot be written: not a folder, read-only, no permission, or it does not answer (e.g. under `/proc`)',
   thresholds: 'a `--thresholds` rule is broken: each broken rule is printed with its cell, measured value and limit; the run, its report or the comparison is written first',
   notComparable: 'not comparable: `compare` (or a `--thresholds` compare rule) of runs that differ in what changes the bounds or the host (JDK major, cores or CPU quota, pool size, mock latency, load model, study or scenario, CPU isolation); the differences are printed; `--allow-diff <kinds>` compares anyway. A broken rule (9) takes precedence',
-  inconclusive: 'a `--thresholds` compare rule is inconclusive: the 95 % interval includes 0, or the noise between a run\'s repeats exceeds `--min-effect`; no rule is broken and the runs are comparable (9 and 10 take precedence). A gate that fails only on a shown regression treats 11 as a pass',
+  inconclusive: 'a `--thresholds` compare rule is inconclusive: the 95 % interval includes 0, or the noise between a run\'s repeats exceeds `--min-effect` and reaches the interval\'s end nearest 0; no rule is broken and the runs are comparable (9 and 10 take precedence). 11 says the data cannot tell, not that there is no regression: rerun with more repeats or on a quieter host',
   interrupted: 'interrupted (Ctrl-C); finished cells are kept, `--resume` continues',
 };
 

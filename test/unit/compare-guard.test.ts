@@ -113,10 +113,20 @@ test('three outcomes on real cells: noise between repeats larger than the differ
     assert.ok(x.noisePct! < 1, `${m}: noise ${x.noisePct}`);
     assert.ok(Math.abs(Math.abs(x.diffPct!) - (m === 'throughput' ? 100 * (1 - 1 / 1.05) : 5)) < 1e-9, `${m}: ${x.diffPct} %`);
   }
-  // the noise rule alone: the same 5 % slowdown judged against a minimum effect below the noise of A's repeats is inconclusive
+  // noise above the minimum effect does not hide an effect larger than the noise: the same 5 % slowdown judged
+  // against a minimum effect below A's noise is still slower (the interval's near end is far beyond the < 1 % CV)
   const strict = compareMetric('e2e_p95', a, slow, p95.a.cvPct! / 2);
-  assert.equal(strict.verdict, 'inconclusive');
-  assert.doesNotMatch(strict.reason!, /interval includes 0/);
+  assert.equal(strict.verdict, 'slower');
+  // a 50 % slowdown with repeats spread by ± 10 % (CV ≈ 10 % > 5 %): the whole interval lies further from 0 than the noise → slower, not inconclusive
+  const big = compareMetric('e2e_p95', a, scaled(a, (r) => 1.5 * [0.9, 1, 1.1][r - 1]!));
+  assert.ok(big.noisePct! > 5, `noise ${big.noisePct}`);
+  assert.equal(big.verdict, 'slower', big.reason ?? '');
+  // the noise rule alone: the interval excludes 0 but its near end is within the noise of B's repeats → inconclusive
+  const edge = compareMetric('e2e_p95', a, scaled(a, (r) => 1.4 * [0.9, 1, 1.1][r - 1]!));
+  assert.ok(edge.ci !== null && edge.ci[0] > 0, `the interval excludes 0: ${edge.ci}`);
+  assert.equal(edge.verdict, 'inconclusive');
+  assert.match(edge.reason!, /exceeds the minimum effect 5 % and reaches the interval's near end/);
+  assert.doesNotMatch(edge.reason!, /interval includes 0/);
   // the interval rule alone: a 0.1 % shift within the repeats' own spread, with a generous minimum effect
   const tiny = compareMetric('e2e_p95', a, scaled(a, () => 1.001), 50);
   assert.equal(tiny.verdict, 'inconclusive');

@@ -207,12 +207,20 @@ export function parseMinEffect(text: string): number {
   return v;
 }
 
-/** Why a computable comparison is inconclusive (empty: it is not): the interval holds 0, a run's noise exceeds the minimum effect. */
-function inconclusiveReasons(ci: [number, number], A: Side, B: Side, minEffectPct: number): string[] {
+/**
+ * Why a computable comparison is inconclusive (empty: it is not): the interval holds 0, or a run's
+ * noise (CV of its repeats, %) exceeds the minimum effect AND reaches the interval's near end (its
+ * end closest to 0, % of A's mean). A noisy run cannot hide an effect whose whole interval lies
+ * further from 0 than the noise (a 50 % slowdown with 21 % CV stays "slower").
+ * @param ciPct the interval in % of A's mean (null when A's mean is 0 or missing: noise alone decides)
+ */
+function inconclusiveReasons(ci: [number, number], ciPct: [number, number] | null, A: Side, B: Side, minEffectPct: number): string[] {
   const out: string[] = [];
-  if (ci[0] <= 0 && ci[1] >= 0) out.push('the interval includes 0');
-  const noisy = ([['A', A], ['B', B]] as const).filter(([, s]) => s.cvPct !== null && s.cvPct > minEffectPct);
-  if (noisy.length > 0) out.push(`the noise between repeats (${noisy.map(([w, s]) => `CV ${s.cvPct!.toFixed(1)} % in ${w}`).join(', ')}) exceeds the minimum effect ${minEffectPct} %`);
+  const holdsZero = ci[0] <= 0 && ci[1] >= 0;
+  if (holdsZero) out.push('the interval includes 0');
+  const nearEndPct = holdsZero || ciPct === null ? 0 : Math.min(Math.abs(ciPct[0]), Math.abs(ciPct[1]));
+  const noisy = ([['A', A], ['B', B]] as const).filter(([, s]) => s.cvPct !== null && s.cvPct > minEffectPct && s.cvPct >= nearEndPct);
+  if (noisy.length > 0) out.push(`the noise between repeats (${noisy.map(([w, s]) => `CV ${s.cvPct!.toFixed(1)} % in ${w}`).join(', ')}) exceeds the minimum effect ${minEffectPct} %${holdsZero ? '' : ` and reaches the interval's near end (${nearEndPct.toFixed(1)} %)`}`);
   return out;
 }
 
@@ -236,7 +244,8 @@ export function compareMetric(metric: CompareMetric, a: readonly CellResult[], b
     return { ...base, diff: raw, diffPct: raw !== null ? rel(raw) : null, ratio, ci: null, ciPct: null, df: null, t: null, p: null, noisePct: null, verdict: 'not computable', reason: null, notSlower: false, note: `${w.reason}${missing}${how}` };
   }
   const [lo, hi] = w.ci;
-  const reasons = inconclusiveReasons(w.ci, A, B, minEffectPct);
+  const ciPctIn = rel(lo) !== null && rel(hi) !== null ? [rel(lo)!, rel(hi)!] as [number, number] : null;
+  const reasons = inconclusiveReasons(w.ci, ciPctIn, A, B, minEffectPct);
   const verdict: Verdict = reasons.length > 0 ? 'inconclusive'
     : (lo > 0) === (info.better === 'higher') ? 'faster' : 'slower';
   const loPct = rel(lo);

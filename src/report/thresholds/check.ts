@@ -162,7 +162,7 @@ export function enforce(t: Thresholds, outcomes: readonly RuleOutcome[], out: { 
   if (count('inconclusive') > 0) {
     throw new VtbenchError(
       `${count('inconclusive')} compare check(s) of ${t.file} inconclusive (listed above): neither faster nor slower could be shown`,
-      `${after}; more repeats (--repeats) narrow the interval, a quieter host lowers the noise; exit 11 is not a regression`,
+      `${after}; more repeats (--repeats) narrow the interval, a quieter host lowers the noise; exit 11 means the data cannot tell (it is not a pass)`,
       EXIT.inconclusive);
   }
 }
