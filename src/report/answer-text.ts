@@ -64,7 +64,7 @@ export function levelWord(p: Phrases, r: Pick<AnswerRow, 'level' | 'levelUnit'>)
   return phrase(p, `answer.level.${r.levelUnit.replace(/[^a-z]+/g, '-')}`, { n: int(r.level) });
 }
 
-/** What limited an arm, in words: kind, utilisation (used of cap unit) and measured/inferred, or the unknown's note. */
+/** What limited an arm, in words: kind, utilisation (used of cap unit) and measured/inferred, then its note when it has one (the unknown's note alone). */
 export function limitWord(p: Phrases, l: AnswerLimit): string {
   const kind = phrase(p, `answer.limit.${l.kind}`);
   if (l.kind === 'unknown') return l.note ? phrase(p, 'answer.limit.unknownNote', { note: p[`answer.note.${l.note}`] ?? l.note }) : kind;
@@ -74,7 +74,9 @@ export function limitWord(p: Phrases, l: AnswerLimit): string {
     : l.cap !== null ? phrase(p, 'answer.util.cap', { cap: qty(l.cap), unit: p[`answer.unitCap.${l.unit}`] ?? unit })
     : l.used !== null ? phrase(p, 'answer.util.used', { used: qty(l.used), unit }) : null;
   const source = phrase(p, `answer.source.${l.source}`);
-  return util === null ? phrase(p, 'answer.limit.cellNoUtil', { kind, source }) : phrase(p, 'answer.limit.cell', { kind, util, source });
+  const text = util === null ? phrase(p, 'answer.limit.cellNoUtil', { kind, source }) : phrase(p, 'answer.limit.cell', { kind, util, source });
+  // a note qualifies every kind (002's host-flags and lock notes, 003's carriers), not only 'unknown'
+  return l.note ? phrase(p, 'answer.limit.withNote', { limit: text, note: p[`answer.note.${l.note}`] ?? l.note }) : text;
 }
 
 /** The row the lead sentence reads: among the rows of the first row's variants, the highest level with a ratio (else the first row). */
@@ -134,7 +136,8 @@ export function answerWords(block: AnswerBlock, p: Phrases): AnswerWords {
   })));
   const withRatio = block.rows.filter((r) => r.ratio !== null).length;
   const verdict = block.verdict !== 'none' && withRatio > 1 && block.ratioRange
-    ? phrase(p, `answer.verdict.${block.verdict}`, { min: num(block.ratioRange[0], 2), max: num(block.ratioRange[1], 2) })
+    // rows of several scenarios (002): 'depends' is on the scenario, not the level
+    ? phrase(p, `answer.verdict.${block.verdict}${block.verdict === 'depends' && new Set(block.rows.map((r) => r.scenario)).size > 1 ? '.scenario' : ''}`, { min: num(block.ratioRange[0], 2), max: num(block.ratioRange[1], 2) })
     : null;
   return { lead: answerLead(block, p), verdict, header, cells: lines.map((l) => l.cells), repeats: lines.map((l) => l.repeats), right,
     valueCol: scen ? 3 : 2, ratioCol: scen ? 8 : 7, trust: trustWord(block, p) };

@@ -101,7 +101,8 @@ export function limitOf(m: AnswerInput, row: RowModel, host: ReadonlySet<string>
   if (full && active === null && reached) return { kind: 'executor', cap: n, used: null, unit: 'threads', source: 'inferred' };
   if (cpu.length > 0) return { kind: 'cpu', cap: 100, used: Math.max(...cpu.map((x) => x.peakCpu)) * 100, unit: '%', source: 'measured' };
   const flagged = [...ids].filter((id) => host.has(id)).length;
-  if (flagged > 0) return { kind: 'host', cap: ids.size, used: flagged, unit: 'cells', source: 'measured' };
+  // no cap of the service saturated, but the host was flagged in some cells: the host may have set the limit (not shown saturated)
+  if (flagged > 0) return { kind: 'host', cap: ids.size, used: flagged, unit: 'cells', source: 'measured', note: 'host-flags' };
   return unknown(full && active !== null ? 'pool-not-full' : undefined);
 }
 

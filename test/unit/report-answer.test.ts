@@ -90,7 +90,7 @@ test('host flags and scheduler delay name the host for an arm below its bound; w
   const cellId = m.cells.find((x) => x.variant === 'virtual' && x.concurrency === 500)!.cellId;
   const flag: CellFlag = { code: 'host-cpu', message: 'host CPU', value: 0.99, threshold: 0.9 };
   const flagged = { ...m, flags: [...m.flags, { cellId, flag }] };
-  assert.deepEqual(limitOf(flagged, vt), { kind: 'host', cap: 3, used: 1, unit: 'cells', source: 'measured' });
+  assert.deepEqual(limitOf(flagged, vt), { kind: 'host', cap: 3, used: 1, unit: 'cells', source: 'measured', note: 'host-flags' });
   const delayed = { ...m, saturation: { ...m.saturation, schedulerDelay: [{ cellId, concurrency: 500, queueP95Ms: 50 }] } };
   assert.equal(limitOf(delayed, vt).kind, 'host');
   // the trust line counts it

@@ -40,7 +40,7 @@ const BASELINE_SUFFIX = '-pool-200';
 const CANDIDATE_SUFFIX = '-virtual';
 
 /** The host flags that say the host's CPU was taken (by the SUT, the load generator, others). */
-const HOST_CPU_FLAGS: readonly string[] = ['host-cpu', 'loadgen-cpu'];
+const HOST_CPU_FLAGS: readonly string[] = ['host-cpu', 'loadgen-cpu', 'host-other-cpu'];
 
 /** What the limit rule of one arm reads (limit002): the bounds and the evidence of each cap. */
 export interface LimitInput002 {
@@ -89,17 +89,17 @@ function evidence(b: Bound, i: LimitInput002): AnswerLimit | null {
     case 'dbPool': {
       const pool = b.inputs['pool'] ?? null;
       const hold = b.inputs['dbMs'] ?? null;
-      const busy = hold === null ? null : round((x * hold) / 1000);
-      // waiting for a connection at least as long as one is held: a queue at the pool
-      if (i.connWaitMs !== null) return hold !== null && i.connWaitMs >= hold ? { kind: 'db-pool', cap: pool, used: busy, unit: 'connections', source: 'measured' } : null;
-      return reached ? { kind: 'db-pool', cap: pool, used: busy, unit: 'connections', source: 'inferred' } : null;
+      // waiting for a connection at least as long as one is held: a queue at the pool (measured). The busy
+      // connections X × hold would only restate the % of this bound (the bound is pool / hold), so none is shown
+      if (i.connWaitMs !== null) return hold !== null && i.connWaitMs >= hold ? { kind: 'db-pool', cap: pool, used: null, unit: 'connections', source: 'measured', note: 'conn-wait' } : null;
+      return reached ? { kind: 'db-pool', cap: pool, used: null, unit: 'connections', source: 'inferred' } : null;
     }
     case 'lock': {
       const hold = b.inputs['lockMs'] ?? null;
-      const busyPct = hold === null ? null : round((x * hold) / 10, 1);
+      // the lock's busy share X × hold would restate the % of this bound (1000 / hold req/s): the evidence is the wait
       const note = i.pinned !== null && i.pinned > 0 ? 'lock-pinned' : 'lock-unpinned';
-      if (i.lockWaitMs !== null) return hold !== null && i.lockWaitMs >= hold ? { kind: 'lock', cap: 100, used: busyPct, unit: '%', source: 'measured', note } : null;
-      return reached ? { kind: 'lock', cap: 100, used: busyPct, unit: '%', source: 'inferred', note } : null;
+      if (i.lockWaitMs !== null) return hold !== null && i.lockWaitMs >= hold ? { kind: 'lock', cap: null, used: null, unit: '%', source: 'measured', note } : null;
+      return reached ? { kind: 'lock', cap: null, used: null, unit: '%', source: 'inferred', note } : null;
     }
     case 'cpu':
     case 'cpuPerCall': {

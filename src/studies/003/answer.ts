@@ -15,7 +15,7 @@ import { curvePoints, knees, sweepLevels, type Derived003, type SweepLevel } fro
 import { doublingRuleKnee, studyRuleKnee } from './knee.ts';
 
 /** The host flags that say the host's CPU was taken. */
-const HOST_CPU_FLAGS: readonly string[] = ['host-cpu', 'loadgen-cpu'];
+const HOST_CPU_FLAGS: readonly string[] = ['host-cpu', 'loadgen-cpu', 'host-other-cpu'];
 
 /** The evidence limit003 reads beside the level: the codes of the flags raised in the level's cells. */
 export interface LevelFlags003 {

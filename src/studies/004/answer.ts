@@ -20,7 +20,7 @@ import { ASYNC, HTTP, type AsyncRow, type Derived004, type HttpRow } from './rep
 import { asyncThreads } from './theory.ts';
 
 /** The host flags that say the host's CPU was taken. */
-const HOST_CPU_FLAGS: readonly string[] = ['host-cpu', 'loadgen-cpu'];
+const HOST_CPU_FLAGS: readonly string[] = ['host-cpu', 'loadgen-cpu', 'host-other-cpu'];
 
 /** The SUT-CPU and host evidence of one variant's cells. */
 export interface CpuEvidence004 {
