@@ -113,8 +113,30 @@ function armOf(m: AnswerInput, row: RowModel, host: ReadonlySet<string>): Answer
     value: row.wholeRunRps.median,
     repeats: repeatsDisagree(row.wholeRunRps) ? [...row.wholeRunRps.values] : [],
     bound: row.boundRps, pctOfBound: row.pctOfBound,
-    p95Ms: row.e2eP95Ms.median, p99Ms: row.e2eP99Ms.median,
+    ...latencies(m, row),
     limitedBy: limitOf(m, row, host),
+  };
+}
+
+/** the median of the non-null values (null when none) */
+function medianOf(xs: readonly (number | null | undefined)[]): number | null {
+  const v = xs.filter((x): x is number => typeof x === 'number').sort((a, b) => a - b);
+  if (v.length === 0) return null;
+  const h = Math.floor(v.length / 2);
+  return v.length % 2 === 1 ? v[h]! : (v[h - 1]! + v[h]!) / 2;
+}
+
+/**
+ * An arm's E2E P95/P99, ms: the row's (median over repeats); for an open-loop row, measured from each
+ * request's INTENDED send (the cells' load.openLoop.e2eFromIntendedMs, median over repeats), so a late
+ * send is not hidden (coordinated omission), as the report's open-loop section states them.
+ */
+function latencies(m: AnswerInput, row: RowModel): { p95Ms: number | null; p99Ms: number | null } {
+  if (!row.openLoop) return { p95Ms: row.e2eP95Ms.median, p99Ms: row.e2eP99Ms.median };
+  const own = m.cells.filter((c) => c.variant === row.variant && c.concurrency === row.concurrency && c.load.openLoop?.e2eFromIntendedMs);
+  return {
+    p95Ms: medianOf(own.map((c) => c.load.openLoop!.e2eFromIntendedMs!.p95)),
+    p99Ms: medianOf(own.map((c) => c.load.openLoop!.e2eFromIntendedMs!.p99)),
   };
 }
 

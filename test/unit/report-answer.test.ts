@@ -186,3 +186,17 @@ test('an in-process run (one timed job per cell): the generic block has no throu
   // the closed-loop seed run is not one
   assert.ok((await seed()).answer.rows.length > 0);
 });
+
+test('an open-loop arm states its E2E P95/P99 from the intended send (no coordinated omission), not from the actual send', async () => {
+  const run = await loadRun(fileURLToPath(new URL('../../runs/20261201-050041-000-open-loop-quick', import.meta.url)));
+  const m = buildModel(run);
+  const row = m.answer.rows.find((r) => r.level === 50)!;
+  const fixed = row.arms.find((a) => a.variant === 'fixed')!;
+  const cells = m.cells.filter((c) => c.variant === 'fixed' && c.concurrency === 50);
+  assert.equal(cells.length, 1);
+  const intended = cells[0]!.load.openLoop!.e2eFromIntendedMs!;
+  assert.equal(fixed.p95Ms, intended.p95);
+  assert.equal(fixed.p99Ms, intended.p99);
+  // the two differ in this run (late sends): the answer must not take the actual-send figure
+  assert.notEqual(intended.p95, cells[0]!.load.e2eMs!.p95);
+});
