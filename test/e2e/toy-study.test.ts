@@ -72,9 +72,9 @@ test('the toy study runs through the real pipeline: cells per variant, executors
   const en = withoutProvenance(readFileSync(join(reportDir, id, 'report.md'), 'utf8'));
   const zh = withoutProvenance(readFileSync(join(reportDir, id, 'zh', 'report.md'), 'utf8'));
   assert.match(en, /^# Toy study: a pool of 2 vs virtual threads on a sleep — run /);
-  // the study's sections, then the engine's appendices (flags per cell when a cell raised one — the host decides; data; how each number was computed)
-  assert.deepEqual(en.match(/^## .*/gm)?.filter((h) => h !== '## Flags per cell'), ['## 1. Setup', '## 2. Results', '## Data appendix', '## How each number was computed']);
-  assert.deepEqual(zh.match(/^## .*/gm)?.filter((h) => h !== '## 各单元的标记'), ['## 1. 实验设置', '## 2. 结果', '## 数据附录', '## 每个数字是怎样算出来的']);
+  // the answer block first (issue 31), the study's sections, then the engine's appendices (flags per cell when a cell raised one — the host decides; data; how each number was computed)
+  assert.deepEqual(en.match(/^## .*/gm)?.filter((h) => h !== '## Flags per cell'), ['## Answer', '## 1. Setup', '## 2. Results', '## Data appendix', '## How each number was computed']);
+  assert.deepEqual(zh.match(/^## .*/gm)?.filter((h) => h !== '## 各单元的标记'), ['## 结论', '## 1. 实验设置', '## 2. 结果', '## 数据附录', '## 每个数字是怎样算出来的']);
   for (const doc of [en, zh]) assert.doesNotMatch(doc, /\{\{/, 'every placeholder filled');
   // the results table has one row per variant × level, named by the variants' labels
   for (const v of TOY_STUDY.variants) for (const c of [2, 6]) assert.match(en, new RegExp(`^\\| ${v.label} \\| ${c} \\| [0-9.]+ req/s \\|`, 'm'), `${v.id} at ${c}`);
@@ -83,8 +83,10 @@ test('the toy study runs through the real pipeline: cells per variant, executors
   const verdicts = en.split('\n').filter((l) => /^\| (throughput \(whole run\)|queue wait P95) \| platform pool of 2 \| 6 \|/.test(l)).map((l) => l.split('|')[8]?.trim());
   assert.deepEqual(verdicts, ['reproduced', 'reproduced'], en);
   const html = readFileSync(join(reportDir, id, 'index.html'), 'utf8');
-  assert.equal((html.match(/<h2[ >]/g) ?? []).length, 4, 'the HTML has the template\'s two sections and the engine\'s two appendices');
+  const h2 = (html.match(/<h2[ >][^]*?<\/h2>/g) ?? []).filter((h) => !h.includes('Flags per cell'));
+  assert.equal(h2.length, 5, 'the HTML has the answer, the template\'s two sections and the engine\'s two appendices');
+  // the front page: the run's link and its answer line (virtual threads ÷ the pool at the highest level)
   const index = readFileSync(join(reportDir, 'index.md'), 'utf8');
-  assert.match(index, /\| toy \| tiny \| complete \|/);
-  assert.match(index, /pool-2 → vt/);
+  assert.match(index, new RegExp(`\\[${id}\\]\\(${id}/report\\.md\\)`));
+  assert.match(index, / the throughput of .* at 6 workers; E2E P95 /);
 });
