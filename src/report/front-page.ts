@@ -32,6 +32,20 @@ export function frontPageMeta(model: Pick<ReportModel, 'study' | 'manifest'>): {
 }
 
 /**
+ * The study's first comparison at its highest common level, as meta.json records it: variant ids,
+ * whole-run throughput (req/s) and E2E P95 (ms), medians of the repeats.
+ */
+export interface MetaHighest {
+  concurrency: number;
+  baseline: string;
+  candidate: string;
+  baselineRps: number | null;
+  candidateRps: number | null;
+  baselineE2eP95Ms: number | null;
+  candidateE2eP95Ms: number | null;
+}
+
+/**
  * One report as the front page reads it: the fields of report/<id>/meta.json it uses (all but
  * runId optional, since older meta.json files lack some) and whether a Chinese copy exists.
  */
@@ -42,15 +56,7 @@ export interface FrontEntry {
   status?: string;
   startedAt?: string;
   load?: 'closed-loop' | 'open-loop' | 'in-process';
-  highest?: {
-    concurrency: number;
-    baseline: string;
-    candidate: string;
-    baselineRps: number | null;
-    candidateRps: number | null;
-    baselineE2eP95Ms: number | null;
-    candidateE2eP95Ms: number | null;
-  } | null;
+  highest?: MetaHighest | null;
   gaps?: number;
   host?: MetaHost;
   /** the run's one-line answer (plain text, written by the answer block); absent in older meta.json */

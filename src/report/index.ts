@@ -22,7 +22,7 @@ import { driverLevel, primaryPair } from './model.ts';
 import { answerLine, answerText } from './answer-text.ts';
 import { answerPhrases } from './sections/answer.ts';
 import type { AnswerBlock } from './answer-types.ts';
-import { frontPageMeta, frontPageTable, readFrontEntries, type FrontEntry, type MetaHost } from './front-page.ts';
+import { frontPageMeta, frontPageTable, readFrontEntries, type FrontEntry, type MetaHighest, type MetaHost } from './front-page.ts';
 
 export type Lang = 'en' | 'zh';
 /** the engine's phrases (generic placeholders); a study's phrases.<lang>.json adds and overrides keys */
@@ -68,15 +68,7 @@ export interface ReportMeta {
    * the study's first comparison at its highest common level: variant ids, whole-run throughput
    * (req/s) and E2E P95 (ms), medians of the repeats; null when the run has no such level
    */
-  highest: {
-    concurrency: number;
-    baseline: string;
-    candidate: string;
-    baselineRps: number | null;
-    candidateRps: number | null;
-    baselineE2eP95Ms: number | null;
-    candidateE2eP95Ms: number | null;
-  } | null;
+  highest: MetaHighest | null;
   gaps: number;
   /**
    * the run's answer in one line, in the report's language (src/report/answer-text.ts answerLine of
