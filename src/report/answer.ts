@@ -65,7 +65,7 @@ function poolFull(row: RowModel, latencyMs: number): boolean {
 
 /**
  * What limited one arm (see AnswerLimit and the honesty rules of answer-types.ts). `reached` =
- * throughput ≥ OFFERED_LOAD_SHARE (95 %) of the row's bound; first match:
+ * throughput (whole-run, or steady-state when higher) ≥ OFFERED_LOAD_SHARE (95 %) of the row's bound; first match:
  * 1. no value → unknown 'no-data'; throughput above its bound by more than BOUND_EXCEEDED_TOL →
  *    unknown 'bound-exceeded' (the bound cannot be what limited it);
  * 2. a full pool (c > N; open loop λ > N/L) whose sampler shows active = N and a queue, when the arm
@@ -82,7 +82,9 @@ export function limitOf(m: AnswerInput, row: RowModel, host: ReadonlySet<string>
   const unknown = (note?: string): AnswerLimit => ({ kind: 'unknown', cap: null, used: null, unit: '', source: 'measured', ...(note ? { note } : {}) });
   if (value === null) return unknown('no-data');
   if (value > row.boundRps * (1 + BOUND_EXCEEDED_TOL)) return unknown('bound-exceeded');
-  const reached = value >= OFFERED_LOAD_SHARE * row.boundRps;
+  // reached the bound: whole-run, or steady state (each worker's rate after its first answer, summed) — a
+  // ramped start or an open loop's tail keeps the whole-run rate below c/L even when every worker ran at it
+  const reached = Math.max(value, row.steadyRps.median ?? 0) >= OFFERED_LOAD_SHARE * row.boundRps;
   const ids = cellIdsOf(m, row.variant, row.concurrency);
   const cpu = m.saturation.sutCpu.filter((x) => ids.has(x.cellId));
   const n = threadLimit(row.executor);

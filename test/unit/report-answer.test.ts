@@ -35,7 +35,7 @@ function aggOf(values: number[]): Agg {
   return { median: mid, min: s[0]!, max: s[s.length - 1]!, n: s.length, values };
 }
 /** a copy of `r` with its whole-run throughput set to `value` (one repeat) or to the given repeats */
-const withRps = (r: RowModel, v: number | number[]): RowModel => ({ ...r, wholeRunRps: aggOf(Array.isArray(v) ? v : [v]), pctOfBound: null });
+const withRps = (r: RowModel, v: number | number[]): RowModel => ({ ...r, wholeRunRps: aggOf(Array.isArray(v) ? v : [v]), steadyRps: aggOf(Array.isArray(v) ? v : [v]), pctOfBound: null });
 const withActive = (r: RowModel, active: number, queue: number): RowModel => ({ ...r, resources: { ...r.resources, peakExecutorActive: aggOf([active]), peakQueue: aggOf([queue]) } });
 
 test('seed-000: the 500-worker row has virtual ÷ fixed = 15.44, the fixed pool limited by its executor (32 of 32, measured), virtual threads by the offered load', async () => {
@@ -199,4 +199,14 @@ test('an open-loop arm states its E2E P95/P99 from the intended send (no coordin
   assert.equal(fixed.p99Ms, intended.p99);
   // the two differ in this run (late sends): the answer must not take the actual-send figure
   assert.notEqual(intended.p95, cells[0]!.load.e2eMs!.p95);
+});
+
+test('an arm whose steady-state rate reached c/L is limited by the offered load even when its whole-run rate (ramp included) is below 95 %', async () => {
+  const m = await seed();
+  const vt = rowAt(m, 'virtual', 500);
+  const bound = vt.boundRps;
+  const ramped = { ...withRps(vt, bound * 0.886), steadyRps: aggOf([bound * 0.995]) };
+  assert.equal(limitOf(m, ramped).kind, 'offered-load');
+  // the same whole-run rate without a steady-state rate at the bound: not determined
+  assert.equal(limitOf(m, { ...ramped, steadyRps: aggOf([bound * 0.9]) }).kind, 'unknown');
 });
