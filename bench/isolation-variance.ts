@@ -19,10 +19,10 @@ interface Point { iso: string; cell: string; rps: number | null; p95: number | n
 function pointsOf(dir: string): Point[] {
   for (const f of ['manifest.json', 'summary.json']) if (!existsSync(join(dir, f))) throw new Error(`${dir}: no ${f} (not a finished run)`);
   const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { options: { cpuIsolation?: { sutCpus: string; harnessCpus: string } } };
-  const s = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { rows: { mode: string; concurrency: number; throughput: { wholeRunRps: { median: number | null } }; e2eMs: { p95: { median: number | null } } }[] };
+  const s = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { rows: { variant: string; concurrency: number; throughput: { wholeRunRps: { median: number | null } }; e2eMs: { p95: { median: number | null } } }[] };
   const iso = m.options.cpuIsolation ? `SUT on CPUs ${m.options.cpuIsolation.sutCpus}, harness on ${m.options.cpuIsolation.harnessCpus}` : 'off';
   const other = otherShares(dir);
-  return s.rows.map((r) => ({ iso, cell: `${r.mode}-c${r.concurrency}`, rps: r.throughput.wholeRunRps.median, p95: r.e2eMs.p95.median, other: other.get(`${r.mode}-c${r.concurrency}`) ?? null }));
+  return s.rows.map((r) => ({ iso, cell: `${r.variant}-c${r.concurrency}`, rps: r.throughput.wholeRunRps.median, p95: r.e2eMs.p95.median, other: other.get(`${r.variant}-c${r.concurrency}`) ?? null }));
 }
 
 /** Mean `otherCpuShare` per (variant, level) over the run's cell files; empty when not recorded. */
