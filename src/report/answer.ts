@@ -190,7 +190,7 @@ export function trustOf(m: AnswerInput): AnswerTrust {
  * 1 + ANSWER_TIE_BAND, 'slower' when every one is below 1 − the band, 'same' when all are within it,
  * 'depends' otherwise, 'none' without a ratio. Returns the smallest and largest ratio too.
  */
-export function verdictOf(rows: readonly AnswerRow[]): Pick<AnswerBlock, 'verdict' | 'ratioRange'> {
+export function verdictOf(rows: readonly Pick<AnswerRow, 'ratio'>[]): Pick<AnswerBlock, 'verdict' | 'ratioRange'> {
   const rs = rows.map((r) => r.ratio).filter((x): x is number => x !== null && Number.isFinite(x));
   if (rs.length === 0) return { verdict: 'none', ratioRange: null };
   const range: [number, number] = [Math.min(...rs), Math.max(...rs)];

@@ -6,12 +6,9 @@
  * - a value above its bound by more than BOUND_EXCEEDED_TOL exceeded it (for a makespan, lower is
  *   better: a makespan below bound × (1 − tol) beat its theory), and the bound cannot be what
  *   limited it;
- * - the block's verdict from the rows' ratios, with the ±5 % band of AnswerBlock.verdict (src/report/answer.ts verdictOf computes the same for the generic block).
+ * The block's verdict over the rows' ratios is the engine's (src/report/answer.ts verdictOf).
  */
-import { BOUND_EXCEEDED_TOL, REPEATS_DISAGREE, type AnswerBlock, type AnswerLimit, type AnswerRow } from '../report/answer-types.ts';
-
-/** The band of AnswerBlock.verdict: a ratio within 1 ± SAME_BAND is "same". */
-export const SAME_BAND = 0.05;
+import { BOUND_EXCEEDED_TOL, REPEATS_DISAGREE, type AnswerLimit, type AnswerRow } from '../report/answer-types.ts';
 
 /** A cap saturated: an arm at or above this share of a bound reached it (the acceptance rule of cell-bounds.ts, BOUND_LOWER_SHARE). */
 export const REACHED_SHARE = 0.95;
@@ -61,17 +58,6 @@ export function rowRatio(baseline: { median: number | null; values: readonly (nu
   const per = Array.from({ length: n }, (_, i) => r(baseline.values[i], candidate.values[i]));
   const list = n > 1 && (disagree(per) || disagree(baseline.values) || disagree(candidate.values));
   return { ratio: r(baseline.median, candidate.median), ratioRepeats: list ? per : [] };
-}
-
-/** The block's verdict and ratio range from its rows' ratios (AnswerBlock.verdict, ±SAME_BAND). */
-export function blockVerdict(rows: readonly Pick<AnswerRow, 'ratio'>[]): Pick<AnswerBlock, 'verdict' | 'ratioRange'> {
-  const rs = finite(rows.map((r) => r.ratio));
-  if (rs.length === 0) return { verdict: 'none', ratioRange: null };
-  const range: [number, number] = [Math.min(...rs), Math.max(...rs)];
-  const up = rs.filter((x) => x > 1 + SAME_BAND).length;
-  const down = rs.filter((x) => x < 1 - SAME_BAND).length;
-  const verdict = up === rs.length ? 'faster' : down === rs.length ? 'slower' : up === 0 && down === 0 ? 'same' : 'depends';
-  return { verdict, ratioRange: range };
 }
 
 /** The limit of an arm that exceeded the bound that was its candidate: 'unknown', note 'bound-exceeded'. */

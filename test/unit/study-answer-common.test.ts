@@ -1,7 +1,8 @@
 /** The answer rules the studies' hooks share (src/studies/answer-common.ts): repeats that disagree, a bound exceeded, ratios and the verdict. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { blockVerdict, disagree, exceeded, pctOfBound, repeatsIfDisagree, rowRatio } from '../../src/studies/answer-common.ts';
+import { verdictOf as blockVerdict } from '../../src/report/answer.ts';
+import { disagree, exceeded, pctOfBound, repeatsIfDisagree, rowRatio } from '../../src/studies/answer-common.ts';
 
 test('repeats disagree above max / min − 1 = 10 %, and are then listed in repeat order', () => {
   assert.equal(disagree([100, 110]), false);

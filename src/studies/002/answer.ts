@@ -20,7 +20,8 @@ import { aggregate } from '../../compute/stats/aggregate.ts';
 import { cellWindow, serversBoundRps, type Bound } from '../../compute/theory/cell-bounds.ts';
 import { executorInfo } from '../../types/study.ts';
 import { int, num } from '../../report/format.ts';
-import { BOUND_EXCEEDED_LIMIT, REACHED_SHARE, blockVerdict, exceeded, pctOfBound, repeatsIfDisagree, round, rowRatio, unknownLimit } from '../answer-common.ts';
+import { verdictOf } from '../../report/answer.ts';
+import { BOUND_EXCEEDED_LIMIT, REACHED_SHARE, exceeded, pctOfBound, repeatsIfDisagree, round, rowRatio, unknownLimit } from '../answer-common.ts';
 import { HOST_FLAGS, type Derived002, type Row002 } from './report.ts';
 
 /**
@@ -236,7 +237,7 @@ export function answer002(model: BaseModel<Derived002>, generic: AnswerBlock): A
   const line = studyLine002(model, rows);
   return {
     ...generic,
-    ...blockVerdict(rows),
+    ...verdictOf(rows),
     rows,
     chart: rows.length > 0 ? ANSWER_CHART_002 : generic.chart,
     ...(line ? { studyLine: line } : {}),

@@ -15,7 +15,8 @@ import type { ReportModel } from '../../report/model.ts';
 import type { ChartLabels, ChartSpec } from '../../report/charts.ts';
 import { CONFIG, PALETTE, SCHEMA } from '../../report/charts.ts';
 import { aggregate } from '../../compute/stats/aggregate.ts';
-import { BOUND_EXCEEDED_LIMIT, REACHED_SHARE, blockVerdict, exceeded, pctOfBound, repeatsIfDisagree, round, rowRatio, unknownLimit } from '../answer-common.ts';
+import { verdictOf } from '../../report/answer.ts';
+import { BOUND_EXCEEDED_LIMIT, REACHED_SHARE, exceeded, pctOfBound, repeatsIfDisagree, round, rowRatio, unknownLimit } from '../answer-common.ts';
 import { ASYNC, HTTP, type AsyncRow, type Derived004, type HttpRow } from './report.ts';
 import { asyncThreads } from './theory.ts';
 
@@ -151,7 +152,7 @@ export function answer004(model: BaseModel<Derived004>, generic: AnswerBlock): A
   // the generic block of an in-process run says its request rate is not a throughput (studyLine): with
   // the study's own makespan rows the lead is the row's ratio instead
   const { studyLine, ...rest } = generic;
-  return { ...rest, ...(rows.length === 0 && studyLine ? { studyLine } : {}), ...blockVerdict(rows), rows, chart: a ? MAKESPAN_CHART_004 : h ? HTTP_CHART_004 : generic.chart };
+  return { ...rest, ...(rows.length === 0 && studyLine ? { studyLine } : {}), ...verdictOf(rows), rows, chart: a ? MAKESPAN_CHART_004 : h ? HTTP_CHART_004 : generic.chart };
 }
 
 const phraseOf = (phrases: Readonly<Record<string, string>>) => (k: string): string => {
