@@ -18,6 +18,7 @@ import { resummarizeCommand } from './commands/resummarize.ts';
 import { reportCommand } from './commands/report.ts';
 import { compareCommand } from './commands/compare.ts';
 import { runCommand } from './commands/run.ts';
+import { targetCommand, type TargetOpts } from './commands/target.ts';
 
 export { ROOT, newRunId, rawRunOptions, toolVersion, type Io, type MainDeps, type PrepareExtra };
 
@@ -48,6 +49,7 @@ async function dispatch({ program, opts, chosen }: Parsed, io: Io, deps: MainDep
     case 'merge': return mergeCommand(chosen.dirs ?? [], chosen.out ?? null, dirOption(opts['runsDir'], 'runs'), io);
     case 'shard': return runCommand({ ...chosen.sub, report: false }, 'en', io, deps, null, shardOf(chosen.sub ?? {}));
     case 'resummarize': return resummarizeCommand(chosen.runDir!, io);
+    case 'target': return targetCommand((chosen.sub ?? {}) as TargetOpts, io);
     default: break;
   }
   // a thresholds file is read and checked before anything is measured or rendered

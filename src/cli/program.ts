@@ -14,13 +14,14 @@ import { DEFAULT_PVC, DEFAULT_PVC_SIZE, SHARED_MOUNT } from '../plan/k8s-manifes
 import { DEFAULT_SYNC_TIMEOUT_S } from './multihost.ts';
 import { defaultStudyOf } from './context.ts';
 import type { Io } from './common.ts';
+import { TARGET_DEFAULTS } from './commands/target.ts';
 
 /** Options as commander gives them: camelCase attribute -> value as typed (or a flag's boolean). */
 export type Opts = Record<string, string | boolean | undefined>;
 
 /** What a parse chose (set by the commander actions): the command and its own arguments. */
 export interface Chosen {
-  command: 'run' | 'report' | 'resummarize' | 'list' | 'compare' | 'k8s' | 'shard' | 'merge' | null; runDir: string | null; lang: string | null; reportDir: string | null; json?: boolean; study?: string | null;
+  command: 'run' | 'report' | 'resummarize' | 'list' | 'compare' | 'k8s' | 'shard' | 'merge' | 'target' | null; runDir: string | null; lang: string | null; reportDir: string | null; json?: boolean; study?: string | null;
   /** k8s, shard: the command's own options (run options included) */
   sub?: Opts | null;
   /** merge: the shard folders */
@@ -199,12 +200,51 @@ function addMultihostCommands(program: Command, chosen: Chosen, addRunOptions: A
     });
 }
 
+const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
+
+/** `target`: measure your own service (src/cli/commands/target.ts, issue 32). */
+function addTargetCommand(program: Command, chosen: Chosen): void {
+  const d = TARGET_DEFAULTS;
+  program
+    .command('target')
+    .description('measure your own Spring Boot service on platform vs virtual threads: a jar vtbench starts per arm (--target-jar: JFR pinning, a thread dump, JMX samples of Tomcat, Hikari and the virtual-thread scheduler; --agent adds per-request queue wait) or running URLs (--url: black box, plus its actuator when exposed); the report names what limited each arm. docs/your-own-service.md walks through it')
+    .option('--requests <file>', 'the request mix: one JSON object per line {"name","method","path","headers","body","weight"} (required)')
+    .option('--target-jar <jar>', 'your Spring Boot jar: started once per arm and repeat with --spring.threads.virtual.enabled=false (arm platform) and =true (arm virtual)')
+    .option('--url <[arm=]url>', 'a running service to measure as a black box (repeat for two arms, e.g. --url platform=http://127.0.0.1:8080 --url virtual=http://127.0.0.1:8081)', collect)
+    .option('--agent', 'with --target-jar: load the vtbench Java agent (per-request wait for a web-server thread and for every executor hand-off)')
+    .option('--target-arg <arg>', 'an argument for the jar, after vtbench\'s own (repeatable), e.g. --target-arg=--spring.profiles.active=postgres', collect)
+    .option('--target-env <NAME[=VALUE]>', 'an environment variable for the jar (repeatable); NAME alone copies it from your environment, so a secret never reaches the command line', collect)
+    .option('--target-db <postgres|none>', 'postgres: vtbench starts a PostgreSQL for the target and passes POSTGRES_URL/USER/PASS and SPRING_DATASOURCE_URL/USERNAME/PASSWORD (default: none)')
+    .option('--arms <list>', 'with --target-jar: the built-in arms to run (default: platform,virtual)')
+    .option('--arm <id:key=value,…>', 'with --target-jar: an arm of your own, its Spring properties (repeatable)', collect)
+    .option('--levels <list>', `closed-loop concurrencies, ascending (default: ${d.levels})`)
+    .option('--requests-per-worker <n>', `measured requests per worker and cell (default: ${d.requestsPerWorker})`)
+    .option('--warmup-requests <n>', `unmeasured requests per worker at the highest level after each start (default: ${d.warmupRequests})`)
+    .option('--alone-probe <n>', `requests sent one at a time after the warm-up, for R(1) (default: ${d.aloneProbe})`)
+    .option('--repeats <n>', `starts of each arm (default: ${d.repeats})`)
+    .option('--pin-threshold-ms <ms>', `JFR jdk.VirtualThreadPinned threshold (default: ${d.pinThresholdMs})`)
+    .option('--sampler-interval-ms <ms>', `JMX / actuator sampling interval (default: ${d.samplerIntervalMs})`)
+    .option('--target-port <port>', 'the port the jar listens on (default: a free one)')
+    .option('--ready-timeout-s <s>', `how long a start may take until the first request of the mix answers (default: ${d.readyTimeoutS})`)
+    .option('--timeout-s <s>', `per-request timeout (default: ${d.timeoutS})`)
+    .option('--run-id <id>', 'the run folder\'s name under runs/; an existing target run of that name is continued (default: <time>-target-<jar>)')
+    .option('--runs-dir <dir>', 'where runs go (default: runs/)')
+    .option('--report-dir <dir>', 'where reports go (default: report/)')
+    .option('--no-report', 'measure only')
+    .option('--debug', 'print stack traces')
+    .action((o: Opts) => {
+      chosen.command = 'target';
+      chosen.sub = o;
+    });
+}
+
 /** The whole command line; its actions write what the parse chose into `chosen`. */
 function buildProgram(io: Io, studies: readonly Study[], chosen: Chosen): Command {
   const addRunOptions = runOptionsAdder(studies);
   const program = rootProgram(io, studies, chosen, addRunOptions);
   addReadCommands(program, chosen);
   addMultihostCommands(program, chosen, addRunOptions);
+  addTargetCommand(program, chosen);
   program
     .command('resummarize <runDir>')
     .description("re-derive a run's cell summaries and flags from its raw per-request data with this version's definitions")
@@ -238,11 +278,12 @@ export async function parseArgs(argv: readonly string[], io: Io, studies: readon
  * The options given before a subcommand that it reads; any other (a run option such as --study,
  * --variants, --levels, --resume) would be ignored silently, so it is refused.
  */
-const SUBCOMMAND_OPTIONS: Readonly<Record<'report' | 'resummarize' | 'list' | 'compare' | 'k8s' | 'shard' | 'merge', readonly string[]>> = {
+const SUBCOMMAND_OPTIONS: Readonly<Record<'report' | 'resummarize' | 'list' | 'compare' | 'k8s' | 'shard' | 'merge' | 'target', readonly string[]>> = {
   report: ['--runs-dir', '--report-dir', '--lang', '--debug', '--json', '--thresholds'],
   k8s: ['--debug'],
   shard: ['--debug', '--json'],
   merge: ['--runs-dir', '--debug'],
+  target: ['--debug'],
   compare: ['--debug', '--json', '--thresholds'],
   resummarize: ['--debug', '--json'],
   list: ['--study', '--json', '--debug'],

@@ -187,6 +187,8 @@ export interface StartPostgresOptions {
   readyTimeoutMs?: number;
   /** run as this uid/gid (default: the `postgres` user when the harness is root, else the harness's own) */
   runAs?: { uid: number; gid: number } | null;
+  /** false: leave the database empty (a target service creates its own schema); default true: seed `orders` */
+  seed?: boolean;
 }
 
 /** The superuser initdb creates; trust authentication, so no password. */
@@ -344,7 +346,7 @@ export async function startPostgres(o: StartPostgresOptions): Promise<DbHandle> 
     }
     await psql(o.bin, admin, `CREATE DATABASE ${database};`);
     const target: DbTarget = { ...admin, database };
-    const ordersRows = await seedOrders(o.bin, target);
+    const ordersRows = o.seed === false ? 0 : await seedOrders(o.bin, target);
     const d = await describe(o.bin, target);
     const proc = child;
     const guard = watchdog;

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { dirname, join, relative, sep } from 'node:path';
 import { EXIT, VtbenchError } from '../../types/errors.ts';
 import { jdkEnv, refuseJvmInTestTiers, requireSutJdk, type Jdk } from './jdk.ts';
-import { SUT_DIR, SUT_JAR_NAME } from './paths.ts';
+import { REPO_ROOT, SUT_DIR, SUT_JAR_NAME } from './paths.ts';
 
 export interface BuildOptions {
   jdk: Jdk;
@@ -18,6 +18,10 @@ export interface BuildOptions {
   sutDir?: string;
   /** build even when the stored hash matches */
   force?: boolean;
+  /** the jar Maven writes under `<sutDir>/target/`; defaults to the SUT's (vtbench-sut.jar) */
+  jarName?: string;
+  /** what is built, for messages (default `the SUT`) */
+  what?: string;
   /** the Maven executable; defaults to `mvn` on PATH */
   mvn?: string;
   /** the run's abort (SIGINT/SIGTERM): stops Maven at once (SIGTERM, SIGKILL after 2 s) */
@@ -53,13 +57,13 @@ export function sourceHash(sutDir: string = SUT_DIR): string {
   return h.digest('hex');
 }
 
-export function jarPathOf(sutDir: string = SUT_DIR): string {
-  return join(sutDir, 'target', SUT_JAR_NAME);
+export function jarPathOf(sutDir: string = SUT_DIR, jarName: string = SUT_JAR_NAME): string {
+  return join(sutDir, 'target', jarName);
 }
 
 /** True when the jar exists and was built from the current sources. */
-export function isUpToDate(sutDir: string = SUT_DIR): boolean {
-  const jar = jarPathOf(sutDir);
+export function isUpToDate(sutDir: string = SUT_DIR, jarName: string = SUT_JAR_NAME): boolean {
+  const jar = jarPathOf(sutDir, jarName);
   const stamp = `${jar}.sha256`;
   return existsSync(jar) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === sourceHash(sutDir);
 }
@@ -71,21 +75,23 @@ export function isUpToDate(sutDir: string = SUT_DIR): boolean {
  *   {@link EXIT.prerequisite} in the unit and integration test tiers (refuseJvmInTestTiers)
  */
 export async function buildSut(opts: BuildOptions): Promise<string> {
-  refuseJvmInTestTiers('building the SUT');
+  const what = opts.what ?? 'the SUT';
+  refuseJvmInTestTiers(`building ${what}`);
   const sutDir = opts.sutDir ?? SUT_DIR;
   requireSutJdk(opts.jdk);
-  const jar = jarPathOf(sutDir);
+  const jar = jarPathOf(sutDir, opts.jarName);
   const hash = sourceHash(sutDir);
-  if (!opts.force && isUpToDate(sutDir)) return jar;
+  if (!opts.force && isUpToDate(sutDir, opts.jarName)) return jar;
 
   const args = ['-q', '-B', '-f', join(sutDir, 'pom.xml'), '-DskipTests', 'package'];
-  if (opts.signal?.aborted) throw interruptedError('the SUT build');
+  if (opts.signal?.aborted) throw interruptedError(`${what} build`);
   const { code, tail } = await runMaven(opts.mvn ?? 'mvn', args, opts.jdk, opts.logFile, opts.signal);
-  if (opts.signal?.aborted) throw interruptedError('the SUT build');
+  if (opts.signal?.aborted) throw interruptedError(`${what} build`);
   if (code !== 0 || !existsSync(jar)) {
+    const dir = relative(REPO_ROOT, sutDir) || '.';
     throw new VtbenchError(
-      `building the SUT failed (mvn ${args.join(' ')} exited ${code}):\n${tail}`,
-      opts.logFile ? `see ${opts.logFile}; fix sut/ and run again` : 'fix sut/ and run again',
+      `building ${what} failed (mvn ${args.join(' ')} exited ${code}):\n${tail}`,
+      opts.logFile ? `see ${opts.logFile}; fix ${dir}/ and run again` : `fix ${dir}/ and run again`,
       EXIT.build,
     );
   }

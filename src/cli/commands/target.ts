@@ -1,0 +1,239 @@
+/**
+ * `run.mjs target`: measure a Spring Boot service vtbench did not build (issue 32). Resolves the
+ * options into a TargetManifest (tier, arms, the request mix, levels), builds the agent jar when a
+ * JVM tier needs it, runs the cells (src/pipeline/target.ts) and writes the report
+ * (src/report/target/), then prints the answer on stdout.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, createReadStream } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import os from 'node:os';
+import { EXIT, VtbenchError } from '../../types/errors.ts';
+import type { TargetArm, TargetManifest, TargetTier } from '../../types/target.ts';
+import { readRequestFile } from '../../adapters/target/request-file.ts';
+import { findJdk, requireSutJdk } from '../../adapters/jvm/jdk.ts';
+import { buildSut } from '../../adapters/jvm/build.ts';
+import { AGENT_DIR, AGENT_JAR_NAME } from '../../adapters/jvm/paths.ts';
+import { freePort } from '../../adapters/db/postgres.ts';
+import { readJson } from '../../adapters/store/fsio.ts';
+import { runTarget } from '../../pipeline/target.ts';
+import { renderTargetReport, targetAnswerText } from '../../report/target/index.ts';
+import { ROOT, type Io } from '../common.ts';
+
+/** The options of `target` as commander gives them. */
+export interface TargetOpts {
+  requests?: string;
+  targetJar?: string;
+  url?: string[];
+  agent?: boolean;
+  targetArg?: string[];
+  targetEnv?: string[];
+  targetDb?: string;
+  arm?: string[];
+  arms?: string;
+  levels?: string;
+  requestsPerWorker?: string;
+  warmupRequests?: string;
+  aloneProbe?: string;
+  repeats?: string;
+  pinThresholdMs?: string;
+  samplerIntervalMs?: string;
+  targetPort?: string;
+  readyTimeoutS?: string;
+  timeoutS?: string;
+  runId?: string;
+  runsDir?: string;
+  reportDir?: string;
+  report?: boolean;
+}
+
+/** Defaults of `target`, shown by --help. */
+export const TARGET_DEFAULTS = {
+  levels: '1,10,50,100,200',
+  requestsPerWorker: 40,
+  warmupRequests: 10,
+  aloneProbe: 50,
+  repeats: 1,
+  pinThresholdMs: 20,
+  samplerIntervalMs: 250,
+  readyTimeoutS: 180,
+  timeoutS: 120,
+} as const;
+
+function int(v: string | undefined, def: number, flag: string, min = 1): number {
+  if (v === undefined) return def;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new VtbenchError(`--${flag} ${v}: not an integer ≥ ${min}`, `give --${flag} as a whole number (default ${def})`, EXIT.usage);
+  return n;
+}
+
+/**
+ * The levels: a comma-separated list of positive integers, ascending.
+ * @throws VtbenchError(EXIT.usage) naming --levels
+ */
+export function parseLevels(v: string): number[] {
+  const xs = v.split(',').map((s) => s.trim()).filter((s) => s !== '').map(Number);
+  if (xs.length === 0 || xs.some((x) => !Number.isInteger(x) || x < 1)) throw new VtbenchError(`--levels ${v}: not a list of concurrencies`, 'give --levels as whole numbers ≥ 1, e.g. --levels 1,10,50,100,200', EXIT.usage);
+  return [...new Set(xs)].sort((a, b) => a - b);
+}
+
+const SLUG = /^[a-z0-9][a-z0-9-]{0,30}$/;
+
+/**
+ * The arms of a run (pure). Black box: one per `--url [arm=]URL` (an unnamed single URL is arm
+ * `service`). Jar tiers: `platform` (spring.threads.virtual.enabled=false) and `virtual` (=true),
+ * filtered by `--arms`, plus each `--arm id:key=value[,key=value…]`.
+ * @throws VtbenchError(EXIT.usage) naming the option
+ */
+export function armsOf(tier: TargetTier, o: Pick<TargetOpts, 'url' | 'arm' | 'arms'>): TargetArm[] {
+  if (tier === 'black-box') {
+    const urls = o.url ?? [];
+    return urls.map((u, i) => {
+      const m = /^([a-z0-9][a-z0-9-]*)=(https?:\/\/.+)$/.exec(u);
+      const id = m ? m[1]! : urls.length === 1 ? 'service' : `url${i + 1}`;
+      const url = m ? m[2]! : u;
+      if (!/^https?:\/\/[^/]+/.test(url)) throw new VtbenchError(`--url ${u}: not an http(s) URL`, 'give --url [arm=]http://host:port, e.g. --url platform=http://127.0.0.1:8080 --url virtual=http://127.0.0.1:8081', EXIT.usage);
+      return { id, label: id, url: url.replace(/\/$/, ''), properties: {}, virtualThreads: id === 'virtual' ? true : id === 'platform' ? false : null };
+    });
+  }
+  const wanted = (o.arms ?? 'platform,virtual').split(',').map((s) => s.trim()).filter(Boolean);
+  const base: TargetArm[] = [
+    { id: 'platform', label: 'platform threads', url: null, properties: { 'spring.threads.virtual.enabled': 'false' }, virtualThreads: false },
+    { id: 'virtual', label: 'virtual threads', url: null, properties: { 'spring.threads.virtual.enabled': 'true' }, virtualThreads: true },
+  ];
+  for (const w of wanted) if (!base.some((a) => a.id === w)) throw new VtbenchError(`--arms ${o.arms}: unknown arm '${w}'`, 'use --arms platform,virtual (or one of them); add your own with --arm id:key=value', EXIT.usage);
+  const arms = base.filter((a) => wanted.includes(a.id));
+  for (const spec of o.arm ?? []) {
+    const m = /^([a-z0-9][a-z0-9-]*):(.+)$/.exec(spec);
+    if (!m || !SLUG.test(m[1]!)) throw new VtbenchError(`--arm ${spec}: not id:key=value[,key=value]`, 'e.g. --arm tomcat400:spring.threads.virtual.enabled=false,server.tomcat.threads.max=400', EXIT.usage);
+    const properties: Record<string, string> = {};
+    for (const kv of m[2]!.split(',')) {
+      const i = kv.indexOf('=');
+      if (i <= 0) throw new VtbenchError(`--arm ${spec}: '${kv}' is not key=value`, 'e.g. --arm tomcat400:server.tomcat.threads.max=400', EXIT.usage);
+      properties[kv.slice(0, i)] = kv.slice(i + 1);
+    }
+    if (arms.some((a) => a.id === m[1])) throw new VtbenchError(`--arm ${spec}: arm '${m[1]}' exists already`, 'give it another id', EXIT.usage);
+    const vt = properties['spring.threads.virtual.enabled'];
+    arms.push({ id: m[1]!, label: m[1]!, url: null, properties, virtualThreads: vt === undefined ? null : vt === 'true' });
+  }
+  if (arms.length === 0) throw new VtbenchError('no arm to measure', 'use --arms platform,virtual or --arm', EXIT.usage);
+  return arms;
+}
+
+/**
+ * `--target-env NAME=VALUE` or `--target-env NAME` (the value taken from vtbench's own environment,
+ * so a secret never reaches the command line). Returns the values and the names for the record.
+ * @throws VtbenchError(EXIT.usage) for a bad name or a NAME not set
+ */
+export function targetEnvOf(specs: readonly string[], env: NodeJS.ProcessEnv): { values: Record<string, string>; names: string[] } {
+  const values: Record<string, string> = {};
+  for (const s of specs) {
+    const i = s.indexOf('=');
+    const name = i < 0 ? s : s.slice(0, i);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new VtbenchError(`--target-env ${name}: not an environment variable name`, 'give --target-env NAME (copied from your environment) or NAME=VALUE', EXIT.usage);
+    if (i < 0) {
+      const v = env[name];
+      if (v === undefined) throw new VtbenchError(`--target-env ${name}: ${name} is not set in this environment`, `export ${name}=… first, or give --target-env ${name}=VALUE for a value that is not secret`, EXIT.usage);
+      values[name] = v;
+    } else values[name] = s.slice(i + 1);
+  }
+  return { values, names: Object.keys(values) };
+}
+
+async function sha256File(path: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
+
+/** Arguments whose key names a secret are recorded as `--key=***`. */
+export function redactArgs(args: readonly string[]): string[] {
+  return args.map((a) => a.replace(/^(--?[^=]*(?:password|secret|token|credential|api-?key)[^=]*=).*$/i, '$1***'));
+}
+
+function stamp(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}-${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}`;
+}
+
+/** `target`: see the module comment. Returns the exit code. */
+export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
+  if (!o.requests) throw new VtbenchError('target needs a request file', 'give --requests <file.jsonl>: one JSON object per line, e.g. {"name":"owners","method":"GET","path":"/owners?lastName="}', EXIT.usage);
+  if (!o.targetJar && (o.url ?? []).length === 0) throw new VtbenchError('target needs a service to measure', 'give --target-jar app.jar (vtbench starts it on platform and on virtual threads) or --url [arm=]http://host:port (a running service)', EXIT.usage);
+  if (o.targetJar && (o.url ?? []).length > 0) throw new VtbenchError('--target-jar and --url exclude each other', 'give one: --target-jar (vtbench starts the jar) or --url (a running service)', EXIT.usage);
+  if (o.agent && !o.targetJar) throw new VtbenchError('--agent needs --target-jar', 'the agent is loaded into a JVM vtbench starts: give --target-jar', EXIT.usage);
+  const tier: TargetTier = o.targetJar ? (o.agent ? 'agent' : 'jar') : 'black-box';
+  // everything the user can get wrong is checked before anything starts
+  const mix = readRequestFile(o.requests);
+  const arms = armsOf(tier, o);
+  const levels = parseLevels(o.levels ?? TARGET_DEFAULTS.levels);
+  const env = targetEnvOf(o.targetEnv ?? [], process.env);
+  if (o.targetDb !== undefined && o.targetDb !== 'postgres' && o.targetDb !== 'none') throw new VtbenchError(`--target-db ${o.targetDb}: unknown`, 'give --target-db postgres (vtbench starts one and passes POSTGRES_URL/USER/PASS and SPRING_DATASOURCE_*) or none', EXIT.usage);
+  const jarPath = o.targetJar ? resolve(o.targetJar) : null;
+  if (jarPath !== null && !existsSync(jarPath)) throw new VtbenchError(`--target-jar ${o.targetJar}: no such file`, 'give the path of your Spring Boot jar (e.g. target/app.jar after mvn package)', EXIT.usage);
+  const runsDir = resolve(o.runsDir ?? join(ROOT, 'runs'));
+  const runId = o.runId ?? `${stamp(new Date())}-target-${jarPath ? basename(jarPath, '.jar').toLowerCase().replace(/[^a-z0-9-]+/g, '-').slice(0, 30) : arms.map((a) => a.id).join('-')}`;
+  if (!/^[A-Za-z0-9._-]+$/.test(runId)) throw new VtbenchError(`--run-id ${runId}: only letters, digits, . _ -`, 'choose another --run-id', EXIT.usage);
+  const runDir = join(runsDir, runId);
+  const port = o.targetPort ? int(o.targetPort, 0, 'target-port') : await freePort();
+  const jdk = tier === 'black-box' ? null : findJdk(21);
+  if (jdk) requireSutJdk(jdk);
+  const existing = existsSync(join(runDir, 'manifest.json')) ? readJson<TargetManifest>(join(runDir, 'manifest.json')) : null;
+  const manifest: TargetManifest = existing ?? {
+    kind: 'target',
+    schemaVersion: 1,
+    runId,
+    createdAt: new Date().toISOString(),
+    tier,
+    jar: jarPath ? { path: jarPath, sha256: await sha256File(jarPath), args: redactArgs(o.targetArg ?? []), env: env.names } : null,
+    mix,
+    arms,
+    levels,
+    mode: 'closed-loop',
+    repeats: int(o.repeats, TARGET_DEFAULTS.repeats, 'repeats'),
+    requestsPerWorker: int(o.requestsPerWorker, TARGET_DEFAULTS.requestsPerWorker, 'requests-per-worker'),
+    durationS: null,
+    warmupRequestsPerWorker: int(o.warmupRequests, TARGET_DEFAULTS.warmupRequests, 'warmup-requests', 0),
+    aloneProbeRequests: int(o.aloneProbe, TARGET_DEFAULTS.aloneProbe, 'alone-probe', 0),
+    samplerIntervalMs: int(o.samplerIntervalMs, TARGET_DEFAULTS.samplerIntervalMs, 'sampler-interval-ms', 50),
+    pinThresholdMs: int(o.pinThresholdMs, TARGET_DEFAULTS.pinThresholdMs, 'pin-threshold-ms', 0),
+    db: o.targetDb === 'postgres' ? { serverVersion: '' } : null,
+    jvm: {},
+    host: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown', kernel: os.release(), node: process.version },
+    probes: [],
+    failed: [],
+    finishedAt: null,
+  };
+  if (existing && existing.mix.sha256 !== mix.sha256) throw new VtbenchError(`run ${runId} exists with another request file`, 'choose another --run-id, or give the same --requests file to continue it', EXIT.usage);
+  if (existing) io.stderr.write(`continuing run ${runId}: cells already measured are kept\n`);
+  else if (existsSync(runDir)) throw new VtbenchError(`${runDir} exists and is not a target run`, 'choose another --run-id', EXIT.usage);
+  const agentJar = jdk ? await buildSut({ jdk, sutDir: AGENT_DIR, jarName: AGENT_JAR_NAME, what: 'the vtbench agent (sut/agent)' }) : null;
+  const ac = new AbortController();
+  const onSig = (): void => ac.abort();
+  process.once('SIGINT', onSig);
+  process.once('SIGTERM', onSig);
+  try {
+    await runTarget({
+      manifest,
+      runDir,
+      jdk,
+      agentJar,
+      targetEnv: env.values,
+      port,
+      readyTimeoutMs: int(o.readyTimeoutS, TARGET_DEFAULTS.readyTimeoutS, 'ready-timeout-s') * 1000,
+      timeoutMs: int(o.timeoutS, TARGET_DEFAULTS.timeoutS, 'timeout-s') * 1000,
+      log: (l) => io.stderr.write(l + '\n'),
+      signal: ac.signal,
+    });
+  } finally {
+    process.off('SIGINT', onSig);
+    process.off('SIGTERM', onSig);
+  }
+  io.stderr.write(`run written to ${runDir}\n`);
+  if (o.report === false) return EXIT.ok;
+  const reportDir = resolve(o.reportDir ?? join(ROOT, 'report'));
+  const written = await renderTargetReport(runDir, join(reportDir, runId));
+  io.stdout.write(targetAnswerText(runDir) + '\n');
+  io.stderr.write(`report: ${written.find((f) => f.endsWith('index.html')) ?? join(reportDir, runId)}\n`);
+  return EXIT.ok;
+}

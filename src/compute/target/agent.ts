@@ -1,0 +1,35 @@
+/**
+ * The agent's per-request records of one cell, matched to the requests the load generator sent and
+ * summarised (issue 32, tier `agent`). Pure. A record matches a measured request when its id is
+ * `<worker>-<seq>` of a record of the cell (warm-up ids `w…` and probes never match).
+ */
+import { percentiles } from '../stats/percentiles.ts';
+import type { RequestRecord } from '../../types/load.ts';
+import type { AgentCellSummary, AgentRecord } from '../../types/target.ts';
+
+/**
+ * @param recs the agent's records drained after the cell (may hold records of earlier phases)
+ * @param sent the cell's measured requests
+ */
+export function agentCellSummary(recs: readonly AgentRecord[], sent: readonly RequestRecord[]): AgentCellSummary {
+  const ids = new Set(sent.map((r) => `${r.worker}-${r.seq}`));
+  const web: number[] = [];
+  const service: number[] = [];
+  const byExec = new Map<string, { wait: number[]; run: number[] }>();
+  let matched = 0;
+  for (const r of recs) {
+    if (!ids.has(r.id)) continue;
+    matched++;
+    if (r.webWaitNs !== null) web.push(r.webWaitNs / 1e6);
+    if (r.serviceNs !== null) service.push(r.serviceNs / 1e6);
+    for (const t of r.tasks) {
+      const e = byExec.get(t.executor) ?? { wait: [], run: [] };
+      e.wait.push(t.waitNs / 1e6);
+      e.run.push(t.runNs / 1e6);
+      byExec.set(t.executor, e);
+    }
+  }
+  const byExecutor: AgentCellSummary['byExecutor'] = {};
+  for (const [k, v] of byExec) byExecutor[k] = { tasks: v.wait.length, waitMs: percentiles(v.wait), runMs: percentiles(v.run) };
+  return { matched, sent: sent.length, webWaitMs: percentiles(web), serviceMs: percentiles(service), byExecutor };
+}

@@ -1,0 +1,368 @@
+/**
+ * A target run (issue 32): measure a service vtbench did not build, per arm, level and repeat.
+ *
+ * Order: (a PostgreSQL for the target when asked) → per repeat, per arm: start the jar (tier
+ * `jar`/`agent`: JFR with the pinning events, a JMX port, the agent when asked) and its JMX sampler,
+ * or take the arm's URL (black box: its actuator sampled when it answers) → warm-up → the alone
+ * probe R(1) → each level, lowest first: a closed-loop cell, its samples, its JFR events, a thread
+ * dump mid-cell at the highest level, the agent's records → stop. Every finished cell is written
+ * atomically at once (`cells/<id>.json`, `.requests.json.gz`, `.samples.json.gz`); a run started again
+ * with the same `--run-id` skips the cells it finds. A target that dies mid-cell gives a failed cell
+ * (`cells/<id>.failed.json`, never a measurement) and stops the run with exit 6.
+ */
+import { mkdirSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { runClosedLoop } from '../load/run.ts';
+import { summarizeByRequest } from '../load/summarize.ts';
+import type { LoadOptions, LoadResult } from '../types/load.ts';
+import type { AgentCellSummary, AgentRecord, JmxSample, TargetArm, TargetCell, TargetManifest, TargetProbe, TargetRequest } from '../types/target.ts';
+import type { Jdk } from '../adapters/jvm/jdk.ts';
+import { writeJsonAtomic, writeGzJsonAtomic } from '../adapters/store/fsio.ts';
+import { compactRequests } from '../adapters/store/run-store.ts';
+import { storedRequests } from '../adapters/store/requests-codec.ts';
+import { startTargetJar, jcmdThreadDump, type TargetProcess } from '../adapters/target/jar-process.ts';
+import { startJmxSampler, jmxFlags, type JmxSamplerHandle } from '../adapters/target/jmx-sampler.ts';
+import { startActuatorSampler } from '../adapters/target/actuator.ts';
+import { jfrStartFlag, dumpJfr, readJfrEvents } from '../adapters/target/jfr.ts';
+import { agentFlag, fetchAgentRecords } from '../adapters/target/agent-client.ts';
+import { resolveHeaderValue } from '../compute/target/request-file.ts';
+import { pinEventsIn } from '../compute/target/pins.ts';
+import { agentCellSummary } from '../compute/target/agent.ts';
+import { summarizeThreadDump } from '../adapters/jvm/threaddump.ts';
+import { freePort, startPostgres, findPgBinaries, type DbHandle } from '../adapters/db/postgres.ts';
+import { EXIT, VtbenchError } from '../types/errors.ts';
+
+/** The header each measured request carries, `<worker>-<seq>`, for the agent's records. */
+export const REQUEST_ID_HEADER = 'x-vtbench-id';
+
+/** Everything a target run needs, resolved by the CLI (src/cli/commands/target.ts). */
+export interface TargetRunOptions {
+  manifest: TargetManifest;
+  runDir: string;
+  /** jar/agent tiers: the JDK that starts the jar and the sampler; null for black box */
+  jdk: Jdk | null;
+  /** sut/agent/target/vtbench-agent.jar (sampler, agent), built; null for black box */
+  agentJar: string | null;
+  /** environment for the target (values never recorded) */
+  targetEnv: Record<string, string>;
+  /** the port the target listens on */
+  port: number;
+  readyTimeoutMs: number;
+  /** per request: connect / headers / body timeouts, ms */
+  timeoutMs: number;
+  /** lines of progress and results (stderr) */
+  log(line: string): void;
+  signal?: AbortSignal;
+}
+
+function cellId(arm: string, level: number, repeat: number): string {
+  return `${arm}-c${level}-r${repeat}`;
+}
+
+/** The load options of one closed-loop phase against `baseUrl`, the mix's headers resolved from the environment now. */
+function loadOptions(mix: readonly TargetRequest[], baseUrl: string, concurrency: number, n: number, timeoutMs: number, signal: AbortSignal, warmup = 0): LoadOptions {
+  const first = mix[0]!;
+  return {
+    url: baseUrl,
+    path: first.path,
+    method: 'GET',
+    mix: mix.map((r) => ({
+      method: r.method,
+      path: r.path,
+      body: r.body,
+      weight: r.weight,
+      headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, resolveHeaderValue(v, process.env)])),
+    })),
+    idHeader: REQUEST_ID_HEADER,
+    concurrency,
+    requestsPerWorker: n,
+    warmupRequestsPerWorker: warmup,
+    start: 'together',
+    rampMs: 0,
+    connectTimeoutMs: Math.min(timeoutMs, 10_000),
+    headersTimeoutMs: timeoutMs,
+    bodyTimeoutMs: timeoutMs,
+    signal,
+  };
+}
+
+/** The samples of [fromMs, toMs] (epoch). */
+function samplesIn(samples: readonly JmxSample[], fromMs: number, toMs: number): JmxSample[] {
+  return samples.filter((s) => s.tEpochMs >= fromMs && s.tEpochMs <= toMs);
+}
+
+/**
+ * CPU-seconds the target used over [fromMs, toMs] (epoch ms), from the JVM's own ProcessCpuTime:
+ * the last reading at or before `fromMs` (else the first) to the first at or after `toMs` (else the
+ * last), so the span is at most one sampling interval wider on each side; null without two readings.
+ */
+export function cpuSecondsOf(samples: readonly JmxSample[], fromMs: number, toMs: number): number | null {
+  const xs = samples.filter((s) => s.cpuNs !== null);
+  if (xs.length < 2) return null;
+  const a = [...xs].reverse().find((s) => s.tEpochMs <= fromMs) ?? xs[0]!;
+  const b = xs.find((s) => s.tEpochMs >= toMs) ?? xs[xs.length - 1]!;
+  if (b.tEpochMs <= a.tEpochMs) return null;
+  return (b.cpuNs! - a.cpuNs!) / 1e9;
+}
+
+/** The running parts of one arm and repeat. */
+interface ArmRuntime {
+  arm: TargetArm;
+  baseUrl: string;
+  target: TargetProcess | null;
+  sampler: JmxSamplerHandle | { samples: JmxSample[]; stop(): Promise<void>; ended(): string | null } | null;
+  agentPort: number | null;
+  jfrDir: string | null;
+}
+
+/**
+ * Runs every cell of `o.manifest` not already in `o.runDir/cells`.
+ * @throws VtbenchError EXIT.notReady when the target does not start or dies in a cell (the failed
+ *   cell is written first); interrupted on abort
+ */
+export async function runTarget(o: TargetRunOptions): Promise<void> {
+  const m = o.manifest;
+  const cellsDir = join(o.runDir, 'cells');
+  mkdirSync(cellsDir, { recursive: true });
+  mkdirSync(join(o.runDir, 'logs'), { recursive: true });
+  const saveManifest = (): void => writeJsonAtomic(join(o.runDir, 'manifest.json'), m);
+  saveManifest();
+  let db: DbHandle | null = null;
+  const abort = new AbortController();
+  const onAbort = (): void => abort.abort();
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  const total = m.arms.length * m.levels.length * m.repeats;
+  let done = 0;
+  const started = Date.now();
+  try {
+    if (m.db !== null && m.tier !== 'black-box') {
+      o.log('starting PostgreSQL for the target …');
+      db = await startPostgres({ bin: findPgBinaries(), maxPool: 200, logFile: join(o.runDir, 'logs', 'postgres.log'), database: 'target', seed: false });
+      m.db = { serverVersion: db.info.serverVersion };
+      o.targetEnv = {
+        ...o.targetEnv,
+        POSTGRES_URL: db.info.url,
+        POSTGRES_USER: db.target.user,
+        POSTGRES_PASS: db.target.password,
+        SPRING_DATASOURCE_URL: db.info.url,
+        SPRING_DATASOURCE_USERNAME: db.target.user,
+        SPRING_DATASOURCE_PASSWORD: db.target.password,
+      };
+      saveManifest();
+    }
+    for (let repeat = 1; repeat <= m.repeats; repeat++) {
+      for (const arm of m.arms) {
+        const ids = m.levels.map((l) => cellId(arm.id, l, repeat));
+        if (ids.every((id) => existsSync(join(cellsDir, `${id}.json`)))) {
+          done += ids.length;
+          continue;
+        }
+        const rt = await startArm(o, arm, repeat, abort.signal);
+        try {
+          await warmAndProbe(o, rt, repeat, abort.signal);
+          saveManifest();
+          for (const level of m.levels) {
+            const id = cellId(arm.id, level, repeat);
+            if (existsSync(join(cellsDir, `${id}.json`))) {
+              done++;
+              continue;
+            }
+            const eta = done === 0 ? '' : `, about ${Math.round((((Date.now() - started) / done) * (total - done)) / 60_000)} min left`;
+            o.log(`cell ${done + 1}/${total}: ${id} (${arm.label}, ${level} concurrent${eta})`);
+            const cell = await runTargetCell(o, rt, level, repeat, level === Math.max(...m.levels), abort.signal);
+            done++;
+            o.log(`  ${id}: ${cell.summary.steadyStateThroughputRps?.toFixed(1) ?? '—'} req/s steady, P95 ${cell.summary.e2eMs?.p95.toFixed(1) ?? '—'} ms, ${cell.summary.count - cell.summary.ok} errors${cell.pins ? `, ${cell.pins.total} pinned` : ''}`);
+          }
+        } finally {
+          await stopArm(rt);
+        }
+      }
+    }
+    m.finishedAt = new Date().toISOString();
+    saveManifest();
+  } finally {
+    o.signal?.removeEventListener('abort', onAbort);
+    await db?.stop();
+  }
+}
+
+async function startArm(o: TargetRunOptions, arm: TargetArm, repeat: number, signal: AbortSignal): Promise<ArmRuntime> {
+  const m = o.manifest;
+  if (m.tier === 'black-box') {
+    const baseUrl = arm.url!.replace(/\/$/, '');
+    const sampler = await startActuatorSampler({ baseUrl, intervalMs: m.samplerIntervalMs });
+    return { arm, baseUrl, target: null, sampler, agentPort: null, jfrDir: null };
+  }
+  const jdk = o.jdk!;
+  const jmxPort = await freePort();
+  const jfrDir = join(o.runDir, 'logs', `jfr-${arm.id}-r${repeat}`);
+  mkdirSync(jfrDir, { recursive: true });
+  const flags = [jfrStartFlag(jfrDir, m.pinThresholdMs), ...jmxFlags(jmxPort)];
+  let agentPort: number | null = null;
+  if (m.tier === 'agent') {
+    agentPort = await freePort();
+    flags.unshift(agentFlag(o.agentJar!, agentPort, REQUEST_ID_HEADER));
+  }
+  const logFile = join(o.runDir, 'logs', `target-${arm.id}-r${repeat}.log`);
+  o.log(`starting the target for ${arm.label} (repeat ${repeat}) …`);
+  const target = await startTargetJar({ jdk, jar: m.jar!.path, port: o.port, jvmFlags: flags, properties: arm.properties, userArgs: m.jar!.args, env: o.targetEnv, logFile, readyPath: m.mix.requests[0]!.path, readyTimeoutMs: o.readyTimeoutMs, signal });
+  const sampler = startJmxSampler({ jdk, agentJar: o.agentJar!, jmxPort, targetPid: target.pid, intervalMs: m.samplerIntervalMs });
+  try {
+    const info = await Promise.race([sampler.info, new Promise<never>((_, rej) => setTimeout(() => rej(new Error('no answer in 60 s')), 60_000))]);
+    if (!m.jvm[arm.id]) m.jvm[arm.id] = info;
+  } catch (e) {
+    await sampler.stop();
+    await target.stop();
+    throw new VtbenchError(`the JMX sampler could not read the target: ${(e as Error).message}`, 'check that the target JVM accepts the local JMX flags (see logs/)', EXIT.notReady);
+  }
+  return { arm, baseUrl: target.baseUrl, target, sampler, agentPort, jfrDir };
+}
+
+async function stopArm(rt: ArmRuntime): Promise<void> {
+  await rt.sampler?.stop();
+  await rt.target?.stop();
+  if (rt.jfrDir) rmSync(rt.jfrDir, { recursive: true, force: true });
+}
+
+async function warmAndProbe(o: TargetRunOptions, rt: ArmRuntime, repeat: number, signal: AbortSignal): Promise<void> {
+  const m = o.manifest;
+  if (m.warmupRequestsPerWorker > 0) {
+    const c = Math.max(...m.levels);
+    o.log(`  warm-up: ${c} workers × ${m.warmupRequestsPerWorker} requests`);
+    const w = await watched(o, rt, signal, (s) => runClosedLoop(loadOptions(m.mix.requests, rt.baseUrl, c, m.warmupRequestsPerWorker, o.timeoutMs, s)));
+    if ('died' in w) throw diedDuring(rt, 'the warm-up');
+  }
+  if (m.aloneProbeRequests > 0) {
+    const p = await watched(o, rt, signal, (s) => runClosedLoop(loadOptions(m.mix.requests, rt.baseUrl, 1, m.aloneProbeRequests, o.timeoutMs, s)));
+    if ('died' in p) throw diedDuring(rt, 'the alone probe');
+    const probe: TargetProbe = { arm: rt.arm.id, repeat, requests: p.result.summary.count, ok: p.result.summary.ok, e2eMs: p.result.summary.e2eMs };
+    m.probes = [...m.probes.filter((x) => !(x.arm === probe.arm && x.repeat === repeat)), probe];
+    o.log(`  alone probe R(1): P50 ${probe.e2eMs?.p50.toFixed(2) ?? '—'} ms over ${probe.ok} requests`);
+  }
+}
+
+function diedDuring(rt: ArmRuntime, what: string): VtbenchError {
+  return new VtbenchError(`the target of ${rt.arm.label} died during ${what} (${rt.target?.exit() ?? 'gone'})`, 'read its log under the run\'s logs/', EXIT.notReady);
+}
+
+/**
+ * Runs `run` while checking every 500 ms that the target still lives; when it dies, the load is
+ * aborted and `{ died }` returned (the records so far are not a measurement).
+ */
+async function watched(o: TargetRunOptions, rt: ArmRuntime, signal: AbortSignal, run: (s: AbortSignal) => Promise<LoadResult>): Promise<{ result: LoadResult } | { died: string; partial: LoadResult | null }> {
+  const ac = new AbortController();
+  const stop = (): void => ac.abort();
+  signal.addEventListener('abort', stop, { once: true });
+  let died: string | null = null;
+  const timer = setInterval(() => {
+    if (rt.target && !rt.target.alive()) {
+      died = rt.target.exit() ?? 'gone';
+      ac.abort();
+    }
+  }, 500);
+  try {
+    const result = await run(ac.signal);
+    if (rt.target && !rt.target.alive()) died ??= rt.target.exit() ?? 'gone';
+    if (died !== null) return { died, partial: result };
+    if (signal.aborted) throw new VtbenchError('the run was interrupted', 'run again with the same --run-id to continue (finished cells are kept)', EXIT.interrupted);
+    return { result };
+  } finally {
+    clearInterval(timer);
+    signal.removeEventListener('abort', stop);
+  }
+}
+
+async function runTargetCell(o: TargetRunOptions, rt: ArmRuntime, level: number, repeat: number, dumpThreads: boolean, signal: AbortSignal): Promise<TargetCell> {
+  const m = o.manifest;
+  const id = cellId(rt.arm.id, level, repeat);
+  const cellsDir = join(o.runDir, 'cells');
+  const startedAt = new Date();
+  const cpu0 = process.cpuUsage();
+  let dump: Promise<string | null> | null = null;
+  const opts = loadOptions(m.mix.requests, rt.baseUrl, level, m.requestsPerWorker, o.timeoutMs, signal);
+  const outcome = await watched(o, rt, signal, (s) =>
+    runClosedLoop({ ...opts, signal: s }, {
+      progress(d, t) {
+        if (dumpThreads && dump === null && rt.target && o.jdk && d >= t / 2) dump = takeDump(o, rt, id);
+      },
+    }),
+  );
+  if ('died' in outcome) {
+    const failed = { id, reason: `the target died during the cell (${outcome.died})`, at: new Date().toISOString(), requestsBefore: outcome.partial?.summary.count ?? 0 };
+    writeJsonAtomic(join(cellsDir, `${id}.failed.json`), failed);
+    m.failed.push({ id, reason: failed.reason });
+    writeJsonAtomic(join(o.runDir, 'manifest.json'), m);
+    throw new VtbenchError(`cell ${id}: ${failed.reason}; it is recorded as a failed cell, not a measurement`, 'read the target log under the run\'s logs/, then run again with the same --run-id to measure the cells left', EXIT.notReady);
+  }
+  const r = outcome.result;
+  const cpu = process.cpuUsage(cpu0);
+  const t0 = r.t0EpochMs;
+  const lastEnd = r.records.reduce((mx, x) => Math.max(mx, x.endMs), 0);
+  const end = t0 + lastEnd;
+  // let the sampler take one sample past the end, so the cell's CPU has a closing reading
+  await new Promise((res) => setTimeout(res, m.samplerIntervalMs + 50));
+  const all = rt.sampler?.samples ?? [];
+  const window = samplesIn(all, t0 - m.samplerIntervalMs, end + m.samplerIntervalMs);
+  let pins = null;
+  if (rt.target && o.jdk && rt.jfrDir) {
+    try {
+      const file = join(rt.jfrDir, `${id}.jfr`);
+      await dumpJfr(o.jdk, rt.target.pid, file);
+      pins = pinEventsIn(await readJfrEvents(o.jdk, file), t0, end + 1000, m.pinThresholdMs);
+      rmSync(file, { force: true });
+    } catch (e) {
+      o.log(`  JFR of ${id} not read: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
+  let agent: AgentCellSummary | null = null;
+  if (rt.agentPort !== null) {
+    const recs: AgentRecord[] = await fetchAgentRecords(rt.agentPort).catch(() => []);
+    writeGzJsonAtomic(join(cellsDir, `${id}.agent.json.gz`), recs);
+    agent = agentCellSummary(recs, r.records);
+  }
+  const dumpFile = dump === null ? null : await (dump as Promise<string | null>);
+  const cell: TargetCell = {
+    id,
+    arm: rt.arm.id,
+    level,
+    repeat,
+    mode: 'closed-loop',
+    startedAt: startedAt.toISOString(),
+    endedAt: new Date().toISOString(),
+    t0EpochMs: t0,
+    endEpochMs: end,
+    summary: r.summary,
+    byRequest: summarizeByRequest(r.records, m.mix.requests.map((q) => q.name)),
+    targetCpuS: cpuSecondsOf(all, t0, end),
+    harnessCpuS: (cpu.user + cpu.system) / 1e6,
+    pins,
+    threadDump: dumpFile,
+    agent,
+  };
+  writeGzJsonAtomic(join(cellsDir, `${id}.requests.json.gz`), storedRequests(compactRequests(r.records)));
+  writeGzJsonAtomic(join(cellsDir, `${id}.samples.json.gz`), window);
+  writeJsonAtomic(join(cellsDir, `${id}.json`), cell);
+  return cell;
+}
+
+/** A mid-cell thread dump of the target (jcmd, JSON, virtual threads included): its summary file, relative to the run; null when it failed. */
+async function takeDump(o: TargetRunOptions, rt: ArmRuntime, id: string): Promise<string | null> {
+  const dir = join(o.runDir, 'threaddumps');
+  mkdirSync(dir, { recursive: true });
+  const raw = join(dir, `${id}.json`);
+  const at = Date.now();
+  try {
+    await jcmdThreadDump(o.jdk!, rt.target!.pid, raw);
+    const text = readFileSync(raw, 'utf8');
+    const summary = summarizeThreadDump(text, `threaddumps/${id}.json.gz`, 0, 'http-nio-');
+    writeGzJsonAtomic(join(dir, `${id}.json.gz`), JSON.parse(text));
+    rmSync(raw, { force: true });
+    writeJsonAtomic(join(dir, `${id}.summary.json`), { ...summary, takenAtEpochMs: at });
+    return `threaddumps/${id}.summary.json`;
+  } catch (e) {
+    o.log(`  thread dump of ${id} failed: ${(e as Error).message.split('\n')[0]}`);
+    rmSync(raw, { force: true });
+    return null;
+  }
+}
+
