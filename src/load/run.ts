@@ -188,7 +188,11 @@ export class WorkerRequests {
   /** whether records carry `req` (a mix was given) */
   readonly mixed: boolean;
 
-  constructor(set: RequestSet, private readonly worker: number) {
+  /**
+   * @param worker the worker's index in the cell (offset + own index in a shard): its place in the
+   *   order and the first part of its ids
+   */
+  constructor(set: RequestSet, readonly worker: number) {
     for (let k = 0; k < set.entries; k++) this.opts.push(set.make(k));
     this.order = set.order;
     this.hasId = set.hasId;
@@ -252,7 +256,7 @@ class WorkerLoop implements OutcomeSink {
     }
     const k = plan.entryOf(this.seq);
     this.req = k;
-    const opts = plan.prepare(k, `${this.index}-${this.seq}`);
+    const opts = plan.prepare(k, `${plan.worker}-${this.seq}`);
     this.startMs = now;
     this.w.dispatchTo(opts, this);
   }
@@ -305,6 +309,8 @@ function validate(o: LoadOptions): void {
   positive('connectTimeoutMs', o.connectTimeoutMs);
   positive('headersTimeoutMs', o.headersTimeoutMs);
   positive('bodyTimeoutMs', o.bodyTimeoutMs);
+  const off = o.workerIndexOffset;
+  if (off !== undefined && !(Number.isInteger(off) && off >= 0)) throw new RangeError(`load: workerIndexOffset must be an integer >= 0 (got ${off})`);
   const until = o.sendUntilMs;
   if (until !== undefined && !(Number.isFinite(until) && until >= 0)) throw new RangeError(`load: sendUntilMs must be >= 0 ms (got ${until})`);
   const late = o.lateSendThresholdMs;
@@ -322,7 +328,8 @@ export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {
   const dispatchOpts = dispatchOptionsOf(options);
   const requestSet = requestSetOf(options); // RangeError for a bad mix or id header, before any connection
   const plans: (WorkerRequests | null)[] = [];
-  for (let i = 0; i < c; i++) plans.push(requestSet === null ? null : new WorkerRequests(requestSet, i));
+  const indexOffset = options.workerIndexOffset ?? 0;
+  for (let i = 0; i < c; i++) plans.push(requestSet === null ? null : new WorkerRequests(requestSet, indexOffset + i));
   const onRequest = events.request;
   const onProgress = events.progress;
   const total = c * n;
@@ -403,9 +410,9 @@ async function warmUp(workers: readonly WorkerConnection[], warmupN: number, opt
   const warmup = { count: 0, errors: 0 };
   await Promise.all(
     workers.map(async (w, i) => {
-      const plan = plans[i] ?? null;
+      const plan = plans[i] ?? null; // ids w<worker in the cell>-<k>
       for (let k = 0; k < warmupN && !isAborted(); k++) {
-        const out = await w.send(plan === null ? opts : plan.prepare(plan.entryOf(k), `w${i}-${k}`));
+        const out = await w.send(plan === null ? opts : plan.prepare(plan.entryOf(k), `w${plan.worker}-${k}`));
         warmup.count++;
         if (out.errorClass !== null) warmup.errors++;
       }

@@ -285,6 +285,13 @@ export interface LoadOptions {
    * is replaced.
    */
   idHeader?: string;
+  /**
+   * The index of this generator's first worker in a cell split over shard processes (src/load/shards.ts
+   * passes each shard its offset): a worker's id header and its place in the mix's order use
+   * offset + its own index, so they are those of the merged cell; records keep the shard's own index
+   * (mergeShards adds the offset). Default 0.
+   */
+  workerIndexOffset?: number;
 }
 
 /** Options of one open-loop (arrival-rate) cell (src/load/open-loop.ts). */

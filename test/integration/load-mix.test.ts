@@ -11,6 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runClosedLoop } from '../../src/load/run.ts';
 import { runOpenLoop } from '../../src/load/open-loop.ts';
+import { runClosedLoopSharded } from '../../src/load/shards.ts';
 import type { LoadOptions, MixEntry, OpenLoopOptions } from '../../src/types/load.ts';
 
 interface Seen {
@@ -123,6 +124,25 @@ test('closed loop: an id header without a mix (records carry no req); a mix with
     assert.equal(m.records.filter((x) => x.req === 1).length, 2);
     assert.equal(seen.filter((s) => s.id !== undefined && s.id !== 'the file\'s own').length, 0, 'no id without idHeader');
     assert.equal(seen.filter((s) => s.path === MIX[0]!.path).length, 6);
+  });
+});
+
+test('closed loop over 2 shard processes: ids and the mix order are those of the merged cell (worker offset)', async () => {
+  await withServer(1, async (url, seen) => {
+    const c = 4;
+    const n = 4;
+    const r = await runClosedLoopSharded({
+      url, path: '/unused', method: 'GET', concurrency: c, requestsPerWorker: n, warmupRequestsPerWorker: 1,
+      start: 'together', rampMs: 0, ...TIMEOUTS, mix: MIX, idHeader: 'x-vtbench-id',
+    }, 2);
+    assert.equal(r.summary.ok, c * n);
+    const measured = seen.filter((s) => /^\d+-\d+$/.test(s.id!));
+    assert.deepEqual(measured.map((s) => s.id!).sort(), r.records.map((x) => `${x.worker}-${x.seq}`).sort(), 'merged records and ids agree: no two shards send worker 0');
+    assert.deepEqual(seen.filter((s) => s.id!.startsWith('w')).map((s) => s.id!).sort(), ['w0-0', 'w1-0', 'w2-0', 'w3-0']);
+    const order = [0, 0, 1, 0];
+    for (const x of r.records) assert.equal(x.req, order[(x.worker + x.seq) % 4], `${x.worker}-${x.seq}`);
+    const byId = new Map(seen.map((s) => [s.id!, s]));
+    for (const x of r.records) assertIsEntry(byId.get(`${x.worker}-${x.seq}`)!, x.req!, `${x.worker}-${x.seq}`);
   });
 });
 
