@@ -11,6 +11,12 @@
  *
  * Connections: one undici `Pool` with `maxInFlight` connections, pipelining 1, so a request in
  * flight holds its own connection (the SUT sees as many concurrent requests as are in flight).
+ *
+ * A mix or an id header (OpenLoopOptions.mix, idHeader): arrival i sends the mix's entry
+ * order[i % order.length] and carries the id `o-<i>`. The Pool may queue a request's options object
+ * until a connection is free, so an object with an id is taken from a free list per entry and given
+ * back only when its request finished (ArrivalRequests): at most `maxInFlight` objects per entry, none
+ * per request.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
@@ -19,7 +25,8 @@ import { classifyError, classifyStatus } from './errors.ts';
 import { parseServerTiming } from './server-timing.ts';
 import { summarize } from './summarize.ts';
 import { startLoadgenMeter } from './meter.ts';
-import { connectionOptionsOf, dispatchOptionsOf } from './dispatch-options.ts';
+import { connectionOptionsOf, dispatchOptionsOf, requestSetOf } from './dispatch-options.ts';
+import type { RawHeaderDispatchOptions, RequestSet } from './dispatch-options.ts';
 import { percentiles } from '../compute/stats/percentiles.ts';
 import type { ErrorClass, LoadEvents, LoadResult, LoadgenStats, OpenLoopOptions, OpenLoopSummary, RequestRecord, UnsentRecord } from '../types/load.ts';
 
@@ -105,6 +112,36 @@ class OneRequest implements Dispatcher.DispatchHandler {
 }
 
 /**
+ * The open loop's requests with a mix or an id header: the entry of each arrival, and options objects
+ * reused once their request finished (undici's Pool may hold the object until a connection is free).
+ */
+class ArrivalRequests {
+  private readonly free: RawHeaderDispatchOptions[][] = [];
+  constructor(private readonly set: RequestSet) {
+    for (let k = 0; k < set.entries; k++) this.free.push([]);
+  }
+  /** whether records carry `req` (a mix was given) */
+  get mixed(): boolean {
+    return this.set.order !== null;
+  }
+  /** The mix entry of arrival i: order[i % length]; 0 without a mix. */
+  entryOf(i: number): number {
+    const order = this.set.order;
+    return order === null ? 0 : (order[i % order.length] as number);
+  }
+  /** Options for entry k carrying `id` (a free object, or a new one); give it back with `release` once its request finished. */
+  take(k: number, id: string): RawHeaderDispatchOptions {
+    if (!this.set.hasId) return this.set.make(k);
+    const o = (this.free[k] as RawHeaderDispatchOptions[]).pop() ?? this.set.make(k);
+    o.headers[o.headers.length - 1] = id;
+    return o;
+  }
+  release(k: number, o: RawHeaderDispatchOptions): void {
+    if (this.set.hasId) (this.free[k] as RawHeaderDispatchOptions[]).push(o);
+  }
+}
+
+/**
  * The open-loop part of a cell's summary from its records (pure; the driver and re-summarising a
  * stored run use it): scheduled = the schedule's length (default sent + unsent, which it equals for
  * a cell that ran to the end; an aborted cell passes its schedule, so what was never reached is not
@@ -144,13 +181,15 @@ function validate(o: OpenLoopOptions): void {
  * with `aborted` true (such a result is not a measurement).
  *
  * Records: `worker` 0, `seq` = schedule index, `intendedStartMs` = arrival time, `startMs` = when it
- * was handed to undici, `e2eMs` = end − startMs (from the actual send). The summary's `openLoop`
+ * was handed to undici, `e2eMs` = end − startMs (from the actual send), `req` = the mix entry (with a mix). The summary's `openLoop`
  * adds `e2eFromIntendedMs` (end − intendedStartMs), counts and the achieved rate.
  */
 export async function runOpenLoop(o: OpenLoopOptions, events: LoadEvents = {}): Promise<LoadResult> {
   validate(o);
   const schedule = arrivalSchedule(o.arrival, o.arrivalRatePerS, o.durationS, o.seed);
   const dispatchOpts = dispatchOptionsOf(o);
+  const requestSet = requestSetOf(o); // RangeError for a bad mix or id header, before the pool
+  const arrivals = requestSet === null ? null : new ArrivalRequests(requestSet);
   const pool = openLoopPool(o);
   const signal = o.signal;
   let aborted = signal?.aborted ?? false;
@@ -177,19 +216,23 @@ export async function runOpenLoop(o: OpenLoopOptions, events: LoadEvents = {}): 
 
   const send = (seq: number, intended: number): Promise<void> => {
     inFlight++;
+    const k = arrivals === null ? 0 : arrivals.entryOf(seq);
+    const opts = arrivals === null ? dispatchOpts : arrivals.take(k, `o-${seq}`);
     const start = process.hrtime.bigint();
     return new Promise<Outcome>((resolve) => {
       const h = new OneRequest(resolve);
       try {
-        pool.dispatch(dispatchOpts, h);
+        pool.dispatch(opts, h);
       } catch (err) {
         h.finish(err);
       }
     }).then((out) => {
       const end = process.hrtime.bigint();
       inFlight--;
+      if (arrivals !== null) arrivals.release(k, opts as RawHeaderDispatchOptions);
       if (aborted) return;
       const record = sentRecord(seq, intended, start, end, t0, out);
+      if (arrivals !== null && arrivals.mixed) record.req = k;
       records.push(record);
       events.request?.(record);
       settled();

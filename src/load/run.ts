@@ -15,6 +15,11 @@
  * phase each worker is a callback loop (no promise or outcome object per request) and times are
  * read with `performance.now()` (no BigInt per read).
  *
+ * A mix or an id header (LoadOptions.mix, idHeader): each worker holds one dispatch options object
+ * per mix entry (WorkerRequests), picks the entry of request seq from the mix's order and writes the
+ * request's id into the object's last header slot; nothing else is built per request. Without
+ * either, the one frozen options object of the cell is sent, as before.
+ *
  * Work moved out of the measured phase (issue 20, it competes with the system under test there):
  * without a `request` subscriber, a record's `Server-Timing` header is kept raw and parsed once the
  * last request ended (`loadgen` figures are taken before that), and a record without the header
@@ -29,7 +34,8 @@ import { classifyError, classifyStatus } from './errors.ts';
 import { parseServerTiming } from './server-timing.ts';
 import { summarize } from './summarize.ts';
 import { startLoadgenMeter } from './meter.ts';
-import { connectionOptionsOf, dispatchOptionsOf } from './dispatch-options.ts';
+import { connectionOptionsOf, dispatchOptionsOf, requestSetOf } from './dispatch-options.ts';
+import type { RawHeaderDispatchOptions, RequestSet } from './dispatch-options.ts';
 import { firstIntendedStartMs } from './schedule.ts';
 import type { ErrorClass, LoadEvents, LoadOptions, LoadResult, LoadgenStats, RequestRecord } from '../types/load.ts';
 
@@ -171,6 +177,43 @@ interface MeasuredRun {
 }
 
 /**
+ * One worker's requests when the cell has a mix or an id header: its own options object per mix
+ * entry (RequestSet.make), whose id slot it writes before each send (the worker has one request in
+ * flight, and undici's Client reads the options within `dispatch`, so the object is free again at once).
+ */
+export class WorkerRequests {
+  private readonly opts: RawHeaderDispatchOptions[] = [];
+  private readonly order: readonly number[] | null;
+  private readonly hasId: boolean;
+  /** whether records carry `req` (a mix was given) */
+  readonly mixed: boolean;
+
+  /**
+   * @param worker the worker's index in the cell (offset + own index in a shard): its place in the
+   *   order and the first part of its ids
+   */
+  constructor(set: RequestSet, readonly worker: number) {
+    for (let k = 0; k < set.entries; k++) this.opts.push(set.make(k));
+    this.order = set.order;
+    this.hasId = set.hasId;
+    this.mixed = set.order !== null;
+  }
+
+  /** The mix entry of this worker's request `seq` (warm-up or measured): order[(worker + seq) % length]; 0 without a mix. */
+  entryOf(seq: number): number {
+    const order = this.order;
+    return order === null ? 0 : (order[(this.worker + seq) % order.length] as number);
+  }
+
+  /** Entry k's options with the id header set to `id` (ignored without an id header). */
+  prepare(k: number, id: string): Dispatcher.DispatchOptions {
+    const o = this.opts[k] as RawHeaderDispatchOptions;
+    if (this.hasId) o.headers[o.headers.length - 1] = id;
+    return o;
+  }
+}
+
+/**
  * A worker's measured phase: n requests back to back on its connection. Each outcome becomes a
  * record at once (end = when undici completed the response), and the next request is sent from a
  * microtask, intended for that end (closed loop) — the same moment an awaiting loop would send it,
@@ -179,6 +222,8 @@ interface MeasuredRun {
 class WorkerLoop implements OutcomeSink {
   private seq = 0;
   private startMs = 0;
+  /** the mix entry of the request in flight (with a plan) */
+  private req = 0;
   private readonly next = () => this.sendNext();
 
   constructor(
@@ -188,6 +233,8 @@ class WorkerLoop implements OutcomeSink {
     private readonly run: MeasuredRun,
     private readonly done: () => void,
     private readonly fail: (err: unknown) => void,
+    /** the worker's mix / id-header requests; null: the run's one request (`run.opts`) */
+    private readonly plan: WorkerRequests | null = null,
   ) {}
 
   /** Sends the next request, or ends the loop when n were sent, the send deadline passed or the run was aborted. */
@@ -201,8 +248,17 @@ class WorkerLoop implements OutcomeSink {
       this.done();
       return;
     }
+    const plan = this.plan;
+    if (plan === null) {
+      this.startMs = now;
+      this.w.dispatchTo(this.run.opts, this);
+      return;
+    }
+    const k = plan.entryOf(this.seq);
+    this.req = k;
+    const opts = plan.prepare(k, `${plan.worker}-${this.seq}`);
     this.startMs = now;
-    this.w.dispatchTo(this.run.opts, this);
+    this.w.dispatchTo(opts, this);
   }
 
   outcome(status: number | null, errorClass: ErrorClass | null, serverTiming: string | string[] | null, errorKind: string | undefined): void {
@@ -224,6 +280,7 @@ class WorkerLoop implements OutcomeSink {
       serverTiming: NO_SERVER_TIMING, // the run parses the raw header (at once, or after the measured phase)
     };
     if (errorKind !== undefined) record.errorKind = errorKind; // set only when present (no spread of a temporary object per request)
+    if (this.plan !== null && this.plan.mixed) record.req = this.req;
     try {
       this.run.record(record, serverTiming);
     } catch (err) {
@@ -252,6 +309,8 @@ function validate(o: LoadOptions): void {
   positive('connectTimeoutMs', o.connectTimeoutMs);
   positive('headersTimeoutMs', o.headersTimeoutMs);
   positive('bodyTimeoutMs', o.bodyTimeoutMs);
+  const off = o.workerIndexOffset;
+  if (off !== undefined && !(Number.isInteger(off) && off >= 0)) throw new RangeError(`load: workerIndexOffset must be an integer >= 0 (got ${off})`);
   const until = o.sendUntilMs;
   if (until !== undefined && !(Number.isFinite(until) && until >= 0)) throw new RangeError(`load: sendUntilMs must be >= 0 ms (got ${until})`);
   const late = o.lateSendThresholdMs;
@@ -267,6 +326,10 @@ export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {
   const warmupN = options.warmupRequestsPerWorker ?? 0;
   const origin = new URL(options.url).origin;
   const dispatchOpts = dispatchOptionsOf(options);
+  const requestSet = requestSetOf(options); // RangeError for a bad mix or id header, before any connection
+  const plans: (WorkerRequests | null)[] = [];
+  const indexOffset = options.workerIndexOffset ?? 0;
+  for (let i = 0; i < c; i++) plans.push(requestSet === null ? null : new WorkerRequests(requestSet, indexOffset + i));
   const onRequest = events.request;
   const onProgress = events.progress;
   const total = c * n;
@@ -288,7 +351,7 @@ export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {
   try {
     if (aborted) throw new AbortRun();
     // (1) warm-up, all workers at once, unrecorded
-    if (warmupN > 0) warmup = await warmUp(workers, warmupN, dispatchOpts, () => aborted);
+    if (warmupN > 0) warmup = await warmUp(workers, warmupN, dispatchOpts, plans, () => aborted);
     if (aborted) throw new AbortRun();
 
     // (2) t0 and the generator's own meters
@@ -322,7 +385,7 @@ export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {
         }
       },
     };
-    await runWorkers(workers, run, options, signal);
+    await runWorkers(workers, run, options, signal, plans);
 
     loadgen = meter.stop(ms());
     if (onProgress !== undefined && done < total) onProgress(done, total); // the last count of a run that ended early (aborted, or sending stopped at sendUntilMs)
@@ -340,14 +403,16 @@ export async function runClosedLoop(options: LoadOptions, events: LoadEvents = {
 
 /**
  * (1) The warm-up: every worker sends `warmupN` unrecorded requests back to back, all workers at
- * once (a worker stops early once `isAborted()`). Returns how many were sent and how many failed.
+ * once (a worker stops early once `isAborted()`); with a plan, warm-up request k of worker i is the
+ * mix's entry for seq k and carries the id `w<i>-<k>`. Returns how many were sent and how many failed.
  */
-async function warmUp(workers: readonly WorkerConnection[], warmupN: number, opts: Dispatcher.DispatchOptions, isAborted: () => boolean): Promise<{ count: number; errors: number }> {
+async function warmUp(workers: readonly WorkerConnection[], warmupN: number, opts: Dispatcher.DispatchOptions, plans: readonly (WorkerRequests | null)[], isAborted: () => boolean): Promise<{ count: number; errors: number }> {
   const warmup = { count: 0, errors: 0 };
   await Promise.all(
-    workers.map(async (w) => {
+    workers.map(async (w, i) => {
+      const plan = plans[i] ?? null; // ids w<worker in the cell>-<k>
       for (let k = 0; k < warmupN && !isAborted(); k++) {
-        const out = await w.send(opts);
+        const out = await w.send(plan === null ? opts : plan.prepare(plan.entryOf(k), `w${plan.worker}-${k}`));
         warmup.count++;
         if (out.errorClass !== null) warmup.errors++;
       }
@@ -361,12 +426,12 @@ async function warmUp(workers: readonly WorkerConnection[], warmupN: number, opt
  * together, or ramped), then runs its WorkerLoop; resolves when every worker is done, rejects when
  * one fails (a throwing subscriber).
  */
-async function runWorkers(workers: readonly WorkerConnection[], run: MeasuredRun, options: LoadOptions, signal: AbortSignal | undefined): Promise<void> {
+async function runWorkers(workers: readonly WorkerConnection[], run: MeasuredRun, options: LoadOptions, signal: AbortSignal | undefined, plans: readonly (WorkerRequests | null)[]): Promise<void> {
   const c = workers.length;
   const runWorker = async (index: number): Promise<void> => {
     const intended = firstIntendedStartMs(options.start, index, c, options.rampMs);
     if (intended > 0) await sleepUntil(intended, run.now, signal);
-    await new Promise<void>((resolve, reject) => new WorkerLoop(workers[index] as WorkerConnection, index, intended, run, resolve, reject).sendNext());
+    await new Promise<void>((resolve, reject) => new WorkerLoop(workers[index] as WorkerConnection, index, intended, run, resolve, reject, plans[index] ?? null).sendNext());
   };
   const running: Promise<void>[] = [];
   for (let i = 0; i < c; i++) running.push(runWorker(i));

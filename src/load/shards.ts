@@ -132,7 +132,7 @@ export async function runClosedLoopSharded(options: LoadOptions, k: number, even
   try {
     let offset = 0;
     const procs = shares.map((workers, shard) => {
-      const spec = { load: { ...plain, concurrency: workers }, outFile: join(dir, `shard-${shard}.json`), shard, shards: k, workerOffset: offset };
+      const spec = { load: { ...plain, concurrency: workers, workerIndexOffset: offset }, outFile: join(dir, `shard-${shard}.json`), shard, shards: k, workerOffset: offset };
       offset += workers;
       const child = spawn(process.execPath, ['--import', 'tsx', WORKER], { stdio: ['pipe', 'pipe', 'pipe'] });
       child.stdin!.on('error', () => { /* it died first: its exit says why */ });

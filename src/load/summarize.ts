@@ -25,7 +25,7 @@
  *   `lateSendThresholdMs`, and their share of all records (only when a threshold is given).
  */
 import { percentiles } from '../compute/stats/percentiles.ts';
-import type { ErrorClass, LoadSummary, RequestRecord } from '../types/load.ts';
+import type { ErrorClass, LoadSummary, Percentiles, RequestRecord } from '../types/load.ts';
 
 /**
  * @param records measured requests, any order
@@ -189,4 +189,37 @@ export function peakInFlight(records: readonly RequestRecord[]): number {
     if (inFlight > peak) peak = inFlight;
   }
   return peak;
+}
+
+/** One request of a mix in a cell (TargetCell.byRequest): records, successes, and the successes' e2e percentiles (ms). */
+export interface RequestTally {
+  count: number;
+  ok: number;
+  e2eMs: Percentiles | null;
+}
+
+/**
+ * A cell's records split by the mix's request (RequestRecord.req indexes `names`, the mix's names in
+ * mix order): per name the records, the successes (errorClass null) and the e2e percentiles of the
+ * successes (R type 7, src/compute/stats/percentiles.ts; null without one). Every name is a key,
+ * in `names` order, a request never sent with count 0. Pure.
+ * @throws RangeError when a record carries no `req` or one outside `names`, or `names` repeats a name
+ */
+export function summarizeByRequest(records: readonly RequestRecord[], names: readonly string[]): Record<string, RequestTally> {
+  if (new Set(names).size !== names.length) throw new RangeError(`summarizeByRequest: names repeat (${names.join(', ')})`);
+  const count = new Array<number>(names.length).fill(0);
+  const ok = new Array<number>(names.length).fill(0);
+  const e2e: number[][] = names.map(() => []);
+  for (const r of records) {
+    const k = r.req;
+    if (k === undefined || !Number.isInteger(k) || k < 0 || k >= names.length) {
+      throw new RangeError(`summarizeByRequest: record ${r.worker}-${r.seq} has req ${String(k)}, not an index of the ${names.length} names`);
+    }
+    count[k]!++;
+    if (r.errorClass === null) {
+      ok[k]!++;
+      e2e[k]!.push(r.e2eMs);
+    }
+  }
+  return Object.fromEntries(names.map((name, k) => [name, { count: count[k]!, ok: ok[k]!, e2eMs: percentiles(e2e[k]!) }]));
 }

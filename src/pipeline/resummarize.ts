@@ -17,7 +17,7 @@ import { buildSummary } from '../compute/analysis/summary.ts';
 import type { CompactRequests, StartMode } from '../types/run.ts';
 
 /**
- * Columns back to records (endMs = startMs + e2eMs). intendedStartMs is read from the column when
+ * Columns back to records (endMs = startMs + e2eMs; `req` when the cell stored the mix's column). intendedStartMs is read from the column when
  * stored (schema version 3). Runs before did not store it; with
  * `schedule` it is rebuilt by the generator's own rule (src/load/run.ts): a worker's first request
  * at its start slot (firstIntendedStartMs), each later one at the end of the worker's previous
@@ -43,6 +43,7 @@ export function expandRequests(req: CompactRequests, schedule?: { start: StartMo
       if (v !== null && v !== undefined) serverTiming[k] = v;
     }
     const kind = req.errorKind?.[i];
+    const mixEntry = req.req?.[i];
     const status = req.status[i]!;
     const err = req.error[i];
     const worker = req.worker[i]!;
@@ -60,6 +61,7 @@ export function expandRequests(req: CompactRequests, schedule?: { start: StartMo
       worker, seq, intendedStartMs, startMs, endMs: startMs + e2eMs, e2eMs,
       status: status === 0 ? null : status, errorClass: err === '' || err === undefined ? null : err, serverTiming,
       ...(kind !== null && kind !== undefined ? { errorKind: kind } : {}),
+      ...(mixEntry !== undefined ? { req: mixEntry } : {}),
     });
   }
   return out;

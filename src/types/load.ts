@@ -33,6 +33,8 @@ export interface RequestRecord {
    * bodies only; absent when none
    */
   errorKind?: string;
+  /** the index in `LoadOptions.mix` / `OpenLoopOptions.mix` of the request sent; set only when a mix was given */
+  req?: number;
 }
 
 /** A scheduled open-loop request that was never sent. */
@@ -207,13 +209,35 @@ export interface OpenLoopSummary {
 
 // ---- added with the implementation (additive; nothing above changed) ----------------------------
 
+/**
+ * HTTP methods the load drivers send: the same list as src/types/target.ts TARGET_METHODS (a type
+ * test, test/unit/load-mix.test.ts, keeps the two equal; this file cannot import target.ts, which
+ * imports it).
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+
+/**
+ * One request of a weighted mix (issue 32; made from a request file by src/compute/target/mix.ts
+ * loadMixOf). Sent exactly as given: `headers` are the final values (environment references already
+ * resolved), no content-type is added, `body` is encoded to bytes once.
+ */
+export interface MixEntry {
+  method: HttpMethod;
+  /** path and query, starting with `/` */
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** an integer >= 1: the entry's share of the requests (src/compute/target/mix.ts mixOrder) */
+  weight: number;
+}
+
 /** Options of one closed-loop run. Timeouts are explicit: undici's 300 s defaults are never used. */
 export interface LoadOptions {
   /** origin, e.g. `http://127.0.0.1:8080` (a path part is ignored; use `path`) */
   url: string;
   /** request path, e.g. `/api/benchmark/llm` */
   path: string;
-  method: 'GET' | 'POST';
+  method: HttpMethod;
   /** request body, sent as-is (encoded to bytes once); absent = no body */
   body?: string;
   /** request headers; default `{ 'content-type': 'application/json' }` with a body, none without */
@@ -247,13 +271,34 @@ export interface LoadOptions {
    * stretch them (seed-002: io-virtual's 5,000 × 50 at 50,000 req/s planned ran at about 1,500).
    */
   sendUntilMs?: number;
+  /**
+   * A weighted request mix (issue 32). When present it replaces `method`, `path`, `body` and
+   * `headers`: request `seq` of worker `w` (measured or warm-up) sends `mix[order[(w + seq) % order.length]]`,
+   * `order` = mixOrder(weights) (smooth weighted round-robin, src/compute/target/mix.ts), and its
+   * record carries the index as `req`.
+   */
+  mix?: MixEntry[];
+  /**
+   * A header name (e.g. `x-vtbench-id`): every request carries it, `<worker>-<seq>` for a measured
+   * request and `w<worker>-<i>` for warm-up request i, so the target (the vtbench Java agent) can key
+   * its records to the generator's. A header of the same name (any case) in `headers` or a mix entry
+   * is replaced.
+   */
+  idHeader?: string;
+  /**
+   * The index of this generator's first worker in a cell split over shard processes (src/load/shards.ts
+   * passes each shard its offset): a worker's id header and its place in the mix's order use
+   * offset + its own index, so they are those of the merged cell; records keep the shard's own index
+   * (mergeShards adds the offset). Default 0.
+   */
+  workerIndexOffset?: number;
 }
 
 /** Options of one open-loop (arrival-rate) cell (src/load/open-loop.ts). */
 export interface OpenLoopOptions {
   url: string;
   path: string;
-  method: 'GET' | 'POST';
+  method: HttpMethod;
   body?: string;
   headers?: Record<string, string>;
   /** λ, requests scheduled per second */
@@ -272,6 +317,10 @@ export interface OpenLoopOptions {
   /** a send later than this after its intended time (ms) counts in `summary.lateSends` */
   lateSendThresholdMs?: number;
   signal?: AbortSignal;
+  /** a weighted request mix, as LoadOptions.mix; arrival i sends `mix[order[i % order.length]]` */
+  mix?: MixEntry[];
+  /** as LoadOptions.idHeader; arrival i carries `o-<i>` */
+  idHeader?: string;
 }
 
 /** Subscribers of a run (all optional; called synchronously on the hot path — keep them cheap). */

@@ -507,6 +507,11 @@ export interface CompactRequests {
   /** error answers' own codes (RequestRecord.errorKind), null for the rest; present only when some answer had one */
   errorKind?: (string | null)[];
   /**
+   * the index of the request of the cell's mix each request sent (RequestRecord.req; a target run's
+   * request file, issue 32); present only in cells measured with a mix
+   */
+  req?: number[];
+  /**
    * open loop: the scheduled requests that were never sent (same index = same request), with their
    * intended send time and why; sent + unsent = scheduled. Absent for closed-loop cells.
    */

@@ -255,6 +255,13 @@ export function compactRequests(records: readonly RequestRecord[], unsent?: read
   for (const r of records) for (const k in r.serverTiming) if (!OWN_COLUMN_TIMINGS.has(k)) names.add(k);
   if (names.size > 0) out.timingMs = Object.fromEntries([...names].sort().map((k) => [k, records.map((r) => { const v = r.serverTiming[k]; return v === undefined ? null : r3(v); })]));
   if (records.some((r) => r.errorKind !== undefined)) out.errorKind = records.map((r) => r.errorKind ?? null);
+  // the mix entry of each request: a column only in cells measured with a mix (every record then has one)
+  if (records.some((r) => r.req !== undefined)) {
+    out.req = records.map((r) => {
+      if (r.req === undefined) throw new RangeError(`compactRequests: record ${r.worker}-${r.seq} has no req, others of the cell have one`);
+      return r.req;
+    });
+  }
   if (ws !== undefined) out.ws = ws;
   return out;
 }
