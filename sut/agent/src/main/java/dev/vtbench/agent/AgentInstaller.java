@@ -78,7 +78,7 @@ public final class AgentInstaller {
         .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
         .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
         .with(AgentBuilder.TypeStrategy.Default.REDEFINE)
-        .ignore(nameStartsWith("dev.vtbench.agent.").or(nameStartsWith("net.bytebuddy.")).or(isSynthetic()))
+        .ignore(nameStartsWith("dev.vtbench.agent.").or(nameStartsWith("net.bytebuddy.")).or(isSynthetic()).or(skipped()))
         .with(new Listener())
         // java.util.concurrent.ThreadPoolExecutor (not ScheduledThreadPoolExecutor: its execute does not call this one)
         .type(named("java.util.concurrent.ThreadPoolExecutor"))
@@ -110,6 +110,14 @@ public final class AgentInstaller {
     int bound = server.getAddress().getPort();
     System.setProperty("vtbench.agent.port", Integer.toString(bound));
     System.err.println("vtbench-agent: side channel on http://127.0.0.1:" + bound + " (GET /records, GET /stats); instrumented " + INSTRUMENTED);
+  }
+
+  /** -Dvtbench.agent.skip=<class name>[,...]: classes left uninstrumented (to measure or rule out one transformation). */
+  static ElementMatcher.Junction<TypeDescription> skipped() {
+    ElementMatcher.Junction<TypeDescription> m = net.bytebuddy.matcher.ElementMatchers.none();
+    String p = System.getProperty("vtbench.agent.skip", "");
+    for (String n : p.split(",")) if (!n.isBlank()) m = m.or(named(n.trim()));
+    return m;
   }
 
   private static AgentBuilder.Transformer advice(Class<?> adviceClass, ElementMatcher<? super MethodDescription> methods) {

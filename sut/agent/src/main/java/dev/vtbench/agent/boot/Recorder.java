@@ -52,9 +52,11 @@ public final class Recorder {
     if (task == null || task instanceof TimedTask) return task;
     TASKS.increment();
     RequestRecord req = CURRENT_REQUEST.get();
+    Class<?> ec = executor.getClass();
+    boolean track = TRACK.get(ec);
     TimedRunnable t = task instanceof RunnableFuture<?> f
-        ? new TimedRunnableFuture(f, executor.getClass(), req)
-        : new TimedRunnable(task, executor.getClass(), req);
+        ? new TimedRunnableFuture(f, ec, req, track)
+        : new TimedRunnable(task, ec, req, track);
     if (req != null) req.add(t);
     return t;
   }
@@ -64,10 +66,29 @@ public final class Recorder {
     if (task == null || task instanceof TimedTask) return task;
     TASKS.increment();
     RequestRecord req = CURRENT_REQUEST.get();
-    TimedCallable<V> t = new TimedCallable<>(task, executor.getClass(), req);
+    Class<?> ec = executor.getClass();
+    TimedCallable<V> t = new TimedCallable<>(task, ec, req, TRACK.get(ec));
     if (req != null) req.add(t);
     return t;
   }
+
+  /**
+   * Whether tasks of an executor class become their thread's current task (see TimedTask.track): every
+   * executor but the JDK's ThreadPerTaskExecutor and Spring's SimpleAsyncTaskExecutor (and subclasses),
+   * which start a new thread per task; Tomcat's VirtualThreadExecutor does too but serves requests, so it tracks.
+   */
+  private static final ClassValue<Boolean> TRACK = new ClassValue<>() {
+    @Override
+    protected Boolean computeValue(Class<?> type) {
+      for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+        String n = c.getName();
+        if (n.equals("java.util.concurrent.ThreadPerTaskExecutor") || n.equals("org.springframework.core.task.SimpleAsyncTaskExecutor")) {
+          return Boolean.FALSE;
+        }
+      }
+      return Boolean.TRUE;
+    }
+  };
 
   // ---- requests ----
 

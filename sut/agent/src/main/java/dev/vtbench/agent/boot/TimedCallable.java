@@ -6,18 +6,18 @@ import java.util.concurrent.Callable;
 public final class TimedCallable<V> extends TimedTask implements Callable<V> {
   final Callable<V> delegate;
 
-  TimedCallable(Callable<V> delegate, Class<?> executor, RequestRecord request) {
-    super(executor, request);
+  TimedCallable(Callable<V> delegate, Class<?> executor, RequestRecord request, boolean track) {
+    super(executor, request, track);
     this.delegate = delegate;
   }
 
   @Override
   public V call() throws Exception {
-    Object[] prev = enter();
+    enter();
     try {
       return delegate.call();
     } finally {
-      exit(prev);
+      exit();
     }
   }
 

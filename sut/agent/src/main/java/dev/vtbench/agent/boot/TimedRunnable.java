@@ -4,18 +4,18 @@ package dev.vtbench.agent.boot;
 public class TimedRunnable extends TimedTask implements Runnable {
   final Runnable delegate;
 
-  TimedRunnable(Runnable delegate, Class<?> executor, RequestRecord request) {
-    super(executor, request);
+  TimedRunnable(Runnable delegate, Class<?> executor, RequestRecord request, boolean track) {
+    super(executor, request, track);
     this.delegate = delegate;
   }
 
   @Override
   public void run() {
-    Object[] prev = enter();
+    enter();
     try {
       delegate.run();
     } finally {
-      exit(prev);
+      exit();
     }
   }
 

@@ -15,8 +15,8 @@ public final class TimedRunnableFuture extends TimedRunnable implements Runnable
   private final RunnableFuture<Object> future;
 
   @SuppressWarnings("unchecked")
-  TimedRunnableFuture(RunnableFuture<?> delegate, Class<?> executor, RequestRecord request) {
-    super(delegate, executor, request);
+  TimedRunnableFuture(RunnableFuture<?> delegate, Class<?> executor, RequestRecord request, boolean track) {
+    super(delegate, executor, request, track);
     this.future = (RunnableFuture<Object>) delegate;
   }
 
