@@ -95,10 +95,11 @@ public final class AgentInstaller {
         .transform(advice(WrapRunnableAdvice.class, named("start").and(takesArguments(Runnable.class))))
         .transform(advice(WrapCallableAdvice.class, named("submit").and(takesArguments(Callable.class))))
         // Spring's @Async default with virtual threads (and its concurrency limit, which blocks the caller):
-        // execute(Runnable), execute(Runnable, long), doExecute(Runnable); the first one reached wraps
+        // execute(Runnable) and execute(Runnable, long) (submit goes through the latter); the first one reached
+        // wraps. Not doExecute: with a concurrency limit Spring hands it a new TaskTrackingRunnable around the
+        // task, which would be timed a second time.
         .type(named("org.springframework.core.task.SimpleAsyncTaskExecutor"))
-        .transform(advice(WrapRunnableAdvice.class,
-            named("execute").or(named("doExecute")).and(takesArgument(0, Runnable.class))))
+        .transform(advice(WrapRunnableAdvice.class, named("execute").and(takesArgument(0, Runnable.class))))
         // Tomcat starts serving a request here (platform or virtual request thread)
         .type(named("org.apache.catalina.connector.CoyoteAdapter"))
         .transform(advice(ServiceAdvice.class, named("service").and(takesArguments(2))
@@ -109,7 +110,7 @@ public final class AgentInstaller {
     HttpServer server = startServer(port);
     int bound = server.getAddress().getPort();
     System.setProperty("vtbench.agent.port", Integer.toString(bound));
-    System.err.println("vtbench-agent: side channel on http://127.0.0.1:" + bound + " (GET /records, GET /stats); instrumented " + INSTRUMENTED);
+    System.err.println("vtbench-agent: side channel on http://127.0.0.1:" + bound + " (GET /records, GET /stats); classes are instrumented as they load (/stats lists them)");
   }
 
   /** -Dvtbench.agent.skip=<class name>[,...]: classes left uninstrumented (to measure or rule out one transformation). */

@@ -1,17 +1,14 @@
 package dev.vtbench.agent;
 
 import dev.vtbench.agent.boot.Recorder;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import org.apache.catalina.connector.CoyoteAdapter;
-import org.apache.coyote.Request;
-import org.apache.coyote.Response;
 
 /**
  * The child JVM of {@link AgentTest}, run with the agent. Scenarios (ids in the records):
@@ -19,8 +16,7 @@ import org.apache.coyote.Response;
  *   <li>"tpe": on a 1-thread ThreadPoolExecutor, a task sleeping 50 ms, then a trivial task queued behind it;
  *   <li>"vt": on a virtual-thread-per-task executor, a task sleeping 50 ms submitted with submit(), one with
  *       execute(), and from inside the first a nested task (inherits the id);
- *   <li>"web": a request served through the (stand-in) CoyoteAdapter.service on a 1-thread pool task that
- *       waited behind a 60 ms task: webWaitNs ≥ 60 ms; plus one request without the header (counted, not recorded).
+ *   <li>"spring": Spring's SimpleAsyncTaskExecutor (virtual threads, concurrency limit 1), a 50 ms task and one behind it.
  * </ul>
  * Prints READY when done and sleeps until killed.
  */
@@ -28,6 +24,9 @@ public final class AgentTarget {
   public static void main(String[] args) throws Exception {
     if (Recorder.class.getClassLoader() != null) throw new IllegalStateException("Recorder not on the bootstrap loader");
     ThreadPoolExecutor one = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+
+    // a task without a request (counted in tasks, recorded nowhere)
+    one.submit(() -> { }).get();
 
     Object scope = Recorder.testBegin("tpe");
     Future<?> sleeper = one.submit(() -> sleep(50));
@@ -51,22 +50,19 @@ public final class AgentTarget {
       nestedDone.await();
     }
 
-    ThreadPoolExecutor web = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
-    // created (classes loaded and transformed, which takes tens of ms) before the 60 ms task starts
-    CoyoteAdapter adapter = new CoyoteAdapter(() -> sleep(20));
-    Request withId = new Request(Map.of("x-vtbench-id", "web"));
-    Request withoutId = new Request(Map.of());
-    Response res = new Response();
-    web.execute(() -> sleep(60));
-    Future<?> served = web.submit(() -> {
-      adapter.service(withId, res);
-      adapter.service(withoutId, res);
-      return null;
-    });
-    served.get();
+    // Spring's SimpleAsyncTaskExecutor on virtual threads with a concurrency limit of 1: the limit blocks the
+    // caller in execute(), so the second task's wait (from the call to execute) covers the first one's 50 ms
+    SimpleAsyncTaskExecutor spring = new SimpleAsyncTaskExecutor("spring-");
+    spring.setVirtualThreads(true);
+    spring.setConcurrencyLimit(1);
+    CountDownLatch springDone = new CountDownLatch(2);
+    scope = Recorder.testBegin("spring");
+    spring.execute(() -> { sleep(50); springDone.countDown(); });
+    spring.execute(springDone::countDown);
+    Recorder.testEnd(scope);
+    springDone.await();
 
     one.shutdown();
-    web.shutdown();
     System.out.println("READY");
     System.out.flush();
     Thread.sleep(60_000);
