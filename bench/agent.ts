@@ -18,7 +18,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { findJdk } from '../src/adapters/jvm/jdk.ts';
+import { findJdk, refuseJvmInTestTiers } from '../src/adapters/jvm/jdk.ts';
 import { percentiles } from '../src/compute/stats/percentiles.ts';
 import { table } from './lib/table.ts';
 import { failWith, positiveIntOf } from './lib/args.ts';
@@ -126,6 +126,7 @@ async function main(): Promise<void> {
   const tasks = positiveIntOf('agent', 'tasks', parsed.values.tasks ?? '200000');
   const jar = parsed.values.jar ?? '';
   if (!existsSync(jar)) fail(`${jar} does not exist: build it with \`JAVA_HOME=<a JDK 25> mvn -B -q -f sut/agent/pom.xml package\``);
+  refuseJvmInTestTiers('bench:agent (starts JVMs)');
   const jdk = findJdk(25);
   const java = join(jdk.home, 'bin', 'java');
   const log = (s: string) => { if (!json) process.stderr.write(`${s}\n`); };

@@ -15,10 +15,14 @@ import org.apache.catalina.startup.Tomcat;
  * The child JVM of {@link TomcatAgentTest}: a real embedded Tomcat 11 on a free port, with platform
  * request threads (maxThreads=1, so a second concurrent request waits in Tomcat's queue) or virtual ones
  * (args[0] = "platform" | "virtual"). GET /?ms=N runs a task sleeping N ms on a 2-thread
- * ThreadPoolExecutor and waits for it. Prints "PORT <port>" when started.
+ * ThreadPoolExecutor and waits for it. With args[1] = "hikari", also a HikariCP pool "vtbench-pool"
+ * (in-memory H2, maximumPoolSize 3, MBeans registered) with one connection held open. Prints "PORT <port>"
+ * when started.
  */
 public final class TomcatTarget {
   static final ExecutorService POOL = Executors.newFixedThreadPool(2);
+
+  static java.sql.Connection HELD;
 
   public static void main(String[] args) throws Exception {
     boolean virtual = args.length > 0 && args[0].equals("virtual");
@@ -53,6 +57,15 @@ public final class TomcatTarget {
       }
     });
     ctx.addServletMappingDecoded("/*", "s");
+    if (args.length > 1 && args[1].equals("hikari")) {
+      com.zaxxer.hikari.HikariConfig cfg = new com.zaxxer.hikari.HikariConfig();
+      cfg.setJdbcUrl("jdbc:h2:mem:vtbench");
+      cfg.setPoolName("vtbench-pool");
+      cfg.setMaximumPoolSize(3);
+      cfg.setMinimumIdle(2);
+      cfg.setRegisterMbeans(true);
+      HELD = new com.zaxxer.hikari.HikariDataSource(cfg).getConnection();
+    }
     tomcat.start();
     System.out.println("PORT " + c.getLocalPort());
     System.out.flush();
