@@ -137,6 +137,39 @@ class JmxSamplerTest {
     }
   }
 
+  /** Nothing listens: after --connect-timeout-ms one {"error":..} line and exit 2. */
+  @Test
+  void exitsTwoWhenTheTargetNeverAnswers() throws Exception {
+    int port = ChildJvm.freePort();
+    Process sampler = new ProcessBuilder(ChildJvm.java(), "-cp", ChildJvm.agentJar().toString(), "dev.vtbench.agent.JmxSampler",
+        "--jmx", "127.0.0.1:" + port, "--connect-timeout-ms", "500").redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    try {
+      String out = new String(sampler.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(sampler.waitFor(10, TimeUnit.SECONDS));
+      assertEquals(2, sampler.exitValue());
+      assertTrue(out.matches("^\\{\"error\":\"could not connect to service:jmx:rmi:///jndi/rmi://127\\.0\\.0\\.1:" + port + "/jmxrmi within 500 ms: .*\"\\}\n$"), out);
+    } finally {
+      sampler.destroyForcibly();
+    }
+  }
+
+  /** Closing its stdin (EOF) ends the sampler with exit code 0, even while it still retries to connect. */
+  @Test
+  void exitsZeroOnStdinEof() throws Exception {
+    int port = ChildJvm.freePort();
+    Process sampler = new ProcessBuilder(ChildJvm.java(), "-cp", ChildJvm.agentJar().toString(), "dev.vtbench.agent.JmxSampler",
+        "--jmx", "127.0.0.1:" + port).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    try {
+      Thread.sleep(700);
+      assertTrue(sampler.isAlive());
+      sampler.getOutputStream().close();
+      assertTrue(sampler.waitFor(10, TimeUnit.SECONDS));
+      assertEquals(0, sampler.exitValue());
+    } finally {
+      sampler.destroyForcibly();
+    }
+  }
+
   /** SIGTERM (Process.destroy) ends the sampler with exit code 0. */
   @Test
   void exitsZeroOnSigterm() throws Exception {
