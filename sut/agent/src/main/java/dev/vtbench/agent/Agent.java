@@ -34,6 +34,9 @@ public final class Agent {
 
   public static void agentmain(String args, Instrumentation inst) {
     try {
+      // Byte Buddy's "safe mode" (no sun.misc.Unsafe; the agent inlines advice and injects no classes). The
+      // shade plugin relocates this literal with the classes, so it names our shaded copy's property only.
+      if (System.getProperty("net.bytebuddy.safe") == null) System.setProperty("net.bytebuddy.safe", "true");
       File bootJar = extractBootJar();
       inst.appendToBootstrapClassLoaderSearch(new JarFile(bootJar));
       Class.forName("dev.vtbench.agent.AgentInstaller")
