@@ -1,0 +1,198 @@
+/**
+ * The target report (src/report/target/): a run folder built from synthetic inputs through the real
+ * types and code paths (summarize() for the cells, summarizeThreadDump for a dump, sampler lines),
+ * written as the pipeline writes it, rendered in English and Chinese. Checks: the answer comes
+ * first and its lead names each arm's limiting cap; every figure column names its tier; header
+ * values never reach the report; the zh page exists with no English phrase left.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { renderTargetReport, targetPhrases, writeTargetReport } from '../../src/report/target/index.ts';
+import { summarizeThreadDump } from '../../src/adapters/jvm/threaddump.ts';
+import type { JmxSample, TargetCell, TargetManifest } from '../../src/types/target.ts';
+import type { ThreadDumpSummary } from '../../src/types/run.ts';
+import { hikari, sampleSeries, targetCell, targetProbe, tomcat, writeTargetRun } from '../fixtures/target-run.ts';
+
+const T0 = 1_700_000_000_000;
+const SECRET = 'Bearer s3cr3t-value';
+
+/**
+ * Two arms, levels 2..16, R(1) = 10 ms. Platform: Tomcat's 4 threads; from c = 4 every sample has
+ * all 4 busy, latency grows with c (c × 10 / 4 ms). Virtual: no thread cap; Hikari's 6 connections
+ * full with waiters from c = 8 (latency 12 ms at c = 8, 24 ms at 16); below, the offered load.
+ * `platformBusy` sets the platform arm's busy threads in its full samples (4 = at the limit),
+ * `hikariActive` and `hikariPending` the virtual arm's Hikari pool from c = 8 (6 and 3 = saturated).
+ */
+function buildRun(dir: string, o: { platformBusy?: number; hikariPending?: number; hikariActive?: number } = {}): void {
+  const busy = o.platformBusy ?? 4;
+  const pending = o.hikariPending ?? 3;
+  const active = o.hikariActive ?? 6;
+  const cells: TargetCell[] = [];
+  const samples = new Map<string, JmxSample[]>();
+  const dumps = new Map<string, ThreadDumpSummary>();
+  let t = T0;
+  const add = (c: TargetCell, parts: (i: number) => Partial<JmxSample>) => {
+    cells.push(c);
+    // from 500 ms before t0 to 500 ms after the end: the outside ones must not count
+    const n = Math.floor((c.endEpochMs - c.t0EpochMs + 1000) / 50) + 1;
+    samples.set(c.id, sampleSeries(c.t0EpochMs - 500, 50, n, 0, () => ({}), (i) => {
+      const at = c.t0EpochMs - 500 + i * 50;
+      const inside = at >= c.t0EpochMs && at <= c.endEpochMs;
+      return { cpuNs: i * 40e6, ...(inside ? parts(i) : { tomcat: tomcat(0, 4), hikari: hikari(0, 0, 6) }) };
+    }));
+    t = c.endEpochMs + 2000;
+  };
+  for (const level of [2, 4, 8, 16]) {
+    for (const repeat of [1, 2]) {
+      const pLat = level <= 4 ? 10 : (level * 10) / 4;
+      const pc = targetCell('platform', level, repeat, pLat, t, { targetCpuS: 0.02 * level, threadDump: level === 16 && repeat === 1 ? 'threaddumps/platform-c16-r1.summary.json' : null });
+      add(pc, () => ({ tomcat: tomcat(level >= 4 ? busy : level, 4), hikari: hikari(Math.min(level, 4), 0, 6) }));
+      const vLat = level <= 4 ? 10 : level === 8 ? 12 : 24;
+      const vc = targetCell('virtual', level, repeat, vLat, t, {
+        targetCpuS: 0.02 * level,
+        pins: { thresholdMs: 20, total: level, byReason: { 'MONITOR': level }, byTopFrame: { 'org.example.Repo.find': level }, maxMs: 31, submitFailed: 0 },
+        agent: level === 16 ? { matched: 300, sent: 320, webWaitMs: targetProbe('x', 1, 0.2).e2eMs, serviceMs: targetProbe('x', 1, 23).e2eMs, byExecutor: { 'java.util.concurrent.ThreadPoolExecutor': { tasks: 300, waitMs: targetProbe('x', 1, 1.5).e2eMs, runMs: targetProbe('x', 1, 4).e2eMs } } } : null,
+      });
+      add(vc, () => ({ tomcat: tomcat(-1, -1), hikari: level >= 8 ? hikari(active, pending, 6) : hikari(level, 0, 6), vt: { parallelism: 2, poolSize: 2, mounted: 1, queued: 0 } }));
+    }
+  }
+  const dumpJson = JSON.stringify({ threadDump: { threadContainers: [{ container: '<root>', threads: [
+    ...Array.from({ length: 4 }, (_, i) => ({ name: `http-nio-8080-exec-${i + 1}`, state: 'RUNNABLE', stack: ['sun.nio.ch.SocketDispatcher.read0(Native Method)', 'org.postgresql.core.PGStream.receive(PGStream.java:1)'] })),
+    { name: 'main', state: 'WAITING', stack: ['java.lang.Object.wait(Native Method)'] },
+  ] }] } });
+  dumps.set('platform-c16-r1', summarizeThreadDump(dumpJson, 'threaddumps/platform-c16-r1.json', 100, 'http-nio-8080-exec-'));
+  const manifest: TargetManifest = {
+    kind: 'target', schemaVersion: 1, runId: '20261202-180000-target-test', createdAt: new Date(T0).toISOString(), tier: 'agent',
+    jar: { path: 'target/petclinic.jar', sha256: 'a'.repeat(64), args: [], env: [] },
+    mix: { file: 'requests.jsonl', sha256: 'b'.repeat(64), requests: [
+      { name: 'list-owners', method: 'GET', path: '/owners?lastName=', headers: { authorization: SECRET }, weight: 3, line: 1 },
+      { name: 'vets', method: 'GET', path: '/vets.html', headers: {}, weight: 1, line: 2 },
+    ] },
+    arms: [
+      { id: 'platform', label: 'platform threads', url: null, properties: { 'spring.threads.virtual.enabled': 'false' }, virtualThreads: false },
+      { id: 'virtual', label: 'virtual threads', url: null, properties: { 'spring.threads.virtual.enabled': 'true' }, virtualThreads: true },
+    ],
+    levels: [2, 4, 8, 16], mode: 'closed-loop', repeats: 2, requestsPerWorker: 20, durationS: null, warmupRequestsPerWorker: 5, aloneProbeRequests: 20,
+    samplerIntervalMs: 250, pinThresholdMs: 20, db: { serverVersion: '17.2' },
+    jvm: {
+      platform: { vmVendor: 'Eclipse Adoptium', vmVersion: '25+36', javaVersion: '25', inputArguments: ['-Xmx512m', '-Dspring.datasource.password=***'], availableProcessors: 2, pid: 1 },
+      virtual: { vmVendor: 'Eclipse Adoptium', vmVersion: '25+36', javaVersion: '25', inputArguments: ['-Xmx512m'], availableProcessors: 2, pid: 2 },
+    },
+    host: { cpus: 2, cpuModel: 'Test CPU', kernel: '6.1', node: 'v22' },
+    probes: [targetProbe('platform', 1, 10), targetProbe('platform', 2, 10), targetProbe('virtual', 1, 10), targetProbe('virtual', 2, 10)],
+    failed: [{ id: 'virtual-c16-r3', reason: 'the target exited (code 137)' }],
+    finishedAt: new Date(t).toISOString(),
+  };
+  writeTargetRun(dir, manifest, cells, samples, dumps);
+}
+
+async function render(o: Parameters<typeof buildRun>[1] = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-target-report-'));
+  try {
+    buildRun(dir, o);
+    const r = await renderTargetReport(dir);
+    const file = (p: string) => r.files.find((f) => f.path === p)?.content as string;
+    return { r, file, dir };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('the answer comes first and its lead names each arm\'s limiting cap with its use', async () => {
+  const { r, file } = await render();
+  assert.deepEqual(r.files.map((f) => f.path).sort(), ['figures/target-throughput.svg', 'index.html', 'index.md', 'zh/figures/target-throughput.svg', 'zh/index.html', 'zh/index.md']);
+  const md = file('index.md');
+  const lines = md.split('\n').filter((l) => l.trim() !== '');
+  assert.equal(lines[1], '<!-- answer -->');
+  assert.equal(lines[2], '## Answer');
+  const lead = lines[3] as string;
+  assert.match(lead, /^\*\*At 16 concurrent requests virtual threads served 1\.67× the throughput of platform threads \(666\.7 vs 400\.0 req\/s\)/);
+  assert.match(lead, /platform threads limited by Tomcat's 4 threads \(4 busy; at the limit in 100 % of samples\)/);
+  assert.match(lead, /virtual threads by Hikari's 6 connections \(6 active, up to 3 waiting; saturated in 100 % of samples\)/);
+  assert.equal(r.answerText.startsWith('At 16 concurrent requests virtual threads served 1.67×'), true);
+  // the answer table: the highest level and the knee (platform's latency leaves R(1) at c = 8)
+  const answer = md.slice(md.indexOf('<!-- answer -->'), md.indexOf('<!-- /answer -->'));
+  assert.match(answer, /\| 16 \(highest\) \| platform threads \|/);
+  assert.match(answer, /\| 8 \(knee of platform threads\) \| virtual threads \|/);
+  assert.match(answer, /Trust: tier agent .*1 cell\(s\) failed and are not measurements \(virtual-c16-r3\)/);
+  const html = file('index.html');
+  const main = html.slice(html.indexOf('<main>') + '<main>'.length);
+  assert.match(main, /^\s*<h1>[^<]*<\/h1>\s*<section id="answer" class="answer">\s*<h2>Answer<\/h2>/);
+  assert.match(html, /<figure class="chart" id="headline-chart" data-figure="target-throughput"[^>]*><svg/);
+  assert.ok(html.indexOf('id="headline-chart"') < html.indexOf('</section>'), 'the headline chart is inside the answer');
+});
+
+test('with the platform pool one thread short of full and Hikari one connection short with no waiters, the lead names no cap', async () => {
+  const { file } = await render({ platformBusy: 3, hikariPending: 0, hikariActive: 5 });
+  const lead = file('index.md').split('\n').find((l) => l.startsWith('**At ')) as string;
+  assert.doesNotMatch(lead, /Tomcat's|Hikari's/);
+  assert.match(lead, /platform threads limited by nothing the data show/);
+  // virtual: 666.7 req/s against 16 / 10 ms = 1,600: below the offered load too
+  assert.match(lead, /virtual threads by nothing the data show/);
+});
+
+test('every column holding a figure names its tier; the limit column says measured / inferred / unavailable per row', async () => {
+  const { file } = await render();
+  const md = file('index.md');
+  const headers = md.split('\n').filter((l, i, all) => l.startsWith('| ') && (all[i + 1] ?? '').startsWith('| ---'));
+  assert.ok(headers.length >= 8, String(headers.length));
+  const answerHead = headers[0] as string;
+  for (const h of ['Throughput, req/s · measured', 'Bound c ÷ R(1), req/s · inferred', 'P95 · measured', 'P99 · measured', 'Throughput ÷ baseline · measured', 'Limit known from']) assert.ok(answerHead.includes(h), `${h} in ${answerHead}`);
+    // the per-cell table: at c = 2 the virtual arm is at its offered load (inferred), at 16 Hikari (measured)
+  assert.match(md, /\| `virtual-c2-r1` \| virtual threads \| 2 \| 1 \|.*offered load: 100 % of 200\.0 req\/s \| inferred \|/);
+  assert.match(md, /\| `virtual-c16-r1` \| virtual threads \| 16 \| 1 \|.*Hikari pool \(6\).*\| measured \|/);
+  // the caps inventory: Tomcat threads unavailable on virtual threads, the unexposed caps listed
+  assert.match(md, /\| Tomcat threads `http-nio-8080` \| — \| unavailable \| virtual threads: no thread limit \|/);
+  assert.match(md, /\| HTTP client dispatcher \| — \| unavailable \| not exposed over JMX \|/);
+  assert.match(md, /\| Tomcat threads `http-nio-8080` \| 4 \| measured \| JMX \| 400\.0 \| 4, 8, 16 \|/);
+});
+
+test('header values never reach the report, only their names; pins, the dump and the agent are shown', async () => {
+  const { file } = await render();
+  for (const p of ['index.md', 'index.html', 'zh/index.md', 'zh/index.html']) assert.equal(file(p).includes('s3cr3t'), false, p);
+  const md = file('index.md');
+  assert.match(md, /\| `list-owners` \| GET \| `\/owners\?lastName=` \| 3 \| 75 % \| `authorization` \|/);
+  assert.match(md, /\| virtual threads \| 8 \| 60 \| 0 \| 31\.00 ms \| 20\.00 ms \|/);
+  assert.match(md, /\| virtual threads \| MONITOR \| 60 \|/);
+  assert.match(md, /### `platform-c16-r1`/);
+  assert.match(md, /5 threads; in a socket read: 4 pool threads, 0 virtual, 0 other\./);
+  assert.match(md, /\| virtual threads \| 16 \| 600 \/ 640 \| 0\.200 ms \/ 0\.200 ms \/ 0\.200 ms \|/);
+  assert.match(md, /L = λW/);
+  assert.match(md, /`-Dspring\.datasource\.password=\*\*\*`/);
+});
+
+test('the zh page exists, has the same keys translated: no English phrase and no placeholder left', async () => {
+  const { file } = await render();
+  const zh = file('zh/index.md');
+  const zhHtml = file('zh/index.html');
+  assert.match(zhHtml, /<html lang="zh-CN">/);
+  assert.match(zhHtml, /<section id="answer"/);
+  assert.doesNotMatch(zh, /\{\{|\}\}/);
+  const en = await targetPhrases('en');
+  const zhP = await targetPhrases('zh');
+  assert.deepEqual(Object.keys(zhP).sort(), Object.keys(en).sort());
+  // every English phrase of more than two words differs in zh, and none of them appears on the zh page
+  const keep = new Set(['about', 'col', 'cap.named', 'src.jmx', 'src.actuator', 'h.n']);
+  for (const [k, v] of Object.entries(en)) {
+    if (keep.has(k) || v.split(' ').length < 3 || /^\{\{[^}]+\}\}/.test(v) && v.split(' ').length < 4) continue;
+    assert.notEqual(zhP[k], v, `zh phrase ${k} is the English one`);
+    const fixed = v.split(/\{\{[^}]+\}\}/).map((s) => s.trim()).filter((s) => s.split(' ').length >= 3);
+    for (const f of fixed) assert.equal(zh.includes(f), false, `English "${f}" (${k}) on the zh page`);
+  }
+  assert.match(zh, /^# .*\n\n<!-- answer -->\n\n## 结论/);
+});
+
+test('writeTargetReport writes every file under the folder it is given', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-target-write-'));
+  try {
+    buildRun(join(dir, 'run'));
+    const w = await writeTargetReport(join(dir, 'run'), join(dir, 'report'));
+    assert.equal(w.paths.length, 6);
+    assert.match(readFileSync(join(dir, 'report', 'zh', 'index.html'), 'utf8'), /<figure class="chart" id="headline-chart"/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
