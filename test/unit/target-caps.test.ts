@@ -39,6 +39,10 @@ test('virtual arm: Tomcat max −1 means no thread cap; the carriers are listed;
   assert.equal(find(onPlatform, 'tomcat-threads').limit, 200);
   assert.equal(onPlatform.some((c) => c.kind === 'carriers'), false);
   assert.equal(find(onPlatform, 'cpu').provenance, 'unavailable');
+  // an arm not known to be on virtual threads (a black box the user named) is not said to have no thread limit
+  const unknown = capsInventory({ arm: { virtualThreads: null }, samples, jvm: null, r1Ms: 10, topCells: [] });
+  assert.deepEqual({ p: find(unknown, 'tomcat-threads').provenance, s: find(unknown, 'tomcat-threads').source }, { p: 'unavailable', s: 'maxThreads not read' });
+  assert.equal(unknown.some((c) => c.kind === 'carriers'), false);
 });
 
 test('no samples: every cap unavailable, none guessed', () => {

@@ -7,11 +7,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderTargetReport, targetPhrases, writeTargetReport } from '../../src/report/target/index.ts';
 import { summarizeThreadDump } from '../../src/adapters/jvm/threaddump.ts';
+import { indexAnswerLine, readFrontEntries } from '../../src/report/front-page.ts';
 import type { JmxSample, TargetCell, TargetManifest } from '../../src/types/target.ts';
 import type { ThreadDumpSummary } from '../../src/types/run.ts';
 import { hikari, sampleSeries, targetCell, targetProbe, tomcat, writeTargetRun } from '../fixtures/target-run.ts';
@@ -103,8 +104,8 @@ async function render(o: Parameters<typeof buildRun>[1] = {}) {
 
 test('the answer comes first and its lead names each arm\'s limiting cap with its use', async () => {
   const { r, file } = await render();
-  assert.deepEqual(r.files.map((f) => f.path).sort(), ['figures/target-throughput.svg', 'index.html', 'index.md', 'zh/figures/target-throughput.svg', 'zh/index.html', 'zh/index.md']);
-  const md = file('index.md');
+  assert.deepEqual(r.files.map((f) => f.path).sort(), ['figures/target-throughput.svg', 'index.html', 'meta.json', 'report.md', 'zh/figures/target-throughput.svg', 'zh/index.html', 'zh/meta.json', 'zh/report.md']);
+  const md = file('report.md');
   const lines = md.split('\n').filter((l) => l.trim() !== '');
   assert.equal(lines[1], '<!-- answer -->');
   assert.equal(lines[2], '## Answer');
@@ -127,7 +128,7 @@ test('the answer comes first and its lead names each arm\'s limiting cap with it
 
 test('with the platform pool one thread short of full and Hikari one connection short with no waiters, the lead names no cap', async () => {
   const { file } = await render({ platformBusy: 3, hikariPending: 0, hikariActive: 5 });
-  const lead = file('index.md').split('\n').find((l) => l.startsWith('**At ')) as string;
+  const lead = file('report.md').split('\n').find((l) => l.startsWith('**At ')) as string;
   assert.doesNotMatch(lead, /Tomcat's|Hikari's/);
   assert.match(lead, /platform threads limited by nothing the data show/);
   // virtual: 666.7 req/s against 16 / 10 ms = 1,600: below the offered load too
@@ -136,7 +137,7 @@ test('with the platform pool one thread short of full and Hikari one connection 
 
 test('every column holding a figure names its tier; the limit column says measured / inferred / unavailable per row', async () => {
   const { file } = await render();
-  const md = file('index.md');
+  const md = file('report.md');
   const headers = md.split('\n').filter((l, i, all) => l.startsWith('| ') && (all[i + 1] ?? '').startsWith('| ---'));
   assert.ok(headers.length >= 8, String(headers.length));
   const answerHead = headers[0] as string;
@@ -152,8 +153,8 @@ test('every column holding a figure names its tier; the limit column says measur
 
 test('header values never reach the report, only their names; pins, the dump and the agent are shown', async () => {
   const { file } = await render();
-  for (const p of ['index.md', 'index.html', 'zh/index.md', 'zh/index.html']) assert.equal(file(p).includes('s3cr3t'), false, p);
-  const md = file('index.md');
+  for (const p of ['report.md', 'index.html', 'meta.json', 'zh/report.md', 'zh/index.html', 'zh/meta.json']) assert.equal(file(p).includes('s3cr3t'), false, p);
+  const md = file('report.md');
   assert.match(md, /\| `list-owners` \| GET \| `\/owners\?lastName=` \| 3 \| 75 % \| `authorization` \|/);
   assert.match(md, /\| virtual threads \| 8 \| 60 \| 0 \| 31\.00 ms \| 20\.00 ms \|/);
   assert.match(md, /\| virtual threads \| MONITOR \| 60 \|/);
@@ -166,7 +167,7 @@ test('header values never reach the report, only their names; pins, the dump and
 
 test('the zh page exists, has the same keys translated: no English phrase and no placeholder left', async () => {
   const { file } = await render();
-  const zh = file('zh/index.md');
+  const zh = file('zh/report.md');
   const zhHtml = file('zh/index.html');
   assert.match(zhHtml, /<html lang="zh-CN">/);
   assert.match(zhHtml, /<section id="answer"/);
@@ -183,15 +184,39 @@ test('the zh page exists, has the same keys translated: no English phrase and no
     for (const f of fixed) assert.equal(zh.includes(f), false, `English "${f}" (${k}) on the zh page`);
   }
   assert.match(zh, /^# .*\n\n<!-- answer -->\n\n## 结论/);
+  // the default arms' labels in Chinese; the lead in Chinese word order
+  assert.match(zh, /\*\*16 个并发请求时，虚拟线程 的吞吐量是 平台线程 的 1\.67 倍（666\.7 对 400\.0 req\/s）；平台线程 受限于 Tomcat 的 4 个线程/);
+  assert.equal(zh.includes('platform threads'), false);
 });
 
-test('writeTargetReport writes every file under the folder it is given', async () => {
+test('writeTargetReport writes every file under the folder it is given; the front page lists the report with its answer', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'vtbench-target-write-'));
   try {
     buildRun(join(dir, 'run'));
-    const w = await writeTargetReport(join(dir, 'run'), join(dir, 'report'));
-    assert.equal(w.paths.length, 6);
-    assert.match(readFileSync(join(dir, 'report', 'zh', 'index.html'), 'utf8'), /<figure class="chart" id="headline-chart"/);
+    const out = join(dir, 'report', '20261202-180000-target-test');
+    const w = await writeTargetReport(join(dir, 'run'), out);
+    assert.equal(w.paths.length, 8);
+    assert.match(readFileSync(join(out, 'zh', 'index.html'), 'utf8'), /<figure class="chart" id="headline-chart"/);
+    const entries = await readFrontEntries(join(dir, 'report'));
+    assert.equal(entries.length, 1);
+    assert.equal(entries[0]!.zh, true);
+    assert.equal(indexAnswerLine(entries[0]!), w.answerText);
+    assert.deepEqual({ b: entries[0]!.highest?.baseline, c: entries[0]!.highest?.candidate, at: entries[0]!.highest?.concurrency }, { b: 'platform', c: 'virtual', at: 16 });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an arm label the user gave stays as given in every language', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-target-label-'));
+  try {
+    buildRun(dir);
+    const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as TargetManifest;
+    m.arms[0]!.label = 'Tomcat pool of 4';
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(m));
+    const r = await renderTargetReport(dir);
+    const zh = r.files.find((f) => f.path === 'zh/report.md')?.content as string;
+    assert.match(zh, /虚拟线程 的吞吐量是 Tomcat pool of 4 的/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

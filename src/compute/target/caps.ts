@@ -53,7 +53,8 @@ export interface CapsInput {
  * A limit read from the samples is 'measured' with the samples' source (`jmx`/`actuator`); the
  * cores come from the JVM (`jvm`), the CPU bound from the cells' CPU time (`cpu-time`).
  * - Tomcat threads: `max` (maxThreads; the largest read). On virtual threads `max` is −1/null: the
- *   cap is absent (NO_THREAD_LIMIT). No Tomcat MBean: 'unavailable'.
+ *   cap is absent (NO_THREAD_LIMIT, said only of an arm known to run on virtual threads; any other
+ *   arm: 'maxThreads not read'). No Tomcat MBean: 'unavailable'.
  * - Tomcat connections: `maxConns`. Hikari: `max` (PoolConfig MaximumPoolSize), else `total`.
  * - Carriers: the VirtualThreadScheduler's `parallelism`.
  * - CPU: availableProcessors; bound = cores / (Σ targetCpuS / Σ ok) over `topCells`.
@@ -71,7 +72,7 @@ export function capsInventory(input: CapsInput): Cap[] {
   for (const name of tomcatNames) {
     const rows = samples.flatMap((s) => s.tomcat.filter((t) => t.name === name));
     const max = maxOf(rows.map((t) => t.max));
-    if (max === null) caps.push({ kind: 'tomcat-threads', name, limit: null, provenance: 'unavailable', source: input.arm.virtualThreads === false ? 'maxThreads not read' : NO_THREAD_LIMIT, boundRps: null });
+    if (max === null) caps.push({ kind: 'tomcat-threads', name, limit: null, provenance: 'unavailable', source: input.arm.virtualThreads === true ? NO_THREAD_LIMIT : 'maxThreads not read', boundRps: null });
     else caps.push({ kind: 'tomcat-threads', name, limit: max, provenance: 'measured', source: src, boundRps: boundOf(max, r1) });
     const conns = maxOf(rows.map((t) => t.maxConns));
     caps.push(conns === null
