@@ -32,8 +32,10 @@ test('the first saturated cap in order names the limit: Tomcat threads before Hi
   assert.equal(l.kind, 'tomcat-threads');
   assert.equal(l.provenance, 'measured');
   assert.ok(Math.abs((l.utilisation as number) - 0.9) < 1e-9, String(l.utilisation)); // (6×200 + 4×150)/10 / 200
+  assert.deepEqual(l.alsoSaturated, [{ kind: 'hikari-pool', name: 'HikariPool-1', limit: 10 }]);
   const onlyPool = capsAndUses(4, 6);
-  assert.equal(limitOf(onlyPool.caps, onlyPool.uses, 100, 1000).kind, 'hikari-pool');
+  const pool = limitOf(onlyPool.caps, onlyPool.uses, 100, 1000);
+  assert.deepEqual({ k: pool.kind, also: pool.alsoSaturated }, { k: 'hikari-pool', also: [] });
 });
 
 test('no saturated cap: offered load (inferred) at ≥ 95 % of level / R(1), else not determined', () => {

@@ -25,9 +25,10 @@ const SECRET = 'Bearer s3cr3t-value';
  * all 4 busy, latency grows with c (c × 10 / 4 ms). Virtual: no thread cap; Hikari's 6 connections
  * full with waiters from c = 8 (latency 12 ms at c = 8, 24 ms at 16); below, the offered load.
  * `platformBusy` sets the platform arm's busy threads in its full samples (4 = at the limit),
- * `hikariActive` and `hikariPending` the virtual arm's Hikari pool from c = 8 (6 and 3 = saturated).
+ * `hikariActive` and `hikariPending` the virtual arm's Hikari pool from c = 8 (6 and 3 = saturated),
+ * `platformPending` the platform arm's Hikari waiters from c = 8 (0: its pool is not saturated).
  */
-function buildRun(dir: string, o: { platformBusy?: number; hikariPending?: number; hikariActive?: number } = {}): void {
+function buildRun(dir: string, o: { platformBusy?: number; hikariPending?: number; hikariActive?: number; platformPending?: number } = {}): void {
   const busy = o.platformBusy ?? 4;
   const pending = o.hikariPending ?? 3;
   const active = o.hikariActive ?? 6;
@@ -50,7 +51,7 @@ function buildRun(dir: string, o: { platformBusy?: number; hikariPending?: numbe
     for (const repeat of [1, 2]) {
       const pLat = level <= 4 ? 10 : (level * 10) / 4;
       const pc = targetCell('platform', level, repeat, pLat, t, { targetCpuS: 0.02 * level, threadDump: level === 16 && repeat === 1 ? 'threaddumps/platform-c16-r1.summary.json' : null });
-      add(pc, () => ({ tomcat: tomcat(level >= 4 ? busy : level, 4), hikari: hikari(Math.min(level, 4), 0, 6) }));
+      add(pc, () => ({ tomcat: tomcat(level >= 4 ? busy : level, 4), hikari: hikari(Math.min(level, 4), level >= 8 ? o.platformPending ?? 0 : 0, 6) }));
       const vLat = level <= 4 ? 10 : level === 8 ? 12 : 24;
       const vc = targetCell('virtual', level, repeat, vLat, t, {
         targetCpuS: 0.02 * level,
@@ -124,6 +125,16 @@ test('the answer comes first and its lead names each arm\'s limiting cap with it
   assert.match(main, /^\s*<h1>[^<]*<\/h1>\s*<section id="answer" class="answer">\s*<h2>Answer<\/h2>/);
   assert.match(html, /<figure class="chart" id="headline-chart" data-figure="target-throughput"[^>]*><svg/);
   assert.ok(html.indexOf('id="headline-chart"') < html.indexOf('</section>'), 'the headline chart is inside the answer');
+});
+
+test('a cap saturated beside the one named is named too', async () => {
+  const { file } = await render({ platformPending: 2 });
+  const md = file('report.md');
+  assert.match(md, /platform threads limited by Tomcat's 4 threads \(4 busy; at the limit in 100 % of samples\), with Hikari pool `HikariPool-1` saturated too, virtual threads by/);
+  assert.match(md, /\| `platform-c8-r1` \|.*Tomcat threads \(4\): 100 % busy, full in 100 % of samples; also saturated: Hikari pool `HikariPool-1` \| measured \|/);
+  // without the waiters, the lead names Tomcat alone
+  const alone = (await render()).file('report.md');
+  assert.doesNotMatch(alone, /saturated too/);
 });
 
 test('with the platform pool one thread short of full and Hikari one connection short with no waiters, the lead names no cap', async () => {

@@ -1,7 +1,7 @@
 /**
  * What limited an arm of a target run at one level (issue 32): the first saturated cap of the
- * inventory, in LIMIT_ORDER; else the offered load when the arm reached its closed loop's bound;
- * else "not determined". Pure.
+ * inventory, in LIMIT_ORDER (the others saturated with it listed); else the offered load when the
+ * arm reached its closed loop's bound; else "not determined". Pure.
  */
 import type { Cap, CapKind, CapUse, Provenance } from '../../types/target.ts';
 
@@ -33,6 +33,8 @@ export interface TargetLimit {
   utilisation: number | null;
   /** measured: read from the samples; inferred: the black-box offered-load rule; unavailable: not determined */
   provenance: Provenance;
+  /** the other caps saturated at this level, in LIMIT_ORDER (a reader should know the first was not alone) */
+  alsoSaturated: Pick<Cap, 'kind' | 'name' | 'limit'>[];
 }
 
 /**
@@ -42,16 +44,21 @@ export interface TargetLimit {
  * @param offeredBoundRps level / R(1) (closed loop) or λ (open loop), req/s; null when unknown
  */
 export function limitOf(caps: readonly Cap[], uses: readonly CapUse[], throughputRps: number | null, offeredBoundRps: number | null): TargetLimit {
+  const saturated: { cap: Cap; use: CapUse }[] = [];
   for (const kind of LIMIT_ORDER) {
     for (const cap of caps.filter((c) => c.kind === kind && c.limit !== null)) {
       const use = uses.find((u) => u.kind === kind && u.name === cap.name);
-      if (!use?.saturated) continue;
-      const util = use.busyMean !== null && cap.limit ? use.busyMean / cap.limit : null;
-      return { kind, cap, use, utilisation: util, provenance: 'measured' };
+      if (use?.saturated) saturated.push({ cap, use });
     }
   }
-  if (throughputRps !== null && offeredBoundRps !== null && offeredBoundRps > 0 && throughputRps >= OFFERED_LOAD_SHARE * offeredBoundRps - 1e-9) {
-    return { kind: 'offered-load', cap: null, use: null, utilisation: throughputRps / offeredBoundRps, provenance: 'inferred' };
+  const first = saturated[0];
+  if (first) {
+    const { cap, use } = first;
+    const util = use.busyMean !== null && cap.limit ? use.busyMean / cap.limit : null;
+    return { kind: cap.kind, cap, use, utilisation: util, provenance: 'measured', alsoSaturated: saturated.slice(1).map((x) => ({ kind: x.cap.kind, name: x.cap.name, limit: x.cap.limit })) };
   }
-  return { kind: 'not-determined', cap: null, use: null, utilisation: null, provenance: 'unavailable' };
+  if (throughputRps !== null && offeredBoundRps !== null && offeredBoundRps > 0 && throughputRps >= OFFERED_LOAD_SHARE * offeredBoundRps - 1e-9) {
+    return { kind: 'offered-load', cap: null, use: null, utilisation: throughputRps / offeredBoundRps, provenance: 'inferred', alsoSaturated: [] };
+  }
+  return { kind: 'not-determined', cap: null, use: null, utilisation: null, provenance: 'unavailable', alsoSaturated: [] };
 }

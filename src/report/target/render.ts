@@ -59,18 +59,21 @@ function sourceText(ph: Ph, phrases: Readonly<Record<string, string>>, s: string
 
 /**
  * What limited an arm, in words: `limit.<form>.<kind>` with the cap's limit, busy (max), waiting
- * (max), utilisation and saturated share; offered load with its share of level / R(1).
+ * (max), utilisation and saturated share, then `limit.also.<form>` naming the other caps saturated
+ * with it; offered load with its share of level / R(1).
  */
 export function limitWords(ph: Ph, l: TargetLimit, form: 'lead' | 'short', bound: number | null): Raw {
   if (l.kind === 'offered-load') return ph(`limit.${form}.offered-load`, { util: pct((l.utilisation ?? 0) * 100, 0), bound: rpsN(bound) });
   if (l.kind === 'not-determined' || !l.cap || !l.use) return ph(`limit.${form}.not-determined`);
   const u = l.use;
-  return ph(`limit.${form}.${l.kind}`, {
+  const also = l.alsoSaturated.length === 0 ? raw('') : ph(`limit.also.${form}`, { caps: raw(l.alsoSaturated.map((c) => capName(ph, c).md).join(', ')) });
+  const words = ph(`limit.${form}.${l.kind}`, {
     limit: int(l.cap.limit), name: l.cap.name ?? '',
     busy: l.kind === 'cpu' ? num(u.busyMax, 2) : int(u.busyMax), waiting: int(u.waitingMax ?? 0),
     wait: u.waitingMax !== null && u.waitingMax > 0 ? ph(l.kind === 'carriers' ? 'limit.queued' : 'limit.waiting', { n: int(u.waitingMax) }) : raw(''),
     util: pct((l.utilisation ?? 0) * 100, 0), share: pct((u.saturatedShare ?? 0) * 100, 0), cpu: pct(CPU_FULL_SHARE * 100, 0),
   });
+  return raw(`${words.md}${also.md}`);
 }
 
 function armById(m: TargetReportModel, id: string): TargetArmAnalysis | undefined {
