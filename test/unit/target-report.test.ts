@@ -151,6 +151,14 @@ test('every column holding a figure names its tier; the limit column says measur
   const md = file('report.md');
   const headers = md.split('\n').filter((l, i, all) => l.startsWith('| ') && (all[i + 1] ?? '').startsWith('| ---'));
   assert.ok(headers.length >= 8, String(headers.length));
+  // a column without a tier holds a name, a setting of the run or an input, or has a tier column beside it
+  const untiered = new Set(['Concurrent requests', 'Arm', 'Limited by', 'Limit known from', 'Request', 'Method', 'Path', 'Weight', 'Share', 'Headers (names only)', 'Body', 'Probes', 'at level',
+    'Cap', 'Limit', 'Source', 'Cell', 'Repeat', 'Reason', 'Cells with JFR', 'Threshold', 'Top frame', 'Thread name prefix', 'Virtual', 'State', 'Executor', 'What', 'Value']);
+  for (const h of headers) {
+    for (const name of h.split(' | ').map((x) => x.replace(/^\| |\s\|$/g, '').trim())) {
+      assert.ok(name.includes(' · ') || untiered.has(name), `column "${name}" names no tier`);
+    }
+  }
   const answerHead = headers[0] as string;
   for (const h of ['Throughput, req/s · measured', 'Bound c ÷ R(1), req/s · inferred', 'P95 · measured', 'P99 · measured', 'Throughput ÷ baseline · measured', 'Limit known from']) assert.ok(answerHead.includes(h), `${h} in ${answerHead}`);
     // the per-cell table: at c = 2 the virtual arm is at its offered load (inferred), at 16 Hikari (measured)

@@ -209,7 +209,7 @@ function usesSection(m: TargetReportModel, ph: Ph): string {
   }
   return [
     `## ${ph('sec.uses').md}`, '', ph('uses.intro', { share: pct(SATURATED_SHARE * 100, 0), cpu: pct(CPU_FULL_SHARE * 100, 0) }).md, '',
-    rows.length === 0 ? ph('uses.none').md : table([ph('h.arm'), ph('h.level'), ph('h.cap'), col(ph, 'samples', 'measured'), col(ph, 'busyMean', 'measured'), col(ph, 'busyMax', 'measured'), col(ph, 'waitingMax', 'measured'), col(ph, 'satShare', 'measured'), ph('h.saturated')], rows, ['l', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'l']).md,
+    rows.length === 0 ? ph('uses.none').md : table([ph('h.arm'), ph('h.level'), ph('h.cap'), col(ph, 'samples', 'measured'), col(ph, 'busyMean', 'measured'), col(ph, 'busyMax', 'measured'), col(ph, 'waitingMax', 'measured'), col(ph, 'satShare', 'measured'), col(ph, 'saturated', 'measured')], rows, ['l', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'l']).md,
   ].join('\n');
 }
 
