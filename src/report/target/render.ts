@@ -220,12 +220,12 @@ function cellsSection(m: TargetReportModel, ph: Ph): string {
     const l = m.cellLimits.get(c.id);
     const errs = Object.values(c.summary.errors).reduce((a, b) => a + b, 0);
     const bound = arms.get(c.arm)?.inference.levels.find((x) => x.level === c.level)?.offeredBoundRps ?? null;
-    return [code(c.id), arms.get(c.arm)?.arm.label ?? c.arm, int(c.level), int(c.repeat), rpsN(c.summary.steadyStateThroughputRps ?? c.summary.wholeRunThroughputRps), ms(c.summary.e2eMs?.p50), ms(c.summary.e2eMs?.p95), ms(c.summary.e2eMs?.p99), `${int(errs)} / ${int(c.summary.count)}`, l ? limitWords(ph, l, 'short', bound) : '—', l ? ph(`tier.${l.provenance}`) : ph('tier.unavailable')];
+    return [code(c.id), arms.get(c.arm)?.arm.label ?? c.arm, int(c.level), int(c.repeat), rpsN(c.summary.steadyStateThroughputRps ?? c.summary.wholeRunThroughputRps), ms(c.summary.e2eMs?.p50), ms(c.summary.e2eMs?.p95), ms(c.summary.e2eMs?.p99), `${int(errs)} / ${int(c.summary.count)}`, `${num(c.targetCpuS, 2)} / ${num(c.harnessCpuS, 2)}`, l ? limitWords(ph, l, 'short', bound) : '—', l ? ph(`tier.${l.provenance}`) : ph('tier.unavailable')];
   });
   const failed = m.manifest.failed.length === 0 ? [] : ['', ph('cells.failedIntro').md, '', table([ph('h.cell'), ph('h.reason')], m.manifest.failed.map((f) => [code(f.id), f.reason])).md];
   return [
     `## ${ph('sec.cells').md}`, '', ph('cells.intro').md, '',
-    table([ph('h.cell'), ph('h.arm'), ph('h.level'), ph('h.repeat'), col(ph, 'throughput', 'measured'), col(ph, 'p50', 'measured'), col(ph, 'p95', 'measured'), col(ph, 'p99', 'measured'), col(ph, 'errors', 'measured'), ph('h.limit'), ph('h.limitTier')], rows, ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l']).md,
+    table([ph('h.cell'), ph('h.arm'), ph('h.level'), ph('h.repeat'), col(ph, 'throughput', 'measured'), col(ph, 'p50', 'measured'), col(ph, 'p95', 'measured'), col(ph, 'p99', 'measured'), col(ph, 'errors', 'measured'), col(ph, 'cpuS', 'measured'), ph('h.limit'), ph('h.limitTier')], rows, ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l']).md,
     ...failed,
   ].join('\n');
 }
