@@ -88,7 +88,9 @@ function buildRun(dir: string, o: { platformBusy?: number; hikariPending?: numbe
     failed: [{ id: 'virtual-c16-r3', reason: 'the target exited (code 137)' }],
     finishedAt: new Date(t).toISOString(),
   };
-  writeTargetRun(dir, manifest, cells, samples, dumps);
+  // the failed cell's file, as a pipeline that died mid-cell may leave it: never a measurement
+  const dead = targetCell('virtual', 16, 3, 1, t);
+  writeTargetRun(dir, manifest, [...cells, dead], samples, dumps);
 }
 
 async function render(o: Parameters<typeof buildRun>[1] = {}) {

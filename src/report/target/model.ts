@@ -30,9 +30,14 @@ export interface TargetReportModel {
   dumps: Map<string, ThreadDumpSummary>;
 }
 
-/** Build the model of a target run. Pure. */
-export function buildTargetModel(run: TargetRunFiles): TargetReportModel {
-  const m = run.manifest;
+/**
+ * Build the model of a target run. Pure. A cell the manifest lists as failed is left out even when
+ * its file exists (a failed cell is never a measurement).
+ */
+export function buildTargetModel(files: TargetRunFiles): TargetReportModel {
+  const m = files.manifest;
+  const failed = new Set(m.failed.map((f) => f.id));
+  const run = { ...files, cells: files.cells.filter((c) => !failed.has(c.id)) };
   const arms = m.arms.map((a) => analyseArm(a, m.probes, run.cells, run.samples, m.jvm[a.id] ?? null, m.mode));
   const pair = armPair(m.arms);
   const byId = (id: string | undefined) => arms.find((a) => a.arm.id === id) ?? null;
