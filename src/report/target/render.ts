@@ -9,20 +9,17 @@
  */
 import type { Cap, Provenance, TargetCell } from '../../types/target.ts';
 import type { Percentiles } from '../../types/load.ts';
-import { KNEE_SLACK } from '../../compute/target/inference.ts';
+import { KNEE_SLACK, meanOf } from '../../compute/target/inference.ts';
 import { CPU_FULL_SHARE, SATURATED_SHARE } from '../../compute/target/caps.ts';
-import { LIMIT_ORDER, OFFERED_LOAD_SHARE } from '../../compute/target/limit.ts';
+import { LIMIT_ORDER, OFFERED_LOAD_SHARE, type TargetLimit } from '../../compute/target/limit.ts';
 import { SAME_BAND } from '../../compute/target/verdict.ts';
-import { meanOf } from '../../compute/target/inference.ts';
 import { code, esc, fill, int, ms, num, pct, raw, table, type Raw } from '../format.ts';
-import type { TargetLimit } from '../../compute/target/limit.ts';
 import type { TargetArmAnalysis } from '../../compute/target/arm.ts';
 import type { TargetReportModel } from './model.ts';
 import { TARGET_HEADLINE } from './chart.ts';
+// the engine's answer markers, which render-html.ts turns into `<section id="answer">`
+import { ANSWER_END, ANSWER_START } from '../sections/answer.ts';
 
-/** the answer block's markers (render-html.ts turns them into `<section id="answer">`) */
-export const ANSWER_START = '<!-- answer -->';
-export const ANSWER_END = '<!-- /answer -->';
 
 type Vals = Record<string, string | Raw>;
 
