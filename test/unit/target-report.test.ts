@@ -242,3 +242,52 @@ test('an arm label the user gave stays as given in every language', async () => 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a black-box run (no samples, no JVM, no JFR, no agent): every cap unavailable, the limit inferred or not determined, the missing tiers said', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-target-bb-'));
+  try {
+    buildRun(dir);
+    const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as TargetManifest;
+    const bb: TargetManifest = { ...m, tier: 'black-box', jar: null, jvm: {}, db: null, failed: [],
+      arms: m.arms.map((a, i) => ({ ...a, url: `http://127.0.0.1:${8080 + i}`, properties: {} })) };
+    const cells = ['platform', 'virtual'].flatMap((arm) => [2, 4, 8].map((level) => targetCell(arm, level, 1, arm === 'platform' && level === 8 ? 20 : 10, T0)));
+    const out = join(dir, 'bb');
+    writeTargetRun(out, bb, cells, new Map());
+    const r = await renderTargetReport(out);
+    const md = r.files.find((f) => f.path === 'report.md')?.content as string;
+    assert.match(md, /^# vtbench target report — http:\/\/127\.0\.0\.1:8080, run /);
+    // platform at c = 8: 400 req/s against 800 = not determined; virtual: 800 of 800 = the offered load
+    assert.match(md, /platform threads limited by nothing the data show .*, virtual threads by the offered load \(it served 100 % of level ÷ R\(1\) = 800\.0 req\/s\)/);
+    assert.match(md, /\| `platform-c8-r1` \|.*\| not determined \| unavailable \|/);
+    assert.match(md, /\| Tomcat threads \| — \| unavailable \| no samples \|/);
+    assert.match(md, /No JFR recording in this run \(tier black-box\)/);
+    assert.match(md, /The vtbench agent was not attached \(tier black-box\)/);
+    assert.match(md, /No thread dump was taken in this run\./);
+    assert.match(md, /No cap was read in any cell \(no samples\)\./);
+    assert.match(md, /no cell failed/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an open-loop run words its levels as arrival rates and bounds each by the rate itself', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-target-ol-'));
+  try {
+    buildRun(dir);
+    const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as TargetManifest;
+    // 4 workers at 10 ms serve 400 req/s: offered 400 (met) and 800 (half met)
+    const cells = ['platform', 'virtual'].flatMap((arm) => [400, 800].map((rate) => ({ ...targetCell(arm, 4, 1, 10, T0), id: `${arm}-r${rate}-r1`, level: rate, mode: 'open-loop' as const })));
+    const out = join(dir, 'ol');
+    writeTargetRun(out, { ...m, mode: 'open-loop', levels: [400, 800], durationS: 10, failed: [] }, cells, new Map());
+    const r = await renderTargetReport(out);
+    const md = r.files.find((f) => f.path === 'report.md')?.content as string;
+    assert.match(md, /\*\*At an arrival rate of 800 req\/s virtual threads and platform threads served the same throughput within ±5 %/);
+    assert.match(md, /\| Arrival rate, req\/s \| Arm \| Throughput, req\/s · measured \| Offered rate, req\/s · inferred \|/);
+    assert.match(md, /\| `virtual-r400-r1` \|.*offered load: 100 % of 400\.0 req\/s \| inferred \|/);
+    assert.match(md, /open loop, arrival rates 400, 800 req\/s for 10 s/);
+    const zh = r.files.find((f) => f.path === 'zh/report.md')?.content as string;
+    assert.match(zh, /\*\*到达率为 800 req\/s 时，虚拟线程 与 平台线程 的吞吐量在 ±5 % 内相同/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
