@@ -32,7 +32,7 @@ import javax.management.remote.JMXServiceURL;
  * Samples a running JVM over remote JMX and prints one JSON object per line on stdout.
  *
  * <p>Usage: {@code java -cp vtbench-agent.jar dev.vtbench.agent.JmxSampler --jmx 127.0.0.1:<port>
- * --interval-ms 250 [--pid <pid>]}. Line schemas: see sut/agent/README.md. Exit codes: 0 on SIGTERM,
+ * --interval-ms 250 [--pid <pid>] [--connect-timeout-ms 60000]}. Line schemas: see sut/agent/README.md. Exit codes: 0 on SIGTERM,
  * stdin EOF or target disconnect (after {@code {"end":"disconnected"}}); 2 when the target cannot be
  * reached within 60 s ({@code {"error":"..."}}); 1 on bad arguments.
  *
@@ -58,6 +58,7 @@ public final class JmxSampler {
     String jmx = null;
     long intervalMs = 250;
     Integer pid = null;
+    long connectTimeoutMs = CONNECT_TIMEOUT_MS;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       String v = i + 1 < args.length ? args[i + 1] : null;
@@ -65,8 +66,9 @@ public final class JmxSampler {
         case "--jmx" -> { jmx = v; i++; }
         case "--interval-ms" -> { intervalMs = Long.parseLong(v); i++; }
         case "--pid" -> { pid = Integer.valueOf(v); i++; }
+        case "--connect-timeout-ms" -> { connectTimeoutMs = Long.parseLong(v); i++; }
         default -> {
-          System.err.println("unknown argument " + a + "; usage: JmxSampler --jmx host:port [--interval-ms 250] [--pid N]");
+          System.err.println("unknown argument " + a + "; usage: JmxSampler --jmx host:port [--interval-ms 250] [--pid N] [--connect-timeout-ms 60000]");
           System.exit(1);
         }
       }
@@ -81,7 +83,7 @@ public final class JmxSampler {
 
     JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + jmx + "/jmxrmi");
     JMXConnector connector = null;
-    long deadline = System.currentTimeMillis() + CONNECT_TIMEOUT_MS;
+    long deadline = System.currentTimeMillis() + connectTimeoutMs;
     String lastError = "not tried";
     while (connector == null) {
       if (stop.stopped()) System.exit(0);
@@ -90,7 +92,7 @@ public final class JmxSampler {
       } catch (IOException | SecurityException e) {
         lastError = e.toString();
         if (System.currentTimeMillis() >= deadline) {
-          line(out, new Json().open().field("error", "could not connect to " + url + " within " + CONNECT_TIMEOUT_MS / 1000 + " s: " + lastError).close().toString());
+          line(out, new Json().open().field("error", "could not connect to " + url + " within " + connectTimeoutMs + " ms: " + lastError).close().toString());
           System.exit(2);
         }
         Thread.sleep(200);

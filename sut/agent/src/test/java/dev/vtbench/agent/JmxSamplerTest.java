@@ -105,6 +105,71 @@ class JmxSamplerTest {
     }
   }
 
+  /** A real embedded Tomcat (MBean registry on, as Tomcat has it by default) and a HikariCP pool: the tomcat and hikari parts of a sample. */
+  @Test
+  void samplesTomcatAndHikariMBeans() throws Exception {
+    int port = ChildJvm.freePort();
+    List<String> cmd = new ArrayList<>(List.of(ChildJvm.java()));
+    cmd.addAll(ChildJvm.jmxFlags(port));
+    cmd.addAll(List.of("-cp", TomcatAgentTest.childClassPath("org/apache/tomcat/", "com/zaxxer/", "com/h2database/", "org/slf4j/"),
+        "dev.vtbench.agent.TomcatTarget", "platform", "hikari"));
+    Process target = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    Process sampler = null;
+    try {
+      String started = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8)).readLine();
+      assertNotNull(started);
+      assertTrue(started.startsWith("PORT "), started);
+      sampler = new ProcessBuilder(ChildJvm.java(), "-cp", ChildJvm.agentJar().toString(), "dev.vtbench.agent.JmxSampler",
+          "--jmx", "127.0.0.1:" + port, "--interval-ms", "100").redirectError(ProcessBuilder.Redirect.INHERIT).start();
+      BufferedReader r = new BufferedReader(new InputStreamReader(sampler.getInputStream(), StandardCharsets.UTF_8));
+      assertTrue(r.readLine().startsWith("{\"info\":"));
+      String sample = r.readLine();
+      assertNotNull(sample);
+      assertTrue(sample.contains("\"rss\":null,"), "no --pid, no rss: " + sample);
+      Matcher tc = Pattern.compile("\"tomcat\":\\[\\{\"name\":\"(http-nio-[^\"]+)\",\"busy\":(\\d+),\"threads\":(\\d+),\"max\":1,\"conns\":(\\d+),\"maxConns\":8192\\}\\]")
+          .matcher(sample);
+      assertTrue(tc.find(), "one connector, maxThreads=1, Tomcat's default 8192 connections: " + sample);
+      assertTrue(sample.contains("\"hikari\":[{\"pool\":\"vtbench-pool\",\"active\":1,\"idle\":"), "one connection held: " + sample);
+      assertTrue(sample.matches(".*\"hikari\":\\[\\{[^}]*\"pending\":0,\"total\":\\d+,\"max\":3\\}\\].*"), "max from PoolConfig: " + sample);
+    } finally {
+      target.destroyForcibly();
+      if (sampler != null) sampler.destroyForcibly();
+    }
+  }
+
+  /** Nothing listens: after --connect-timeout-ms one {"error":..} line and exit 2. */
+  @Test
+  void exitsTwoWhenTheTargetNeverAnswers() throws Exception {
+    int port = ChildJvm.freePort();
+    Process sampler = new ProcessBuilder(ChildJvm.java(), "-cp", ChildJvm.agentJar().toString(), "dev.vtbench.agent.JmxSampler",
+        "--jmx", "127.0.0.1:" + port, "--connect-timeout-ms", "500").redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    try {
+      String out = new String(sampler.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(sampler.waitFor(10, TimeUnit.SECONDS));
+      assertEquals(2, sampler.exitValue());
+      assertTrue(out.matches("^\\{\"error\":\"could not connect to service:jmx:rmi:///jndi/rmi://127\\.0\\.0\\.1:" + port + "/jmxrmi within 500 ms: .*\"\\}\n$"), out);
+    } finally {
+      sampler.destroyForcibly();
+    }
+  }
+
+  /** Closing its stdin (EOF) ends the sampler with exit code 0, even while it still retries to connect. */
+  @Test
+  void exitsZeroOnStdinEof() throws Exception {
+    int port = ChildJvm.freePort();
+    Process sampler = new ProcessBuilder(ChildJvm.java(), "-cp", ChildJvm.agentJar().toString(), "dev.vtbench.agent.JmxSampler",
+        "--jmx", "127.0.0.1:" + port).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    try {
+      Thread.sleep(700);
+      assertTrue(sampler.isAlive());
+      sampler.getOutputStream().close();
+      assertTrue(sampler.waitFor(10, TimeUnit.SECONDS));
+      assertEquals(0, sampler.exitValue());
+    } finally {
+      sampler.destroyForcibly();
+    }
+  }
+
   /** SIGTERM (Process.destroy) ends the sampler with exit code 0. */
   @Test
   void exitsZeroOnSigterm() throws Exception {

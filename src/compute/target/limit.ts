@@ -1,0 +1,64 @@
+/**
+ * What limited an arm of a target run at one level (issue 32): the first saturated cap of the
+ * inventory, in LIMIT_ORDER (the others saturated with it listed); else the offered load when the
+ * arm reached its closed loop's bound; else "not determined". Pure.
+ */
+import type { Cap, CapKind, CapUse, Provenance } from '../../types/target.ts';
+
+/**
+ * The order in which saturated caps are named: the web server's threads first (a request needs one
+ * before anything else), then the DB pool it waits for inside, then the connections (a full
+ * connection count with free threads means the acceptor, not the work, waits), the carriers, the CPU.
+ */
+export const LIMIT_ORDER: readonly CapKind[] = ['tomcat-threads', 'hikari-pool', 'tomcat-connections', 'carriers', 'cpu'];
+/**
+ * share of its offered-load bound (level / R(1)) from which an arm is limited by the offered load;
+ * the engine's OFFERED_LOAD_SHARE (src/report/answer.ts), stated again here because compute may not
+ * import report (test/unit/target-limit.test.ts checks they agree)
+ */
+export const OFFERED_LOAD_SHARE = 0.95;
+
+/** What limited one arm at one level. */
+export interface TargetLimit {
+  /** a cap's kind, `offered-load`, or `not-determined` */
+  kind: CapKind | 'offered-load' | 'not-determined';
+  /** the saturated cap (its limit, name, provenance); null otherwise */
+  cap: Cap | null;
+  /** its use in the level's cells; null otherwise */
+  use: CapUse | null;
+  /**
+   * a cap: busyMean / limit (0..1, CPU: cores in use / cores); offered load: throughput / bound;
+   * null when not computable
+   */
+  utilisation: number | null;
+  /** measured: read from the samples; inferred: the black-box offered-load rule; unavailable: not determined */
+  provenance: Provenance;
+  /** the other caps saturated at this level, in LIMIT_ORDER (a reader should know the first was not alone) */
+  alsoSaturated: Pick<Cap, 'kind' | 'name' | 'limit'>[];
+}
+
+/**
+ * @param caps the arm's inventory (capsInventory)
+ * @param uses the caps' use at this level (capUse / mergeCapUses), matched by kind and name
+ * @param throughputRps the level's throughput (steady state, mean over repeats), req/s
+ * @param offeredBoundRps level / R(1) (closed loop) or λ (open loop), req/s; null when unknown
+ */
+export function limitOf(caps: readonly Cap[], uses: readonly CapUse[], throughputRps: number | null, offeredBoundRps: number | null): TargetLimit {
+  const saturated: { cap: Cap; use: CapUse }[] = [];
+  for (const kind of LIMIT_ORDER) {
+    for (const cap of caps.filter((c) => c.kind === kind && c.limit !== null)) {
+      const use = uses.find((u) => u.kind === kind && u.name === cap.name);
+      if (use?.saturated) saturated.push({ cap, use });
+    }
+  }
+  const first = saturated[0];
+  if (first) {
+    const { cap, use } = first;
+    const util = use.busyMean !== null && cap.limit ? use.busyMean / cap.limit : null;
+    return { kind: cap.kind, cap, use, utilisation: util, provenance: 'measured', alsoSaturated: saturated.slice(1).map((x) => ({ kind: x.cap.kind, name: x.cap.name, limit: x.cap.limit })) };
+  }
+  if (throughputRps !== null && offeredBoundRps !== null && offeredBoundRps > 0 && throughputRps >= OFFERED_LOAD_SHARE * offeredBoundRps - 1e-9) {
+    return { kind: 'offered-load', cap: null, use: null, utilisation: throughputRps / offeredBoundRps, provenance: 'inferred', alsoSaturated: [] };
+  }
+  return { kind: 'not-determined', cap: null, use: null, utilisation: null, provenance: 'unavailable', alsoSaturated: [] };
+}
