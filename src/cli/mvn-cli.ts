@@ -1,21 +1,26 @@
 /**
  * `npm run test:sut` = `node --import tsx src/cli/mvn-cli.ts test [maven args...]`: runs
  * `mvn -f sut/pom.xml <args>` with the JDK found by {@link findJdk}, streaming Maven's output, and
- * exits with Maven's exit code.
+ * exits with Maven's exit code. `--agent` first: the same for the agent's project, sut/agent/pom.xml
+ * (`npm run test:agent`).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { EXIT, VtbenchError } from '../types/errors.ts';
 import { findJdk, jdkEnv, requireSutJdk, SUT_MIN_JDK } from '../adapters/jvm/jdk.ts';
-import { SUT_DIR } from '../adapters/jvm/paths.ts';
+import { AGENT_DIR, SUT_DIR } from '../adapters/jvm/paths.ts';
 
 async function main(argv: readonly string[]): Promise<number> {
-  const goals = argv.length > 0 ? argv : ['test'];
+  const agent = argv[0] === '--agent';
+  const rest = agent ? argv.slice(1) : argv;
+  const goals = rest.length > 0 ? rest : ['test'];
+  const dir = agent ? AGENT_DIR : SUT_DIR;
+  const rel = agent ? 'sut/agent/pom.xml' : 'sut/pom.xml';
   const jdk = findJdk(SUT_MIN_JDK);
   requireSutJdk(jdk);
-  process.stderr.write(`vtbench: mvn -B -f sut/pom.xml ${goals.join(' ')} (JAVA_HOME=${jdk.home}, ${jdk.vendor} ${jdk.version})\n`);
+  process.stderr.write(`vtbench: mvn -B -f ${rel} ${goals.join(' ')} (JAVA_HOME=${jdk.home}, ${jdk.vendor} ${jdk.version})\n`);
   return new Promise((resolve, reject) => {
-    const child = spawn('mvn', ['-B', '-f', join(SUT_DIR, 'pom.xml'), ...goals], { env: jdkEnv(jdk), stdio: 'inherit' });
+    const child = spawn('mvn', ['-B', '-f', join(dir, 'pom.xml'), ...goals], { env: jdkEnv(jdk), stdio: 'inherit' });
     child.on('error', (err: NodeJS.ErrnoException) =>
       reject(err.code === 'ENOENT' ? new VtbenchError('Maven (mvn) not found on PATH', 'install Maven 3.8+ (apt-get install maven)', EXIT.prerequisite) : err),
     );

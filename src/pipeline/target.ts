@@ -25,12 +25,13 @@ import { startJmxSampler, jmxFlags, type JmxSamplerHandle } from '../adapters/ta
 import { startActuatorSampler } from '../adapters/target/actuator.ts';
 import { jfrStartFlag, dumpJfr, readJfrEvents } from '../adapters/target/jfr.ts';
 import { agentFlag, fetchAgentRecords } from '../adapters/target/agent-client.ts';
-import { resolveHeaderValue } from '../compute/target/request-file.ts';
+import { loadMixOf } from '../compute/target/mix.ts';
 import { pinEventsIn } from '../compute/target/pins.ts';
 import { agentCellSummary } from '../compute/target/agent.ts';
 import { summarizeThreadDump } from '../adapters/jvm/threaddump.ts';
 import { freePort, startPostgres, findPgBinaries, type DbHandle } from '../adapters/db/postgres.ts';
 import { EXIT, VtbenchError } from '../types/errors.ts';
+import { readCpuTicks } from '../adapters/host/host.ts';
 
 /** The header each measured request carries, `<worker>-<seq>`, for the agent's records. */
 export const REQUEST_ID_HEADER = 'x-vtbench-id';
@@ -66,13 +67,8 @@ function loadOptions(mix: readonly TargetRequest[], baseUrl: string, concurrency
     url: baseUrl,
     path: first.path,
     method: 'GET',
-    mix: mix.map((r) => ({
-      method: r.method,
-      path: r.path,
-      body: r.body,
-      weight: r.weight,
-      headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, resolveHeaderValue(v, process.env)])),
-    })),
+    // headers resolved from the environment here, for this phase only: never stored
+    mix: loadMixOf(mix, process.env),
     idHeader: REQUEST_ID_HEADER,
     concurrency,
     requestsPerWorker: n,
@@ -171,7 +167,7 @@ export async function runTarget(o: TargetRunOptions): Promise<void> {
             o.log(`cell ${done + 1}/${total}: ${id} (${arm.label}, ${level} concurrent${eta})`);
             const cell = await runTargetCell(o, rt, level, repeat, level === Math.max(...m.levels), abort.signal);
             done++;
-            o.log(`  ${id}: ${cell.summary.steadyStateThroughputRps?.toFixed(1) ?? '—'} req/s steady, P95 ${cell.summary.e2eMs?.p95.toFixed(1) ?? '—'} ms, ${cell.summary.count - cell.summary.ok} errors${cell.pins ? `, ${cell.pins.total} pinned` : ''}`);
+            o.log(`  ${id}: ${cell.summary.steadyStateThroughputRps?.toFixed(1) ?? '—'} req/s steady, P95 ${cell.summary.e2eMs?.p95.toFixed(1) ?? '—'} ms, ${cell.summary.count - cell.summary.ok} errors${cell.pins ? `, ${cell.pins.total} pinned` : ''}${cell.hostCpuBusyShare != null ? `, host CPU ${(cell.hostCpuBusyShare * 100).toFixed(0)} % busy` : ''}`);
           }
         } finally {
           await stopArm(rt);
@@ -205,7 +201,9 @@ async function startArm(o: TargetRunOptions, arm: TargetArm, repeat: number, sig
   }
   const logFile = join(o.runDir, 'logs', `target-${arm.id}-r${repeat}.log`);
   o.log(`starting the target for ${arm.label} (repeat ${repeat}) …`);
+  const t0 = Date.now();
   const target = await startTargetJar({ jdk, jar: m.jar!.path, port: o.port, jvmFlags: flags, properties: arm.properties, userArgs: m.jar!.args, env: o.targetEnv, logFile, readyPath: m.mix.requests[0]!.path, readyTimeoutMs: o.readyTimeoutMs, signal });
+  o.log(`  ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (pid ${target.pid}, log ${logFile})`);
   const sampler = startJmxSampler({ jdk, agentJar: o.agentJar!, jmxPort, targetPid: target.pid, intervalMs: m.samplerIntervalMs });
   try {
     const info = await Promise.race([sampler.info, new Promise<never>((_, rej) => setTimeout(() => rej(new Error('no answer in 60 s')), 60_000))]);
@@ -277,7 +275,10 @@ async function runTargetCell(o: TargetRunOptions, rt: ArmRuntime, level: number,
   const id = cellId(rt.arm.id, level, repeat);
   const cellsDir = join(o.runDir, 'cells');
   const startedAt = new Date();
+  // the agent's buffer holds the warm-up's, the probe's and the last cell's records: drop them, so only this cell's ids can match
+  if (rt.agentPort !== null) await fetchAgentRecords(rt.agentPort).catch(() => []);
   const cpu0 = process.cpuUsage();
+  const host0 = readCpuTicks();
   let dump: Promise<string | null> | null = null;
   const opts = loadOptions(m.mix.requests, rt.baseUrl, level, m.requestsPerWorker, o.timeoutMs, signal);
   const outcome = await watched(o, rt, signal, (s) =>
@@ -296,6 +297,8 @@ async function runTargetCell(o: TargetRunOptions, rt: ArmRuntime, level: number,
   }
   const r = outcome.result;
   const cpu = process.cpuUsage(cpu0);
+  const host1 = readCpuTicks();
+  const hostCpuBusyShare = host0 && host1 && host1.total > host0.total ? (host1.busy - host0.busy) / (host1.total - host0.total) : null;
   const t0 = r.t0EpochMs;
   const lastEnd = r.records.reduce((mx, x) => Math.max(mx, x.endMs), 0);
   const end = t0 + lastEnd;
@@ -335,6 +338,7 @@ async function runTargetCell(o: TargetRunOptions, rt: ArmRuntime, level: number,
     byRequest: summarizeByRequest(r.records, m.mix.requests.map((q) => q.name)),
     targetCpuS: cpuSecondsOf(all, t0, end),
     harnessCpuS: (cpu.user + cpu.system) / 1e6,
+    hostCpuBusyShare,
     pins,
     threadDump: dumpFile,
     agent,

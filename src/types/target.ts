@@ -190,6 +190,12 @@ export interface TargetCell {
   targetCpuS: number | null;
   /** the harness's own CPU over the measured phase (this process), CPU-seconds */
   harnessCpuS: number | null;
+  /**
+   * share of all the host's CPUs busy over the cell (/proc/stat, every process: the target, the
+   * harness, a database), 0..1; null when not read. On a host the target shares, this is the CPU cap
+   * that matters: the target's own CPU can stay below its cores while the machine is full.
+   */
+  hostCpuBusyShare?: number | null;
   /** JFR counts in the measured phase; null when not recorded (black box) */
   pins: PinEvents | null;
   /** the cell's thread dump summary file (`threaddumps/<id>.summary.json`), when one was taken */

@@ -1,10 +1,23 @@
 /** `run.mjs report [runDir]`: (re)write the report of a run, then check --thresholds against it. */
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { writeTargetReport } from '../../report/target/index.ts';
 import { checkWritable } from '../../adapters/host/prereq.ts';
 import type { Thresholds } from '../../report/thresholds/rules.ts';
 import { checkRunThresholds, dirOption, studiesOf, type MainDeps } from '../context.ts';
 import { newestRun } from '../run-folder.ts';
 import type { Io } from '../common.ts';
+
+/** A run folder `run.mjs target` wrote (its manifest says `kind: 'target'`). */
+function isTargetRun(dir: string): boolean {
+  const f = join(dir, 'manifest.json');
+  if (!existsSync(f)) return false;
+  try {
+    return (JSON.parse(readFileSync(f, 'utf8')) as { kind?: unknown }).kind === 'target';
+  } catch {
+    return false;
+  }
+}
 
 /** What `report` was given: the run folder (null: the newest with results), the folders as typed. */
 export interface ReportArgs {
@@ -24,6 +37,12 @@ export async function reportCommand(a: ReportArgs, io: Io, deps: MainDeps): Prom
   const dir = a.runDir !== null ? resolve(process.cwd(), a.runDir) : newestRun(dirOption(a.runsDir, 'runs'), io);
   const reportDir = dirOption(a.reportDir, 'report');
   await checkWritable(reportDir, 'report-dir');
+  if (isTargetRun(dir)) {
+    // a run of `target` (your own service, src/report/target/): its own report, no thresholds of a study
+    const t = await writeTargetReport(dir, join(reportDir, basename(dir)));
+    io.stdout.write(`${t.answerText}\n\nreport written: ${join(reportDir, basename(dir), 'index.html')}\n`);
+    return 0;
+  }
   const r = await deps.report(dir, reportDir, a.lang, studiesOf(deps));
   if (r.answerText) io.stdout.write(`${r.answerText}\n\n`);
   io.stdout.write(`report written: ${join(r.outDir, 'index.html')}${r.gaps.length ? ` (gaps: ${r.gaps.length})` : ''}\n`);

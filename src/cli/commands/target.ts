@@ -17,8 +17,9 @@ import { AGENT_DIR, AGENT_JAR_NAME } from '../../adapters/jvm/paths.ts';
 import { freePort } from '../../adapters/db/postgres.ts';
 import { readJson } from '../../adapters/store/fsio.ts';
 import { runTarget } from '../../pipeline/target.ts';
-import { renderTargetReport, targetAnswerText } from '../../report/target/index.ts';
-import { ROOT, type Io } from '../common.ts';
+import { writeTargetReport } from '../../report/target/index.ts';
+import type { Io } from '../common.ts';
+import { dirOption } from '../context.ts';
 
 /** The options of `target` as commander gives them. */
 export interface TargetOpts {
@@ -171,7 +172,7 @@ export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
   if (o.targetDb !== undefined && o.targetDb !== 'postgres' && o.targetDb !== 'none') throw new VtbenchError(`--target-db ${o.targetDb}: unknown`, 'give --target-db postgres (vtbench starts one and passes POSTGRES_URL/USER/PASS and SPRING_DATASOURCE_*) or none', EXIT.usage);
   const jarPath = o.targetJar ? resolve(o.targetJar) : null;
   if (jarPath !== null && !existsSync(jarPath)) throw new VtbenchError(`--target-jar ${o.targetJar}: no such file`, 'give the path of your Spring Boot jar (e.g. target/app.jar after mvn package)', EXIT.usage);
-  const runsDir = resolve(o.runsDir ?? join(ROOT, 'runs'));
+  const runsDir = dirOption(o.runsDir, 'runs');
   const runId = o.runId ?? `${stamp(new Date())}-target-${jarPath ? basename(jarPath, '.jar').toLowerCase().replace(/[^a-z0-9-]+/g, '-').slice(0, 30) : arms.map((a) => a.id).join('-')}`;
   if (!/^[A-Za-z0-9._-]+$/.test(runId)) throw new VtbenchError(`--run-id ${runId}: only letters, digits, . _ -`, 'choose another --run-id', EXIT.usage);
   const runDir = join(runsDir, runId);
@@ -231,9 +232,9 @@ export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
   }
   io.stderr.write(`run written to ${runDir}\n`);
   if (o.report === false) return EXIT.ok;
-  const reportDir = resolve(o.reportDir ?? join(ROOT, 'report'));
-  const written = await renderTargetReport(runDir, join(reportDir, runId));
-  io.stdout.write(targetAnswerText(runDir) + '\n');
-  io.stderr.write(`report: ${written.find((f) => f.endsWith('index.html')) ?? join(reportDir, runId)}\n`);
+  const reportDir = dirOption(o.reportDir, 'report');
+  const written = await writeTargetReport(runDir, join(reportDir, runId));
+  io.stdout.write(written.answerText + '\n');
+  io.stderr.write(`report: ${written.paths.find((f) => f.endsWith('index.html')) ?? join(reportDir, runId)}\n`);
   return EXIT.ok;
 }

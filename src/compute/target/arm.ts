@@ -35,7 +35,9 @@ export function analyseArm(arm: TargetArm, probes: readonly TargetProbe[], cells
   const caps = capsInventory({ arm, samples: [...inCell.values()].flat(), jvm, r1Ms: inference.r1Ms, topCells: mine.filter((c) => c.level === top) });
   const levels = inference.levels.map((stat) => {
     const uses = caps.map((cap) => mergeCapUses(stat.cellIds.map((id) => capUse(cap, inCell.get(id) ?? [])), cap));
-    return { stat, uses, limit: limitOf(caps, uses, stat.throughputRps, stat.offeredBoundRps) };
+    const shares = mine.filter((c) => stat.cellIds.includes(c.id)).map((c) => c.hostCpuBusyShare).filter((x): x is number => typeof x === 'number');
+    const host = shares.length ? shares.reduce((a, b) => a + b, 0) / shares.length : null;
+    return { stat, uses, limit: limitOf(caps, uses, stat.throughputRps, stat.offeredBoundRps, host) };
   });
   return { arm, inference, caps, levels };
 }

@@ -18,10 +18,13 @@ export const LIMIT_ORDER: readonly CapKind[] = ['tomcat-threads', 'hikari-pool',
  */
 export const OFFERED_LOAD_SHARE = 0.95;
 
+/** The host's CPU counts as the limit when at least this share of all its CPUs was busy over the level's cells (every process on it). */
+export const HOST_CPU_FULL_SHARE = 0.95;
+
 /** What limited one arm at one level. */
 export interface TargetLimit {
-  /** a cap's kind, `offered-load`, or `not-determined` */
-  kind: CapKind | 'offered-load' | 'not-determined';
+  /** a cap's kind, `host-cpu` (the whole machine's CPU full), `offered-load`, or `not-determined` */
+  kind: CapKind | 'host-cpu' | 'offered-load' | 'not-determined';
   /** the saturated cap (its limit, name, provenance); null otherwise */
   cap: Cap | null;
   /** its use in the level's cells; null otherwise */
@@ -35,6 +38,11 @@ export interface TargetLimit {
   provenance: Provenance;
   /** the other caps saturated at this level, in LIMIT_ORDER (a reader should know the first was not alone) */
   alsoSaturated: Pick<Cap, 'kind' | 'name' | 'limit'>[];
+  /**
+   * a cap was named while the whole host's CPU was full too (≥ HOST_CPU_FULL_SHARE busy): its busy
+   * share, 0..1, so the reader knows the cap may be full because everything ran slower; null otherwise
+   */
+  hostCpuFull?: number | null;
 }
 
 /**
@@ -43,7 +51,7 @@ export interface TargetLimit {
  * @param throughputRps the level's throughput (steady state, mean over repeats), req/s
  * @param offeredBoundRps level / R(1) (closed loop) or λ (open loop), req/s; null when unknown
  */
-export function limitOf(caps: readonly Cap[], uses: readonly CapUse[], throughputRps: number | null, offeredBoundRps: number | null): TargetLimit {
+export function limitOf(caps: readonly Cap[], uses: readonly CapUse[], throughputRps: number | null, offeredBoundRps: number | null, hostCpuBusyShare: number | null = null): TargetLimit {
   const saturated: { cap: Cap; use: CapUse }[] = [];
   for (const kind of LIMIT_ORDER) {
     for (const cap of caps.filter((c) => c.kind === kind && c.limit !== null)) {
@@ -55,7 +63,11 @@ export function limitOf(caps: readonly Cap[], uses: readonly CapUse[], throughpu
   if (first) {
     const { cap, use } = first;
     const util = use.busyMean !== null && cap.limit ? use.busyMean / cap.limit : null;
-    return { kind: cap.kind, cap, use, utilisation: util, provenance: 'measured', alsoSaturated: saturated.slice(1).map((x) => ({ kind: x.cap.kind, name: x.cap.name, limit: x.cap.limit })) };
+    const hostCpuFull = hostCpuBusyShare !== null && hostCpuBusyShare >= HOST_CPU_FULL_SHARE ? hostCpuBusyShare : null;
+    return { kind: cap.kind, cap, use, utilisation: util, provenance: 'measured', alsoSaturated: saturated.slice(1).map((x) => ({ kind: x.cap.kind, name: x.cap.name, limit: x.cap.limit })), hostCpuFull };
+  }
+  if (hostCpuBusyShare !== null && hostCpuBusyShare >= HOST_CPU_FULL_SHARE) {
+    return { kind: 'host-cpu', cap: null, use: null, utilisation: hostCpuBusyShare, provenance: 'measured', alsoSaturated: [] };
   }
   if (throughputRps !== null && offeredBoundRps !== null && offeredBoundRps > 0 && throughputRps >= OFFERED_LOAD_SHARE * offeredBoundRps - 1e-9) {
     return { kind: 'offered-load', cap: null, use: null, utilisation: throughputRps / offeredBoundRps, provenance: 'inferred', alsoSaturated: [] };

@@ -1,9 +1,10 @@
 /**
  * Read a target run folder (issue 32) as the pipeline writes it: `manifest.json` (TargetManifest),
- * `cells/<id>.json` (TargetCell), `cells/<id>.samples.json` (JmxSample[], the whole cell with some
+ * `cells/<id>.json` (TargetCell), `cells/<id>.samples.json` or `.samples.json.gz` (JmxSample[], the whole cell with some
  * before t0 and after its end), `threaddumps/<id>.summary.json` (ThreadDumpSummary).
  */
 import { readFile, readdir } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { JmxSample, TargetCell, TargetManifest } from '../../types/target.ts';
 import type { ThreadDumpSummary } from '../../types/run.ts';
@@ -40,6 +41,7 @@ export async function readTargetRun(dir: string): Promise<TargetRunFiles> {
   for (const f of await list(join(dir, 'cells'))) {
     const p = join(dir, 'cells', f);
     if (f.endsWith('.samples.json')) samples.set(f.slice(0, -'.samples.json'.length), JSON.parse(await readFile(p, 'utf8')) as JmxSample[]);
+    else if (f.endsWith('.samples.json.gz')) samples.set(f.slice(0, -'.samples.json.gz'.length), JSON.parse(gunzipSync(await readFile(p)).toString('utf8')) as JmxSample[]);
     else if (/^[a-z0-9-]+\.json$/.test(f)) cells.push(JSON.parse(await readFile(p, 'utf8')) as TargetCell);
   }
   const dumps = new Map<string, ThreadDumpSummary>();

@@ -51,7 +51,7 @@ export function buildTargetModel(files: TargetRunFiles): TargetReportModel {
     const inCell = samplesInCell(c, run.samples.get(c.id) ?? []);
     const uses = a.caps.map((cap) => capUse(cap, inCell));
     const stat = a.inference.levels.find((l) => l.level === c.level);
-    cellLimits.set(c.id, limitOf(a.caps, uses, cellThroughputRps(c.summary), stat?.offeredBoundRps ?? null));
+    cellLimits.set(c.id, limitOf(a.caps, uses, cellThroughputRps(c.summary), stat?.offeredBoundRps ?? null, c.hostCpuBusyShare ?? null));
   }
   const common = verdicts.map((v) => v.level);
   const all = [...new Set(run.cells.map((c) => c.level))].sort((x, y) => x - y);

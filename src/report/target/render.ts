@@ -61,6 +61,7 @@ function sourceText(ph: Ph, phrases: Readonly<Record<string, string>>, s: string
  */
 export function limitWords(ph: Ph, l: TargetLimit, form: 'lead' | 'short', bound: number | null): Raw {
   if (l.kind === 'offered-load') return ph(`limit.${form}.offered-load`, { util: pct((l.utilisation ?? 0) * 100, 0), bound: rpsN(bound) });
+  if (l.kind === 'host-cpu') return ph(`limit.${form}.host-cpu`, { util: pct((l.utilisation ?? 0) * 100, 0) });
   if (l.kind === 'not-determined' || !l.cap || !l.use) return ph(`limit.${form}.not-determined`);
   const u = l.use;
   const also = l.alsoSaturated.length === 0 ? raw('') : ph(`limit.also.${form}`, { caps: raw(l.alsoSaturated.map((c) => capName(ph, c).md).join(', ')) });
@@ -70,7 +71,8 @@ export function limitWords(ph: Ph, l: TargetLimit, form: 'lead' | 'short', bound
     wait: u.waitingMax !== null && u.waitingMax > 0 ? ph(l.kind === 'carriers' ? 'limit.queued' : 'limit.waiting', { n: int(u.waitingMax) }) : raw(''),
     util: pct((l.utilisation ?? 0) * 100, 0), share: pct((u.saturatedShare ?? 0) * 100, 0), cpu: pct(CPU_FULL_SHARE * 100, 0),
   });
-  return raw(`${words.md}${also.md}`);
+  const host = l.hostCpuFull != null ? ph(`limit.hostalso.${form}`, { util: pct(l.hostCpuFull * 100, 0) }) : raw('');
+  return raw(`${words.md}${also.md}${host.md}`);
 }
 
 function armById(m: TargetReportModel, id: string): TargetArmAnalysis | undefined {

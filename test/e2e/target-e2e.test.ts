@@ -1,0 +1,102 @@
+/**
+ * `run.mjs target` end to end with real JVMs (issue 32): vtbench's own SUT jar, run as a service
+ * vtbench did not build (`GET /bench/info`, no mock needed), through the jar tier with the agent:
+ * cells, JFR counts, JMX samples, the agent's matched records, the report and the answer on stdout;
+ * then the failure paths: a jar that never becomes ready (exit 6 with its log's tail), a target
+ * killed mid-cell (a failed cell, exit 6), a bad request file (refused before anything starts).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findJdk } from '../../src/adapters/jvm/jdk.ts';
+import { buildSut } from '../../src/adapters/jvm/build.ts';
+import type { TargetCell, TargetManifest } from '../../src/types/target.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Runs `npx zx run.mjs target …`; `onLine` sees each stderr line (and may kill things). */
+function target(args: string[], onLine: (l: string) => void = () => {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const c = spawn(process.execPath, [join(ROOT, 'node_modules/zx/build/cli.js'), join(ROOT, 'run.mjs'), 'target', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let buf = '';
+    c.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    c.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      buf += d.toString();
+      let i;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        onLine(buf.slice(0, i));
+        buf = buf.slice(i + 1);
+      }
+    });
+    c.once('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+test('target, jar tier with the agent, against a real Spring Boot jar; then never ready, killed mid-cell, bad request file', { timeout: 600_000 }, async (t) => {
+  const jar = await buildSut({ jdk: findJdk(25) });
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-target-e2e-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const requests = join(dir, 'req.jsonl');
+  writeFileSync(requests, '# vtbench SUT as a target\n{"name":"info","path":"/bench/info"}\n');
+  const common = ['--target-jar', jar, '--requests', requests, '--runs-dir', join(dir, 'runs'), '--report-dir', join(dir, 'report'), '--warmup-requests', '2', '--alone-probe', '5'];
+
+  await t.test('a run: cells, samples, JFR, agent, report, answer on stdout', async () => {
+    const r = await target([...common, '--agent', '--levels', '1,4', '--requests-per-worker', '10', '--run-id', 'ok']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /virtual threads/);
+    const run = join(dir, 'runs', 'ok');
+    const m = JSON.parse(readFileSync(join(run, 'manifest.json'), 'utf8')) as TargetManifest;
+    assert.equal(m.tier, 'agent');
+    assert.ok(m.finishedAt);
+    assert.deepEqual(Object.keys(m.jvm).sort(), ['platform', 'virtual']);
+    assert.equal(m.probes.length, 2);
+    const cells = readdirSync(join(run, 'cells')).filter((f) => /^[a-z0-9-]+\.json$/.test(f));
+    assert.equal(cells.length, 4);
+    for (const f of cells) {
+      const c = JSON.parse(readFileSync(join(run, 'cells', f), 'utf8')) as TargetCell;
+      assert.equal(c.summary.ok, c.level * 10, f);
+      assert.ok(c.pins !== null && c.pins.thresholdMs === 20, `${f}: JFR read`);
+      assert.ok(c.targetCpuS !== null && c.targetCpuS > 0, `${f}: CPU from JMX`);
+      assert.equal(c.agent?.matched, c.level * 10, `${f}: every measured request matched by the agent, no more`);
+      assert.ok(existsSync(join(run, 'cells', f.replace(/\.json$/, '.samples.json.gz'))));
+    }
+    const md = readFileSync(join(dir, 'report', 'ok', 'report.md'), 'utf8');
+    assert.ok(md.indexOf('## Answer') >= 0 && md.indexOf('## Answer') < md.indexOf('## 1.'));
+    assert.ok(existsSync(join(dir, 'report', 'ok', 'zh', 'index.html')));
+  });
+
+  await t.test('a jar that never becomes ready: exit 6 with the tail of its log', async () => {
+    const r = await target([...common, '--levels', '1', '--target-arg=--bench.executor.kind=bogus', '--run-id', 'bad']);
+    assert.equal(r.code, 6, r.stderr);
+    assert.match(r.stderr, /ended before it was ready[\s\S]*last lines of/);
+  });
+
+  await t.test('the target killed mid-cell: a failed cell, exit 6', async () => {
+    let pid: number | null = null;
+    const r = await target([...common, '--arms', 'platform', '--levels', '2', '--requests-per-worker', '200000', '--run-id', 'killed'], (line) => {
+      const m = /ready in .* \(pid (\d+)/.exec(line);
+      if (m) pid = Number(m[1]);
+      if (/^cell 1\/1/.test(line) && pid !== null) setTimeout(() => process.kill(pid!, 'SIGKILL'), 1500);
+    });
+    assert.equal(r.code, 6, r.stderr);
+    assert.match(r.stderr, /recorded as a failed cell/);
+    assert.ok(existsSync(join(dir, 'runs', 'killed', 'cells', 'platform-c2-r1.failed.json')));
+    assert.ok(!existsSync(join(dir, 'runs', 'killed', 'cells', 'platform-c2-r1.json')));
+  });
+
+  await t.test('a bad request file: refused before anything starts, naming the line', async () => {
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(bad, '{"name":"a","path":"/x"}\n{"name":"b","path":"nope"}\n');
+    const r = await target(['--target-jar', jar, '--requests', bad, '--runs-dir', join(dir, 'runs'), '--run-id', 'refused']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /bad\.jsonl line 2/);
+    assert.ok(!existsSync(join(dir, 'runs', 'refused')));
+  });
+});

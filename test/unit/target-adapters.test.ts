@@ -1,0 +1,125 @@
+/**
+ * The pure parts of the target command's adapters and CLI (issue 32): JFR's JSON, per-cell pin
+ * counts, the JMX sampler's lines, the actuator's metric JSON, the jar's argument list, arms,
+ * environment and CPU-seconds from samples.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseJfrJson, isoDurationMs, jfcSettings } from '../../src/adapters/target/jfr.ts';
+import { pinEventsIn, topAppFrame } from '../../src/compute/target/pins.ts';
+import { parseSamplerLine, jmxFlags } from '../../src/adapters/target/jmx-sampler.ts';
+import { metricValue } from '../../src/adapters/target/actuator.ts';
+import { targetArgs } from '../../src/adapters/target/jar-process.ts';
+import { armsOf, parseLevels, redactArgs, targetEnvOf } from '../../src/cli/commands/target.ts';
+import { cpuSecondsOf } from '../../src/pipeline/target.ts';
+import { limitOf, HOST_CPU_FULL_SHARE } from '../../src/compute/target/limit.ts';
+import type { JmxSample } from '../../src/types/target.ts';
+
+/** A JFR event as `jfr print --json` writes it (shape seen on Temurin 25.0.3; fields trimmed to what is read). */
+function jfrEvent(type: string, start: string, duration: string, reason: string | null, frames: string[]) {
+  return {
+    type,
+    values: {
+      startTime: start,
+      duration,
+      ...(reason === null ? {} : { pinnedReason: reason }),
+      stackTrace: { truncated: false, frames: frames.map((f) => { const i = f.lastIndexOf('.'); return { method: { type: { name: f.slice(0, i).replace(/\./g, '/') }, name: f.slice(i + 1) } }; }) },
+    },
+  };
+}
+
+test('jfr print --json: events with start, duration, reason and frames; class names folded by kind per cell; the first application frame named', () => {
+  const text = JSON.stringify({ recording: { events: [
+    jfrEvent('jdk.VirtualThreadPinned', '2026-12-02T18:16:45.289491845Z', 'PT0.101975354S', 'VM call to Pin$Slow.<clinit> on stack', ['java.lang.VirtualThread.parkOnCarrierThread', 'java.lang.Thread.sleep', 'com.acme.Pin$Slow.<clinit>', 'com.acme.Pin.work']),
+    jfrEvent('jdk.VirtualThreadPinned', '2026-12-02T18:16:45.500Z', 'PT0.030S', 'VM call to Other.<clinit> on stack', ['java.lang.VirtualThread.park']),
+    jfrEvent('jdk.VirtualThreadSubmitFailed', '2026-12-02T18:16:45.600Z', 'PT0S', null, []),
+    jfrEvent('jdk.VirtualThreadPinned', '2026-12-02T18:16:50.000Z', 'PT0.5S', 'x', ['com.acme.Late.run']),
+  ] } });
+  const ev = parseJfrJson(text);
+  assert.equal(ev.length, 4);
+  assert.equal(ev[0]!.durationMs!.toFixed(3), '101.975');
+  assert.equal(ev[0]!.frames[2], 'com.acme.Pin$Slow.<clinit>');
+  const from = Date.parse('2026-12-02T18:16:45Z');
+  const p = pinEventsIn(ev, from, from + 1000, 20);
+  assert.equal(p.total, 2); // the event at +5 s is outside the cell
+  assert.equal(p.submitFailed, 1);
+  assert.equal(Object.values(p.byReason).reduce((a, b) => a + b, 0), 2);
+  assert.equal(Object.keys(p.byReason).length, 1, `both class-initialisation reasons are one kind: ${JSON.stringify(p.byReason)}`);
+  assert.deepEqual(p.byTopFrame, { 'com.acme.Pin$Slow.<clinit>': 1, 'java.lang.VirtualThread.park': 1 });
+  assert.equal(p.maxMs!.toFixed(1), '102.0');
+  assert.equal(topAppFrame([]), '(no stack)');
+  assert.throws(() => parseJfrJson('{}'), /no recording.events/);
+  assert.equal(isoDurationMs('PT1M2.5S'), 62_500);
+  assert.equal(isoDurationMs('nonsense'), null);
+  assert.match(jfcSettings(7), /<setting name="threshold">7 ms<\/setting>/);
+});
+
+test('sampler lines: info, sample (−1 and missing read null), end, error; anything else ignored', () => {
+  const info = parseSamplerLine('{"info":{"vmVendor":"Eclipse Adoptium","vmVersion":"25.0.3+9-LTS","javaVersion":"25.0.3","inputArguments":["-Dx=1"],"availableProcessors":2,"pid":42,"startTimeEpochMs":1}}');
+  assert.ok(info && 'info' in info && info.info.pid === 42 && info.info.availableProcessors === 2);
+  const s = parseSamplerLine('{"t":1000,"cpuNs":5,"cpuLoad":0.5,"heapUsed":1,"heapCommitted":2,"rss":null,"threads":30,"gcCount":1,"gcTimeMs":2,"vt":{"parallelism":2,"poolSize":2,"mounted":1,"queued":-1},"tomcat":[{"name":"http-nio-8080","busy":-1,"threads":-1,"max":-1,"conns":3,"maxConns":8192}],"hikari":[{"pool":"HikariPool-1","active":1,"idle":9,"pending":0,"total":10,"max":10}],"executors":[]}');
+  assert.ok(s && 'sample' in s);
+  assert.equal(s.sample.vt!.queued, null);
+  assert.equal(s.sample.tomcat[0]!.max, null);
+  assert.equal(s.sample.tomcat[0]!.maxConns, 8192);
+  assert.equal(s.sample.hikari[0]!.max, 10);
+  assert.equal(s.sample.source, 'jmx');
+  assert.deepEqual(parseSamplerLine('{"end":"disconnected"}'), { end: 'disconnected' });
+  assert.deepEqual(parseSamplerLine('{"error":"no JMX"}'), { error: 'no JMX' });
+  assert.equal(parseSamplerLine('not json'), null);
+  assert.equal(parseSamplerLine('{"other":1}'), null);
+  assert.ok(jmxFlags(9999).includes('-Dcom.sun.management.jmxremote.host=127.0.0.1'));
+});
+
+test('actuator metric JSON: VALUE, else TOTAL/COUNT; absent or negative reads null', () => {
+  assert.equal(metricValue({ measurements: [{ statistic: 'VALUE', value: 7 }] }), 7);
+  assert.equal(metricValue({ measurements: [{ statistic: 'COUNT', value: 3 }] }), 3);
+  assert.equal(metricValue({ measurements: [{ statistic: 'VALUE', value: -1 }] }), null);
+  assert.equal(metricValue(null), null);
+});
+
+test("the jar's arguments: the arm's properties after the harness's, the user's last (they win on a clash)", () => {
+  const a = targetArgs({ jar: 'app.jar', port: 8081, jvmFlags: ['-Xmx1g'], properties: { 'spring.threads.virtual.enabled': 'true' }, userArgs: ['--server.tomcat.threads.max=50'] });
+  assert.deepEqual(a.slice(0, 3), ['-Xmx1g', '-jar', 'app.jar']);
+  assert.ok(a.includes('--server.port=8081') && a.includes('--server.tomcat.mbeanregistry.enabled=true') && a.includes('--spring.datasource.hikari.register-mbeans=true'));
+  assert.ok(a.indexOf('--spring.threads.virtual.enabled=true') < a.indexOf('--server.tomcat.threads.max=50'));
+  assert.equal(a[a.length - 1], '--server.tomcat.threads.max=50');
+});
+
+test('arms: the two built-in ones, --arms, --arm of your own, black-box URLs; bad input names the option', () => {
+  assert.deepEqual(armsOf('jar', {}).map((a) => [a.id, a.properties['spring.threads.virtual.enabled']]), [['platform', 'false'], ['virtual', 'true']]);
+  assert.deepEqual(armsOf('jar', { arms: 'virtual' }).map((a) => a.id), ['virtual']);
+  const own = armsOf('jar', { arm: ['t400:spring.threads.virtual.enabled=false,server.tomcat.threads.max=400'] });
+  assert.deepEqual(own[2], { id: 't400', label: 't400', url: null, properties: { 'spring.threads.virtual.enabled': 'false', 'server.tomcat.threads.max': '400' }, virtualThreads: false });
+  assert.throws(() => armsOf('jar', { arms: 'fast' }), /--arms fast: unknown arm 'fast'/);
+  assert.throws(() => armsOf('jar', { arm: ['x:novalue'] }), /--arm x:novalue: 'novalue' is not key=value/);
+  assert.throws(() => armsOf('jar', { arm: ['platform:a=b'] }), /exists already/);
+  const bb = armsOf('black-box', { url: ['platform=http://127.0.0.1:8080/', 'virtual=http://127.0.0.1:8081'] });
+  assert.deepEqual(bb.map((a) => [a.id, a.url, a.virtualThreads]), [['platform', 'http://127.0.0.1:8080', false], ['virtual', 'http://127.0.0.1:8081', true]]);
+  assert.equal(armsOf('black-box', { url: ['http://h:1'] })[0]!.id, 'service');
+  assert.throws(() => armsOf('black-box', { url: ['ftp://h'] }), /--url ftp:\/\/h: not an http\(s\) URL/);
+  assert.deepEqual(parseLevels('50,1,10,10'), [1, 10, 50]);
+  assert.throws(() => parseLevels('1,x'), /--levels 1,x/);
+});
+
+test('environment for the jar: NAME copies from ours (the value never on the command line), NAME=VALUE sets; unset or bad names refused; secret arguments redacted', () => {
+  assert.deepEqual(targetEnvOf(['TOKEN', 'MODE=fast'], { TOKEN: 's3cret' }), { values: { TOKEN: 's3cret', MODE: 'fast' }, names: ['TOKEN', 'MODE'] });
+  assert.throws(() => targetEnvOf(['MISSING'], {}), (e: Error & { hint?: string }) => /MISSING is not set/.test(e.message) && !/s3cret/.test(e.message));
+  assert.throws(() => targetEnvOf(['1BAD=x'], {}), /not an environment variable name/);
+  assert.deepEqual(redactArgs(['--spring.datasource.password=hunter2', '--server.port=1', '--my.api-key=k']), ['--spring.datasource.password=***', '--server.port=1', '--my.api-key=***']);
+});
+
+test("CPU-seconds of a cell from the JVM's ProcessCpuTime: the readings around the window; null without two", () => {
+  const s = (t: number, cpuNs: number | null): JmxSample => ({ tEpochMs: t, cpuNs, cpuLoad: null, heapUsedBytes: null, heapCommittedBytes: null, rssBytes: null, threads: null, gcCount: null, gcTimeMs: null, vt: null, tomcat: [], hikari: [], source: 'jmx' });
+  const xs = [s(0, 0), s(250, 1e9), s(500, 2e9), s(750, null), s(1000, 4e9), s(1250, 5e9)];
+  assert.equal(cpuSecondsOf(xs, 300, 900), 3); // 250 → 1000
+  assert.equal(cpuSecondsOf(xs, 250, 1000), 3);
+  assert.equal(cpuSecondsOf([s(0, 0)], 0, 10), null);
+});
+
+test("what limited an arm: a full host CPU comes after the target's own caps and before the offered load", () => {
+  assert.equal(limitOf([], [], 100, 101, HOST_CPU_FULL_SHARE).kind, 'host-cpu');
+  assert.equal(limitOf([], [], 100, 101, HOST_CPU_FULL_SHARE - 0.01).kind, 'offered-load');
+  assert.equal(limitOf([], [], 10, 101, 0.5).kind, 'not-determined');
+  assert.equal(limitOf([], [], 10, 101, null).kind, 'not-determined');
+});
