@@ -33,6 +33,9 @@ import { freePort, startPostgres, findPgBinaries, type DbHandle } from '../adapt
 import { EXIT, VtbenchError } from '../types/errors.ts';
 import { readCpuTicks } from '../adapters/host/host.ts';
 
+/** How often a load phase checks that the target still lives, ms. */
+export const ALIVE_POLL_MS = 500;
+
 /** The header each measured request carries, `<worker>-<seq>`, for the agent's records. */
 export const REQUEST_ID_HEADER = 'x-vtbench-id';
 
@@ -257,7 +260,7 @@ async function watched(o: TargetRunOptions, rt: ArmRuntime, signal: AbortSignal,
       died = rt.target.exit() ?? 'gone';
       ac.abort();
     }
-  }, 500);
+  }, ALIVE_POLL_MS);
   try {
     const result = await run(ac.signal);
     if (rt.target && !rt.target.alive()) died ??= rt.target.exit() ?? 'gone';

@@ -33,6 +33,8 @@ const ALLOWED: readonly { file: RegExp; line: RegExp; why: string }[] = [
   { file: /^src\/load\/server-timing\.ts$/, line: /\b32\b/, why: 'ASCII 32 (space)' },
   { file: /^src\/adapters\/process\/parent-watch\.ts$/, line: /\?\? 500\)/, why: 'default poll interval of the parent watch, ms' },
   { file: /^src\/load\/in-process\.ts$/, line: /status < 500/, why: 'the HTTP 4xx class (a job the SUT refused)' },
+  { file: /^src\/adapters\/target\/jar-process\.ts$/, line: /status < 500|READY_POLL_MS = 500;/, why: "a target is ready once it answers below the HTTP 5xx class; the readiness poll's interval, ms" },
+  { file: /^src\/pipeline\/target\.ts$/, line: /ALIVE_POLL_MS = 500;/, why: 'how often a load phase checks the target lives, ms' },
   { file: /^src\/adapters\/process\/control-token\.ts$/, line: /randomBytes\(32\)/, why: 'the run token is 32 random bytes' },
   { file: /^src\/compute\/stats\/hdr\.ts$/, line: /BUCKET_BITS = 32;/, why: "HdrHistogram's 32-bit bucket counts" },
   { file: /^templates\/engine\/phrases\.en\.json$/, line: /"h\.virtualThread": "virtual"/, why: 'the thread-dump column "virtual" (a JDK thread property, not a variant)' },

@@ -14,6 +14,9 @@ import { refuseJvmInTestTiers, type Jdk } from '../jvm/jdk.ts';
 import { stopChild, tailOf } from '../jvm/sut-process.ts';
 import { interruptedError } from '../jvm/build.ts';
 
+/** How often a starting target is asked whether it is ready, ms. */
+export const READY_POLL_MS = 500;
+
 /** Properties vtbench adds to every target JVM so its MBeans exist (DESIGN.md, "JMX names"). */
 export const TARGET_HARNESS_PROPERTIES: Readonly<Record<string, string>> = {
   'server.tomcat.mbeanregistry.enabled': 'true',
@@ -107,7 +110,7 @@ export async function startTargetJar(o: StartTargetOptions): Promise<TargetProce
         EXIT.notReady,
       );
     }
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, READY_POLL_MS));
   }
 }
 

@@ -17,6 +17,7 @@ import { AGENT_DIR, AGENT_JAR_NAME } from '../../adapters/jvm/paths.ts';
 import { freePort } from '../../adapters/db/postgres.ts';
 import { readJson } from '../../adapters/store/fsio.ts';
 import { runTarget } from '../../pipeline/target.ts';
+import { BUILT_IN_ARMS, virtualThreadsOfArmId } from '../../studies/target/arms.ts';
 import { writeTargetReport } from '../../report/target/index.ts';
 import type { Io } from '../common.ts';
 import { dirOption } from '../context.ts';
@@ -94,14 +95,11 @@ export function armsOf(tier: TargetTier, o: Pick<TargetOpts, 'url' | 'arm' | 'ar
       const id = m ? m[1]! : urls.length === 1 ? 'service' : `url${i + 1}`;
       const url = m ? m[2]! : u;
       if (!/^https?:\/\/[^/]+/.test(url)) throw new VtbenchError(`--url ${u}: not an http(s) URL`, 'give --url [arm=]http://host:port, e.g. --url platform=http://127.0.0.1:8080 --url virtual=http://127.0.0.1:8081', EXIT.usage);
-      return { id, label: id, url: url.replace(/\/$/, ''), properties: {}, virtualThreads: id === 'virtual' ? true : id === 'platform' ? false : null };
+      return { id, label: id, url: url.replace(/\/$/, ''), properties: {}, virtualThreads: virtualThreadsOfArmId(id) };
     });
   }
   const wanted = (o.arms ?? 'platform,virtual').split(',').map((s) => s.trim()).filter(Boolean);
-  const base: TargetArm[] = [
-    { id: 'platform', label: 'platform threads', url: null, properties: { 'spring.threads.virtual.enabled': 'false' }, virtualThreads: false },
-    { id: 'virtual', label: 'virtual threads', url: null, properties: { 'spring.threads.virtual.enabled': 'true' }, virtualThreads: true },
-  ];
+  const base: TargetArm[] = BUILT_IN_ARMS.map((a) => ({ ...a, properties: { ...a.properties } }));
   for (const w of wanted) if (!base.some((a) => a.id === w)) throw new VtbenchError(`--arms ${o.arms}: unknown arm '${w}'`, 'use --arms platform,virtual (or one of them); add your own with --arm id:key=value', EXIT.usage);
   const arms = base.filter((a) => wanted.includes(a.id));
   for (const spec of o.arm ?? []) {
