@@ -47,6 +47,8 @@ export interface TargetRunOptions {
   jdk: Jdk | null;
   /** sut/agent/target/vtbench-agent.jar (sampler, agent), built; null for black box */
   agentJar: string | null;
+  /** the user's arguments for the jar as given (the manifest keeps a redacted copy; these are never recorded) */
+  userArgs: string[];
   /** environment for the target (values never recorded) */
   targetEnv: Record<string, string>;
   /** the port the target listens on */
@@ -91,17 +93,24 @@ function samplesIn(samples: readonly JmxSample[], fromMs: number, toMs: number):
 }
 
 /**
- * CPU-seconds the target used over [fromMs, toMs] (epoch ms), from the JVM's own ProcessCpuTime:
- * the last reading at or before `fromMs` (else the first) to the first at or after `toMs` (else the
- * last), so the span is at most one sampling interval wider on each side; null without two readings.
+ * CPU-seconds the target used over [fromMs, toMs] (epoch ms), from the JVM's own ProcessCpuTime,
+ * interpolated linearly between the readings around each edge; null when an edge lies outside the
+ * readings (a cell shorter than the sampling reaches, or samples missing).
  */
 export function cpuSecondsOf(samples: readonly JmxSample[], fromMs: number, toMs: number): number | null {
-  const xs = samples.filter((s) => s.cpuNs !== null);
-  if (xs.length < 2) return null;
-  const a = [...xs].reverse().find((s) => s.tEpochMs <= fromMs) ?? xs[0]!;
-  const b = xs.find((s) => s.tEpochMs >= toMs) ?? xs[xs.length - 1]!;
-  if (b.tEpochMs <= a.tEpochMs) return null;
-  return (b.cpuNs! - a.cpuNs!) / 1e9;
+  const xs = samples.filter((s) => s.cpuNs !== null).sort((p, q) => p.tEpochMs - q.tEpochMs);
+  const at = (t: number): number | null => {
+    const j = xs.findIndex((s) => s.tEpochMs >= t);
+    if (j < 0) return null;
+    if (xs[j]!.tEpochMs === t) return xs[j]!.cpuNs;
+    if (j === 0) return null;
+    const a = xs[j - 1]!;
+    const b = xs[j]!;
+    return a.cpuNs! + ((b.cpuNs! - a.cpuNs!) * (t - a.tEpochMs)) / (b.tEpochMs - a.tEpochMs);
+  };
+  const a = at(fromMs);
+  const b = at(toMs);
+  return a === null || b === null || toMs <= fromMs ? null : (b - a) / 1e9;
 }
 
 /** The running parts of one arm and repeat. */
@@ -205,7 +214,7 @@ async function startArm(o: TargetRunOptions, arm: TargetArm, repeat: number, sig
   const logFile = join(o.runDir, 'logs', `target-${arm.id}-r${repeat}.log`);
   o.log(`starting the target for ${arm.label} (repeat ${repeat}) …`);
   const t0 = Date.now();
-  const target = await startTargetJar({ jdk, jar: m.jar!.path, port: o.port, jvmFlags: flags, properties: arm.properties, userArgs: m.jar!.args, env: o.targetEnv, logFile, readyPath: m.mix.requests[0]!.path, readyTimeoutMs: o.readyTimeoutMs, signal });
+  const target = await startTargetJar({ jdk, jar: m.jar!.path, port: o.port, jvmFlags: flags, properties: arm.properties, userArgs: o.userArgs, env: o.targetEnv, logFile, readyPath: m.mix.requests[0]!.path, readyTimeoutMs: o.readyTimeoutMs, signal });
   o.log(`  ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (pid ${target.pid}, log ${logFile})`);
   const sampler = startJmxSampler({ jdk, agentJar: o.agentJar!, jmxPort, targetPid: target.pid, intervalMs: m.samplerIntervalMs });
   try {
@@ -220,9 +229,15 @@ async function startArm(o: TargetRunOptions, arm: TargetArm, repeat: number, sig
 }
 
 async function stopArm(rt: ArmRuntime): Promise<void> {
-  await rt.sampler?.stop();
-  await rt.target?.stop();
-  if (rt.jfrDir) rmSync(rt.jfrDir, { recursive: true, force: true });
+  try {
+    await rt.sampler?.stop();
+  } finally {
+    try {
+      await rt.target?.stop();
+    } finally {
+      if (rt.jfrDir) rmSync(rt.jfrDir, { recursive: true, force: true });
+    }
+  }
 }
 
 async function warmAndProbe(o: TargetRunOptions, rt: ArmRuntime, repeat: number, signal: AbortSignal): Promise<void> {
@@ -236,10 +251,22 @@ async function warmAndProbe(o: TargetRunOptions, rt: ArmRuntime, repeat: number,
   if (m.aloneProbeRequests > 0) {
     const p = await watched(o, rt, signal, (s) => runClosedLoop(loadOptions(m.mix.requests, rt.baseUrl, 1, m.aloneProbeRequests, o.timeoutMs, s)));
     if ('died' in p) throw diedDuring(rt, 'the alone probe');
+    if (p.result.summary.ok === 0) {
+      throw new VtbenchError(`${rt.arm.label}: the service at ${rt.baseUrl} answered none of the ${p.result.summary.count} probe requests (${errorsIn(p.result)})`, 'check --url / the request file\'s paths against the running service; nothing was measured', EXIT.notReady);
+    }
     const probe: TargetProbe = { arm: rt.arm.id, repeat, requests: p.result.summary.count, ok: p.result.summary.ok, e2eMs: p.result.summary.e2eMs };
     m.probes = [...m.probes.filter((x) => !(x.arm === probe.arm && x.repeat === repeat)), probe];
     o.log(`  alone probe R(1): P50 ${probe.e2eMs?.p50.toFixed(2) ?? '—'} ms over ${probe.ok} requests`);
   }
+}
+
+/** The error classes (and the error answers' codes) of a phase, in words: `http 40 (404 ×40)`. */
+function errorsIn(r: LoadResult): string {
+  const e = Object.entries(r.summary.errors).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`);
+  const statuses = new Map<number, number>();
+  for (const x of r.records) if (x.status !== null && x.status >= 400) statuses.set(x.status, (statuses.get(x.status) ?? 0) + 1);
+  const st = [...statuses].map(([s, n]) => `${s} ×${n}`);
+  return [e.join(', ') || 'no answer', st.length ? `statuses ${st.join(', ')}` : ''].filter(Boolean).join('; ');
 }
 
 function diedDuring(rt: ArmRuntime, what: string): VtbenchError {
@@ -299,6 +326,14 @@ async function runTargetCell(o: TargetRunOptions, rt: ArmRuntime, level: number,
     throw new VtbenchError(`cell ${id}: ${failed.reason}; it is recorded as a failed cell, not a measurement`, 'read the target log under the run\'s logs/, then run again with the same --run-id to measure the cells left', EXIT.notReady);
   }
   const r = outcome.result;
+  if (r.summary.ok === 0) {
+    // every request failed: a failed cell, never a measurement of 0 req/s
+    const reason = `every request failed (${errorsIn(r)})`;
+    writeJsonAtomic(join(cellsDir, `${id}.failed.json`), { id, reason, at: new Date().toISOString(), requests: r.summary.count });
+    m.failed.push({ id, reason });
+    writeJsonAtomic(join(o.runDir, 'manifest.json'), m);
+    throw new VtbenchError(`cell ${id}: ${reason}; recorded as a failed cell, not a measurement`, 'check the request file\'s paths, methods and headers against the service (its log is under the run\'s logs/)', EXIT.notReady);
+  }
   const cpu = process.cpuUsage(cpu0);
   const host1 = readCpuTicks();
   const hostCpuBusyShare = host0 && host1 && host1.total > host0.total ? (host1.busy - host0.busy) / (host1.total - host0.total) : null;
@@ -349,6 +384,12 @@ async function runTargetCell(o: TargetRunOptions, rt: ArmRuntime, level: number,
   writeGzJsonAtomic(join(cellsDir, `${id}.requests.json.gz`), storedRequests(compactRequests(r.records)));
   writeGzJsonAtomic(join(cellsDir, `${id}.samples.json.gz`), window);
   writeJsonAtomic(join(cellsDir, `${id}.json`), cell);
+  // measured now: an earlier failed attempt of this cell (a run continued with --run-id) is history, not a gap
+  if (m.failed.some((f) => f.id === id)) {
+    m.failed = m.failed.filter((f) => f.id !== id);
+    rmSync(join(cellsDir, `${id}.failed.json`), { force: true });
+    writeJsonAtomic(join(o.runDir, 'manifest.json'), m);
+  }
   return cell;
 }
 

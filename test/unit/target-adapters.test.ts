@@ -109,11 +109,12 @@ test('environment for the jar: NAME copies from ours (the value never on the com
   assert.deepEqual(redactArgs(['--spring.datasource.password=hunter2', '--server.port=1', '--my.api-key=k']), ['--spring.datasource.password=***', '--server.port=1', '--my.api-key=***']);
 });
 
-test("CPU-seconds of a cell from the JVM's ProcessCpuTime: the readings around the window; null without two", () => {
+test("CPU-seconds of a cell from the JVM's ProcessCpuTime, interpolated at the window's edges; null outside the readings", () => {
   const s = (t: number, cpuNs: number | null): JmxSample => ({ tEpochMs: t, cpuNs, cpuLoad: null, heapUsedBytes: null, heapCommittedBytes: null, rssBytes: null, threads: null, gcCount: null, gcTimeMs: null, vt: null, tomcat: [], hikari: [], source: 'jmx' });
   const xs = [s(0, 0), s(250, 1e9), s(500, 2e9), s(750, null), s(1000, 4e9), s(1250, 5e9)];
-  assert.equal(cpuSecondsOf(xs, 300, 900), 3); // 250 → 1000
   assert.equal(cpuSecondsOf(xs, 250, 1000), 3);
+  assert.equal(cpuSecondsOf(xs, 375, 1125), 3); // 1.5e9 → 4.5e9, the null reading at 750 skipped
+  assert.equal(cpuSecondsOf(xs, -10, 500), null); // before the first reading
   assert.equal(cpuSecondsOf([s(0, 0)], 0, 10), null);
 });
 
@@ -122,4 +123,10 @@ test("what limited an arm: a full host CPU comes after the target's own caps and
   assert.equal(limitOf([], [], 100, 101, HOST_CPU_FULL_SHARE - 0.01).kind, 'offered-load');
   assert.equal(limitOf([], [], 10, 101, 0.5).kind, 'not-determined');
   assert.equal(limitOf([], [], 10, 101, null).kind, 'not-determined');
+  // a full host CPU is named before a full pool, which is listed beside it; below it the pool is named
+  const cap = { kind: 'tomcat-threads' as const, name: 'http-nio-1', limit: 200, provenance: 'measured' as const, source: 'jmx', boundRps: null };
+  const use = { kind: 'tomcat-threads' as const, name: 'http-nio-1', samples: 20, busyMax: 200, busyMean: 199, waitingMax: null, saturatedShare: 0.9, saturated: true };
+  const full = limitOf([cap], [use], 300, 1000, 0.99);
+  assert.deepEqual([full.kind, full.alsoSaturated.map((c) => c.kind)], ['host-cpu', ['tomcat-threads']]);
+  assert.equal(limitOf([cap], [use], 300, 1000, 0.9).kind, 'tomcat-threads');
 });

@@ -60,10 +60,12 @@ test('busy = limit in 60 % of the samples is saturated, in 40 % it is not', () =
   assert.deepEqual({ share: cool.saturatedShare, sat: cool.saturated }, { share: 0.4, sat: false });
 });
 
-test('Hikari: pending > 0 saturates even below the pool size; waitingMax is the largest pending', () => {
+test('Hikari: saturated only with every connection active and waiters; waiters beside an idle connection wait for something else; waitingMax is the largest pending', () => {
   const cap = { kind: 'hikari-pool' as const, name: 'HikariPool-1', limit: 10 };
-  const u = capUse(cap, sampleSeries(T0, 250, 10, 6, (i) => ({ hikari: hikari(9, 100 + i) }), () => ({ hikari: hikari(9, 0) })));
+  const u = capUse(cap, sampleSeries(T0, 250, 10, 6, (i) => ({ hikari: hikari(10, 100 + i) }), () => ({ hikari: hikari(9, 0) })));
   assert.deepEqual({ sat: u.saturated, w: u.waitingMax }, { sat: true, w: 105 });
+  // the same waiters with one connection idle: not the pool (seen in the PetClinic run: pending with idle connections while the CPU was full)
+  assert.equal(capUse(cap, sampleSeries(T0, 250, 10, 6, (i) => ({ hikari: hikari(9, 100 + i) }), () => ({ hikari: hikari(9, 0) }))).saturated, false);
   assert.equal(capUse(cap, sampleSeries(T0, 250, 10, 4, () => ({ hikari: hikari(9, 3) }), () => ({ hikari: hikari(9, 0) }))).saturated, false);
 });
 

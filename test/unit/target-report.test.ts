@@ -26,7 +26,7 @@ const SECRET = 'Bearer s3cr3t-value';
  * full with waiters from c = 8 (latency 12 ms at c = 8, 24 ms at 16); below, the offered load.
  * `platformBusy` sets the platform arm's busy threads in its full samples (4 = at the limit),
  * `hikariActive` and `hikariPending` the virtual arm's Hikari pool from c = 8 (6 and 3 = saturated),
- * `platformPending` the platform arm's Hikari waiters from c = 8 (0: its pool is not saturated).
+ * `platformPending` the platform arm's Hikari waiters from c = 8, its 6 connections then all active (0: its pool is not saturated).
  */
 function buildRun(dir: string, o: { platformBusy?: number; hikariPending?: number; hikariActive?: number; platformPending?: number } = {}): void {
   const busy = o.platformBusy ?? 4;
@@ -51,7 +51,7 @@ function buildRun(dir: string, o: { platformBusy?: number; hikariPending?: numbe
     for (const repeat of [1, 2]) {
       const pLat = level <= 4 ? 10 : (level * 10) / 4;
       const pc = targetCell('platform', level, repeat, pLat, t, { targetCpuS: 0.02 * level, threadDump: level === 16 && repeat === 1 ? 'threaddumps/platform-c16-r1.summary.json' : null });
-      add(pc, () => ({ tomcat: tomcat(level >= 4 ? busy : level, 4), hikari: hikari(Math.min(level, 4), level >= 8 ? o.platformPending ?? 0 : 0, 6) }));
+      add(pc, () => ({ tomcat: tomcat(level >= 4 ? busy : level, 4), hikari: hikari(level >= 8 && (o.platformPending ?? 0) > 0 ? 6 : Math.min(level, 4), level >= 8 ? o.platformPending ?? 0 : 0, 6) }));
       const vLat = level <= 4 ? 10 : level === 8 ? 12 : 24;
       const vc = targetCell('virtual', level, repeat, vLat, t, {
         targetCpuS: 0.02 * level,

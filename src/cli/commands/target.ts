@@ -203,14 +203,19 @@ export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
     failed: [],
     finishedAt: null,
   };
-  if (existing && existing.mix.sha256 !== mix.sha256) throw new VtbenchError(`run ${runId} exists with another request file`, 'choose another --run-id, or give the same --requests file to continue it', EXIT.usage);
+  if (existing) {
+    const now = { requestFile: mix.sha256, jar: manifest === existing && jarPath ? await sha256File(jarPath) : null, tier, arms: arms.map((a) => a.id).join(','), levels: levels.join(','), repeats: int(o.repeats, TARGET_DEFAULTS.repeats, 'repeats'), requestsPerWorker: int(o.requestsPerWorker, TARGET_DEFAULTS.requestsPerWorker, 'requests-per-worker') };
+    const was = { requestFile: existing.mix.sha256, jar: existing.jar?.sha256 ?? null, tier: existing.tier, arms: existing.arms.map((a) => a.id).join(','), levels: existing.levels.join(','), repeats: existing.repeats, requestsPerWorker: existing.requestsPerWorker };
+    const diff = (Object.keys(now) as (keyof typeof now)[]).filter((k) => String(now[k]) !== String(was[k]));
+    if (diff.length) throw new VtbenchError(`run ${runId} exists and was started with another ${diff.join(', ')}`, 'give the options it was started with to continue it (see its manifest.json), or choose another --run-id', EXIT.usage);
+  }
   if (existing) io.stderr.write(`continuing run ${runId}: cells already measured are kept\n`);
   else if (existsSync(runDir)) throw new VtbenchError(`${runDir} exists and is not a target run`, 'choose another --run-id', EXIT.usage);
   const agentJar = jdk ? await buildSut({ jdk, sutDir: AGENT_DIR, jarName: AGENT_JAR_NAME, what: 'the vtbench agent (sut/agent)' }) : null;
   const ac = new AbortController();
   const onSig = (): void => ac.abort();
-  process.once('SIGINT', onSig);
-  process.once('SIGTERM', onSig);
+  process.on('SIGINT', onSig);
+  process.on('SIGTERM', onSig);
   try {
     await runTarget({
       manifest,
@@ -218,6 +223,7 @@ export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
       jdk,
       agentJar,
       targetEnv: env.values,
+      userArgs: o.targetArg ?? [],
       port,
       readyTimeoutMs: int(o.readyTimeoutS, TARGET_DEFAULTS.readyTimeoutS, 'ready-timeout-s') * 1000,
       timeoutMs: int(o.timeoutS, TARGET_DEFAULTS.timeoutS, 'timeout-s') * 1000,

@@ -127,6 +127,9 @@ function readCap(kind: CapKind, name: string | null, s: JmxSample): { busy: numb
   }
 }
 
+/** A cap is judged saturated only from at least this many samples (2 s at 250 ms): one or two samples of a short cell say nothing. */
+export const MIN_JUDGED_SAMPLES = 8;
+
 /**
  * How a cap was used in one cell, from the cell's samples (samplesInCell):
  * - busy: Tomcat busy threads / open connections, Hikari active, carriers mounted; CPU: cores in
@@ -159,7 +162,11 @@ export function capUse(cap: Pick<Cap, 'kind' | 'name' | 'limit'>, samples: reado
   const waiting = reads.map((r) => r.waiting).filter((x): x is number => x !== null);
   const full = cap.limit === null ? null : cap.kind === 'cpu' ? CPU_FULL_SHARE * cap.limit : cap.limit;
   const judged = reads.filter((r) => (full !== null && r.busy !== null) || r.waiting !== null);
-  const sat = judged.filter((r) => (full !== null && r.busy !== null && r.busy >= full - 1e-9) || (r.waiting !== null && r.waiting > 0)).length;
+  // a sample is at the cap when every unit is busy and, for a cap with waiters (Hikari pending, carriers' queue), someone waits:
+  // waiters beside idle units (Hikari pending with idle connections) wait for something else (seen: the CPU). Busy unread: the waiters alone.
+  const atCap = (r: { busy: number | null; waiting: number | null }): boolean =>
+    r.busy !== null && full !== null ? r.busy >= full - 1e-9 && (r.waiting === null || r.waiting > 0) : r.waiting !== null && r.waiting > 0;
+  const sat = judged.filter(atCap).length;
   const share = judged.length === 0 ? null : sat / judged.length;
   return {
     kind: cap.kind,
@@ -169,7 +176,7 @@ export function capUse(cap: Pick<Cap, 'kind' | 'name' | 'limit'>, samples: reado
     busyMean: busy.length ? busy.reduce((a, b) => a + b, 0) / busy.length : null,
     waitingMax: waiting.length ? Math.max(...waiting) : null,
     saturatedShare: share,
-    saturated: share !== null && share >= SATURATED_SHARE,
+    saturated: share !== null && share >= SATURATED_SHARE && judged.length >= MIN_JUDGED_SAMPLES,
   };
 }
 

@@ -59,15 +59,18 @@ export function limitOf(caps: readonly Cap[], uses: readonly CapUse[], throughpu
       if (use?.saturated) saturated.push({ cap, use });
     }
   }
+  const hostFull = hostCpuBusyShare !== null && hostCpuBusyShare >= HOST_CPU_FULL_SHARE;
+  // the machine's CPU full: no pool, connection or carrier can add throughput then, so the host's CPU is named
+  // first and the caps at their limit are listed beside it (they may be full because every request ran slower)
+  if (hostFull) {
+    return { kind: 'host-cpu', cap: null, use: null, utilisation: hostCpuBusyShare, provenance: 'measured', alsoSaturated: saturated.map((x) => ({ kind: x.cap.kind, name: x.cap.name, limit: x.cap.limit })), hostCpuFull: null };
+  }
   const first = saturated[0];
   if (first) {
     const { cap, use } = first;
     const util = use.busyMean !== null && cap.limit ? use.busyMean / cap.limit : null;
-    const hostCpuFull = hostCpuBusyShare !== null && hostCpuBusyShare >= HOST_CPU_FULL_SHARE ? hostCpuBusyShare : null;
+    const hostCpuFull = null;
     return { kind: cap.kind, cap, use, utilisation: util, provenance: 'measured', alsoSaturated: saturated.slice(1).map((x) => ({ kind: x.cap.kind, name: x.cap.name, limit: x.cap.limit })), hostCpuFull };
-  }
-  if (hostCpuBusyShare !== null && hostCpuBusyShare >= HOST_CPU_FULL_SHARE) {
-    return { kind: 'host-cpu', cap: null, use: null, utilisation: hostCpuBusyShare, provenance: 'measured', alsoSaturated: [] };
   }
   if (throughputRps !== null && offeredBoundRps !== null && offeredBoundRps > 0 && throughputRps >= OFFERED_LOAD_SHARE * offeredBoundRps - 1e-9) {
     return { kind: 'offered-load', cap: null, use: null, utilisation: throughputRps / offeredBoundRps, provenance: 'inferred', alsoSaturated: [] };

@@ -19,10 +19,10 @@ export interface RawJfrEvent {
 }
 
 /**
- * Frames of the JDK and of the libraries every Spring Boot service shares, skipped when naming the
+ * Frames of the JDK, of the libraries every Spring Boot service shares and of vtbench's own agent, skipped when naming the
  * frame an event was pinned in: the first frame outside them is the one a team can act on.
  */
-export const INFRA_FRAME = /^(java\.|javax\.|jdk\.|sun\.|com\.sun\.|org\.springframework\.|org\.apache\.(catalina|coyote|tomcat)\.|jakarta\.)/;
+export const INFRA_FRAME = /^(java\.|javax\.|jdk\.|sun\.|com\.sun\.|org\.springframework\.|org\.apache\.(catalina|coyote|tomcat)\.|jakarta\.|dev\.vtbench\.agent\.|net\.bytebuddy\.)/;
 
 /** The first frame of `frames` outside INFRA_FRAME; the top frame when all are infrastructure; `(no stack)` when empty. */
 export function topAppFrame(frames: readonly string[]): string {

@@ -9,7 +9,7 @@
  */
 import type { Cap, Provenance, TargetCell } from '../../types/target.ts';
 import type { Percentiles } from '../../types/load.ts';
-import { KNEE_SLACK, meanOf } from '../../compute/target/inference.ts';
+import { KNEE_SLACK, meanOf, cellThroughputRps } from '../../compute/target/inference.ts';
 import { CPU_FULL_SHARE, SATURATED_SHARE } from '../../compute/target/caps.ts';
 import { LIMIT_ORDER, OFFERED_LOAD_SHARE, type TargetLimit } from '../../compute/target/limit.ts';
 import { SAME_BAND } from '../../compute/target/verdict.ts';
@@ -61,7 +61,10 @@ function sourceText(ph: Ph, phrases: Readonly<Record<string, string>>, s: string
  */
 export function limitWords(ph: Ph, l: TargetLimit, form: 'lead' | 'short', bound: number | null): Raw {
   if (l.kind === 'offered-load') return ph(`limit.${form}.offered-load`, { util: pct((l.utilisation ?? 0) * 100, 0), bound: rpsN(bound) });
-  if (l.kind === 'host-cpu') return ph(`limit.${form}.host-cpu`, { util: pct((l.utilisation ?? 0) * 100, 0) });
+  if (l.kind === 'host-cpu') {
+    const others = l.alsoSaturated.length === 0 ? raw('') : ph(`limit.also.${form}`, { caps: raw(l.alsoSaturated.map((c) => capName(ph, c).md).join(', ')) });
+    return raw(`${ph(`limit.${form}.host-cpu`, { util: pct((l.utilisation ?? 0) * 100, 0) }).md}${others.md}`);
+  }
   if (l.kind === 'not-determined' || !l.cap || !l.use) return ph(`limit.${form}.not-determined`);
   const u = l.use;
   const also = l.alsoSaturated.length === 0 ? raw('') : ph(`limit.also.${form}`, { caps: raw(l.alsoSaturated.map((c) => capName(ph, c).md).join(', ')) });
@@ -219,7 +222,7 @@ function cellsSection(m: TargetReportModel, ph: Ph): string {
     const l = m.cellLimits.get(c.id);
     const errs = Object.values(c.summary.errors).reduce((a, b) => a + b, 0);
     const bound = arms.get(c.arm)?.inference.levels.find((x) => x.level === c.level)?.offeredBoundRps ?? null;
-    return [code(c.id), arms.get(c.arm)?.arm.label ?? c.arm, int(c.level), int(c.repeat), rpsN(c.summary.steadyStateThroughputRps ?? c.summary.wholeRunThroughputRps), ms(c.summary.e2eMs?.p50), ms(c.summary.e2eMs?.p95), ms(c.summary.e2eMs?.p99), `${int(errs)} / ${int(c.summary.count)}`, `${num(c.targetCpuS, 2)} / ${num(c.harnessCpuS, 2)}`, l ? limitWords(ph, l, 'short', bound) : '—', l ? ph(`tier.${l.provenance}`) : ph('tier.unavailable')];
+    return [code(c.id), arms.get(c.arm)?.arm.label ?? c.arm, int(c.level), int(c.repeat), rpsN(cellThroughputRps(c.summary)), ms(c.summary.e2eMs?.p50), ms(c.summary.e2eMs?.p95), ms(c.summary.e2eMs?.p99), `${int(errs)} / ${int(c.summary.count)}`, `${num(c.targetCpuS, 2)} / ${num(c.harnessCpuS, 2)}`, l ? limitWords(ph, l, 'short', bound) : '—', l ? ph(`tier.${l.provenance}`) : ph('tier.unavailable')];
   });
   const failed = m.manifest.failed.length === 0 ? [] : ['', ph('cells.failedIntro').md, '', table([ph('h.cell'), ph('h.reason')], m.manifest.failed.map((f) => [code(f.id), f.reason])).md];
   return [
