@@ -78,6 +78,21 @@ test('target, jar tier with the agent, against a real Spring Boot jar; then neve
     assert.match(r.stderr, /ended before it was ready[\s\S]*last lines of/);
   });
 
+  await t.test('a jar not ready within --ready-timeout-s: exit 6 with the tail of its log', async () => {
+    const r = await target([...common, '--levels', '1', '--ready-timeout-s', '1', '--run-id', 'slow']);
+    assert.equal(r.code, 6, r.stderr);
+    assert.match(r.stderr, /was not ready within 1 s[\s\S]*last lines of/);
+  });
+
+  await t.test('every request failing (a path the service does not have) is a failure, never 0 req/s', async () => {
+    const nope = join(dir, 'nope.jsonl');
+    writeFileSync(nope, '{"name":"nope","path":"/no-such-page"}\n');
+    const r = await target(['--target-jar', jar, '--requests', nope, '--runs-dir', join(dir, 'runs'), '--levels', '1', '--warmup-requests', '0', '--alone-probe', '3', '--run-id', 'nope', '--arms', 'platform']);
+    assert.equal(r.code, 6, r.stderr);
+    assert.match(r.stderr, /answered none of the 3 probe requests .*404/);
+    assert.equal(r.stdout, '');
+  });
+
   await t.test('the target killed mid-cell: a failed cell, exit 6', async () => {
     let pid: number | null = null;
     const r = await target([...common, '--arms', 'platform', '--levels', '2', '--requests-per-worker', '200000', '--run-id', 'killed'], (line) => {
