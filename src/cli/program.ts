@@ -213,6 +213,7 @@ function addTargetCommand(program: Command, chosen: Chosen): void {
     .option('--url <[arm=]url>', 'a running service to measure as a black box (repeat for two arms, e.g. --url platform=http://127.0.0.1:8080 --url virtual=http://127.0.0.1:8081)', collect)
     .option('--agent', 'with --target-jar: load the vtbench Java agent (per-request wait for a web-server thread and for every executor hand-off)')
     .option('--target-arg <arg>', 'an argument for the jar, after vtbench\'s own (repeatable), e.g. --target-arg=--spring.profiles.active=postgres', collect)
+    .option('--target-jvm-arg <flag>', 'a JVM flag for the jar, before vtbench\'s own (repeatable), e.g. --target-jvm-arg=--enable-preview or --target-jvm-arg=-Xmx2g', collect)
     .option('--target-env <NAME[=VALUE]>', 'an environment variable for the jar (repeatable); NAME alone copies it from your environment, so a secret never reaches the command line', collect)
     .option('--target-db <postgres|none>', 'postgres: vtbench starts a PostgreSQL for the target and passes POSTGRES_URL/USER/PASS and SPRING_DATASOURCE_URL/USERNAME/PASSWORD (default: none)')
     .option('--arms <list>', 'with --target-jar: the built-in arms to run (default: platform,virtual)')

@@ -47,6 +47,8 @@ export interface TargetRunOptions {
   jdk: Jdk | null;
   /** sut/agent/target/vtbench-agent.jar (sampler, agent), built; null for black box */
   agentJar: string | null;
+  /** the user's JVM flags (`--target-jvm-arg`, e.g. --enable-preview), before vtbench's own */
+  jvmArgs: string[];
   /** the user's arguments for the jar as given (the manifest keeps a redacted copy; these are never recorded) */
   userArgs: string[];
   /** environment for the target (values never recorded) */
@@ -205,7 +207,7 @@ async function startArm(o: TargetRunOptions, arm: TargetArm, repeat: number, sig
   const jmxPort = await freePort();
   const jfrDir = join(o.runDir, 'logs', `jfr-${arm.id}-r${repeat}`);
   mkdirSync(jfrDir, { recursive: true });
-  const flags = [jfrStartFlag(jfrDir, m.pinThresholdMs), ...jmxFlags(jmxPort)];
+  const flags = [...o.jvmArgs, jfrStartFlag(jfrDir, m.pinThresholdMs), ...jmxFlags(jmxPort)];
   let agentPort: number | null = null;
   if (m.tier === 'agent') {
     agentPort = await freePort();

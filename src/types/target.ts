@@ -224,7 +224,7 @@ export interface TargetManifest {
   createdAt: string;
   tier: TargetTier;
   /** jar/agent: the jar as given and its SHA-256; null for black box */
-  jar: { path: string; sha256: string; args: string[]; env: string[] } | null;
+  jar: { path: string; sha256: string; args: string[]; env: string[]; jvmArgs?: string[] } | null;
   mix: RequestMix;
   arms: TargetArm[];
   /** closed-loop worker counts, or open-loop arrival rates (req/s) */

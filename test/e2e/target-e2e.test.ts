@@ -45,7 +45,8 @@ test('target, jar tier with the agent, against a real Spring Boot jar; then neve
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const requests = join(dir, 'req.jsonl');
   writeFileSync(requests, '# vtbench SUT as a target\n{"name":"info","path":"/bench/info"}\n');
-  const common = ['--target-jar', jar, '--requests', requests, '--runs-dir', join(dir, 'runs'), '--report-dir', join(dir, 'report'), '--warmup-requests', '2', '--alone-probe', '5'];
+  // the SUT uses JDK 25's preview StructuredTaskScope: --enable-preview, as a user's jar might need a flag of its own
+  const common = ['--target-jar', jar, '--target-jvm-arg=--enable-preview', '--requests', requests, '--runs-dir', join(dir, 'runs'), '--report-dir', join(dir, 'report'), '--warmup-requests', '2', '--alone-probe', '5'];
 
   await t.test('a run: cells, samples, JFR, agent, report, answer on stdout', async () => {
     const r = await target([...common, '--agent', '--levels', '1,4', '--requests-per-worker', '10', '--run-id', 'ok']);
@@ -87,7 +88,7 @@ test('target, jar tier with the agent, against a real Spring Boot jar; then neve
   await t.test('every request failing (a path the service does not have) is a failure, never 0 req/s', async () => {
     const nope = join(dir, 'nope.jsonl');
     writeFileSync(nope, '{"name":"nope","path":"/no-such-page"}\n');
-    const r = await target(['--target-jar', jar, '--requests', nope, '--runs-dir', join(dir, 'runs'), '--levels', '1', '--warmup-requests', '0', '--alone-probe', '3', '--run-id', 'nope', '--arms', 'platform']);
+    const r = await target(['--target-jar', jar, '--target-jvm-arg=--enable-preview', '--requests', nope, '--runs-dir', join(dir, 'runs'), '--levels', '1', '--warmup-requests', '0', '--alone-probe', '3', '--run-id', 'nope', '--arms', 'platform']);
     assert.equal(r.code, 6, r.stderr);
     assert.match(r.stderr, /answered none of the 3 probe requests .*404/);
     assert.equal(r.stdout, '');

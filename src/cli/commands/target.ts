@@ -29,6 +29,7 @@ export interface TargetOpts {
   url?: string[];
   agent?: boolean;
   targetArg?: string[];
+  targetJvmArg?: string[];
   targetEnv?: string[];
   targetDb?: string;
   arm?: string[];
@@ -184,7 +185,7 @@ export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
     runId,
     createdAt: new Date().toISOString(),
     tier,
-    jar: jarPath ? { path: jarPath, sha256: await sha256File(jarPath), args: redactArgs(o.targetArg ?? []), env: env.names } : null,
+    jar: jarPath ? { path: jarPath, sha256: await sha256File(jarPath), args: redactArgs(o.targetArg ?? []), env: env.names, jvmArgs: redactArgs(o.targetJvmArg ?? []) } : null,
     mix,
     arms,
     levels,
@@ -224,6 +225,7 @@ export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
       agentJar,
       targetEnv: env.values,
       userArgs: o.targetArg ?? [],
+      jvmArgs: o.targetJvmArg ?? [],
       port,
       readyTimeoutMs: int(o.readyTimeoutS, TARGET_DEFAULTS.readyTimeoutS, 'ready-timeout-s') * 1000,
       timeoutMs: int(o.timeoutS, TARGET_DEFAULTS.timeoutS, 'timeout-s') * 1000,

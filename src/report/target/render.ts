@@ -1,6 +1,7 @@
 /**
  * The Markdown of a target report (issue 32), answer first (issue 31): the answer block (lead
- * sentence, the table at the highest level and the knee, the trust line, the headline chart), then
+ * sentence, the trust line, the headline chart, the table at the highest level and the knee: the
+ * order of the studies' reports, so the chart is on the first screen), then
  * the request mix, the inferred concurrency, the caps inventory and their use, the cells, pinning,
  * thread dumps, the agent's split, method and environment. Every column holding a figure names the
  * tier that produced it (measured / inferred / unavailable); a column whose rows differ has a
@@ -148,8 +149,9 @@ function trustLine(m: TargetReportModel, ph: Ph): Raw {
 function answerBlock(m: TargetReportModel, ph: Ph): string {
   return [
     ANSWER_START, '', `## ${ph('answer.heading').md}`, '', `**${leadSentence(m, ph).md}**`, '',
-    answerTable(m, ph).md, '', trustLine(m, ph).md, '',
-    `![${ph('chart.title').md}](figures/${TARGET_HEADLINE}.svg#headline)`, '', ANSWER_END,
+    trustLine(m, ph).md, '',
+    `![${ph('chart.title').md}](figures/${TARGET_HEADLINE}.svg#headline)`, '',
+    answerTable(m, ph).md, '', ANSWER_END,
   ].join('\n');
 }
 
