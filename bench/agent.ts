@@ -13,89 +13,18 @@
  * (with / without). Median: src/compute/stats/percentiles.ts (p50, type 7). On a shared host the
  * rounds' spread is printed too: a difference inside it is not a measured cost.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs, promisify } from 'node:util';
+import { parseArgs } from 'node:util';
 import { findJdk, refuseJvmInTestTiers } from '../src/adapters/jvm/jdk.ts';
-import { percentiles } from '../src/compute/stats/percentiles.ts';
+import { measureAgentCost } from '../src/adapters/target/agent-cost.ts';
+import type { AgentCostRow } from '../src/types/target.ts';
 import { table } from './lib/table.ts';
 import { failWith, positiveIntOf } from './lib/args.ts';
 
 const fail: (message: string) => never = (message) => failWith('agent', message);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BENCH_CLASS = 'dev.vtbench.agent.bench.TaskCostBench';
-
-/** One line of TaskCostBench: an executor's mean cost of a task, in ns. */
-export interface TaskCost {
-  executor: string;
-  tasks: number;
-  nsPerTask: number;
-}
-
-/** One row of the result: medians over rounds, in ns per task; ratio = with / without. */
-export interface AgentCostRow {
-  executor: string;
-  rounds: number;
-  withoutNs: number;
-  withNs: number;
-  addedNs: number;
-  ratio: number;
-  /** min and max over rounds, ns per task */
-  withoutRange: [number, number];
-  withRange: [number, number];
-}
-
-/**
- * Parses TaskCostBench's stdout (one JSON object per line; other lines ignored).
- * @throws Error when a JSON line lacks executor/tasks/nsPerTask
- */
-export function parseTaskCosts(stdout: string): TaskCost[] {
-  const out: TaskCost[] = [];
-  for (const line of stdout.split('\n')) {
-    const t = line.trim();
-    if (!t.startsWith('{')) continue;
-    const o = JSON.parse(t) as Partial<TaskCost>;
-    if (typeof o.executor !== 'string' || typeof o.tasks !== 'number' || typeof o.nsPerTask !== 'number') {
-      throw new Error(`not a TaskCostBench line: ${t}`);
-    }
-    out.push({ executor: o.executor, tasks: o.tasks, nsPerTask: o.nsPerTask });
-  }
-  return out;
-}
-
-/**
- * Per executor (in first-seen order): the median ns/task over the rounds without and with the agent,
- * added = with − without, ratio = with / without. Pure.
- * @throws Error when an executor is missing from either side
- */
-export function agentCostRows(without: TaskCost[][], withAgent: TaskCost[][]): AgentCostRow[] {
-  const names = [...new Set([...without, ...withAgent].flat().map((c) => c.executor))];
-  return names.map((executor) => {
-    const pick = (runs: TaskCost[][], side: string) =>
-      runs.map((r, i) => {
-        const c = r.find((x) => x.executor === executor);
-        if (!c) throw new Error(`round ${i + 1} ${side} has no line for ${executor}`);
-        return c.nsPerTask;
-      });
-    const a = pick(without, 'without the agent');
-    const b = pick(withAgent, 'with the agent');
-    const pa = percentiles(a);
-    const pb = percentiles(b);
-    if (!pa || !pb) throw new Error(`no rounds for ${executor}`);
-    return {
-      executor,
-      rounds: Math.min(a.length, b.length),
-      withoutNs: pa.p50,
-      withNs: pb.p50,
-      addedNs: pb.p50 - pa.p50,
-      ratio: pb.p50 / pa.p50,
-      withoutRange: [pa.min, pa.max],
-      withRange: [pb.min, pb.max],
-    };
-  });
-}
 
 /** The table printed by the bench (a string; the caller prints). */
 export function formatAgentCost(rows: AgentCostRow[]): string {
@@ -128,26 +57,14 @@ async function main(): Promise<void> {
   if (!existsSync(jar)) fail(`${jar} does not exist: build it with \`JAVA_HOME=<a JDK 25> mvn -B -q -f sut/agent/pom.xml package\``);
   refuseJvmInTestTiers('bench:agent (starts JVMs)');
   const jdk = findJdk(25);
-  const java = join(jdk.home, 'bin', 'java');
   const log = (s: string) => { if (!json) process.stderr.write(`${s}\n`); };
   log(`JDK ${jdk.version} (${jdk.home}); ${rounds} rounds x 2 runs of ${tasks} tasks per executor`);
 
-  const run = async (agent: boolean): Promise<TaskCost[]> => {
-    const args = [...(agent ? [`-javaagent:${jar}=port=0`] : []), '-cp', jar, BENCH_CLASS, '--tasks', String(tasks)];
-    const { stdout } = await promisify(execFile)(java, args, { maxBuffer: 1 << 20, timeout: 600_000 });
-    return parseTaskCosts(stdout);
-  };
-  const without: TaskCost[][] = [];
-  const withAgent: TaskCost[][] = [];
-  for (let round = 1; round <= rounds; round++) {
-    const order = round % 2 === 1 ? [false, true] : [true, false];
-    for (const agent of order) {
-      const r = await run(agent);
-      (agent ? withAgent : without).push(r);
-      log(`round ${round} ${agent ? 'with   ' : 'without'}: ${r.map((c) => `${c.executor} ${c.nsPerTask} ns/task`).join(', ')}`);
-    }
-  }
-  const rows = agentCostRows(without, withAgent);
+  const cost = await measureAgentCost({
+    jdk, jar, rounds, tasks,
+    onRound: (round, agent, r) => log(`round ${round} ${agent ? 'with   ' : 'without'}: ${r.map((c) => `${c.executor} ${c.nsPerTask} ns/task`).join(', ')}`),
+  });
+  const rows = cost.rows;
   if (json) process.stdout.write(`${JSON.stringify({ jdk: jdk.version, tasks, rounds, rows }, null, 2)}\n`);
   else process.stdout.write(`${formatAgentCost(rows)}\n`);
 }

@@ -1,7 +1,9 @@
 /**
  * A target run (issue 32): measure a service vtbench did not build, per arm, level and repeat.
  *
- * Order: (a PostgreSQL for the target when asked) → per repeat, per arm: start the jar (tier
+ * Order: (a PostgreSQL and the mock LLM for the target when asked; {mockUrl}, {dbUrl}, … filled in
+ * the user's arguments) → (agent tier: the agent's own cost per task, TaskCostBench without and with
+ * it, once per run) → per repeat, per arm: start the jar (tier
  * `jar`/`agent`: JFR with the pinning events, a JMX port, the agent when asked) and its JMX sampler,
  * or take the arm's URL (black box: its actuator sampled when it answers) → warm-up → the alone
  * probe R(1) → each level, lowest first: a closed-loop cell, its samples, its JFR events, a thread
@@ -13,8 +15,9 @@
 import { mkdirSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runClosedLoop } from '../load/run.ts';
+import { runOpenLoop } from '../load/open-loop.ts';
 import { summarizeByRequest } from '../load/summarize.ts';
-import type { LoadOptions, LoadResult } from '../types/load.ts';
+import type { LoadOptions, LoadResult, OpenLoopOptions } from '../types/load.ts';
 import type { AgentCellSummary, AgentRecord, JmxSample, TargetArm, TargetCell, TargetManifest, TargetProbe, TargetRequest } from '../types/target.ts';
 import type { Jdk } from '../adapters/jvm/jdk.ts';
 import { writeJsonAtomic, writeGzJsonAtomic } from '../adapters/store/fsio.ts';
@@ -28,13 +31,21 @@ import { agentFlag, fetchAgentRecords } from '../adapters/target/agent-client.ts
 import { loadMixOf } from '../compute/target/mix.ts';
 import { pinEventsIn } from '../compute/target/pins.ts';
 import { agentCellSummary } from '../compute/target/agent.ts';
+import { cellThroughputRps } from '../compute/target/inference.ts';
 import { summarizeThreadDump } from '../adapters/jvm/threaddump.ts';
 import { freePort, startPostgres, findPgBinaries, type DbHandle } from '../adapters/db/postgres.ts';
+import { startMockProcess, type MockProcess } from '../adapters/process/mock-process.ts';
+import { measureAgentCost } from '../adapters/target/agent-cost.ts';
+import { fillPlaceholders } from '../compute/target/placeholders.ts';
 import { EXIT, VtbenchError } from '../types/errors.ts';
 import { readCpuTicks } from '../adapters/host/host.ts';
 
 /** How often a load phase checks that the target still lives, ms. */
 export const ALIVE_POLL_MS = 500;
+
+/** TaskCostBench rounds (each: one JVM without the agent, one with it) and timed tasks per executor, for a run's agent cost. */
+export const AGENT_COST_ROUNDS = 3;
+export const AGENT_COST_TASKS = 200_000;
 
 /** The header each measured request carries, `<worker>-<seq>`, for the agent's records. */
 export const REQUEST_ID_HEADER = 'x-vtbench-id';
@@ -63,8 +74,34 @@ export interface TargetRunOptions {
   signal?: AbortSignal;
 }
 
-function cellId(arm: string, level: number, repeat: number): string {
-  return `${arm}-c${level}-r${repeat}`;
+/** `<arm>-c<workers>-r<repeat>` (closed loop) or `<arm>-rate<req/s>-r<repeat>` (open loop). */
+export function targetCellId(mode: TargetManifest['mode'], arm: string, level: number, repeat: number): string {
+  return mode === 'open-loop' ? `${arm}-rate${level}-r${repeat}` : `${arm}-c${level}-r${repeat}`;
+}
+
+/**
+ * The options of one open-loop phase against `baseUrl`: arrivals at `ratePerS` for `durationS`, the
+ * mix's headers resolved from the environment now.
+ */
+function openLoopOptions(m: TargetManifest, baseUrl: string, ratePerS: number, durationS: number, timeoutMs: number, signal: AbortSignal): OpenLoopOptions {
+  const ol = m.openLoop!;
+  const first = m.mix.requests[0]!;
+  return {
+    url: baseUrl,
+    path: first.path,
+    method: 'GET',
+    mix: loadMixOf(m.mix.requests, process.env),
+    idHeader: REQUEST_ID_HEADER,
+    arrivalRatePerS: ratePerS,
+    durationS,
+    arrival: ol.arrival,
+    seed: ol.seed,
+    maxInFlight: ol.maxInFlight,
+    connectTimeoutMs: Math.min(timeoutMs, 10_000),
+    headersTimeoutMs: timeoutMs,
+    bodyTimeoutMs: timeoutMs,
+    signal,
+  };
 }
 
 /** The load options of one closed-loop phase against `baseUrl`, the mix's headers resolved from the environment now. */
@@ -138,6 +175,7 @@ export async function runTarget(o: TargetRunOptions): Promise<void> {
   const saveManifest = (): void => writeJsonAtomic(join(o.runDir, 'manifest.json'), m);
   saveManifest();
   let db: DbHandle | null = null;
+  let mock: MockProcess | null = null;
   const abort = new AbortController();
   const onAbort = (): void => abort.abort();
   o.signal?.addEventListener('abort', onAbort, { once: true });
@@ -160,9 +198,20 @@ export async function runTarget(o: TargetRunOptions): Promise<void> {
       };
       saveManifest();
     }
+    if (m.mock) {
+      o.log(`starting the mock LLM for the target (answers after ${m.mock.latencyMs} ms) …`);
+      mock = await startMockProcess({ port: await freePort(), latencyMs: m.mock.latencyMs, logFile: join(o.runDir, 'logs', 'mock.log'), signal: abort.signal });
+    }
+    fillDownstreams(o, db, mock);
+    if (m.tier === 'agent' && m.agentCost == null && o.jdk && o.agentJar) {
+      o.log(`measuring the agent's own cost per task (TaskCostBench, ${AGENT_COST_ROUNDS} rounds without and with it) …`);
+      m.agentCost = await measureAgentCost({ jdk: o.jdk, jar: o.agentJar, rounds: AGENT_COST_ROUNDS, tasks: AGENT_COST_TASKS, signal: abort.signal });
+      o.log(`  ${m.agentCost.rows.map((r) => `${r.executor} ${r.addedNs >= 0 ? '+' : ''}${r.addedNs.toFixed(0)} ns/task`).join(', ')}`);
+      saveManifest();
+    }
     for (let repeat = 1; repeat <= m.repeats; repeat++) {
       for (const arm of m.arms) {
-        const ids = m.levels.map((l) => cellId(arm.id, l, repeat));
+        const ids = m.levels.map((l) => targetCellId(m.mode, arm.id, l, repeat));
         if (ids.every((id) => existsSync(join(cellsDir, `${id}.json`)))) {
           done += ids.length;
           continue;
@@ -172,16 +221,16 @@ export async function runTarget(o: TargetRunOptions): Promise<void> {
           await warmAndProbe(o, rt, repeat, abort.signal);
           saveManifest();
           for (const level of m.levels) {
-            const id = cellId(arm.id, level, repeat);
+            const id = targetCellId(m.mode, arm.id, level, repeat);
             if (existsSync(join(cellsDir, `${id}.json`))) {
               done++;
               continue;
             }
             const eta = done === 0 ? '' : `, about ${Math.round((((Date.now() - started) / done) * (total - done)) / 60_000)} min left`;
-            o.log(`cell ${done + 1}/${total}: ${id} (${arm.label}, ${level} concurrent${eta})`);
+            o.log(`cell ${done + 1}/${total}: ${id} (${arm.label}, ${m.mode === 'open-loop' ? `${level} req/s offered for ${m.durationS} s` : `${level} concurrent`}${eta})`);
             const cell = await runTargetCell(o, rt, level, repeat, level === Math.max(...m.levels), abort.signal);
             done++;
-            o.log(`  ${id}: ${cell.summary.steadyStateThroughputRps?.toFixed(1) ?? '—'} req/s steady, P95 ${cell.summary.e2eMs?.p95.toFixed(1) ?? '—'} ms, ${cell.summary.count - cell.summary.ok} errors${cell.pins ? `, ${cell.pins.total} pinned` : ''}${cell.hostCpuBusyShare != null ? `, host CPU ${(cell.hostCpuBusyShare * 100).toFixed(0)} % busy` : ''}`);
+            o.log(`  ${id}: ${cellThroughputRps(cell.summary)?.toFixed(1) ?? '—'} req/s, P95 ${cell.summary.e2eMs?.p95.toFixed(1) ?? '—'} ms, ${cell.summary.count - cell.summary.ok} errors${cell.summary.openLoop?.unsent.inFlightCap ? `, ${cell.summary.openLoop.unsent.inFlightCap} not sent (in-flight cap)` : ''}${cell.pins ? `, ${cell.pins.total} pinned` : ''}${cell.hostCpuBusyShare != null ? `, host CPU ${(cell.hostCpuBusyShare * 100).toFixed(0)} % busy` : ''}`);
           }
         } finally {
           await stopArm(rt);
@@ -192,8 +241,27 @@ export async function runTarget(o: TargetRunOptions): Promise<void> {
     saveManifest();
   } finally {
     o.signal?.removeEventListener('abort', onAbort);
-    await db?.stop();
+    try {
+      await mock?.stop();
+    } finally {
+      await db?.stop();
+    }
   }
+}
+
+/**
+ * Replaces {mockUrl}, {dbUrl}, {dbUser}, {dbPassword} (src/compute/target/placeholders.ts) in the
+ * user's arguments, JVM flags and environment values once the downstreams have started (the CLI checked
+ * that each one used is provided). Mutates `o`; the manifest keeps the arguments as given (redacted).
+ */
+function fillDownstreams(o: TargetRunOptions, db: DbHandle | null, mock: MockProcess | null): void {
+  const values = {
+    ...(mock ? { mockUrl: mock.url } : {}),
+    ...(db ? { dbUrl: db.info.url, dbUser: db.target.user, dbPassword: db.target.password } : {}),
+  };
+  o.userArgs = o.userArgs.map((a) => fillPlaceholders(a, values));
+  o.jvmArgs = o.jvmArgs.map((a) => fillPlaceholders(a, values));
+  o.targetEnv = Object.fromEntries(Object.entries(o.targetEnv).map(([k, v]) => [k, fillPlaceholders(v, values)]));
 }
 
 async function startArm(o: TargetRunOptions, arm: TargetArm, repeat: number, signal: AbortSignal): Promise<ArmRuntime> {
@@ -244,7 +312,12 @@ async function stopArm(rt: ArmRuntime): Promise<void> {
 
 async function warmAndProbe(o: TargetRunOptions, rt: ArmRuntime, repeat: number, signal: AbortSignal): Promise<void> {
   const m = o.manifest;
-  if (m.warmupRequestsPerWorker > 0) {
+  if (m.mode === 'open-loop' && m.openLoop && m.openLoop.warmupS > 0) {
+    const rate = Math.max(...m.levels);
+    o.log(`  warm-up: ${rate} req/s for ${m.openLoop.warmupS} s (open loop)`);
+    const w = await watched(o, rt, signal, (s) => runOpenLoop(openLoopOptions(m, rt.baseUrl, rate, m.openLoop!.warmupS, o.timeoutMs, s)));
+    if ('died' in w) throw diedDuring(rt, 'the warm-up');
+  } else if (m.mode === 'closed-loop' && m.warmupRequestsPerWorker > 0) {
     const c = Math.max(...m.levels);
     o.log(`  warm-up: ${c} workers × ${m.warmupRequestsPerWorker} requests`);
     const w = await watched(o, rt, signal, (s) => runClosedLoop(loadOptions(m.mix.requests, rt.baseUrl, c, m.warmupRequestsPerWorker, o.timeoutMs, s)));
@@ -304,7 +377,7 @@ async function watched(o: TargetRunOptions, rt: ArmRuntime, signal: AbortSignal,
 
 async function runTargetCell(o: TargetRunOptions, rt: ArmRuntime, level: number, repeat: number, dumpThreads: boolean, signal: AbortSignal): Promise<TargetCell> {
   const m = o.manifest;
-  const id = cellId(rt.arm.id, level, repeat);
+  const id = targetCellId(m.mode, rt.arm.id, level, repeat);
   const cellsDir = join(o.runDir, 'cells');
   const startedAt = new Date();
   // the agent's buffer holds the warm-up's, the probe's and the last cell's records: drop them, so only this cell's ids can match
@@ -312,13 +385,15 @@ async function runTargetCell(o: TargetRunOptions, rt: ArmRuntime, level: number,
   const cpu0 = process.cpuUsage();
   const host0 = readCpuTicks();
   let dump: Promise<string | null> | null = null;
-  const opts = loadOptions(m.mix.requests, rt.baseUrl, level, m.requestsPerWorker, o.timeoutMs, signal);
+  const events = {
+    progress(d: number, t: number) {
+      if (dumpThreads && dump === null && rt.target && o.jdk && d >= t / 2) dump = takeDump(o, rt, id);
+    },
+  };
   const outcome = await watched(o, rt, signal, (s) =>
-    runClosedLoop({ ...opts, signal: s }, {
-      progress(d, t) {
-        if (dumpThreads && dump === null && rt.target && o.jdk && d >= t / 2) dump = takeDump(o, rt, id);
-      },
-    }),
+    m.mode === 'open-loop'
+      ? runOpenLoop(openLoopOptions(m, rt.baseUrl, level, m.durationS!, o.timeoutMs, s), events)
+      : runClosedLoop(loadOptions(m.mix.requests, rt.baseUrl, level, m.requestsPerWorker, o.timeoutMs, s), events),
   );
   if ('died' in outcome) {
     const failed = { id, reason: `the target died during the cell (${outcome.died})`, at: new Date().toISOString(), requestsBefore: outcome.partial?.summary.count ?? 0 };
@@ -361,7 +436,7 @@ async function runTargetCell(o: TargetRunOptions, rt: ArmRuntime, level: number,
   if (rt.agentPort !== null) {
     const recs: AgentRecord[] = await fetchAgentRecords(rt.agentPort).catch(() => []);
     writeGzJsonAtomic(join(cellsDir, `${id}.agent.json.gz`), recs);
-    agent = agentCellSummary(recs, r.records);
+    agent = agentCellSummary(recs, r.records, m.mode);
   }
   const dumpFile = dump === null ? null : await (dump as Promise<string | null>);
   const cell: TargetCell = {
@@ -369,7 +444,7 @@ async function runTargetCell(o: TargetRunOptions, rt: ArmRuntime, level: number,
     arm: rt.arm.id,
     level,
     repeat,
-    mode: 'closed-loop',
+    mode: m.mode,
     startedAt: startedAt.toISOString(),
     endedAt: new Date().toISOString(),
     t0EpochMs: t0,
@@ -383,7 +458,7 @@ async function runTargetCell(o: TargetRunOptions, rt: ArmRuntime, level: number,
     threadDump: dumpFile,
     agent,
   };
-  writeGzJsonAtomic(join(cellsDir, `${id}.requests.json.gz`), storedRequests(compactRequests(r.records)));
+  writeGzJsonAtomic(join(cellsDir, `${id}.requests.json.gz`), storedRequests(compactRequests(r.records, r.unsent)));
   writeGzJsonAtomic(join(cellsDir, `${id}.samples.json.gz`), window);
   writeJsonAtomic(join(cellsDir, `${id}.json`), cell);
   // measured now: an earlier failed attempt of this cell (a run continued with --run-id) is history, not a gap

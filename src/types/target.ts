@@ -83,6 +83,8 @@ export interface JmxSample {
   tomcat: { name: string; busy: number | null; threads: number | null; max: number | null; conns: number | null; maxConns: number | null }[];
   /** com.zaxxer.hikari:type=Pool (*) and type=PoolConfig (*) (needs spring.datasource.hikari.register-mbeans=true) */
   hikari: { pool: string; active: number | null; idle: number | null; pending: number | null; total: number | null; max: number | null }[];
+  /** the CPUs the JVM sees (actuator `system.cpu.count`, black box); absent/null when not read (jar tiers have TargetJvmInfo.availableProcessors) */
+  cpus?: number | null;
   /** how the sample was read: JMX (jar/agent tiers) or the service's actuator (black box) */
   source: 'jmx' | 'actuator';
 }
@@ -171,7 +173,7 @@ export interface TargetProbe {
 
 /** One measured cell of a target run, as stored in `cells/<id>.json`. */
 export interface TargetCell {
-  /** `<arm>-c<level>-r<repeat>` (closed loop) or `<arm>-r<rate>-r<repeat>` (open loop) */
+  /** `<arm>-c<level>-r<repeat>` (closed loop) or `<arm>-rate<rate>-r<repeat>` (open loop) */
   id: string;
   arm: string;
   /** closed loop: workers; open loop: arrivals per second */
@@ -216,6 +218,31 @@ export interface AgentCellSummary {
   byExecutor: Record<string, { tasks: number; waitMs: Percentiles | null; runMs: Percentiles | null }>;
 }
 
+/**
+ * What the agent adds to each task handed to an executor: `TaskCostBench` (sut/agent) without and with
+ * the agent, `rounds` times each, the order alternating; medians over rounds, ns per task.
+ */
+export interface AgentCost {
+  measuredAt: string;
+  jdk: string;
+  tasks: number;
+  rounds: number;
+  rows: AgentCostRow[];
+}
+
+/** One executor's row of AgentCost: medians over rounds, ns per task; ratio = with / without. */
+export interface AgentCostRow {
+  executor: string;
+  rounds: number;
+  withoutNs: number;
+  withNs: number;
+  addedNs: number;
+  ratio: number;
+  /** min and max over rounds, ns per task */
+  withoutRange: [number, number];
+  withRange: [number, number];
+}
+
 /** What a target run is: stored as `manifest.json` (`kind: 'target'`). */
 export interface TargetManifest {
   kind: 'target';
@@ -234,12 +261,18 @@ export interface TargetManifest {
   requestsPerWorker: number;
   /** open loop: the schedule's length per cell, s */
   durationS: number | null;
+  /** open loop: how arrivals are spaced, the Poisson seed, the most requests in flight (a send beyond it is refused and counted) and the warm-up at the highest rate, s; absent/null for closed loop */
+  openLoop?: { arrival: 'constant' | 'poisson'; seed: number; maxInFlight: number; warmupS: number } | null;
   warmupRequestsPerWorker: number;
   aloneProbeRequests: number;
   samplerIntervalMs: number;
   pinThresholdMs: number;
   /** a PostgreSQL vtbench started for the target (`--target-db postgres`), its version; null when none */
   db: { serverVersion: string } | null;
+  /** the mock LLM vtbench started for the target (`--target-mock`): its latency, ms; absent/null when none */
+  mock?: { latencyMs: number } | null;
+  /** agent tier: the agent's own cost per task, measured on this host at the run's start (absent in runs before it was measured) */
+  agentCost?: AgentCost | null;
   /** per arm id: the JVM the sampler saw (jar/agent), first repeat */
   jvm: Record<string, TargetJvmInfo>;
   host: { cpus: number; cpuModel: string; kernel: string; node: string };

@@ -1,8 +1,9 @@
 /**
  * `run.mjs target` end to end with real JVMs (issue 32): vtbench's own SUT jar, run as a service
  * vtbench did not build (`GET /bench/info`, no mock needed), through the jar tier with the agent:
- * cells, JFR counts, JMX samples, the agent's matched records, the report and the answer on stdout;
- * then the failure paths: a jar that never becomes ready (exit 6 with its log's tail), a target
+ * cells, JFR counts, JMX samples, the agent's matched records and its own cost, the report and the answer
+ * on stdout; a downstream vtbench starts (the mock LLM, `{mockUrl}`); then the failure paths (and a
+ * harness killed outright, whose target its watchdog stops): a jar that never becomes ready (exit 6 with its log's tail), a target
  * killed mid-cell (a failed cell, exit 6), a bad request file (refused before anything starts).
  */
 import { test } from 'node:test';
@@ -18,10 +19,11 @@ import type { TargetCell, TargetManifest } from '../../src/types/target.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Runs `npx zx run.mjs target …`; `onLine` sees each stderr line (and may kill things). */
-function target(args: string[], onLine: (l: string) => void = () => {}): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs `npx zx run.mjs target …`; `onLine` sees each stderr line (and may kill things); `onPid` gets the harness's pid. */
+function target(args: string[], onLine: (l: string) => void = () => {}, onPid: (pid: number) => void = () => {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const c = spawn(process.execPath, [join(ROOT, 'node_modules/zx/build/cli.js'), join(ROOT, 'run.mjs'), 'target', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (c.pid !== undefined) onPid(c.pid);
     let stdout = '';
     let stderr = '';
     let buf = '';
@@ -68,9 +70,45 @@ test('target, jar tier with the agent, against a real Spring Boot jar; then neve
       assert.equal(c.agent?.matched, c.level * 10, `${f}: every measured request matched by the agent, no more`);
       assert.ok(existsSync(join(run, 'cells', f.replace(/\.json$/, '.samples.json.gz'))));
     }
+    // the agent's own cost, measured at the run's start on this host, per executor the bench covers, and stated in the report
+    assert.deepEqual(m.agentCost?.rows.map((r) => r.executor).sort(), ['ThreadPoolExecutor(4)', 'VirtualThreadPerTaskExecutor']);
+    assert.ok(m.agentCost!.rows.every((r) => r.withoutNs > 0 && r.withNs > 0 && r.rounds === 3));
     const md = readFileSync(join(dir, 'report', 'ok', 'report.md'), 'utf8');
     assert.ok(md.indexOf('## Answer') >= 0 && md.indexOf('## Answer') < md.indexOf('## 1.'));
+    assert.match(md, /The agent's own cost, measured on this host at the start of this run/);
+    assert.match(md, /Per request the agent times [\d.]+ hand-offs|No executor's added cost stood out/);
     assert.ok(existsSync(join(dir, 'report', 'ok', 'zh', 'index.html')));
+  });
+
+  await t.test('a downstream vtbench starts: the mock LLM at {mockUrl}; the SUT\'s own Server-Timing read; the argument kept as given', async () => {
+    const llm = join(dir, 'llm.jsonl');
+    writeFileSync(llm, '{"name":"llm","method":"POST","path":"/api/benchmark/llm","body":{"prompt":"Say one word."}}\n'); // a JSON body: sent as application/json
+    const r = await target(['--target-jar', jar, '--target-jvm-arg=--enable-preview', '--requests', llm, '--runs-dir', join(dir, 'runs'), '--target-mock', '50', '--target-arg=--spring.ai.openai.base-url={mockUrl}/v1', '--arms', 'virtual', '--levels', '4', '--requests-per-worker', '5', '--warmup-requests', '1', '--alone-probe', '3', '--run-id', 'mock', '--no-report']);
+    assert.equal(r.code, 0, r.stderr);
+    const run = join(dir, 'runs', 'mock');
+    const m = JSON.parse(readFileSync(join(run, 'manifest.json'), 'utf8')) as TargetManifest;
+    assert.deepEqual(m.mock, { latencyMs: 50 });
+    assert.deepEqual(m.jar?.args, ['--spring.ai.openai.base-url={mockUrl}/v1']);
+    const c = JSON.parse(readFileSync(join(run, 'cells', 'virtual-c4-r1.json'), 'utf8')) as TargetCell;
+    assert.equal(c.summary.ok, 20, 'every call reached the mock and came back');
+    assert.ok((c.summary.e2eMs?.min ?? 0) >= 50, `no answer faster than the mock's 50 ms (min ${c.summary.e2eMs?.min})`);
+    assert.ok(c.summary.queueMs !== null && c.summary.execMs !== null, 'the SUT\'s Server-Timing (queue, exec) read from a service run as a target');
+    assert.ok(existsSync(join(run, 'logs', 'mock.log')), 'the mock\'s log kept with the run');
+  });
+
+  await t.test('open loop (--rates): arrivals on a schedule, cells named by rate, the agent matching the o-<i> ids', async () => {
+    const r = await target([...common, '--agent', '--arms', 'virtual', '--rates', '20,40', '--duration-s', '2', '--warmup-s', '1', '--arrival', 'constant', '--run-id', 'open', '--no-report']);
+    assert.equal(r.code, 0, r.stderr);
+    const run = join(dir, 'runs', 'open');
+    const m = JSON.parse(readFileSync(join(run, 'manifest.json'), 'utf8')) as TargetManifest;
+    assert.deepEqual({ mode: m.mode, levels: m.levels, d: m.durationS, ol: m.openLoop }, { mode: 'open-loop', levels: [20, 40], d: 2, ol: { arrival: 'constant', seed: 1, maxInFlight: 1000, warmupS: 1 } });
+    for (const rate of [20, 40]) {
+      const c = JSON.parse(readFileSync(join(run, 'cells', `virtual-rate${rate}-r1.json`), 'utf8')) as TargetCell;
+      assert.equal(c.mode, 'open-loop');
+      assert.equal(c.summary.openLoop?.scheduled, rate * 2, 'λ × duration arrivals scheduled');
+      assert.equal(c.summary.ok, rate * 2);
+      assert.equal(c.agent?.matched, rate * 2, 'every open-loop request matched by its o-<i> id');
+    }
   });
 
   await t.test('a jar that never becomes ready: exit 6 with the tail of its log', async () => {
@@ -105,6 +143,21 @@ test('target, jar tier with the agent, against a real Spring Boot jar; then neve
     assert.match(r.stderr, /recorded as a failed cell/);
     assert.ok(existsSync(join(dir, 'runs', 'killed', 'cells', 'platform-c2-r1.failed.json')));
     assert.ok(!existsSync(join(dir, 'runs', 'killed', 'cells', 'platform-c2-r1.json')));
+  });
+
+  await t.test('the harness killed outright (SIGKILL) mid-cell: the watchdog stops the target it started', async () => {
+    let pid: number | null = null;
+    let harness: number | null = null;
+    await target([...common, '--arms', 'platform', '--levels', '2', '--requests-per-worker', '200000', '--run-id', 'orphan'], (line) => {
+      const m = /ready in .* \(pid (\d+)/.exec(line);
+      if (m) pid = Number(m[1]);
+      if (/^cell 1\/1/.test(line) && harness !== null) setTimeout(() => process.kill(harness!, 'SIGKILL'), 1500);
+    }, (p) => (harness = p));
+    assert.ok(pid !== null, 'the target started');
+    const alive = (): boolean => existsSync(`/proc/${pid}`) && !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    const deadline = Date.now() + 20_000;
+    while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    assert.equal(alive(), false, `target pid ${pid} still runs 20 s after its harness was killed`);
   });
 
   await t.test('a bad request file: refused before anything starts, naming the line', async () => {

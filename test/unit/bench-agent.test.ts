@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { agentCostRows, formatAgentCost, parseTaskCosts } from '../../bench/agent.ts';
+import { formatAgentCost } from '../../bench/agent.ts';
+import { agentCostPerRequestNs, agentCostRows, costIsMeasured, handOffsPerRequest, parseTaskCosts } from '../../src/compute/target/agent-cost.ts';
 
 const WITHOUT = [
   '{"executor":"ThreadPoolExecutor(4)","tasks":200000,"nsPerTask":328.3}\n{"executor":"VirtualThreadPerTaskExecutor","tasks":200000,"nsPerTask":1236.0}\n',
@@ -47,4 +48,27 @@ test('agentCostRows: medians over rounds, added = with − without, ratio = with
 test('agentCostRows names the round that lacks an executor', () => {
   const broken = [parseTaskCosts('{"executor":"ThreadPoolExecutor(4)","tasks":1,"nsPerTask":1}')];
   assert.throws(() => agentCostRows(WITHOUT.slice(0, 1).map(parseTaskCosts), broken), /round 1 with the agent has no line for VirtualThreadPerTaskExecutor/);
+});
+
+test('costIsMeasured: only when every round with the agent is slower than every round without it', () => {
+  const [tpe, vt] = agentCostRows(WITHOUT.map(parseTaskCosts), WITH.map(parseTaskCosts));
+  assert.equal(costIsMeasured(tpe!), true); // 709.7 > 413
+  assert.equal(costIsMeasured(vt!), false); // 726.1 < 4080.5: inside the noise
+  // the same thread-pool rounds, one with-agent round as fast as the slowest without: no longer measured
+  const overlap = agentCostRows(WITHOUT.map(parseTaskCosts), WITH.map(parseTaskCosts).map((r, i) => (i === 1 ? r.map((c) => ({ ...c, nsPerTask: 413 })) : r)));
+  assert.equal(costIsMeasured(overlap[0]!), false);
+});
+
+test('agentCostPerRequestNs: hand-offs × the largest measured added cost; null when none is measured', () => {
+  const rows = agentCostRows(WITHOUT.map(parseTaskCosts), WITH.map(parseTaskCosts));
+  assert.ok(Math.abs((agentCostPerRequestNs(rows, 2) ?? 0) - 2 * 358.5) < 1e-9); // the VT row (+231.8) is noise, not counted
+  assert.equal(agentCostPerRequestNs(rows, 0), 0);
+  assert.equal(agentCostPerRequestNs(rows.filter((r) => !costIsMeasured(r)), 1), null);
+});
+
+test('handOffsPerRequest: the web-server task plus the executor tasks per matched request, the most of any cell', () => {
+  assert.equal(handOffsPerRequest([]), null);
+  assert.equal(handOffsPerRequest([{ matched: 0, byExecutor: { a: { tasks: 3 } } }]), null);
+  assert.equal(handOffsPerRequest([{ matched: 10, byExecutor: {} }]), 1);
+  assert.equal(handOffsPerRequest([{ matched: 10, byExecutor: { a: { tasks: 10 }, b: { tasks: 5 } } }, { matched: 4, byExecutor: { a: { tasks: 4 } } }]), 2.5);
 });

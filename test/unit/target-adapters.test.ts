@@ -10,7 +10,10 @@ import { pinEventsIn, topAppFrame } from '../../src/compute/target/pins.ts';
 import { parseSamplerLine, jmxFlags } from '../../src/adapters/target/jmx-sampler.ts';
 import { metricValue } from '../../src/adapters/target/actuator.ts';
 import { targetArgs } from '../../src/adapters/target/jar-process.ts';
-import { armsOf, parseLevels, redactArgs, targetEnvOf } from '../../src/cli/commands/target.ts';
+import { armsOf, parseLevels, redactArgs, targetCommand, targetEnvOf } from '../../src/cli/commands/target.ts';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { cpuSecondsOf } from '../../src/pipeline/target.ts';
 import { limitOf, HOST_CPU_FULL_SHARE } from '../../src/compute/target/limit.ts';
 import type { JmxSample } from '../../src/types/target.ts';
@@ -129,4 +132,42 @@ test("what limited an arm: a full host CPU comes after the target's own caps and
   const full = limitOf([cap], [use], 300, 1000, 0.99);
   assert.deepEqual([full.kind, full.alsoSaturated.map((c) => c.kind)], ['host-cpu', ['tomcat-threads']]);
   assert.equal(limitOf([cap], [use], 300, 1000, 0.9).kind, 'tomcat-threads');
+});
+
+test('target refuses, before anything starts, a placeholder without its downstream, {dbPassword} in an argument, --target-mock without a jar', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-target-ph-'));
+  try {
+    const requests = join(dir, 'r.jsonl');
+    writeFileSync(requests, '{"name":"llm","method":"POST","path":"/api/benchmark/llm","body":"{}"}\n');
+    const io = { stdout: { write: () => true }, stderr: { write: () => true } } as unknown as Parameters<typeof targetCommand>[1];
+    const base = { requests, targetJar: join(dir, 'no-such.jar'), runsDir: join(dir, 'runs') };
+    await assert.rejects(targetCommand({ ...base, targetArg: ['--spring.ai.openai.base-url={mockUrl}/v1'] }, io), /--target-arg --spring\.ai\.openai\.base-url=\{mockUrl\}\/v1: \{mockUrl\} needs --target-mock/);
+    await assert.rejects(targetCommand({ ...base, targetDb: 'postgres', targetArg: ['--spring.datasource.password={dbPassword}'] }, io), /--target-arg --spring\.datasource\.password=\*\*\*: \{dbPassword\} in an argument/);
+    await assert.rejects(targetCommand({ requests, url: ['http://127.0.0.1:1'], targetMock: '10' }, io), /--target-mock needs --target-jar/);
+    await assert.rejects(targetCommand({ ...base, targetMock: 'soon' }, io), /--target-mock soon: not an integer/);
+    // provided: passes the placeholder check and stops at the next one (the jar does not exist)
+    await assert.rejects(targetCommand({ ...base, targetMock: '10', targetArg: ['--x={mockUrl}'], targetDb: 'postgres', targetEnv: ['PW={dbPassword}'] }, io), /--target-jar .*no-such\.jar: no such file/);
+    assert.equal(existsSync(join(dir, 'runs')), false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('open loop options: --rates excludes --levels, open-loop flags need --rates, a bad arrival or rate is named', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-target-ol-'));
+  try {
+    const requests = join(dir, 'r.jsonl');
+    writeFileSync(requests, '{"name":"home","path":"/"}\n');
+    const io = { stdout: { write: () => true }, stderr: { write: () => true } } as unknown as Parameters<typeof targetCommand>[1];
+    const base = { requests, targetJar: join(dir, 'no-such.jar'), runsDir: join(dir, 'runs') };
+    await assert.rejects(targetCommand({ ...base, rates: '10', levels: '1' }, io), /--rates and --levels exclude each other/);
+    await assert.rejects(targetCommand({ ...base, durationS: '5', maxInFlight: '9' }, io), /--duration-s, --max-in-flight: open loop only/);
+    await assert.rejects(targetCommand({ ...base, rates: '10', arrival: 'bursty' }, io), /--arrival bursty: unknown/);
+    await assert.rejects(targetCommand({ ...base, rates: '10,x' }, io), /--rates 10,x: not a list of arrival rates/);
+    // valid open-loop options pass and stop at the missing jar
+    await assert.rejects(targetCommand({ ...base, rates: '50,10', durationS: '5', arrival: 'constant' }, io), /no-such\.jar: no such file/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.deepEqual(parseLevels('50,10,50', 'rates'), [10, 50]);
 });

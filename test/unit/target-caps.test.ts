@@ -107,3 +107,13 @@ test('a cell\'s samples are those in [t0, end]; repeats merge weighted by their 
   assert.deepEqual({ n: m.samples, share: m.saturatedShare, sat: m.saturated, max: m.busyMax }, { n: 10, share: 0.4, sat: false, max: 200 });
   assert.ok(Math.abs((m.busyMean as number) - 140) < 1e-9);
 });
+
+test("black box: the CPU cap from the actuator's system.cpu.count and process.cpu.time; without the count it stays unavailable", () => {
+  const top = [targetCell('s', 8, 1, 10, T0, { targetCpuS: 0.8 })]; // 160 requests, 5 ms of CPU each
+  const withCount = capsInventory({ arm: { virtualThreads: null }, samples: [jmxSample(T0, { source: 'actuator', cpus: 4 })], jvm: null, r1Ms: 10, topCells: top });
+  const cpu = find(withCount, 'cpu');
+  assert.deepEqual({ limit: cpu.limit, p: cpu.provenance, s: cpu.source }, { limit: 4, p: 'measured', s: 'actuator, cpu-time' });
+  assert.ok(Math.abs((cpu.boundRps as number) - 800) < 1e-9, String(cpu.boundRps));
+  const without = capsInventory({ arm: { virtualThreads: null }, samples: [jmxSample(T0, { source: 'actuator' })], jvm: null, r1Ms: 10, topCells: top });
+  assert.deepEqual({ p: find(without, 'cpu').provenance, b: find(without, 'cpu').boundRps }, { p: 'unavailable', b: null });
+});

@@ -20,6 +20,7 @@
  * ids 1..10,000, `user_id = id % 1000 + 1`, `status = 'PAID'`; created if absent, then checked.
  * SQL goes through `psql` from the same binaries (no npm client needed).
  */
+import { WATCHDOG_SCRIPT, startWatchdog, type Watchdog } from '../process/watchdog.ts';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
@@ -370,53 +371,21 @@ export async function startPostgres(o: StartPostgresOptions): Promise<DbHandle> 
 }
 
 /**
- * The watchdog's script (`sh -c <script> sh <pid> <marker> <root>`): `read` blocks on stdin, a pipe
- * whose write end only the harness holds (Node opens its fds close-on-exec, so no other child
- * inherits it). A line `keep` (the harness stops the server itself) ends the watchdog. End of file
- * means the harness is gone, however it died: then, if `/proc/<pid>/cmdline` still names `marker`
- * (the data directory; a reused pid is never touched, as `killIfOurs` in children.ts), SIGINT (fast
- * shutdown), up to 15 s for it to go, SIGKILL, and the data directory's parent `root` is removed.
+ * The watchdog's script (`sh -c <script> sh <pid> <marker> <root>`): src/adapters/process/watchdog.ts,
+ * with its defaults SIGINT (PostgreSQL's fast shutdown) and 15 s before SIGKILL; `root`, the data
+ * directory's parent, is removed once the server is gone.
  */
-export const PG_WATCHDOG_SCRIPT = [
-  'read -r cmd',
-  '[ "$cmd" = keep ] && exit 0',
-  'ours() { [ -r "/proc/$1/cmdline" ] && tr "\\000" " " < "/proc/$1/cmdline" | grep -qF -- "$2"; }',
-  'if ours "$1" "$2"; then',
-  '  kill -INT "$1" 2>/dev/null',
-  '  i=0; while ours "$1" "$2" && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done',
-  '  ours "$1" "$2" && kill -KILL "$1" 2>/dev/null',
-  'fi',
-  'rm -rf -- "$3"',
-].join('\n');
+export const PG_WATCHDOG_SCRIPT = WATCHDOG_SCRIPT;
 
 /** A running watchdog of an own PostgreSQL. */
-export interface PgWatchdog {
-  pid: number;
-  /** tell it the harness stops the server itself; it exits at once without touching anything */
-  disarm(): void;
-}
+export type PgWatchdog = Watchdog;
 
 /**
  * Start the watchdog that stops an own PostgreSQL (`pid`, whose command line contains `marker`)
- * and removes `root` when the harness dies without stopping it (see PG_WATCHDOG_SCRIPT). A `/bin/sh`
- * in its own process group (a terminal's Ctrl-C reaches the harness, which stops the server in
- * order); it does not keep the harness alive.
+ * and removes `root` when the harness dies without stopping it (src/adapters/process/watchdog.ts).
  */
 export function startPgWatchdog(pid: number, marker: string, root: string): PgWatchdog {
-  const child = spawn('/bin/sh', ['-c', PG_WATCHDOG_SCRIPT, 'vtbench-pg-watchdog', String(pid), marker, root], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
-  child.on('error', () => { /* no /bin/sh: nothing watches; the registry and --resume still do */ });
-  child.stdin!.on('error', () => { /* it exited first */ });
-  child.unref();
-  (child.stdin as unknown as { unref?: () => void }).unref?.();
-  let disarmed = false;
-  return {
-    pid: child.pid ?? -1,
-    disarm: () => {
-      if (disarmed) return;
-      disarmed = true;
-      child.stdin!.end('keep\n');
-    },
-  };
+  return startWatchdog(pid, { name: 'vtbench-pg-watchdog', marker, signal: 'INT', graceS: 15, removeDir: root });
 }
 
 /** SIGINT (fast shutdown), up to 15 s, then SIGKILL. */

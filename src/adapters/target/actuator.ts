@@ -23,6 +23,7 @@ export const ACTUATOR_METRICS = {
   threads: 'jvm.threads.live',
   cpuLoad: 'process.cpu.usage',
   cpuTime: 'process.cpu.time',
+  cpus: 'system.cpu.count',
   heap: 'jvm.memory.used?tag=area:heap',
 } as const;
 
@@ -97,6 +98,7 @@ export async function startActuatorSampler(o: { baseUrl: string; intervalMs: num
           vt: null,
           tomcat: v['tomcatBusy'] === null && v['tomcatMax'] === null ? [] : [{ name: 'tomcat', busy: v['tomcatBusy'] ?? null, threads: v['tomcatCurrent'] ?? null, max: v['tomcatMax'] ?? null, conns: v['tomcatConns'] ?? null, maxConns: v['tomcatMaxConns'] ?? null }],
           hikari: v['hikariActive'] === null && v['hikariMax'] === null ? [] : [{ pool: 'hikaricp', active: v['hikariActive'] ?? null, idle: v['hikariIdle'] ?? null, pending: v['hikariPending'] ?? null, total: v['hikariTotal'] ?? null, max: v['hikariMax'] ?? null }],
+          cpus: v['cpus'] ?? null,
           source: 'actuator',
         });
         const wait = o.intervalMs - (Date.now() - t);

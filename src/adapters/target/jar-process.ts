@@ -13,6 +13,7 @@ import { EXIT, VtbenchError } from '../../types/errors.ts';
 import { refuseJvmInTestTiers, type Jdk } from '../jvm/jdk.ts';
 import { stopChild, tailOf } from '../jvm/sut-process.ts';
 import { interruptedError } from '../jvm/build.ts';
+import { startWatchdog } from '../process/watchdog.ts';
 
 /** How often a starting target is asked whether it is ready, ms. */
 export const READY_POLL_MS = 500;
@@ -89,21 +90,29 @@ export async function startTargetJar(o: StartTargetOptions): Promise<TargetProce
   let spawnError: Error | null = null;
   child.once('error', (e) => (spawnError = e));
   const exitOf = (): string | null => (spawnError !== null ? `could not start (${(spawnError as Error).message})` : child.exitCode !== null ? `exit ${child.exitCode}` : child.signalCode !== null ? `signal ${child.signalCode}` : null);
-  const handle: TargetProcess = { pid: child.pid ?? -1, baseUrl, alive: () => exitOf() === null, exit: exitOf, stop: () => stopChild(child, 10_000) };
+  // detached (Ctrl-C reaches the harness, which stops it in order), so a harness killed outright would leave it
+  // running: a watchdog stops it then (SIGTERM, 10 s, SIGKILL), only while its command line still names the jar
+  const watchdog = child.pid !== undefined ? startWatchdog(child.pid, { name: 'vtbench-target-watchdog', marker: o.jar, signal: 'TERM', graceS: 10 }) : null;
+  const stop = async (graceMs: number): Promise<void> => {
+    watchdog?.disarm();
+    await stopChild(child, graceMs);
+  };
+  const handle: TargetProcess = { pid: child.pid ?? -1, baseUrl, alive: () => exitOf() === null, exit: exitOf, stop: () => stop(10_000) };
   const deadline = Date.now() + o.readyTimeoutMs;
   for (;;) {
     if (o.signal?.aborted) {
-      await stopChild(child, 1_000);
+      await stop(1_000);
       throw interruptedError('the target start');
     }
     const gone = exitOf();
     if (gone !== null) {
+      watchdog?.disarm();
       throw new VtbenchError(`the target (${o.jar}) ended before it was ready (${gone}); last lines of ${o.logFile}:\n${tailOf(o.logFile)}`, 'read the target log above; check --target-arg, --target-env and the database options', EXIT.notReady);
     }
     const status = await answers(baseUrl + o.readyPath);
     if (status !== null && status < 500) return handle;
     if (Date.now() > deadline) {
-      await stopChild(child, 5_000);
+      await stop(5_000);
       throw new VtbenchError(
         `the target was not ready within ${Math.round(o.readyTimeoutMs / 1000)} s (GET ${baseUrl}${o.readyPath} ${status === null ? 'did not answer' : `answered ${status}`}); last lines of ${o.logFile}:\n${tailOf(o.logFile)}`,
         'raise --ready-timeout-s, or check the target log above',

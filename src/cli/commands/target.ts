@@ -10,6 +10,7 @@ import { basename, join, resolve } from 'node:path';
 import os from 'node:os';
 import { EXIT, VtbenchError } from '../../types/errors.ts';
 import type { TargetArm, TargetManifest, TargetTier } from '../../types/target.ts';
+import { checkPlaceholders, type PlaceholderName } from '../../compute/target/placeholders.ts';
 import { readRequestFile } from '../../adapters/target/request-file.ts';
 import { findJdk, requireSutJdk } from '../../adapters/jvm/jdk.ts';
 import { buildSut } from '../../adapters/jvm/build.ts';
@@ -32,9 +33,16 @@ export interface TargetOpts {
   targetJvmArg?: string[];
   targetEnv?: string[];
   targetDb?: string;
+  targetMock?: string;
   arm?: string[];
   arms?: string;
   levels?: string;
+  rates?: string;
+  durationS?: string;
+  arrival?: string;
+  arrivalSeed?: string;
+  maxInFlight?: string;
+  warmupS?: string;
   requestsPerWorker?: string;
   warmupRequests?: string;
   aloneProbe?: string;
@@ -61,6 +69,11 @@ export const TARGET_DEFAULTS = {
   samplerIntervalMs: 250,
   readyTimeoutS: 180,
   timeoutS: 120,
+  durationS: 20,
+  arrival: 'poisson',
+  arrivalSeed: 1,
+  maxInFlight: 1000,
+  warmupS: 5,
 } as const;
 
 function int(v: string | undefined, def: number, flag: string, min = 1): number {
@@ -71,12 +84,15 @@ function int(v: string | undefined, def: number, flag: string, min = 1): number 
 }
 
 /**
- * The levels: a comma-separated list of positive integers, ascending.
- * @throws VtbenchError(EXIT.usage) naming --levels
+ * The levels (closed loop: clients) or rates (open loop: arrivals per second): a comma-separated list of
+ * positive integers, returned ascending without repeats.
+ * @throws VtbenchError(EXIT.usage) naming --levels or --rates
  */
-export function parseLevels(v: string): number[] {
+export function parseLevels(v: string, flag: 'levels' | 'rates' = 'levels'): number[] {
   const xs = v.split(',').map((s) => s.trim()).filter((s) => s !== '').map(Number);
-  if (xs.length === 0 || xs.some((x) => !Number.isInteger(x) || x < 1)) throw new VtbenchError(`--levels ${v}: not a list of concurrencies`, 'give --levels as whole numbers ≥ 1, e.g. --levels 1,10,50,100,200', EXIT.usage);
+  if (xs.length === 0 || xs.some((x) => !Number.isInteger(x) || x < 1)) {
+    throw new VtbenchError(`--${flag} ${v}: not a list of ${flag === 'levels' ? 'concurrencies' : 'arrival rates'}`, flag === 'levels' ? 'give --levels as whole numbers ≥ 1, e.g. --levels 1,10,50,100,200' : 'give --rates as whole arrivals per second ≥ 1, e.g. --rates 50,100,200', EXIT.usage);
+  }
   return [...new Set(xs)].sort((a, b) => a - b);
 }
 
@@ -166,9 +182,25 @@ export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
   // everything the user can get wrong is checked before anything starts
   const mix = readRequestFile(o.requests);
   const arms = armsOf(tier, o);
-  const levels = parseLevels(o.levels ?? TARGET_DEFAULTS.levels);
+  if (o.rates !== undefined && o.levels !== undefined) throw new VtbenchError('--rates and --levels exclude each other', 'give --levels (closed loop: concurrent clients) or --rates (open loop: arrivals per second)', EXIT.usage);
+  const openLoopOnly = (['durationS', 'arrival', 'arrivalSeed', 'maxInFlight', 'warmupS'] as const).filter((k) => o[k] !== undefined);
+  if (o.rates === undefined && openLoopOnly.length > 0) throw new VtbenchError(`${openLoopOnly.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}: open loop only`, 'add --rates <r1,r2,…> (arrivals per second) for an open-loop run, or drop them', EXIT.usage);
+  const mode: TargetManifest['mode'] = o.rates !== undefined ? 'open-loop' : 'closed-loop';
+  const levels = mode === 'open-loop' ? parseLevels(o.rates!, 'rates') : parseLevels(o.levels ?? TARGET_DEFAULTS.levels);
+  if (o.arrival !== undefined && o.arrival !== 'constant' && o.arrival !== 'poisson') throw new VtbenchError(`--arrival ${o.arrival}: unknown`, 'give --arrival poisson (exponential gaps, seeded) or constant (every 1/λ)', EXIT.usage);
+  const openLoop = mode === 'open-loop'
+    ? { arrival: (o.arrival ?? TARGET_DEFAULTS.arrival) as 'constant' | 'poisson', seed: int(o.arrivalSeed, TARGET_DEFAULTS.arrivalSeed, 'arrival-seed', 0), maxInFlight: int(o.maxInFlight, TARGET_DEFAULTS.maxInFlight, 'max-in-flight'), warmupS: int(o.warmupS, TARGET_DEFAULTS.warmupS, 'warmup-s', 0) }
+    : null;
   const env = targetEnvOf(o.targetEnv ?? [], process.env);
   if (o.targetDb !== undefined && o.targetDb !== 'postgres' && o.targetDb !== 'none') throw new VtbenchError(`--target-db ${o.targetDb}: unknown`, 'give --target-db postgres (vtbench starts one and passes POSTGRES_URL/USER/PASS and SPRING_DATASOURCE_*) or none', EXIT.usage);
+  if (o.targetMock !== undefined && tier === 'black-box') throw new VtbenchError('--target-mock needs --target-jar', 'vtbench passes the mock\'s address to a jar it starts ({mockUrl} in --target-arg); a running service (--url) was started with its own downstreams', EXIT.usage);
+  const mockLatencyMs = o.targetMock === undefined ? null : int(o.targetMock, 0, 'target-mock', 0);
+  const provided = new Set<PlaceholderName>([...(mockLatencyMs !== null ? ['mockUrl' as const] : []), ...(o.targetDb === 'postgres' ? ['dbUrl' as const, 'dbUser' as const, 'dbPassword' as const] : [])]);
+  checkPlaceholders([
+    ...(o.targetArg ?? []).map((value) => ({ option: `--target-arg ${redactArgs([value])[0]}`, value })),
+    ...(o.targetJvmArg ?? []).map((value) => ({ option: `--target-jvm-arg ${redactArgs([value])[0]}`, value })),
+    ...Object.entries(env.values).map(([name, value]) => ({ option: `--target-env ${name}`, value })),
+  ], provided);
   const jarPath = o.targetJar ? resolve(o.targetJar) : null;
   if (jarPath !== null && !existsSync(jarPath)) throw new VtbenchError(`--target-jar ${o.targetJar}: no such file`, 'give the path of your Spring Boot jar (e.g. target/app.jar after mvn package)', EXIT.usage);
   const runsDir = dirOption(o.runsDir, 'runs');
@@ -189,15 +221,17 @@ export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
     mix,
     arms,
     levels,
-    mode: 'closed-loop',
+    mode,
     repeats: int(o.repeats, TARGET_DEFAULTS.repeats, 'repeats'),
     requestsPerWorker: int(o.requestsPerWorker, TARGET_DEFAULTS.requestsPerWorker, 'requests-per-worker'),
-    durationS: null,
+    durationS: mode === 'open-loop' ? int(o.durationS, TARGET_DEFAULTS.durationS, 'duration-s') : null,
+    openLoop,
     warmupRequestsPerWorker: int(o.warmupRequests, TARGET_DEFAULTS.warmupRequests, 'warmup-requests', 0),
     aloneProbeRequests: int(o.aloneProbe, TARGET_DEFAULTS.aloneProbe, 'alone-probe', 0),
     samplerIntervalMs: int(o.samplerIntervalMs, TARGET_DEFAULTS.samplerIntervalMs, 'sampler-interval-ms', 50),
     pinThresholdMs: int(o.pinThresholdMs, TARGET_DEFAULTS.pinThresholdMs, 'pin-threshold-ms', 0),
     db: o.targetDb === 'postgres' ? { serverVersion: '' } : null,
+    mock: mockLatencyMs === null ? null : { latencyMs: mockLatencyMs },
     jvm: {},
     host: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown', kernel: os.release(), node: process.version },
     probes: [],
@@ -205,8 +239,8 @@ export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
     finishedAt: null,
   };
   if (existing) {
-    const now = { requestFile: mix.sha256, jar: manifest === existing && jarPath ? await sha256File(jarPath) : null, tier, arms: arms.map((a) => a.id).join(','), levels: levels.join(','), repeats: int(o.repeats, TARGET_DEFAULTS.repeats, 'repeats'), requestsPerWorker: int(o.requestsPerWorker, TARGET_DEFAULTS.requestsPerWorker, 'requests-per-worker') };
-    const was = { requestFile: existing.mix.sha256, jar: existing.jar?.sha256 ?? null, tier: existing.tier, arms: existing.arms.map((a) => a.id).join(','), levels: existing.levels.join(','), repeats: existing.repeats, requestsPerWorker: existing.requestsPerWorker };
+    const now = { requestFile: mix.sha256, jar: manifest === existing && jarPath ? await sha256File(jarPath) : null, tier, arms: JSON.stringify(arms.map((a) => [a.id, a.url, a.properties])), levels: levels.join(','), repeats: int(o.repeats, TARGET_DEFAULTS.repeats, 'repeats'), requestsPerWorker: int(o.requestsPerWorker, TARGET_DEFAULTS.requestsPerWorker, 'requests-per-worker'), mock: mockLatencyMs, mode, durationS: mode === 'open-loop' ? int(o.durationS, TARGET_DEFAULTS.durationS, 'duration-s') : null, openLoop: JSON.stringify(openLoop) };
+    const was = { requestFile: existing.mix.sha256, jar: existing.jar?.sha256 ?? null, tier: existing.tier, arms: JSON.stringify(existing.arms.map((a) => [a.id, a.url, a.properties])), levels: existing.levels.join(','), repeats: existing.repeats, requestsPerWorker: existing.requestsPerWorker, mock: existing.mock?.latencyMs ?? null, mode: existing.mode, durationS: existing.durationS, openLoop: JSON.stringify(existing.openLoop ?? null) };
     const diff = (Object.keys(now) as (keyof typeof now)[]).filter((k) => String(now[k]) !== String(was[k]));
     if (diff.length) throw new VtbenchError(`run ${runId} exists and was started with another ${diff.join(', ')}`, 'give the options it was started with to continue it (see its manifest.json), or choose another --run-id', EXIT.usage);
   }

@@ -1,18 +1,24 @@
 /**
  * The agent's per-request records of one cell, matched to the requests the load generator sent and
  * summarised (issue 32, tier `agent`). Pure. A record matches a measured request when its id is
- * `<worker>-<seq>` of a record of the cell (warm-up ids `w…` and probes never match).
+ * the id of a record of the cell (requestIdOf; warm-up ids `w…` and probes never match).
  */
 import { percentiles } from '../stats/percentiles.ts';
 import type { RequestRecord } from '../../types/load.ts';
 import type { AgentCellSummary, AgentRecord } from '../../types/target.ts';
 
+/** The id the load generator sent with a measured request: closed loop `<worker>-<seq>`, open loop `o-<seq>` (src/load/open-loop.ts). */
+export function requestIdOf(r: Pick<RequestRecord, 'worker' | 'seq'>, mode: 'closed-loop' | 'open-loop' = 'closed-loop'): string {
+  return mode === 'open-loop' ? `o-${r.seq}` : `${r.worker}-${r.seq}`;
+}
+
 /**
  * @param recs the agent's records drained after the cell (may hold records of earlier phases)
  * @param sent the cell's measured requests
+ * @param mode how the cell was driven (the ids differ: requestIdOf)
  */
-export function agentCellSummary(recs: readonly AgentRecord[], sent: readonly RequestRecord[]): AgentCellSummary {
-  const ids = new Set(sent.map((r) => `${r.worker}-${r.seq}`));
+export function agentCellSummary(recs: readonly AgentRecord[], sent: readonly RequestRecord[], mode: 'closed-loop' | 'open-loop' = 'closed-loop'): AgentCellSummary {
+  const ids = new Set(sent.map((r) => requestIdOf(r, mode)));
   const web: number[] = [];
   const service: number[] = [];
   const byExec = new Map<string, { wait: number[]; run: number[] }>();

@@ -94,14 +94,15 @@ export function capsInventory(input: CapsInput): Cap[] {
       ? { kind: 'carriers', name: null, limit: null, provenance: 'unavailable', source: 'VirtualThreadScheduler MBean not read', boundRps: null }
       : { kind: 'carriers', name: null, limit: par, provenance: 'measured', source: src, boundRps: boundOf(par, r1) });
   }
-  const cores = input.jvm && pos(input.jvm.availableProcessors) ? input.jvm.availableProcessors : null;
+  // the JVM's own count (jar tiers), else the actuator's system.cpu.count (black box)
+  const cores = input.jvm && pos(input.jvm.availableProcessors) ? input.jvm.availableProcessors : maxOf(samples.map((s) => s.cpus));
   const withCpu = input.topCells.filter((c) => c.targetCpuS !== null);
   const cpuS = withCpu.reduce((a, c) => a + (c.targetCpuS as number), 0);
   const ok = withCpu.reduce((a, c) => a + c.summary.ok, 0);
   const cpuPerReq = withCpu.length > 0 && ok > 0 && cpuS > 0 ? cpuS / ok : null;
   caps.push(cores === null
     ? { kind: 'cpu', name: null, limit: null, provenance: 'unavailable', source: 'JVM not sampled (black box)', boundRps: null }
-    : { kind: 'cpu', name: null, limit: cores, provenance: 'measured', source: cpuPerReq === null ? 'jvm' : 'jvm, cpu-time', boundRps: cpuPerReq === null ? null : cores / cpuPerReq });
+    : { kind: 'cpu', name: null, limit: cores, provenance: 'measured', source: `${input.jvm ? 'jvm' : 'actuator'}${cpuPerReq === null ? '' : ', cpu-time'}`, boundRps: cpuPerReq === null ? null : cores / cpuPerReq });
   caps.push({ kind: 'async-concurrency-limit', name: null, limit: null, provenance: 'unavailable', source: NOT_EXPOSED, boundRps: null });
   caps.push({ kind: 'http-client-dispatcher', name: null, limit: null, provenance: 'unavailable', source: NOT_EXPOSED, boundRps: null });
   return caps;

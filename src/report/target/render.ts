@@ -8,7 +8,8 @@
  * column of its own saying which. Every run string goes through `esc` (format.ts); header values of
  * the request mix are never printed, only their names. Pure: model and phrases in, Markdown out.
  */
-import type { Cap, Provenance, TargetCell } from '../../types/target.ts';
+import type { AgentCellSummary, Cap, Provenance, TargetCell } from '../../types/target.ts';
+import { agentCostPerRequestNs, costIsMeasured, handOffsPerRequest } from '../../compute/target/agent-cost.ts';
 import type { Percentiles } from '../../types/load.ts';
 import { KNEE_SLACK, meanOf, cellThroughputRps } from '../../compute/target/inference.ts';
 import { CPU_FULL_SHARE, SATURATED_SHARE } from '../../compute/target/caps.ts';
@@ -283,7 +284,7 @@ function agentSection(m: TargetReportModel, ph: Ph): string {
   const out = [`## ${ph('sec.agent').md}`, ''];
   const withAgent = m.cells.filter((c) => c.agent !== null);
   if (withAgent.length === 0) return [...out, ph('agent.none', { tier: m.manifest.tier }).md].join('\n');
-  out.push(ph('agent.intro').md, '');
+  out.push(ph('agent.intro').md, '', agentCostText(m, ph, withAgent.map((c) => c.agent!)), '');
   const rows: (string | Raw)[][] = [];
   const execRows: (string | Raw)[][] = [];
   for (const a of m.arms) {
@@ -298,6 +299,28 @@ function agentSection(m: TargetReportModel, ph: Ph): string {
   }
   out.push(table([ph('h.arm'), ph('h.level'), col(ph, 'matched', 'measured'), col(ph, 'webWait', 'measured'), col(ph, 'service', 'measured')], rows, ['l', 'r', 'r', 'r', 'r']).md);
   if (execRows.length) out.push('', `### ${ph('agent.executors').md}`, '', table([ph('h.arm'), ph('h.level'), ph('h.executor'), col(ph, 'tasks', 'measured'), col(ph, 'taskWait', 'measured'), col(ph, 'taskRun', 'measured')], execRows, ['l', 'r', 'l', 'r', 'r', 'r']).md);
+  return out.join('\n');
+}
+
+/**
+ * The agent's own cost (issue 32 tier 3), as this run measured it at its start: per executor the
+ * medians without and with the agent, and at most what it adds to one request (hand-offs × the
+ * largest measured added cost) beside R(1). A run made before the cost was measured per run says so.
+ */
+function agentCostText(m: TargetReportModel, ph: Ph, cells: readonly AgentCellSummary[]): string {
+  const cost = m.manifest.agentCost;
+  if (!cost) return ph('agent.costMissing').md;
+  const ns = (x: number): string => num(x, 0);
+  const rows = cost.rows.map((r) => [code(r.executor), ns(r.withoutNs), ns(r.withNs), `${r.addedNs >= 0 ? '+' : ''}${ns(r.addedNs)}`, `${ns(r.withoutRange[0])}–${ns(r.withoutRange[1])}`, `${ns(r.withRange[0])}–${ns(r.withRange[1])}`, costIsMeasured(r) ? ph('yes') : ph('no')]);
+  const out = [ph('agent.cost', { rounds: int(cost.rounds), tasks: int(cost.tasks), jdk: code(cost.jdk) }).md, '',
+    table([ph('h.executor'), col(ph, 'costWithout', 'measured'), col(ph, 'costWith', 'measured'), col(ph, 'costAdded', 'measured'), ph('h.costRangeWithout'), ph('h.costRangeWith'), ph('h.costMeasured')], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'l']).md, ''];
+  const hand = handOffsPerRequest(cells);
+  const perReq = hand === null ? null : agentCostPerRequestNs(cost.rows, hand);
+  const r1s = m.arms.map((a) => a.inference.r1Ms).filter((x): x is number => x !== null);
+  const r1 = r1s.length ? Math.min(...r1s) : null;
+  if (hand === null) return out.join('\n');
+  if (perReq === null) out.push(ph('agent.costNoise', { handOffs: num(hand, 1) }).md);
+  else out.push(ph('agent.costPerRequest', { handOffs: num(hand, 1), us: num(perReq / 1000, 2), share: r1 === null ? '—' : `${num((perReq / 1e6 / r1) * 100, 4)} %`, r1: ms(r1) }).md);
   return out.join('\n');
 }
 
@@ -324,7 +347,8 @@ function environmentSection(m: TargetReportModel, ph: Ph): string {
     [ph('env.jar'), mf.jar ? raw(`${code(mf.jar.path).md}, SHA-256 ${code(mf.jar.sha256).md}`) : '—'],
     [ph('env.db'), mf.db ? `PostgreSQL ${mf.db.serverVersion}` : '—'],
     [ph('env.load'), ph(mf.mode === 'open-loop' ? 'env.loadOpen' : 'env.loadClosed', { levels: mf.levels.map((l) => int(l)).join(', '), repeats: int(mf.repeats), perWorker: int(mf.requestsPerWorker), warmup: int(mf.warmupRequestsPerWorker), probe: int(mf.aloneProbeRequests), duration: mf.durationS === null ? '—' : num(mf.durationS, 0) })],
-    [ph('env.sampler'), ph('env.samplerValue', { interval: ms(mf.samplerIntervalMs), pin: ms(mf.pinThresholdMs) })],
+    [ph('env.mock'), mf.mock ? ph('env.mockValue', { latency: ms(mf.mock.latencyMs) }) : '—'],
+    [ph('env.sampler'), ph(mf.tier === 'black-box' ? 'env.samplerValueBlackBox' : 'env.samplerValue', { interval: ms(mf.samplerIntervalMs), pin: ms(mf.pinThresholdMs) })],
     [ph('env.time'), `${mf.createdAt} → ${mf.finishedAt ?? '—'}`],
   ];
   for (const a of mf.arms) {

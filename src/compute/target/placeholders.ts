@@ -1,0 +1,58 @@
+/**
+ * Placeholders for a target's downstreams (issue 32): vtbench can start the mock LLM
+ * (`--target-mock <latency-ms>`) and a PostgreSQL (`--target-db postgres`) for a service it did not
+ * build; the user's `--target-arg`, `--target-jvm-arg` and `--target-env NAME=VALUE` values name their
+ * addresses with `{mockUrl}`, `{dbUrl}`, `{dbUser}`, `{dbPassword}`, replaced when the downstream has
+ * started (its port is known only then). Pure.
+ *
+ * `{dbPassword}` is a secret: it may appear only in `--target-env` (the jar's environment), never in an
+ * argument, which `ps` shows to every local user for the whole run.
+ */
+import { EXIT, VtbenchError } from '../../types/errors.ts';
+
+/** The placeholders and what provides each. */
+export const PLACEHOLDERS = {
+  mockUrl: { needs: '--target-mock <latency-ms>', what: "the mock LLM's origin, e.g. http://127.0.0.1:40123 (OpenAI clients add /v1)" },
+  dbUrl: { needs: '--target-db postgres', what: 'the JDBC URL of the PostgreSQL vtbench started' },
+  dbUser: { needs: '--target-db postgres', what: "that database's user" },
+  dbPassword: { needs: '--target-db postgres', what: "that user's password (in --target-env only)" },
+} as const;
+
+export type PlaceholderName = keyof typeof PLACEHOLDERS;
+
+const PATTERN = /\{(mockUrl|dbUrl|dbUser|dbPassword)\}/g;
+
+/** The placeholder names used in `s`, in order of first use. */
+export function placeholdersIn(s: string): PlaceholderName[] {
+  return [...new Set([...s.matchAll(PATTERN)].map((m) => m[1] as PlaceholderName))];
+}
+
+/**
+ * Checks, before anything starts, that every placeholder used has its downstream asked for and that
+ * `{dbPassword}` is not in an argument.
+ * @param uses where each value came from (`--target-arg`, `--target-jvm-arg`, `--target-env NAME`) and the value
+ * @param provided the placeholders the run's options provide
+ * @throws VtbenchError(EXIT.usage) naming the option, the placeholder and the fix
+ */
+export function checkPlaceholders(uses: readonly { option: string; value: string }[], provided: ReadonlySet<PlaceholderName>): void {
+  for (const u of uses) {
+    for (const p of placeholdersIn(u.value)) {
+      if (p === 'dbPassword' && !u.option.startsWith('--target-env')) {
+        throw new VtbenchError(`${u.option}: {dbPassword} in an argument would show the password to every local user (ps)`, 'pass it in the environment instead: --target-env SPRING_DATASOURCE_PASSWORD={dbPassword} (or the variable your service reads)', EXIT.usage);
+      }
+      if (!provided.has(p)) throw new VtbenchError(`${u.option}: {${p}} needs ${PLACEHOLDERS[p].needs}`, `add ${PLACEHOLDERS[p].needs}, which provides ${PLACEHOLDERS[p].what}, or remove {${p}}`, EXIT.usage);
+    }
+  }
+}
+
+/**
+ * `s` with every placeholder replaced by its value.
+ * @throws Error when `s` uses a placeholder `values` lacks (checkPlaceholders refuses that earlier)
+ */
+export function fillPlaceholders(s: string, values: Partial<Record<PlaceholderName, string>>): string {
+  return s.replace(PATTERN, (_, name: PlaceholderName) => {
+    const v = values[name];
+    if (v === undefined) throw new Error(`{${name}} has no value: ${PLACEHOLDERS[name].needs} did not start`);
+    return v;
+  });
+}

@@ -1,0 +1,33 @@
+/**
+ * Placeholders for a target's downstreams (src/compute/target/placeholders.ts): which are used, the
+ * checks made before anything starts (a missing downstream, {dbPassword} in an argument) and the fill.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkPlaceholders, fillPlaceholders, placeholdersIn } from '../../src/compute/target/placeholders.ts';
+
+test('placeholdersIn finds each known placeholder once, in order, and ignores Spring ${…} and unknown names', () => {
+  assert.deepEqual(placeholdersIn('--x={dbUrl}&u={dbUser}&again={dbUrl}'), ['dbUrl', 'dbUser']);
+  assert.deepEqual(placeholdersIn('--a=${HOME} {other} {mockurl}'), []);
+});
+
+test('checkPlaceholders: a placeholder needs its downstream, naming the option and the flag that provides it', () => {
+  const db = new Set(['dbUrl', 'dbUser', 'dbPassword'] as const);
+  assert.doesNotThrow(() => checkPlaceholders([{ option: '--target-arg --spring.datasource.url={dbUrl}', value: '--spring.datasource.url={dbUrl}' }], db));
+  assert.throws(() => checkPlaceholders([{ option: '--target-arg --spring.ai.openai.base-url={mockUrl}', value: '--spring.ai.openai.base-url={mockUrl}' }], db),
+    (e: Error & { hint?: string }) => /--target-arg .*\{mockUrl\} needs --target-mock/.test(e.message) && /--target-mock/.test(e.hint ?? ''));
+  assert.doesNotThrow(() => checkPlaceholders([{ option: '--target-arg x', value: '--a={mockUrl}/v1' }], new Set(['mockUrl'] as const)));
+});
+
+test('checkPlaceholders: {dbPassword} only in --target-env, never in an argument ps shows', () => {
+  const db = new Set(['dbUrl', 'dbUser', 'dbPassword'] as const);
+  assert.doesNotThrow(() => checkPlaceholders([{ option: '--target-env SPRING_DATASOURCE_PASSWORD', value: '{dbPassword}' }], db));
+  assert.throws(() => checkPlaceholders([{ option: '--target-arg --spring.datasource.password=***', value: '--spring.datasource.password={dbPassword}' }], db), /\{dbPassword\} in an argument/);
+  assert.throws(() => checkPlaceholders([{ option: '--target-jvm-arg -Dpw=***', value: '-Dpw={dbPassword}' }], db), /\{dbPassword\} in an argument/);
+});
+
+test('fillPlaceholders replaces every use; a value missing is an error, not an empty string', () => {
+  assert.equal(fillPlaceholders('--u={mockUrl}/v1 --d={dbUrl}', { mockUrl: 'http://127.0.0.1:4000', dbUrl: 'jdbc:postgresql://127.0.0.1:5/t' }), '--u=http://127.0.0.1:4000/v1 --d=jdbc:postgresql://127.0.0.1:5/t');
+  assert.equal(fillPlaceholders('plain', {}), 'plain');
+  assert.throws(() => fillPlaceholders('{dbUser}', { mockUrl: 'x' }), /\{dbUser\} has no value/);
+});
