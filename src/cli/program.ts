@@ -239,6 +239,7 @@ function addTargetCommand(program: Command, chosen: Chosen): void {
     .option('--runs-dir <dir>', 'where runs go (default: out/runs/, ignored by git)')
     .option('--report-dir <dir>', 'where reports go (default: out/report/, ignored by git)')
     .option('--no-report', 'measure only')
+    .option('--thresholds <file>', 'after the run, check the rules of this JSON file (cells as <arm>@<level>, e.g. "virtual@200: e2e_p95 <= 500ms"); exit 9 when one is broken; read before anything starts')
     .option('--debug', 'print stack traces')
     .action((o: Opts) => {
       chosen.command = 'target';

@@ -1,15 +1,18 @@
-/** `run.mjs compare <runA> <runB>`: run B against the baseline run A. */
+/** `run.mjs compare <runA> <runB>`: run B against the baseline run A (two study runs, or two `target` runs: src/report/compare/target.ts). */
 import { resolve } from 'node:path';
 import type { Study } from '../../types/study.ts';
 import { EXIT, VtbenchError } from '../../types/errors.ts';
 import { checkWritable } from '../../adapters/host/prereq.ts';
 import { loadRun } from '../../report/load.ts';
 import { writeAll } from '../../report/write.ts';
-import { compareRuns, parseMinEffect } from '../../report/compare/model.ts';
+import { compareRuns, parseMinEffect, type Comparison } from '../../report/compare/model.ts';
+import { compareTargetRuns } from '../../report/compare/target.ts';
+import { isTargetRunDir, readTargetRun } from '../../report/target/load.ts';
+import { checkTargetCompare, checkTargetRules } from '../../report/thresholds/target.ts';
 import { parseAllowDiff } from '../../report/compare/guard.ts';
 import { renderCompareHtml, renderCompareJson, renderCompareMd } from '../../report/compare/render.ts';
 import type { Thresholds } from '../../report/thresholds/rules.ts';
-import { checkCompare, enforce } from '../../report/thresholds/check.ts';
+import { checkCompare, enforce, type RuleOutcome } from '../../report/thresholds/check.ts';
 import type { Io } from '../common.ts';
 
 /** What `compare` was given: the two run folders as typed, `--out` (null: none), `--json`, the loaded `--thresholds`, `--allow-diff` and `--min-effect` as typed (null: not given). */
@@ -35,10 +38,25 @@ export async function compareCommand({ runA, runB, out: outArg, json, thresholds
   const minEffectPct = minEffect == null ? undefined : parseMinEffect(minEffect);
   const dirA = resolve(process.cwd(), runA);
   const dirB = resolve(process.cwd(), runB);
-  const a = await loadRun(dirA, { studies });
-  const b = await loadRun(dirB, { studies });
-  const c = compareRuns(a, b, { allowDiff: allow, ...(minEffectPct === undefined ? {} : { minEffectPct }) });
-  const outcomes = thresholds ? checkCompare(thresholds, c, b) : null;
+  const opts = { allowDiff: allow, ...(minEffectPct === undefined ? {} : { minEffectPct }) };
+  const targets = [isTargetRunDir(dirA), isTargetRunDir(dirB)];
+  if (targets[0] !== targets[1]) {
+    throw new VtbenchError(`${targets[0] ? runA : runB} is a run of \`target\` (your own service) and ${targets[0] ? runB : runA} a study's run`, 'compare a target run with another target run of the same service (or two study runs)', EXIT.usage);
+  }
+  let c: Comparison;
+  let outcomes: RuleOutcome[] | null;
+  if (targets[0]) {
+    if (thresholds) checkTargetRules(thresholds);
+    const a = await readTargetRun(dirA);
+    const b = await readTargetRun(dirB);
+    c = compareTargetRuns(a, b, opts);
+    outcomes = thresholds ? checkTargetCompare(thresholds, c, b) : null;
+  } else {
+    const a = await loadRun(dirA, { studies });
+    const b = await loadRun(dirB, { studies });
+    c = compareRuns(a, b, opts);
+    outcomes = thresholds ? checkCompare(thresholds, c, b) : null;
+  }
   if (outArg) {
     const out = resolve(process.cwd(), outArg);
     await checkWritable(out, 'out');

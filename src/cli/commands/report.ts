@@ -1,23 +1,14 @@
 /** `run.mjs report [runDir]`: (re)write the report of a run, then check --thresholds against it. */
-import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { writeTargetReport } from '../../report/target/index.ts';
+import { isTargetRunDir, readTargetRun } from '../../report/target/load.ts';
+import { checkTargetRules, checkTargetRun } from '../../report/thresholds/target.ts';
+import { enforce } from '../../report/thresholds/check.ts';
 import { checkWritable } from '../../adapters/host/prereq.ts';
 import type { Thresholds } from '../../report/thresholds/rules.ts';
 import { checkRunThresholds, dirOption, studiesOf, type MainDeps } from '../context.ts';
 import { newestRun } from '../run-folder.ts';
 import type { Io } from '../common.ts';
-
-/** A run folder `run.mjs target` wrote (its manifest says `kind: 'target'`). */
-function isTargetRun(dir: string): boolean {
-  const f = join(dir, 'manifest.json');
-  if (!existsSync(f)) return false;
-  try {
-    return (JSON.parse(readFileSync(f, 'utf8')) as { kind?: unknown }).kind === 'target';
-  } catch {
-    return false;
-  }
-}
 
 /** What `report` was given: the run folder (null: the newest with results), the folders as typed. */
 export interface ReportArgs {
@@ -37,10 +28,12 @@ export async function reportCommand(a: ReportArgs, io: Io, deps: MainDeps): Prom
   const dir = a.runDir !== null ? resolve(process.cwd(), a.runDir) : newestRun(dirOption(a.runsDir, 'runs'), io);
   const reportDir = dirOption(a.reportDir, 'report');
   await checkWritable(reportDir, 'report-dir');
-  if (isTargetRun(dir)) {
-    // a run of `target` (your own service, src/report/target/): its own report, no thresholds of a study
+  if (isTargetRunDir(dir)) {
+    // a run of `target` (your own service, src/report/target/): its own report and its own rule check
+    if (a.thresholds) checkTargetRules(a.thresholds);
     const t = await writeTargetReport(dir, join(reportDir, basename(dir)));
     io.stdout.write(`${t.answerText}\n\nreport written: ${join(reportDir, basename(dir), 'index.html')}\n`);
+    if (a.thresholds) enforce(a.thresholds, checkTargetRun(a.thresholds, await readTargetRun(dir)), io.stderr, 'the report is written');
     return 0;
   }
   const r = await deps.report(dir, reportDir, a.lang, studiesOf(deps));

@@ -2,7 +2,8 @@
  * `run.mjs target`: measure a Spring Boot service vtbench did not build (issue 32). Resolves the
  * options into a TargetManifest (tier, arms, the request mix, levels), builds the agent jar when a
  * JVM tier needs it, runs the cells (src/pipeline/target.ts) and writes the report
- * (src/report/target/), then prints the answer on stdout.
+ * (src/report/target/), then prints the answer on stdout and checks `--thresholds` (run rules per
+ * `<arm>@<level>`, src/report/thresholds/target.ts; exit 9 when one is broken).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, createReadStream } from 'node:fs';
@@ -20,6 +21,10 @@ import { readJson } from '../../adapters/store/fsio.ts';
 import { runTarget } from '../../pipeline/target.ts';
 import { BUILT_IN_ARMS, virtualThreadsOfArmId } from '../../studies/target/arms.ts';
 import { writeTargetReport } from '../../report/target/index.ts';
+import { readTargetRun } from '../../report/target/load.ts';
+import { loadThresholds } from '../../report/thresholds/rules.ts';
+import { enforce } from '../../report/thresholds/check.ts';
+import { checkTargetRules, checkTargetRun } from '../../report/thresholds/target.ts';
 import type { Io } from '../common.ts';
 import { dirOption } from '../context.ts';
 
@@ -56,6 +61,7 @@ export interface TargetOpts {
   runsDir?: string;
   reportDir?: string;
   report?: boolean;
+  thresholds?: string;
 }
 
 /** Defaults of `target`, shown by --help. */
@@ -180,6 +186,8 @@ export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
   if (o.agent && !o.targetJar) throw new VtbenchError('--agent needs --target-jar', 'the agent is loaded into a JVM vtbench starts: give --target-jar', EXIT.usage);
   const tier: TargetTier = o.targetJar ? (o.agent ? 'agent' : 'jar') : 'black-box';
   // everything the user can get wrong is checked before anything starts
+  const thresholds = o.thresholds === undefined ? null : loadThresholds(resolve(o.thresholds));
+  if (thresholds) checkTargetRules(thresholds);
   const mix = readRequestFile(o.requests);
   const arms = armsOf(tier, o);
   if (o.rates !== undefined && o.levels !== undefined) throw new VtbenchError('--rates and --levels exclude each other', 'give --levels (closed loop: concurrent clients) or --rates (open loop: arrivals per second)', EXIT.usage);
@@ -271,10 +279,12 @@ export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
     process.off('SIGTERM', onSig);
   }
   io.stderr.write(`run written to ${runDir}\n`);
-  if (o.report === false) return EXIT.ok;
-  const reportDir = dirOption(o.reportDir, 'report');
-  const written = await writeTargetReport(runDir, join(reportDir, runId));
-  io.stdout.write(written.answerText + '\n');
-  io.stderr.write(`report: ${written.paths.find((f) => f.endsWith('index.html')) ?? join(reportDir, runId)}\n`);
+  if (o.report !== false) {
+    const reportDir = dirOption(o.reportDir, 'report');
+    const written = await writeTargetReport(runDir, join(reportDir, runId));
+    io.stdout.write(written.answerText + '\n');
+    io.stderr.write(`report: ${written.paths.find((f) => f.endsWith('index.html')) ?? join(reportDir, runId)}\n`);
+  }
+  if (thresholds) enforce(thresholds, checkTargetRun(thresholds, await readTargetRun(runDir)), io.stderr, o.report === false ? 'the run is written' : 'the run and its report are written');
   return EXIT.ok;
 }

@@ -182,11 +182,15 @@ function groups(run: LoadedRun, on: MatchOn): Map<string, { key: CellKey; cells:
 }
 
 function side(cells: readonly CellResult[], of: (c: CellResult) => number | null): Side {
+  return sideOf(cells.map(of));
+}
+
+/** One run's side of a metric from its per-repeat values (null or not finite: a repeat without a value). Pure. */
+export function sideOf(perRepeat: readonly (number | null | undefined)[]): Side {
   const values: number[] = [];
   let missing = 0;
-  for (const c of cells) {
-    const v = of(c);
-    if (v === null || !Number.isFinite(v)) missing++;
+  for (const v of perRepeat) {
+    if (v === null || v === undefined || !Number.isFinite(v)) missing++;
     else values.push(v);
   }
   const n = values.length;
@@ -230,8 +234,16 @@ function inconclusiveReasons(ci: [number, number], ciPct: [number, number] | nul
  */
 export function compareMetric(metric: CompareMetric, a: readonly CellResult[], b: readonly CellResult[], minEffectPct: number = DEFAULT_MIN_EFFECT_PCT): MetricComparison {
   const info = METRIC_INFO[metric];
-  const A = side(a, info.of);
-  const B = side(b, info.of);
+  return compareSides(metric, side(a, info.of), side(b, info.of), minEffectPct);
+}
+
+/**
+ * Compare one metric given each run's side (sideOf): Welch's interval, the verdict and the noise, as
+ * compareMetric does for a study's cells; used for target runs too (src/report/compare/target.ts).
+ * @param minEffectPct the minimum effect, % of A's mean
+ */
+export function compareSides(metric: CompareMetric, A: Side, B: Side, minEffectPct: number = DEFAULT_MIN_EFFECT_PCT): MetricComparison {
+  const info = METRIC_INFO[metric];
   const noisePct = A.cvPct !== null || B.cvPct !== null ? Math.max(A.cvPct ?? 0, B.cvPct ?? 0) : null;
   const base = { metric, label: info.label, unit: info.unit, better: info.better, a: A, b: B, minEffectPct };
   const w = welch(A.values, B.values, CONFIDENCE);
@@ -307,6 +319,11 @@ export function settingDifferences(a: LoadedRun, b: LoadedRun): string[] {
   return out;
 }
 
+/** The verdict every metric of a cell gets when the runs are not comparable. */
+export function notComparable(m: MetricComparison): MetricComparison {
+  return { ...m, verdict: 'not comparable', notSlower: false, reason: 'the runs differ in a setting that changes the bounds or the host (listed under "Not comparable")' };
+}
+
 function ref(run: LoadedRun): RunRef {
   return { runDir: run.runDir, runId: run.manifest.runId, study: run.manifest.options.study, profile: run.manifest.options.profile, status: run.manifest.status, gaps: [...run.gaps] };
 }
@@ -345,7 +362,7 @@ export function compareRuns(a: LoadedRun, b: LoadedRun, opts: CompareOptions = {
       ...ca.key,
       cellsA: ca.cells.map((c) => c.cellId),
       cellsB: cb.cells.map((c) => c.cellId),
-      metrics: comparable ? metrics : metrics.map((m) => ({ ...m, verdict: 'not comparable' as const, notSlower: false, reason: 'the runs differ in a setting that changes the bounds or the host (listed under "Not comparable")' })),
+      metrics: comparable ? metrics : metrics.map(notComparable),
     });
   }
   const onlyInB = [...gb.entries()].filter(([k]) => !ga.has(k)).map(([, g]) => g.key);

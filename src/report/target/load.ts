@@ -3,6 +3,7 @@
  * `cells/<id>.json` (TargetCell), `cells/<id>.samples.json` or `.samples.json.gz` (JmxSample[], the whole cell with some
  * before t0 and after its end), `threaddumps/<id>.summary.json` (ThreadDumpSummary).
  */
+import { readFileSync, existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -49,4 +50,15 @@ export async function readTargetRun(dir: string): Promise<TargetRunFiles> {
     if (f.endsWith('.summary.json')) dumps.set(f.slice(0, -'.summary.json'.length), JSON.parse(await readFile(join(dir, 'threaddumps', f), 'utf8')) as ThreadDumpSummary);
   }
   return { dir, manifest, cells, samples, dumps };
+}
+
+/** Whether `dir` is a run folder `run.mjs target` wrote (its manifest says `kind: 'target'`); false when unreadable. */
+export function isTargetRunDir(dir: string): boolean {
+  const f = join(dir, 'manifest.json');
+  if (!existsSync(f)) return false;
+  try {
+    return (JSON.parse(readFileSync(f, 'utf8')) as { kind?: unknown }).kind === 'target';
+  } catch {
+    return false;
+  }
 }

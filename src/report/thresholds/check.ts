@@ -85,7 +85,8 @@ function checkRunRule(index: number, text: string, r: RunRule, run: RunData): Ru
   });
 }
 
-function checkCompareRule(index: number, text: string, r: CompareRule, c: Comparison): RuleOutcome[] {
+/** One compare rule against a comparison: one outcome per matching cell (see the file comment). */
+export function checkCompareRule(index: number, text: string, r: CompareRule, c: Comparison): RuleOutcome[] {
   if (!c.comparable) {
     const blocking = c.guard.filter((d) => !d.allowed);
     const kinds = [...new Set(blocking.map((d) => d.kind))].join(',');
