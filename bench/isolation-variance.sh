@@ -4,9 +4,10 @@
 # bench/isolation-variance.ts. Each run is a normal, resumable run in <out>/runs; nothing else measures
 # meanwhile (one run at a time on this machine).
 #
-# LOAD=k starts k competing busy loops (one shell `while :; do :; done` each, unpinned, bounded by
-# `timeout` to the run's planned length + 10 min) beside every run and stops them, by pid, when the run
-# ends: the "competing CPU load" case. Default LOAD=0 (a quiet host).
+# LOAD=k starts k competing busy loops (one shell `while :; do :; done` each, unpinned, each bounded by
+# `timeout 1800`: a run longer than 30 min loses its load, longer than any quick run here) beside every
+# run and stops them (`kill` of the timeout's pid, which passes it on) when the run ends: the "competing
+# CPU load" case. Default LOAD=0 (a quiet host).
 #
 # usage: [LOAD=2] bash bench/isolation-variance.sh <out-dir> [runs-per-setting=5] [run options...]
 #   study 000 quick (default):   bash bench/isolation-variance.sh /tmp/iso-quiet 5

@@ -9,7 +9,7 @@
  * repeats) it prints the steady-state and whole-run throughput of each side and their difference (%),
  * and the queue wait vs execution split three ways: the SUT's own Server-Timing in the native run, the
  * same header in the target run, and the agent's timing of the task each request handed to the SUT's
- * executor (its first task on an executor other than Tomcat's), joined per request by the id the load
+ * executor (the request's first hand-off: waitDifferencesMs), joined per request by the id the load
  * generator sent (`<worker>-<seq>`): the median and P95 of |agent wait − the SUT's own queue wait|, µs.
  * Measures nothing itself; both runs are normal runs (docs/your-own-service.md gives the commands).
  * Percentiles: src/compute/stats/percentiles.ts (type 7).
@@ -28,13 +28,13 @@ import { failWith } from './lib/args.ts';
 
 const fail: (message: string) => never = (message) => failWith('target-agreement', message);
 
-/** Tomcat's own executor: its tasks are the web-server wait, not the SUT's hand-off. */
-const TOMCAT_EXECUTOR = /tomcat/i;
-
 /**
  * Per request id present on both sides: |agent wait − the SUT's own queue wait|, ms. `queue` maps
- * `<worker>-<seq>` to the SUT's Server-Timing queue (ms; null when absent); the agent's wait is its
- * first task on an executor that is not Tomcat's. Pure.
+ * `<worker>-<seq>` to the SUT's Server-Timing queue (ms; null when absent); the agent's wait is that of
+ * the request's first hand-off. The agent names executors by their simple class name, so Tomcat's
+ * `ThreadPoolExecutor` cannot be told from the SUT's by name; the first hand-off is the SUT's own
+ * because its controller submits the call to the SUT's executor before it returns the future that
+ * Tomcat's async dispatch then completes. Pure.
  */
 export function waitDifferencesMs(queue: ReadonlyMap<string, number | null>, agent: readonly AgentRecord[]): { diffs: number[]; executors: string[] } {
   const diffs: number[] = [];
@@ -42,7 +42,7 @@ export function waitDifferencesMs(queue: ReadonlyMap<string, number | null>, age
   for (const r of agent) {
     const q = queue.get(r.id);
     if (q === undefined || q === null) continue;
-    const t = r.tasks.find((x) => !TOMCAT_EXECUTOR.test(x.executor));
+    const t = r.tasks[0];
     if (!t) continue;
     executors.add(t.executor);
     diffs.push(Math.abs(t.waitNs / 1e6 - q));

@@ -6,7 +6,7 @@
  * it, once per run) → per repeat, per arm: start the jar (tier
  * `jar`/`agent`: JFR with the pinning events, a JMX port, the agent when asked) and its JMX sampler,
  * or take the arm's URL (black box: its actuator sampled when it answers) → warm-up → the alone
- * probe R(1) → each level, lowest first: a closed-loop cell, its samples, its JFR events, a thread
+ * probe R(1) → each level, lowest first: a closed-loop (or open-loop) cell, its samples, its JFR events, a thread
  * dump mid-cell at the highest level, the agent's records → stop. Every finished cell is written
  * atomically at once (`cells/<id>.json`, `.requests.json.gz`, `.samples.json.gz`); a run started again
  * with the same `--run-id` skips the cells it finds. A target that dies mid-cell gives a failed cell
@@ -38,6 +38,7 @@ import { startMockProcess, type MockProcess } from '../adapters/process/mock-pro
 import { measureAgentCost } from '../adapters/target/agent-cost.ts';
 import { fillPlaceholders } from '../compute/target/placeholders.ts';
 import { EXIT, VtbenchError } from '../types/errors.ts';
+import { interruptedError } from '../adapters/jvm/build.ts';
 import { readCpuTicks } from '../adapters/host/host.ts';
 
 /** How often a load phase checks that the target still lives, ms. */
@@ -47,7 +48,7 @@ export const ALIVE_POLL_MS = 500;
 export const AGENT_COST_ROUNDS = 3;
 export const AGENT_COST_TASKS = 200_000;
 
-/** The header each measured request carries, `<worker>-<seq>`, for the agent's records. */
+/** The header each measured request carries (closed loop `<worker>-<seq>`, open loop `o-<i>`; warm-up `w…`), for the agent's records. */
 export const REQUEST_ID_HEADER = 'x-vtbench-id';
 
 /** Everything a target run needs, resolved by the CLI (src/cli/commands/target.ts). */
@@ -164,8 +165,9 @@ interface ArmRuntime {
 
 /**
  * Runs every cell of `o.manifest` not already in `o.runDir/cells`.
- * @throws VtbenchError EXIT.notReady when the target does not start or dies in a cell (the failed
- *   cell is written first); interrupted on abort
+ * @throws VtbenchError EXIT.notReady when the target, its mock or its database does not start, or the
+ *   target dies in a cell (the failed cell is written first); interrupted on abort (also during the
+ *   agent's cost measurement, whose other failures are logged and leave `agentCost` unset)
  */
 export async function runTarget(o: TargetRunOptions): Promise<void> {
   const m = o.manifest;
@@ -203,11 +205,18 @@ export async function runTarget(o: TargetRunOptions): Promise<void> {
       mock = await startMockProcess({ port: await freePort(), latencyMs: m.mock.latencyMs, logFile: join(o.runDir, 'logs', 'mock.log'), signal: abort.signal });
     }
     fillDownstreams(o, db, mock);
-    if (m.tier === 'agent' && m.agentCost == null && o.jdk && o.agentJar) {
+    const cellsLeft = m.arms.some((a) => m.levels.some((l) => Array.from({ length: m.repeats }, (_, i) => i + 1).some((r) => !existsSync(join(cellsDir, `${targetCellId(m.mode, a.id, l, r)}.json`)))));
+    if (m.tier === 'agent' && m.agentCost == null && o.jdk && o.agentJar && cellsLeft) {
+      // measured beside the cells (not for a finished run continued later); a failure costs this figure only, never the run
       o.log(`measuring the agent's own cost per task (TaskCostBench, ${AGENT_COST_ROUNDS} rounds without and with it) …`);
-      m.agentCost = await measureAgentCost({ jdk: o.jdk, jar: o.agentJar, rounds: AGENT_COST_ROUNDS, tasks: AGENT_COST_TASKS, signal: abort.signal });
-      o.log(`  ${m.agentCost.rows.map((r) => `${r.executor} ${r.addedNs >= 0 ? '+' : ''}${r.addedNs.toFixed(0)} ns/task`).join(', ')}`);
-      saveManifest();
+      try {
+        m.agentCost = await measureAgentCost({ jdk: o.jdk, jar: o.agentJar, rounds: AGENT_COST_ROUNDS, tasks: AGENT_COST_TASKS, signal: abort.signal });
+        o.log(`  ${m.agentCost.rows.map((r) => `${r.executor} ${r.addedNs >= 0 ? '+' : ''}${r.addedNs.toFixed(0)} ns/task`).join(', ')}`);
+        saveManifest();
+      } catch (e) {
+        if (abort.signal.aborted) throw interruptedError('the agent\'s cost measurement');
+        o.log(`  the agent's cost was not measured (${(e as Error).message.split('\n')[0]}); the report says so`);
+      }
     }
     for (let repeat = 1; repeat <= m.repeats; repeat++) {
       for (const arm of m.arms) {
@@ -284,7 +293,7 @@ async function startArm(o: TargetRunOptions, arm: TargetArm, repeat: number, sig
   const logFile = join(o.runDir, 'logs', `target-${arm.id}-r${repeat}.log`);
   o.log(`starting the target for ${arm.label} (repeat ${repeat}) …`);
   const t0 = Date.now();
-  const target = await startTargetJar({ jdk, jar: m.jar!.path, port: o.port, jvmFlags: flags, properties: arm.properties, userArgs: o.userArgs, env: o.targetEnv, logFile, readyPath: m.mix.requests[0]!.path, readyTimeoutMs: o.readyTimeoutMs, signal });
+  const target = await startTargetJar({ jdk, jar: m.jar!.path, port: o.port, jvmFlags: flags, properties: arm.properties, userArgs: o.userArgs, env: o.targetEnv, logFile, readyPath: m.mix.requests[0]!.path, readyTimeoutMs: o.readyTimeoutMs, marker: jfrDir, signal });
   o.log(`  ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (pid ${target.pid}, log ${logFile})`);
   const sampler = startJmxSampler({ jdk, agentJar: o.agentJar!, jmxPort, targetPid: target.pid, intervalMs: m.samplerIntervalMs });
   try {

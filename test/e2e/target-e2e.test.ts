@@ -97,7 +97,8 @@ test('target, jar tier with the agent, against a real Spring Boot jar; then neve
   });
 
   await t.test('open loop (--rates): arrivals on a schedule, cells named by rate, the agent matching the o-<i> ids', async () => {
-    const r = await target([...common, '--agent', '--arms', 'virtual', '--rates', '20,40', '--duration-s', '2', '--warmup-s', '1', '--arrival', 'constant', '--run-id', 'open', '--no-report']);
+    const openCommon = common.filter((x, i) => x !== '--warmup-requests' && common[i - 1] !== '--warmup-requests'); // closed loop only: refused with --rates
+    const r = await target([...openCommon, '--agent', '--arms', 'virtual', '--rates', '20,40', '--duration-s', '2', '--warmup-s', '1', '--arrival', 'constant', '--run-id', 'open']);
     assert.equal(r.code, 0, r.stderr);
     const run = join(dir, 'runs', 'open');
     const m = JSON.parse(readFileSync(join(run, 'manifest.json'), 'utf8')) as TargetManifest;
@@ -109,6 +110,9 @@ test('target, jar tier with the agent, against a real Spring Boot jar; then neve
       assert.equal(c.summary.ok, rate * 2);
       assert.equal(c.agent?.matched, rate * 2, 'every open-loop request matched by its o-<i> id');
     }
+    const md = readFileSync(join(dir, 'report', 'open', 'report.md'), 'utf8');
+    assert.match(md, /open loop, arrival rates 20, 40 req\/s for 2 s \(constant arrivals, seed 1; at most 1,000 in flight; 1 s of warm-up/);
+    assert.match(md, /Open loop: the in-flight cap \(1,000 requests in flight\) refused no send\./);
   });
 
   await t.test('a jar that never becomes ready: exit 6 with the tail of its log', async () => {
@@ -154,10 +158,18 @@ test('target, jar tier with the agent, against a real Spring Boot jar; then neve
       if (/^cell 1\/1/.test(line) && harness !== null) setTimeout(() => process.kill(harness!, 'SIGKILL'), 1500);
     }, (p) => (harness = p));
     assert.ok(pid !== null, 'the target started');
-    const alive = (): boolean => existsSync(`/proc/${pid}`) && !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    const alive = (): boolean => {
+      try {
+        return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return false; // gone
+      }
+    };
     const deadline = Date.now() + 20_000;
     while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    assert.equal(alive(), false, `target pid ${pid} still runs 20 s after its harness was killed`);
+    const survived = alive();
+    if (survived) process.kill(pid!, 'SIGKILL'); // never leave it behind, even when the check fails
+    assert.equal(survived, false, `target pid ${pid} still ran 20 s after its harness was killed`);
   });
 
   await t.test('a bad request file: refused before anything starts, naming the line', async () => {

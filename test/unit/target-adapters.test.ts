@@ -145,6 +145,8 @@ test('target refuses, before anything starts, a placeholder without its downstre
     await assert.rejects(targetCommand({ ...base, targetDb: 'postgres', targetArg: ['--spring.datasource.password={dbPassword}'] }, io), /--target-arg --spring\.datasource\.password=\*\*\*: \{dbPassword\} in an argument/);
     await assert.rejects(targetCommand({ requests, url: ['http://127.0.0.1:1'], targetMock: '10' }, io), /--target-mock needs --target-jar/);
     await assert.rejects(targetCommand({ ...base, targetMock: 'soon' }, io), /--target-mock soon: not an integer/);
+    await assert.rejects(targetCommand({ requests, url: ['http://127.0.0.1:1'], targetDb: 'postgres' }, io), /--target-db postgres needs --target-jar/);
+    await assert.rejects(targetCommand({ ...base, targetMock: '10', arm: ['x:spring.ai.openai.base-url={mockUrl}'] }, io), /--arm x: spring\.ai\.openai\.base-url holds a placeholder/);
     // provided: passes the placeholder check and stops at the next one (the jar does not exist)
     await assert.rejects(targetCommand({ ...base, targetMock: '10', targetArg: ['--x={mockUrl}'], targetDb: 'postgres', targetEnv: ['PW={dbPassword}'] }, io), /--target-jar .*no-such\.jar: no such file/);
     assert.equal(existsSync(join(dir, 'runs')), false);
@@ -164,6 +166,7 @@ test('open loop options: --rates excludes --levels, open-loop flags need --rates
     await assert.rejects(targetCommand({ ...base, durationS: '5', maxInFlight: '9' }, io), /--duration-s, --max-in-flight: open loop only/);
     await assert.rejects(targetCommand({ ...base, rates: '10', arrival: 'bursty' }, io), /--arrival bursty: unknown/);
     await assert.rejects(targetCommand({ ...base, rates: '10,x' }, io), /--rates 10,x: not a list of arrival rates/);
+    await assert.rejects(targetCommand({ ...base, rates: '10', requestsPerWorker: '5', warmupRequests: '1' }, io), /--requests-per-worker, --warmup-requests: closed loop only/);
     // valid open-loop options pass and stop at the missing jar
     await assert.rejects(targetCommand({ ...base, rates: '50,10', durationS: '5', arrival: 'constant' }, io), /no-such\.jar: no such file/);
   } finally {

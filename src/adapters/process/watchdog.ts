@@ -7,9 +7,11 @@
  * order) runs WATCHDOG_SCRIPT: `read` blocks on stdin, a pipe whose write end only the harness holds
  * (Node opens its fds close-on-exec, so no other child inherits it). A line `keep` (the harness stops
  * the process itself) ends the watchdog. End of file means the harness is gone, however it died: then,
- * if `/proc/<pid>/cmdline` still contains `marker` (a reused pid is never touched, as `killIfOurs` in
- * children.ts), the signal, up to the grace period for it to go, SIGKILL, and `removeDir` is removed
- * when given.
+ * if `/proc/<pid>/cmdline` still contains `marker` (a string only this process's command line holds:
+ * a reused pid is not touched, as `killIfOurs` in children.ts; the moment between that check and the
+ * signal is a window sh cannot close), the signal, up to the grace period for it to go, SIGKILL, and
+ * `removeDir` is removed when given. Linux only (`/proc`, and `sleep 0.1`, which POSIX sleep need not
+ * accept).
  */
 import { spawn } from 'node:child_process';
 

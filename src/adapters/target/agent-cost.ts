@@ -8,7 +8,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Jdk } from '../jvm/jdk.ts';
+import { refuseJvmInTestTiers, type Jdk } from '../jvm/jdk.ts';
 import type { AgentCost } from '../../types/target.ts';
 import { agentCostRows, parseTaskCosts, type TaskCost } from '../../compute/target/agent-cost.ts';
 
@@ -17,9 +17,11 @@ export const TASK_COST_BENCH_CLASS = 'dev.vtbench.agent.bench.TaskCostBench';
 /**
  * @param o.jar the built agent jar (sut/agent/target/vtbench-agent.jar), which holds the bench too
  * @param o.onRound called after each JVM with its lines (for progress)
- * @throws Error when a JVM fails, times out (10 min) or prints no bench line; an AbortError when `signal` aborts
+ * @throws Error when a JVM fails, times out (10 min) or prints no bench line, or in a test tier that
+ *   refuses JVMs; an AbortError when `signal` aborts
  */
 export async function measureAgentCost(o: { jdk: Jdk; jar: string; rounds: number; tasks: number; signal?: AbortSignal; onRound?: (round: number, agent: boolean, costs: TaskCost[]) => void }): Promise<AgentCost> {
+  refuseJvmInTestTiers('the agent\'s TaskCostBench');
   const java = join(o.jdk.home, 'bin', 'java');
   const run = async (agent: boolean): Promise<TaskCost[]> => {
     const args = [...(agent ? [`-javaagent:${o.jar}=port=0`] : []), '-cp', o.jar, TASK_COST_BENCH_CLASS, '--tasks', String(o.tasks)];

@@ -40,6 +40,11 @@ export interface StartTargetOptions {
   /** a path that answers once the service is up (the first request of the mix) */
   readyPath: string;
   readyTimeoutMs: number;
+  /**
+   * a string on this start's command line and on no other process's (e.g. its JFR folder under the
+   * run): the watchdog signals the pid only while its command line still holds it; default the jar's path
+   */
+  marker?: string;
   signal?: AbortSignal;
 }
 
@@ -91,8 +96,8 @@ export async function startTargetJar(o: StartTargetOptions): Promise<TargetProce
   child.once('error', (e) => (spawnError = e));
   const exitOf = (): string | null => (spawnError !== null ? `could not start (${(spawnError as Error).message})` : child.exitCode !== null ? `exit ${child.exitCode}` : child.signalCode !== null ? `signal ${child.signalCode}` : null);
   // detached (Ctrl-C reaches the harness, which stops it in order), so a harness killed outright would leave it
-  // running: a watchdog stops it then (SIGTERM, 10 s, SIGKILL), only while its command line still names the jar
-  const watchdog = child.pid !== undefined ? startWatchdog(child.pid, { name: 'vtbench-target-watchdog', marker: o.jar, signal: 'TERM', graceS: 10 }) : null;
+  // running: a watchdog stops it then (SIGTERM, 10 s, SIGKILL), only while its command line still holds this start's marker
+  const watchdog = child.pid !== undefined ? startWatchdog(child.pid, { name: 'vtbench-target-watchdog', marker: o.marker ?? o.jar, signal: 'TERM', graceS: 10 }) : null;
   const stop = async (graceMs: number): Promise<void> => {
     watchdog?.disarm();
     await stopChild(child, graceMs);

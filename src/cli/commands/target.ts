@@ -11,7 +11,7 @@ import { basename, join, resolve } from 'node:path';
 import os from 'node:os';
 import { EXIT, VtbenchError } from '../../types/errors.ts';
 import type { TargetArm, TargetManifest, TargetTier } from '../../types/target.ts';
-import { checkPlaceholders, type PlaceholderName } from '../../compute/target/placeholders.ts';
+import { checkPlaceholders, placeholdersIn, type PlaceholderName } from '../../compute/target/placeholders.ts';
 import { readRequestFile } from '../../adapters/target/request-file.ts';
 import { findJdk, requireSutJdk } from '../../adapters/jvm/jdk.ts';
 import { buildSut } from '../../adapters/jvm/build.ts';
@@ -82,10 +82,10 @@ export const TARGET_DEFAULTS = {
   warmupS: 5,
 } as const;
 
-function int(v: string | undefined, def: number, flag: string, min = 1): number {
-  if (v === undefined) return def;
+function int(v: string | undefined, def: number | null, flag: string, min = 1): number {
+  if (v === undefined && def !== null) return def;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new VtbenchError(`--${flag} ${v}: not an integer ≥ ${min}`, `give --${flag} as a whole number (default ${def})`, EXIT.usage);
+  if (!Number.isInteger(n) || n < min) throw new VtbenchError(`--${flag} ${v}: not an integer ≥ ${min}`, `give --${flag} as a whole number${def === null ? '' : ` (default ${def})`}`, EXIT.usage);
   return n;
 }
 
@@ -191,8 +191,11 @@ export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
   const mix = readRequestFile(o.requests);
   const arms = armsOf(tier, o);
   if (o.rates !== undefined && o.levels !== undefined) throw new VtbenchError('--rates and --levels exclude each other', 'give --levels (closed loop: concurrent clients) or --rates (open loop: arrivals per second)', EXIT.usage);
+  const flag = (k: string): string => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
   const openLoopOnly = (['durationS', 'arrival', 'arrivalSeed', 'maxInFlight', 'warmupS'] as const).filter((k) => o[k] !== undefined);
-  if (o.rates === undefined && openLoopOnly.length > 0) throw new VtbenchError(`${openLoopOnly.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}: open loop only`, 'add --rates <r1,r2,…> (arrivals per second) for an open-loop run, or drop them', EXIT.usage);
+  if (o.rates === undefined && openLoopOnly.length > 0) throw new VtbenchError(`${openLoopOnly.map(flag).join(', ')}: open loop only`, 'add --rates <r1,r2,…> (arrivals per second) for an open-loop run, or drop them', EXIT.usage);
+  const closedLoopOnly = (['requestsPerWorker', 'warmupRequests'] as const).filter((k) => o[k] !== undefined);
+  if (o.rates !== undefined && closedLoopOnly.length > 0) throw new VtbenchError(`${closedLoopOnly.map(flag).join(', ')}: closed loop only (with --rates a cell lasts --duration-s and warms up for --warmup-s)`, 'drop them, or use --levels for a closed-loop run', EXIT.usage);
   const mode: TargetManifest['mode'] = o.rates !== undefined ? 'open-loop' : 'closed-loop';
   const levels = mode === 'open-loop' ? parseLevels(o.rates!, 'rates') : parseLevels(o.levels ?? TARGET_DEFAULTS.levels);
   if (o.arrival !== undefined && o.arrival !== 'constant' && o.arrival !== 'poisson') throw new VtbenchError(`--arrival ${o.arrival}: unknown`, 'give --arrival poisson (exponential gaps, seeded) or constant (every 1/λ)', EXIT.usage);
@@ -201,9 +204,14 @@ export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
     : null;
   const env = targetEnvOf(o.targetEnv ?? [], process.env);
   if (o.targetDb !== undefined && o.targetDb !== 'postgres' && o.targetDb !== 'none') throw new VtbenchError(`--target-db ${o.targetDb}: unknown`, 'give --target-db postgres (vtbench starts one and passes POSTGRES_URL/USER/PASS and SPRING_DATASOURCE_*) or none', EXIT.usage);
+  if (o.targetDb === 'postgres' && tier === 'black-box') throw new VtbenchError('--target-db postgres needs --target-jar', 'vtbench passes the database to a jar it starts; a running service (--url) was started with its own database', EXIT.usage);
   if (o.targetMock !== undefined && tier === 'black-box') throw new VtbenchError('--target-mock needs --target-jar', 'vtbench passes the mock\'s address to a jar it starts ({mockUrl} in --target-arg); a running service (--url) was started with its own downstreams', EXIT.usage);
-  const mockLatencyMs = o.targetMock === undefined ? null : int(o.targetMock, 0, 'target-mock', 0);
+  const mockLatencyMs = o.targetMock === undefined ? null : int(o.targetMock, null, 'target-mock', 0);
   const provided = new Set<PlaceholderName>([...(mockLatencyMs !== null ? ['mockUrl' as const] : []), ...(o.targetDb === 'postgres' ? ['dbUrl' as const, 'dbUser' as const, 'dbPassword' as const] : [])]);
+  for (const a of arms) {
+    const used = Object.entries(a.properties).filter(([, v]) => placeholdersIn(v).length > 0).map(([k]) => k);
+    if (used.length) throw new VtbenchError(`--arm ${a.id}: ${used.join(', ')} holds a placeholder`, 'an arm\'s properties are its own settings; pass a downstream\'s address once for every arm: --target-arg=--key={mockUrl}', EXIT.usage);
+  }
   checkPlaceholders([
     ...(o.targetArg ?? []).map((value) => ({ option: `--target-arg ${redactArgs([value])[0]}`, value })),
     ...(o.targetJvmArg ?? []).map((value) => ({ option: `--target-jvm-arg ${redactArgs([value])[0]}`, value })),
@@ -247,8 +255,8 @@ export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
     finishedAt: null,
   };
   if (existing) {
-    const now = { requestFile: mix.sha256, jar: manifest === existing && jarPath ? await sha256File(jarPath) : null, tier, arms: JSON.stringify(arms.map((a) => [a.id, a.url, a.properties])), levels: levels.join(','), repeats: int(o.repeats, TARGET_DEFAULTS.repeats, 'repeats'), requestsPerWorker: int(o.requestsPerWorker, TARGET_DEFAULTS.requestsPerWorker, 'requests-per-worker'), mock: mockLatencyMs, mode, durationS: mode === 'open-loop' ? int(o.durationS, TARGET_DEFAULTS.durationS, 'duration-s') : null, openLoop: JSON.stringify(openLoop) };
-    const was = { requestFile: existing.mix.sha256, jar: existing.jar?.sha256 ?? null, tier: existing.tier, arms: JSON.stringify(existing.arms.map((a) => [a.id, a.url, a.properties])), levels: existing.levels.join(','), repeats: existing.repeats, requestsPerWorker: existing.requestsPerWorker, mock: existing.mock?.latencyMs ?? null, mode: existing.mode, durationS: existing.durationS, openLoop: JSON.stringify(existing.openLoop ?? null) };
+    const now = { requestFile: mix.sha256, jar: manifest === existing && jarPath ? await sha256File(jarPath) : null, tier, arms: JSON.stringify(arms.map((a) => [a.id, a.url, a.properties])), levels: levels.join(','), repeats: int(o.repeats, TARGET_DEFAULTS.repeats, 'repeats'), requestsPerWorker: int(o.requestsPerWorker, TARGET_DEFAULTS.requestsPerWorker, 'requests-per-worker'), mock: mockLatencyMs, db: o.targetDb === 'postgres', mode, durationS: mode === 'open-loop' ? int(o.durationS, TARGET_DEFAULTS.durationS, 'duration-s') : null, openLoop: JSON.stringify(openLoop) };
+    const was = { requestFile: existing.mix.sha256, jar: existing.jar?.sha256 ?? null, tier: existing.tier, arms: JSON.stringify(existing.arms.map((a) => [a.id, a.url, a.properties])), levels: existing.levels.join(','), repeats: existing.repeats, requestsPerWorker: existing.requestsPerWorker, mock: existing.mock?.latencyMs ?? null, db: existing.db !== null, mode: existing.mode, durationS: existing.durationS, openLoop: JSON.stringify(existing.openLoop ?? null) };
     const diff = (Object.keys(now) as (keyof typeof now)[]).filter((k) => String(now[k]) !== String(was[k]));
     if (diff.length) throw new VtbenchError(`run ${runId} exists and was started with another ${diff.join(', ')}`, 'give the options it was started with to continue it (see its manifest.json), or choose another --run-id', EXIT.usage);
   }

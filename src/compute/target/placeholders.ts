@@ -2,8 +2,9 @@
  * Placeholders for a target's downstreams (issue 32): vtbench can start the mock LLM
  * (`--target-mock <latency-ms>`) and a PostgreSQL (`--target-db postgres`) for a service it did not
  * build; the user's `--target-arg`, `--target-jvm-arg` and `--target-env NAME=VALUE` values name their
- * addresses with `{mockUrl}`, `{dbUrl}`, `{dbUser}`, `{dbPassword}`, replaced when the downstream has
- * started (its port is known only then). Pure.
+ * addresses with `{mockUrl}` (the mock's origin, without `/v1`), `{dbUrl}`, `{dbUser}`, `{dbPassword}`,
+ * replaced when the downstream has started (its port is known only then). Pure. An `--arm`'s properties
+ * may not hold them (refused: use --target-arg).
  *
  * `{dbPassword}` is a secret: it may appear only in `--target-env` (the jar's environment), never in an
  * argument, which `ps` shows to every local user for the whole run.
@@ -12,7 +13,7 @@ import { EXIT, VtbenchError } from '../../types/errors.ts';
 
 /** The placeholders and what provides each. */
 export const PLACEHOLDERS = {
-  mockUrl: { needs: '--target-mock <latency-ms>', what: "the mock LLM's origin, e.g. http://127.0.0.1:40123 (OpenAI clients add /v1)" },
+  mockUrl: { needs: '--target-mock <latency-ms>', what: "the mock LLM's origin without /v1, e.g. http://127.0.0.1:40123 (write {mockUrl}/v1 where your client's base URL includes /v1)" },
   dbUrl: { needs: '--target-db postgres', what: 'the JDBC URL of the PostgreSQL vtbench started' },
   dbUser: { needs: '--target-db postgres', what: "that database's user" },
   dbPassword: { needs: '--target-db postgres', what: "that user's password (in --target-env only)" },
@@ -47,12 +48,12 @@ export function checkPlaceholders(uses: readonly { option: string; value: string
 
 /**
  * `s` with every placeholder replaced by its value.
- * @throws Error when `s` uses a placeholder `values` lacks (checkPlaceholders refuses that earlier)
+ * @throws VtbenchError(EXIT.usage) when `s` uses a placeholder `values` lacks (checkPlaceholders refuses that earlier)
  */
 export function fillPlaceholders(s: string, values: Partial<Record<PlaceholderName, string>>): string {
   return s.replace(PATTERN, (_, name: PlaceholderName) => {
     const v = values[name];
-    if (v === undefined) throw new Error(`{${name}} has no value: ${PLACEHOLDERS[name].needs} did not start`);
+    if (v === undefined) throw new VtbenchError(`{${name}} has no value: nothing started what ${PLACEHOLDERS[name].needs} starts`, `add ${PLACEHOLDERS[name].needs} (with --target-jar), or remove {${name}}`, EXIT.usage);
     return v;
   });
 }

@@ -228,8 +228,13 @@ function cellsSection(m: TargetReportModel, ph: Ph): string {
     return [code(c.id), arms.get(c.arm)?.arm.label ?? c.arm, int(c.level), int(c.repeat), rpsN(cellThroughputRps(c.summary)), ms(c.summary.e2eMs?.p50), ms(c.summary.e2eMs?.p95), ms(c.summary.e2eMs?.p99), `${int(errs)} / ${int(c.summary.count)}`, `${num(c.targetCpuS, 2)} / ${num(c.harnessCpuS, 2)}`, l ? limitWords(ph, l, 'short', bound) : '—', l ? ph(`tier.${l.provenance}`) : ph('tier.unavailable')];
   });
   const failed = m.manifest.failed.length === 0 ? [] : ['', ph('cells.failedIntro').md, '', table([ph('h.cell'), ph('h.reason')], m.manifest.failed.map((f) => [code(f.id), f.reason])).md];
+  // open loop: sends the in-flight cap refused are not requests, never hidden (src/load/open-loop.ts)
+  const refused = cells.filter((c) => (c.summary.openLoop?.unsent.inFlightCap ?? 0) > 0);
+  const openLoop = m.manifest.mode !== 'open-loop' ? [] : ['', refused.length === 0
+    ? ph('cells.unsentNone', { cap: int(m.manifest.openLoop?.maxInFlight) }).md
+    : ph('cells.unsent', { cap: int(m.manifest.openLoop?.maxInFlight), cells: refused.map((c) => `${code(c.id).md} ${int(c.summary.openLoop!.unsent.inFlightCap)} / ${int(c.summary.openLoop!.scheduled)}`).join(', ') }).md];
   return [
-    `## ${ph('sec.cells').md}`, '', ph('cells.intro').md, '',
+    `## ${ph('sec.cells').md}`, '', ph('cells.intro').md, ...openLoop, '',
     table([ph('h.cell'), ph('h.arm'), ph('h.level'), ph('h.repeat'), col(ph, 'throughput', 'measured'), col(ph, 'p50', 'measured'), col(ph, 'p95', 'measured'), col(ph, 'p99', 'measured'), col(ph, 'errors', 'measured'), col(ph, 'cpuS', 'measured'), ph('h.limit'), ph('h.limitTier')], rows, ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l']).md,
     ...failed,
   ].join('\n');
@@ -321,6 +326,7 @@ function agentCostText(m: TargetReportModel, ph: Ph, cells: readonly AgentCellSu
   if (hand === null) return out.join('\n');
   if (perReq === null) out.push(ph('agent.costNoise', { handOffs: num(hand, 1) }).md);
   else out.push(ph('agent.costPerRequest', { handOffs: num(hand, 1), us: num(perReq / 1000, 2), share: r1 === null ? '—' : `${num((perReq / 1e6 / r1) * 100, 4)} %`, r1: ms(r1) }).md);
+  out.push('', ph('agent.costWhen', { at: cost.measuredAt }).md);
   return out.join('\n');
 }
 
@@ -346,7 +352,7 @@ function environmentSection(m: TargetReportModel, ph: Ph): string {
     [ph('env.host'), `${mf.host.cpus} × ${mf.host.cpuModel}; ${mf.host.kernel}; Node ${mf.host.node}`],
     [ph('env.jar'), mf.jar ? raw(`${code(mf.jar.path).md}, SHA-256 ${code(mf.jar.sha256).md}`) : '—'],
     [ph('env.db'), mf.db ? `PostgreSQL ${mf.db.serverVersion}` : '—'],
-    [ph('env.load'), ph(mf.mode === 'open-loop' ? 'env.loadOpen' : 'env.loadClosed', { levels: mf.levels.map((l) => int(l)).join(', '), repeats: int(mf.repeats), perWorker: int(mf.requestsPerWorker), warmup: int(mf.warmupRequestsPerWorker), probe: int(mf.aloneProbeRequests), duration: mf.durationS === null ? '—' : num(mf.durationS, 0) })],
+    [ph('env.load'), ph(mf.mode === 'open-loop' ? 'env.loadOpen' : 'env.loadClosed', { levels: mf.levels.map((l) => int(l)).join(', '), repeats: int(mf.repeats), perWorker: int(mf.requestsPerWorker), warmup: int(mf.warmupRequestsPerWorker), probe: int(mf.aloneProbeRequests), duration: mf.durationS === null ? '—' : num(mf.durationS, 0), arrival: mf.openLoop?.arrival ?? '—', seed: int(mf.openLoop?.seed), cap: int(mf.openLoop?.maxInFlight), warmupS: int(mf.openLoop?.warmupS) })],
     [ph('env.mock'), mf.mock ? ph('env.mockValue', { latency: ms(mf.mock.latencyMs) }) : '—'],
     [ph('env.sampler'), ph(mf.tier === 'black-box' ? 'env.samplerValueBlackBox' : 'env.samplerValue', { interval: ms(mf.samplerIntervalMs), pin: ms(mf.pinThresholdMs) })],
     [ph('env.time'), `${mf.createdAt} → ${mf.finishedAt ?? '—'}`],
