@@ -134,13 +134,21 @@ test("what limited an arm: a full host CPU comes after the target's own caps and
   assert.equal(limitOf([cap], [use], 300, 1000, 0.9).kind, 'tomcat-threads');
 });
 
-test('target refuses, before anything starts, a placeholder without its downstream, {dbPassword} in an argument, --target-mock without a jar', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'vtbench-target-ph-'));
+/** Runs `fn` with a one-line request file, a silent Io and options naming a jar that does not exist (every refusal comes before it is looked for); removes the folder after. */
+async function withTargetOptions(line: string, fn: (t: { dir: string; requests: string; io: Parameters<typeof targetCommand>[1]; base: { requests: string; targetJar: string; runsDir: string } }) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-target-opts-'));
   try {
     const requests = join(dir, 'r.jsonl');
-    writeFileSync(requests, '{"name":"llm","method":"POST","path":"/api/benchmark/llm","body":"{}"}\n');
+    writeFileSync(requests, `${line}\n`);
     const io = { stdout: { write: () => true }, stderr: { write: () => true } } as unknown as Parameters<typeof targetCommand>[1];
-    const base = { requests, targetJar: join(dir, 'no-such.jar'), runsDir: join(dir, 'runs') };
+    await fn({ dir, requests, io, base: { requests, targetJar: join(dir, 'no-such.jar'), runsDir: join(dir, 'runs') } });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('target refuses, before anything starts, a placeholder without its downstream, {dbPassword} in an argument, --target-mock without a jar', async () => {
+  await withTargetOptions('{"name":"llm","method":"POST","path":"/api/benchmark/llm","body":"{}"}', async ({ dir, requests, io, base }) => {
     await assert.rejects(targetCommand({ ...base, targetArg: ['--spring.ai.openai.base-url={mockUrl}/v1'] }, io), /--target-arg --spring\.ai\.openai\.base-url=\{mockUrl\}\/v1: \{mockUrl\} needs --target-mock/);
     await assert.rejects(targetCommand({ ...base, targetDb: 'postgres', targetArg: ['--spring.datasource.password={dbPassword}'] }, io), /--target-arg --spring\.datasource\.password=\*\*\*: \{dbPassword\} in an argument/);
     await assert.rejects(targetCommand({ requests, url: ['http://127.0.0.1:1'], targetMock: '10' }, io), /--target-mock needs --target-jar/);
@@ -150,18 +158,11 @@ test('target refuses, before anything starts, a placeholder without its downstre
     // provided: passes the placeholder check and stops at the next one (the jar does not exist)
     await assert.rejects(targetCommand({ ...base, targetMock: '10', targetArg: ['--x={mockUrl}'], targetDb: 'postgres', targetEnv: ['PW={dbPassword}'] }, io), /--target-jar .*no-such\.jar: no such file/);
     assert.equal(existsSync(join(dir, 'runs')), false);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('open loop options: --rates excludes --levels, open-loop flags need --rates, a bad arrival or rate is named', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'vtbench-target-ol-'));
-  try {
-    const requests = join(dir, 'r.jsonl');
-    writeFileSync(requests, '{"name":"home","path":"/"}\n');
-    const io = { stdout: { write: () => true }, stderr: { write: () => true } } as unknown as Parameters<typeof targetCommand>[1];
-    const base = { requests, targetJar: join(dir, 'no-such.jar'), runsDir: join(dir, 'runs') };
+  await withTargetOptions('{"name":"home","path":"/"}', async ({ io, base }) => {
     await assert.rejects(targetCommand({ ...base, rates: '10', levels: '1' }, io), /--rates and --levels exclude each other/);
     await assert.rejects(targetCommand({ ...base, durationS: '5', maxInFlight: '9' }, io), /--duration-s, --max-in-flight: open loop only/);
     await assert.rejects(targetCommand({ ...base, rates: '10', arrival: 'bursty' }, io), /--arrival bursty: unknown/);
@@ -169,8 +170,6 @@ test('open loop options: --rates excludes --levels, open-loop flags need --rates
     await assert.rejects(targetCommand({ ...base, rates: '10', requestsPerWorker: '5', warmupRequests: '1' }, io), /--requests-per-worker, --warmup-requests: closed loop only/);
     // valid open-loop options pass and stop at the missing jar
     await assert.rejects(targetCommand({ ...base, rates: '50,10', durationS: '5', arrival: 'constant' }, io), /no-such\.jar: no such file/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
   assert.deepEqual(parseLevels('50,10,50', 'rates'), [10, 50]);
 });

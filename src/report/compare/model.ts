@@ -319,6 +319,29 @@ export function settingDifferences(a: LoadedRun, b: LoadedRun): string[] {
   return out;
 }
 
+/** A run's cells grouped by key (the match), each group's repeats in order. */
+export type CellGroups<C> = Map<string, { key: CellKey; cells: C[] }>;
+
+/**
+ * Match two runs' cell groups by key (A's order): the matched cells with their metrics (every
+ * verdict "not comparable" when the runs are not), and the groups of each run without a counterpart.
+ */
+export function matchGroups<C>(ga: CellGroups<C>, gb: CellGroups<C>, metricsOf: (a: C[], b: C[]) => MetricComparison[], idOf: (c: C) => string, comparable: boolean): { cells: CellComparison[]; onlyInA: CellKey[]; onlyInB: CellKey[] } {
+  const cells: CellComparison[] = [];
+  const onlyInA: CellKey[] = [];
+  for (const [k, ca] of ga) {
+    const cb = gb.get(k);
+    if (!cb) {
+      onlyInA.push(ca.key);
+      continue;
+    }
+    const metrics = metricsOf(ca.cells, cb.cells);
+    cells.push({ ...ca.key, cellsA: ca.cells.map(idOf), cellsB: cb.cells.map(idOf), metrics: comparable ? metrics : metrics.map(notComparable) });
+  }
+  const onlyInB = [...gb.entries()].filter(([k]) => !ga.has(k)).map(([, g]) => g.key);
+  return { cells, onlyInA, onlyInB };
+}
+
 /** The verdict every metric of a cell gets when the runs are not comparable. */
 export function notComparable(m: MetricComparison): MetricComparison {
   return { ...m, verdict: 'not comparable', notSlower: false, reason: 'the runs differ in a setting that changes the bounds or the host (listed under "Not comparable")' };
@@ -347,25 +370,7 @@ export function compareRuns(a: LoadedRun, b: LoadedRun, opts: CompareOptions = {
   const guard = guardDifferences(a.manifest, b.manifest, allowDiff);
   const comparable = guard.every((d) => d.allowed);
   const on: MatchOn = { study: !allowDiff.includes('study'), scenario: !allowDiff.includes('scenario') };
-  const ga = groups(a, on);
-  const gb = groups(b, on);
-  const cells: CellComparison[] = [];
-  const onlyInA: CellKey[] = [];
-  for (const [k, ca] of ga) {
-    const cb = gb.get(k);
-    if (!cb) {
-      onlyInA.push(ca.key);
-      continue;
-    }
-    const metrics = COMPARE_METRICS.map((m) => compareMetric(m, ca.cells, cb.cells, minEffectPct));
-    cells.push({
-      ...ca.key,
-      cellsA: ca.cells.map((c) => c.cellId),
-      cellsB: cb.cells.map((c) => c.cellId),
-      metrics: comparable ? metrics : metrics.map(notComparable),
-    });
-  }
-  const onlyInB = [...gb.entries()].filter(([k]) => !ga.has(k)).map(([, g]) => g.key);
+  const { cells, onlyInA, onlyInB } = matchGroups(groups(a, on), groups(b, on), (ca, cb) => COMPARE_METRICS.map((m) => compareMetric(m, ca, cb, minEffectPct)), (c) => c.cellId, comparable);
   return {
     kind: 'vtbench-compare', version: 2, method: compareMethod(minEffectPct), confidence: CONFIDENCE, minEffectPct, comparable, guard, allowDiff,
     a: ref(a), b: ref(b), cells, onlyInA, onlyInB, differences: settingDifferences(a, b),

@@ -17,7 +17,7 @@ import type { TargetCell, TargetManifest } from '../../types/target.ts';
 import type { GuardDifference, GuardKind } from './guard.ts';
 import { jdkMajor } from './guard.ts';
 import { cellThroughputRps } from '../../compute/target/inference.ts';
-import { COMPARE_METRICS, CONFIDENCE, DEFAULT_MIN_EFFECT_PCT, compareMethod, compareSides, notComparable, sideOf, type CellComparison, type CellKey, type CompareMetric, type CompareOptions, type Comparison, type RunRef } from './model.ts';
+import { COMPARE_METRICS, CONFIDENCE, DEFAULT_MIN_EFFECT_PCT, compareMethod, compareSides, matchGroups, sideOf, type CellGroups, type CellKey, type CompareMetric, type CompareOptions, type Comparison, type RunRef } from './model.ts';
 import type { TargetRunFiles } from '../target/load.ts';
 
 /** The study name a target run's cells carry in a Comparison. */
@@ -89,9 +89,9 @@ function refOf(r: TargetRunFiles): RunRef {
 }
 
 /** The measured cells of a run by (arm, level), repeats in order; failed cells left out. */
-function groupsOf(r: TargetRunFiles): Map<string, { key: CellKey; cells: TargetCell[] }> {
+function groupsOf(r: TargetRunFiles): CellGroups<TargetCell> {
   const failed = new Set(r.manifest.failed.map((f) => f.id));
-  const out = new Map<string, { key: CellKey; cells: TargetCell[] }>();
+  const out: CellGroups<TargetCell> = new Map();
   const order = (c: TargetCell): number => r.manifest.arms.findIndex((a) => a.id === c.arm) * 1e9 + c.level;
   for (const c of [...r.cells].filter((x) => !failed.has(x.id)).sort((x, y) => order(x) - order(y) || x.repeat - y.repeat)) {
     const k = JSON.stringify([c.arm, c.level]);
@@ -111,20 +111,8 @@ export function compareTargetRuns(a: TargetRunFiles, b: TargetRunFiles, opts: Co
   const minEffectPct = opts.minEffectPct ?? DEFAULT_MIN_EFFECT_PCT;
   const guard = targetGuardDifferences(a.manifest, b.manifest, allowDiff);
   const comparable = guard.every((d) => d.allowed);
-  const ga = groupsOf(a);
-  const gb = groupsOf(b);
-  const cells: CellComparison[] = [];
-  const onlyInA: CellKey[] = [];
-  for (const [k, ca] of ga) {
-    const cb = gb.get(k);
-    if (!cb) {
-      onlyInA.push(ca.key);
-      continue;
-    }
-    const metrics = COMPARE_METRICS.map((m) => compareSides(m, sideOf(ca.cells.map((c) => targetMetricOf(m, c))), sideOf(cb.cells.map((c) => targetMetricOf(m, c))), minEffectPct));
-    cells.push({ ...ca.key, cellsA: ca.cells.map((c) => c.id), cellsB: cb.cells.map((c) => c.id), metrics: comparable ? metrics : metrics.map(notComparable) });
-  }
-  const onlyInB = [...gb.entries()].filter(([k]) => !ga.has(k)).map(([, g]) => g.key);
+  const metricsOf = (ca: TargetCell[], cb: TargetCell[]) => COMPARE_METRICS.map((m) => compareSides(m, sideOf(ca.map((c) => targetMetricOf(m, c))), sideOf(cb.map((c) => targetMetricOf(m, c))), minEffectPct));
+  const { cells, onlyInA, onlyInB } = matchGroups(groupsOf(a), groupsOf(b), metricsOf, (c) => c.id, comparable);
   return {
     kind: 'vtbench-compare', version: 2, method: compareMethod(minEffectPct), confidence: CONFIDENCE, minEffectPct, comparable, guard, allowDiff,
     a: refOf(a), b: refOf(b), cells, onlyInA, onlyInB, differences: targetSettingDifferences(a.manifest, b.manifest),

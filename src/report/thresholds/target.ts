@@ -11,7 +11,7 @@
 import type { TargetCell } from '../../types/target.ts';
 import type { Comparison } from '../compare/model.ts';
 import { percentiles } from '../../compute/stats/percentiles.ts';
-import { cellThroughputRps } from '../../compute/target/inference.ts';
+import { targetMetricOf } from '../compare/target.ts';
 import { EXIT, VtbenchError } from '../../types/errors.ts';
 import { cellMatches, checkCompareRule, type RuleOutcome } from './check.ts';
 import { holds, isCompareRule, show, type RunMetric, type RunRule, type Thresholds } from './rules.ts';
@@ -38,13 +38,8 @@ export function checkTargetRules(t: Thresholds): void {
 
 /** The value of a run metric in one cell (one repeat); null when not computable. */
 export function targetCellValue(metric: RunMetric, c: TargetCell): number | null {
-  switch (metric) {
-    case 'throughput': return cellThroughputRps(c.summary);
-    case 'e2e_p50': return c.summary.e2eMs?.p50 ?? null;
-    case 'e2e_p95': return c.summary.e2eMs?.p95 ?? null;
-    case 'e2e_p99': return c.summary.e2eMs?.p99 ?? null;
-    case 'error_rate': return c.summary.count > 0 ? (c.summary.count - c.summary.ok) / c.summary.count : null;
-  }
+  if (metric === 'error_rate') return c.summary.count > 0 ? (c.summary.count - c.summary.ok) / c.summary.count : null;
+  return targetMetricOf(metric, c);
 }
 
 function checkTargetRunRule(index: number, text: string, r: RunRule, run: TargetRunFiles): RuleOutcome[] {
