@@ -32,7 +32,7 @@ export function analyseArm(arm: TargetArm, probes: readonly TargetProbe[], cells
   const mine = cells.filter((c) => c.arm === arm.id);
   const inCell = new Map(mine.map((c) => [c.id, samplesInCell(c, samplesByCell.get(c.id) ?? [])]));
   const top = inference.levels.length ? inference.levels[inference.levels.length - 1]!.level : null;
-  const caps = capsInventory({ arm, samples: [...inCell.values()].flat(), jvm, r1Ms: inference.r1Ms, topCells: mine.filter((c) => c.level === top) });
+  const caps = capsInventory({ arm, samples: [...inCell.values()].flat(), jvm, r1Ms: inference.r1MeanMs, topCells: mine.filter((c) => c.level === top) });
   const levels = inference.levels.map((stat) => {
     const uses = caps.map((cap) => mergeCapUses(stat.cellIds.map((id) => capUse(cap, inCell.get(id) ?? [])), cap));
     const shares = mine.filter((c) => stat.cellIds.includes(c.id)).map((c) => c.hostCpuBusyShare).filter((x): x is number => typeof x === 'number');

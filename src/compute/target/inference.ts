@@ -56,6 +56,16 @@ export function r1Ms(probes: readonly TargetProbe[], arm: string): number | null
   return medianOf(probes.filter((p) => p.arm === arm).map((p) => p.e2eMs?.p50 ?? null));
 }
 
+/**
+ * The mean alone response time of an arm, ms: the median over the arm's probes of their E2E mean.
+ * Little's law is about means (L = λW with W the mean time in the system), so N ≈ X_max × R(1), the
+ * offered-load bound c ÷ R(1) and a cap's k ÷ R(1) use this one; the knee, which compares medians,
+ * uses r1Ms. Null when no probe of the arm has a success.
+ */
+export function r1MeanMs(probes: readonly TargetProbe[], arm: string): number | null {
+  return medianOf(probes.filter((p) => p.arm === arm).map((p) => p.e2eMs?.mean ?? null));
+}
+
 /** One level of one arm, over its repeats. Rates in req/s, times in ms. */
 export interface TargetLevelStat {
   level: number;
@@ -80,14 +90,16 @@ export interface TargetLevelStat {
 /** What the client side says about one arm. */
 export interface ArmInference {
   arm: string;
-  /** R(1), ms (r1Ms) */
+  /** R(1), ms: the probes' median (r1Ms), what the knee compares with */
   r1Ms: number | null;
+  /** R(1), ms: the probes' mean (r1MeanMs), what Little's law takes (N, the offered-load bound, the caps' bounds) */
+  r1MeanMs: number | null;
   /** probes of the arm with a success */
   probes: number;
   /** the highest level mean throughput, req/s, and its level */
   xMaxRps: number | null;
   xMaxLevel: number | null;
-  /** N ≈ X_max × R(1) (Little's law), requests in the service at once; null without both */
+  /** N ≈ X_max × mean R(1) (Little's law), requests in the service at once; null without both */
   concurrencyN: number | null;
   /** the lowest level whose mean E2E P50 exceeds R(1) × (1 + KNEE_SLACK); null when none (or no R(1)) */
   kneeLevel: number | null;
@@ -97,6 +109,7 @@ export interface ArmInference {
 
 /**
  * The levels of one arm from its cells (failed cells are never cells, so they are not here).
+ * @param r1 the mean R(1), ms (r1MeanMs): the offered-load bound's denominator
  * @param mode the run's load model: the offered-load bound is level / R(1) in a closed loop, the level in an open one
  */
 export function levelStats(cells: readonly TargetCell[], arm: string, r1: number | null, mode: TargetCell['mode']): TargetLevelStat[] {
@@ -120,12 +133,13 @@ export function levelStats(cells: readonly TargetCell[], arm: string, r1: number
 }
 
 /**
- * The inference of one arm: R(1) from its probes, its levels, X_max (the highest level mean
- * throughput), N = X_max × R(1) s and the knee (KNEE_SLACK). Pure.
+ * The inference of one arm: R(1) from its probes (median and mean), its levels, X_max (the highest
+ * level mean throughput), N = X_max × mean R(1) s and the knee (median R(1), KNEE_SLACK). Pure.
  */
 export function inferArm(arm: string, probes: readonly TargetProbe[], cells: readonly TargetCell[], mode: TargetCell['mode']): ArmInference {
   const r1 = r1Ms(probes, arm);
-  const levels = levelStats(cells, arm, r1, mode);
+  const r1Mean = r1MeanMs(probes, arm);
+  const levels = levelStats(cells, arm, r1Mean, mode);
   let best: TargetLevelStat | null = null;
   for (const l of levels) if (l.throughputRps !== null && (best === null || l.throughputRps > (best.throughputRps as number))) best = l;
   const xMax = best?.throughputRps ?? null;
@@ -133,10 +147,11 @@ export function inferArm(arm: string, probes: readonly TargetProbe[], cells: rea
   return {
     arm,
     r1Ms: r1,
+    r1MeanMs: r1Mean,
     probes: probes.filter((p) => p.arm === arm && p.e2eMs !== null).length,
     xMaxRps: xMax,
     xMaxLevel: best?.level ?? null,
-    concurrencyN: xMax !== null && r1 !== null ? xMax * (r1 / 1000) : null,
+    concurrencyN: xMax !== null && r1Mean !== null ? xMax * (r1Mean / 1000) : null,
     kneeLevel: knee,
     levels,
   };

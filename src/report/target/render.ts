@@ -180,11 +180,11 @@ function mixSection(m: TargetReportModel, ph: Ph): string {
 function inferenceSection(m: TargetReportModel, ph: Ph): string {
   const rows = m.arms.map((a) => {
     const i = a.inference;
-    return [a.arm.label, ms(i.r1Ms), int(i.probes), rpsN(i.xMaxRps), i.xMaxLevel === null ? '—' : int(i.xMaxLevel), num(i.concurrencyN, 1), i.kneeLevel === null ? ph('knee.none') : int(i.kneeLevel)];
+    return [a.arm.label, ms(i.r1Ms), ms(i.r1MeanMs), int(i.probes), rpsN(i.xMaxRps), i.xMaxLevel === null ? '—' : int(i.xMaxLevel), num(i.concurrencyN, 1), i.kneeLevel === null ? ph('knee.none') : int(i.kneeLevel)];
   });
   return [
     `## ${ph('sec.inference').md}`, '', ph('inference.intro', { slack: pct(KNEE_SLACK * 100, 0) }).md, '',
-    table([ph('h.arm'), col(ph, 'r1', 'measured'), ph('h.probes'), col(ph, 'xMax', 'measured'), ph('h.xMaxLevel'), col(ph, 'n', 'inferred'), col(ph, 'knee', 'inferred')], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r']).md,
+    table([ph('h.arm'), col(ph, 'r1', 'measured'), col(ph, 'r1Mean', 'measured'), ph('h.probes'), col(ph, 'xMax', 'measured'), ph('h.xMaxLevel'), col(ph, 'n', 'inferred'), col(ph, 'knee', 'inferred')], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']).md,
   ].join('\n');
 }
 
