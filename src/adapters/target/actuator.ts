@@ -74,15 +74,18 @@ export async function startActuatorSampler(o: { baseUrl: string; intervalMs: num
     available = false;
   }
   let stopped = false;
+  let cpus: number | null = null;
   let loop: Promise<void> = Promise.resolve();
   if (available) {
     loop = (async () => {
       while (!stopped) {
         const t = Date.now();
-        const names = Object.entries(ACTUATOR_METRICS);
+        // system.cpu.count is a constant: asked for until it answers, then not again (one request less per sample)
+        const names = Object.entries(ACTUATOR_METRICS).filter(([k]) => k !== 'cpus' || cpus === null);
         const bodies = await Promise.all(names.map(([, n]) => get(n)));
         const v: Record<string, number | null> = {};
         names.forEach(([k], i) => (v[k] = metricValue(bodies[i])));
+        cpus ??= v['cpus'] ?? null;
         const cpuUnit = baseUnit(bodies[names.findIndex(([k]) => k === 'cpuTime')]);
         const cpuNs = v['cpuTime'] === null || v['cpuTime'] === undefined ? null : cpuUnit === 'seconds' ? v['cpuTime'] * 1e9 : cpuUnit === 'milliseconds' ? v['cpuTime'] * 1e6 : v['cpuTime'];
         samples.push({
@@ -98,7 +101,7 @@ export async function startActuatorSampler(o: { baseUrl: string; intervalMs: num
           vt: null,
           tomcat: v['tomcatBusy'] === null && v['tomcatMax'] === null ? [] : [{ name: 'tomcat', busy: v['tomcatBusy'] ?? null, threads: v['tomcatCurrent'] ?? null, max: v['tomcatMax'] ?? null, conns: v['tomcatConns'] ?? null, maxConns: v['tomcatMaxConns'] ?? null }],
           hikari: v['hikariActive'] === null && v['hikariMax'] === null ? [] : [{ pool: 'hikaricp', active: v['hikariActive'] ?? null, idle: v['hikariIdle'] ?? null, pending: v['hikariPending'] ?? null, total: v['hikariTotal'] ?? null, max: v['hikariMax'] ?? null }],
-          cpus: v['cpus'] ?? null,
+          cpus,
           source: 'actuator',
         });
         const wait = o.intervalMs - (Date.now() - t);
