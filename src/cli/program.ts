@@ -216,7 +216,7 @@ function addTargetCommand(program: Command, chosen: Chosen): void {
     .option('--target-jvm-arg <flag>', 'a JVM flag for the jar, before vtbench\'s own (repeatable), e.g. --target-jvm-arg=--enable-preview or --target-jvm-arg=-Xmx2g', collect)
     .option('--target-env <NAME[=VALUE]>', 'an environment variable for the jar (repeatable); NAME alone copies it from your environment, so a secret never reaches the command line', collect)
     .option('--target-db <postgres|none>', 'postgres: vtbench starts a PostgreSQL for the target and passes POSTGRES_URL/USER/PASS and SPRING_DATASOURCE_URL/USERNAME/PASSWORD; {dbUrl}, {dbUser} (and {dbPassword} in --target-env only) name them in your own options (default: none)')
-    .option('--target-mock <latency-ms>', 'with --target-jar: vtbench starts its mock LLM (OpenAI-compatible, answering after latency-ms) for the target; {mockUrl} in --target-arg/--target-env is its origin, e.g. --target-arg=--spring.ai.openai.base-url={mockUrl}')
+    .option('--target-mock <latency-ms>', 'with --target-jar: vtbench starts its mock LLM (OpenAI-compatible, answering after latency-ms) for the target; {mockUrl} in --target-arg, --target-jvm-arg or --target-env is its origin without /v1, e.g. --target-arg=--spring.ai.openai.base-url={mockUrl}/v1')
     .option('--arms <list>', 'with --target-jar: the built-in arms to run (default: platform,virtual)')
     .option('--arm <id:key=value,…>', 'with --target-jar: an arm of your own, its Spring properties (repeatable)', collect)
     .option('--levels <list>', `closed-loop concurrencies, ascending (default: ${d.levels})`)

@@ -116,7 +116,7 @@ export interface PinEvents {
 
 /** One request the agent (tier 3) saw, keyed by the id the load generator sent. */
 export interface AgentRecord {
-  /** the `x-vtbench-id` header: `<worker>-<seq>` */
+  /** the `x-vtbench-id` header: closed loop `<worker>-<seq>`, open loop `o-<i>` (src/compute/target/agent.ts requestIdOf) */
   id: string;
   /** submit → start of the web-server task that served it, ns; null when not seen */
   webWaitNs: number | null;
