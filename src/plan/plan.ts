@@ -279,9 +279,10 @@ export function formatExecutor(e: ExecutorSpec): string {
 export function formatPlan(o: ResolvedOptions, plan: Plan, runDir: string): string {
   if (plan.workersPerRun === 0 && plan.cells.length > 0 && plan.cells[0]!.cellId.includes('-rate')) return formatOpenLoopPlan(o, plan, runDir);
   const lines: string[] = [];
-  lines.push(`vtbench plan — study ${o.study}, profile ${o.profile}, scenario ${o.scenario}`);
-  lines.push(`  variants: ${o.variantSpecs.map((v) => `${v.id} (${formatExecutor(v.executor)})`).join('; ')}`);
   const perScenario = o.variantSpecs.some((v) => v.scenario !== undefined);
+  // with per-variant scenarios (study 002) the run's own scenario is not what the cells measure: name them below
+  lines.push(`vtbench plan — study ${o.study}, profile ${o.profile}, ${perScenario ? 'each variant its own scenario' : `scenario ${o.scenario}`}`);
+  lines.push(`  variants: ${o.variantSpecs.map((v) => `${v.id} (${formatExecutor(v.executor)})`).join('; ')}`);
   lines.push(`  ${perScenario ? '' : `levels ${o.levels.join(', ')}; ${o.requestsPerWorker} req/worker; `}${o.repeats} repeat(s); start ${o.start}${o.start === 'ramp' ? ` over ${o.rampMs} ms` : ''}`);
   if (perScenario) {
     // variants with their own scenarios (study 002): each scenario's L, levels and requests per worker

@@ -237,3 +237,12 @@ test('study definitions: profile names are slugs, a profile names only the study
   // the study and the profile are named, not --variants
   assert.throws(() => resolveOptions(bad, 'v1.2', {}), (e: unknown) => e instanceof Error && !(e instanceof VtbenchError) && /^study toy: .*profile Tiny Run: variants name 'nope'/.test(e.message));
 });
+
+test('a plan whose variants bring their own scenarios (study 002) does not name the run default scenario in its header', () => {
+  const s002 = STUDIES.find((s) => s.id === '002')!;
+  const o = resolveOptions(s002, 'quick', { variants: 'cpu-pool-200,cpu-virtual', levels: '30' });
+  const text = formatPlan(o, makePlan(o, s002), 'runs/x');
+  assert.match(text, /^vtbench plan — study 002, profile quick, each variant its own scenario$/m);
+  assert.doesNotMatch(text.split('\n')[0]!, new RegExp(`scenario ${o.scenario}`));
+  assert.match(text, /scenario cpu-fib: L /);
+});
