@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { percentiles } from '../src/compute/stats/percentiles.ts';
+import { requestIdOf } from '../src/compute/target/agent.ts';
 import { requestsFromFile } from '../src/adapters/store/requests-codec.ts';
 import type { LoadSummary } from '../src/types/load.ts';
 import type { AgentRecord, TargetCell } from '../src/types/target.ts';
@@ -116,7 +117,7 @@ function main(): void {
         const agentFile = join(targetDir, 'cells', `${c.id}.agent.json.gz`);
         if (!existsSync(agentFile)) continue;
         const req = requestsFromFile(gz(join(targetDir, 'cells', `${c.id}.requests.json.gz`))) as { worker: number[]; seq: number[]; queueMs: (number | null)[] };
-        const queue = new Map(req.worker.map((w, i) => [`${w}-${req.seq[i]}`, req.queueMs[i] ?? null]));
+        const queue = new Map(req.worker.map((w, i) => [requestIdOf({ worker: w, seq: req.seq[i]! }, 'closed-loop', c.idPrefix ?? ''), req.queueMs[i] ?? null]));
         const d = waitDifferencesMs(queue, gz<AgentRecord[]>(agentFile));
         diffs.push(...d.diffs);
         d.executors.forEach((e) => executors.add(e));

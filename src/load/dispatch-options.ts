@@ -37,6 +37,8 @@ export interface RequestSet {
   readonly entries: number;
   /** whether `make`'s objects end with the id header, whose value (the last element of `headers`) the driver sets per request */
   readonly hasId: boolean;
+  /** prepended to every id (LoadOptions.idPrefix; '' when none) */
+  readonly idPrefix: string;
   /**
    * Options for entry k: path, method, the body's bytes (encoded once per cell, shared), headers as a
    * flat array ending with `idHeader, ''` when an id header is given. With an id header a new mutable
@@ -50,11 +52,13 @@ export interface RequestSet {
  * sends dispatchOptionsOf's one frozen object, as before). A mix entry's headers are sent as given
  * (no content-type added); without a mix the cell's request follows dispatchOptionsOf's rule. A
  * header named like the id header (any case) is dropped in favour of the id. Pure.
- * @throws RangeError for an empty mix, a weight that is not an integer >= 1 (mixOrder), or an id
- *   header name that is not an HTTP token
+ * @throws RangeError for an empty mix, a weight that is not an integer >= 1 (mixOrder), an id
+ *   header name that is not an HTTP token, or an id prefix with other than letters, digits, `.`, `_`, `-`
  */
-export function requestSetOf(o: Pick<LoadOptions, 'path' | 'method' | 'body' | 'headers' | 'mix' | 'idHeader'>): RequestSet | null {
+export function requestSetOf(o: Pick<LoadOptions, 'path' | 'method' | 'body' | 'headers' | 'mix' | 'idHeader' | 'idPrefix'>): RequestSet | null {
   const { mix, idHeader } = o;
+  const idPrefix = o.idPrefix ?? '';
+  if (!/^[0-9A-Za-z._-]*$/.test(idPrefix)) throw new RangeError(`load: idPrefix may hold letters, digits, '.', '_' and '-' only (got ${JSON.stringify(idPrefix)})`);
   if (mix === undefined && idHeader === undefined) return null;
   if (idHeader !== undefined && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(idHeader)) throw new RangeError(`load: idHeader must be an HTTP header name (got ${JSON.stringify(idHeader)})`);
   if (mix !== undefined && mix.length === 0) throw new RangeError('load: mix must hold at least one request');
@@ -70,12 +74,13 @@ export function requestSetOf(o: Pick<LoadOptions, 'path' | 'method' | 'body' | '
   const order = mix === undefined ? null : mixOrder(mix.map((e) => e.weight));
   if (idHeader === undefined) {
     const frozen = templates.map((t) => Object.freeze({ ...t, headers: Object.freeze(t.headers) as string[] }));
-    return { order, entries: templates.length, hasId: false, make: (k) => frozen[k] as RawHeaderDispatchOptions };
+    return { order, entries: templates.length, hasId: false, idPrefix, make: (k) => frozen[k] as RawHeaderDispatchOptions };
   }
   return {
     order,
     entries: templates.length,
     hasId: true,
+    idPrefix,
     make: (k) => {
       const t = templates[k] as RawHeaderDispatchOptions;
       return { ...t, headers: [...t.headers, idHeader, ''] };

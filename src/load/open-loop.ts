@@ -13,7 +13,7 @@
  * flight holds its own connection (the SUT sees as many concurrent requests as are in flight).
  *
  * A mix or an id header (OpenLoopOptions.mix, idHeader): arrival i sends the mix's entry
- * order[i % order.length] and carries the id `o-<i>`. The Pool may queue a request's options object
+ * order[i % order.length] and carries the id `<idPrefix>o-<i>`. The Pool may queue a request's options object
  * until a connection is free, so an object with an id is taken from a free list per entry and given
  * back only when its request finished (ArrivalRequests): at most `maxInFlight` objects per entry, none
  * per request.
@@ -120,6 +120,10 @@ class ArrivalRequests {
   constructor(private readonly set: RequestSet) {
     for (let k = 0; k < set.entries; k++) this.free.push([]);
   }
+  /** prepended to every arrival's id (OpenLoopOptions.idPrefix) */
+  get idPrefix(): string {
+    return this.set.idPrefix;
+  }
   /** whether records carry `req` (a mix was given) */
   get mixed(): boolean {
     return this.set.order !== null;
@@ -217,7 +221,7 @@ export async function runOpenLoop(o: OpenLoopOptions, events: LoadEvents = {}): 
   const send = (seq: number, intended: number): Promise<void> => {
     inFlight++;
     const k = arrivals === null ? 0 : arrivals.entryOf(seq);
-    const opts = arrivals === null ? dispatchOpts : arrivals.take(k, `o-${seq}`);
+    const opts = arrivals === null ? dispatchOpts : arrivals.take(k, `${arrivals.idPrefix}o-${seq}`);
     const start = process.hrtime.bigint();
     return new Promise<Outcome>((resolve) => {
       const h = new OneRequest(resolve);

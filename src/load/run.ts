@@ -185,6 +185,8 @@ export class WorkerRequests {
   private readonly opts: RawHeaderDispatchOptions[] = [];
   private readonly order: readonly number[] | null;
   private readonly hasId: boolean;
+  /** prepended to this worker's ids (LoadOptions.idPrefix) */
+  readonly idPrefix: string;
   /** whether records carry `req` (a mix was given) */
   readonly mixed: boolean;
 
@@ -196,6 +198,7 @@ export class WorkerRequests {
     for (let k = 0; k < set.entries; k++) this.opts.push(set.make(k));
     this.order = set.order;
     this.hasId = set.hasId;
+    this.idPrefix = set.idPrefix;
     this.mixed = set.order !== null;
   }
 
@@ -256,7 +259,7 @@ class WorkerLoop implements OutcomeSink {
     }
     const k = plan.entryOf(this.seq);
     this.req = k;
-    const opts = plan.prepare(k, `${plan.worker}-${this.seq}`);
+    const opts = plan.prepare(k, `${plan.idPrefix}${plan.worker}-${this.seq}`);
     this.startMs = now;
     this.w.dispatchTo(opts, this);
   }
@@ -412,7 +415,7 @@ async function warmUp(workers: readonly WorkerConnection[], warmupN: number, opt
     workers.map(async (w, i) => {
       const plan = plans[i] ?? null; // ids w<worker in the cell>-<k>
       for (let k = 0; k < warmupN && !isAborted(); k++) {
-        const out = await w.send(plan === null ? opts : plan.prepare(plan.entryOf(k), `w${plan.worker}-${k}`));
+        const out = await w.send(plan === null ? opts : plan.prepare(plan.entryOf(k), `${plan.idPrefix}w${plan.worker}-${k}`));
         warmup.count++;
         if (out.errorClass !== null) warmup.errors++;
       }

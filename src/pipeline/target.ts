@@ -36,7 +36,7 @@ import { summarizeThreadDump } from '../adapters/jvm/threaddump.ts';
 import { freePort, startPostgres, findPgBinaries, type DbHandle } from '../adapters/db/postgres.ts';
 import { startMockProcess, type MockProcess } from '../adapters/process/mock-process.ts';
 import { measureAgentCost } from '../adapters/target/agent-cost.ts';
-import { fillPlaceholders } from '../compute/target/placeholders.ts';
+import { fillPlaceholders, redactArgs } from '../compute/target/placeholders.ts';
 import { EXIT, VtbenchError } from '../types/errors.ts';
 import { interruptedError } from '../adapters/jvm/build.ts';
 import { readCpuTicks } from '../adapters/host/host.ts';
@@ -48,7 +48,7 @@ export const ALIVE_POLL_MS = 500;
 export const AGENT_COST_ROUNDS = 3;
 export const AGENT_COST_TASKS = 200_000;
 
-/** The header each measured request carries (closed loop `<worker>-<seq>`, open loop `o-<i>`; warm-up `w…`), for the agent's records. */
+/** The header each measured request carries (closed loop `<cell id>.<worker>-<seq>`, open loop `<cell id>.o-<i>`; warm-up `w…`, probe `<worker>-<seq>`), for the agent's records. */
 export const REQUEST_ID_HEADER = 'x-vtbench-id';
 
 /** Everything a target run needs, resolved by the CLI (src/cli/commands/target.ts). */
@@ -84,7 +84,7 @@ export function targetCellId(mode: TargetManifest['mode'], arm: string, level: n
  * The options of one open-loop phase against `baseUrl`: arrivals at `ratePerS` for `durationS`, the
  * mix's headers resolved from the environment now.
  */
-function openLoopOptions(m: TargetManifest, baseUrl: string, ratePerS: number, durationS: number, timeoutMs: number, signal: AbortSignal): OpenLoopOptions {
+function openLoopOptions(m: TargetManifest, baseUrl: string, ratePerS: number, durationS: number, timeoutMs: number, signal: AbortSignal, idPrefix = ''): OpenLoopOptions {
   const ol = m.openLoop!;
   const first = m.mix.requests[0]!;
   return {
@@ -93,6 +93,7 @@ function openLoopOptions(m: TargetManifest, baseUrl: string, ratePerS: number, d
     method: 'GET',
     mix: loadMixOf(m.mix.requests, process.env),
     idHeader: REQUEST_ID_HEADER,
+    idPrefix,
     arrivalRatePerS: ratePerS,
     durationS,
     arrival: ol.arrival,
@@ -106,7 +107,7 @@ function openLoopOptions(m: TargetManifest, baseUrl: string, ratePerS: number, d
 }
 
 /** The load options of one closed-loop phase against `baseUrl`, the mix's headers resolved from the environment now. */
-function loadOptions(mix: readonly TargetRequest[], baseUrl: string, concurrency: number, n: number, timeoutMs: number, signal: AbortSignal, warmup = 0): LoadOptions {
+function loadOptions(mix: readonly TargetRequest[], baseUrl: string, concurrency: number, n: number, timeoutMs: number, signal: AbortSignal, warmup = 0, idPrefix = ''): LoadOptions {
   const first = mix[0]!;
   return {
     url: baseUrl,
@@ -115,6 +116,7 @@ function loadOptions(mix: readonly TargetRequest[], baseUrl: string, concurrency
     // headers resolved from the environment here, for this phase only: never stored
     mix: loadMixOf(mix, process.env),
     idHeader: REQUEST_ID_HEADER,
+    idPrefix,
     concurrency,
     requestsPerWorker: n,
     warmupRequestsPerWorker: warmup,
@@ -189,14 +191,15 @@ export async function runTarget(o: TargetRunOptions): Promise<void> {
       o.log('starting PostgreSQL for the target …');
       db = await startPostgres({ bin: findPgBinaries(), maxPool: 200, logFile: join(o.runDir, 'logs', 'postgres.log'), database: 'target', seed: false });
       m.db = { serverVersion: db.info.serverVersion };
+      // the user's own --target-env wins on a clash (e.g. SPRING_DATASOURCE_URL={dbUrl}?currentSchema=x)
       o.targetEnv = {
-        ...o.targetEnv,
         POSTGRES_URL: db.info.url,
         POSTGRES_USER: db.target.user,
         POSTGRES_PASS: db.target.password,
         SPRING_DATASOURCE_URL: db.info.url,
         SPRING_DATASOURCE_USERNAME: db.target.user,
         SPRING_DATASOURCE_PASSWORD: db.target.password,
+        ...o.targetEnv,
       };
       saveManifest();
     }
@@ -298,7 +301,8 @@ async function startArm(o: TargetRunOptions, arm: TargetArm, repeat: number, sig
   const sampler = startJmxSampler({ jdk, agentJar: o.agentJar!, jmxPort, targetPid: target.pid, intervalMs: m.samplerIntervalMs });
   try {
     const info = await Promise.race([sampler.info, new Promise<never>((_, rej) => setTimeout(() => rej(new Error('no answer in 60 s')), 60_000))]);
-    if (!m.jvm[arm.id]) m.jvm[arm.id] = info;
+    // a secret passed as a JVM argument (-Dspring.datasource.password=…) is redacted here too: the JVM reports it
+    if (!m.jvm[arm.id]) m.jvm[arm.id] = { ...info, inputArguments: redactArgs(info.inputArguments) };
   } catch (e) {
     await sampler.stop();
     await target.stop();
@@ -389,8 +393,10 @@ async function runTargetCell(o: TargetRunOptions, rt: ArmRuntime, level: number,
   const id = targetCellId(m.mode, rt.arm.id, level, repeat);
   const cellsDir = join(o.runDir, 'cells');
   const startedAt = new Date();
-  // the agent's buffer holds the warm-up's, the probe's and the last cell's records: drop them, so only this cell's ids can match
+  // the agent's buffer holds the warm-up's, the probe's and the last cell's records: drop them; a record
+  // that reaches it later still cannot match, since every id of this cell starts with its own prefix
   if (rt.agentPort !== null) await fetchAgentRecords(rt.agentPort).catch(() => []);
+  const idPrefix = `${id}.`;
   const cpu0 = process.cpuUsage();
   const host0 = readCpuTicks();
   let dump: Promise<string | null> | null = null;
@@ -401,8 +407,8 @@ async function runTargetCell(o: TargetRunOptions, rt: ArmRuntime, level: number,
   };
   const outcome = await watched(o, rt, signal, (s) =>
     m.mode === 'open-loop'
-      ? runOpenLoop(openLoopOptions(m, rt.baseUrl, level, m.durationS!, o.timeoutMs, s), events)
-      : runClosedLoop(loadOptions(m.mix.requests, rt.baseUrl, level, m.requestsPerWorker, o.timeoutMs, s), events),
+      ? runOpenLoop(openLoopOptions(m, rt.baseUrl, level, m.durationS!, o.timeoutMs, s, idPrefix), events)
+      : runClosedLoop(loadOptions(m.mix.requests, rt.baseUrl, level, m.requestsPerWorker, o.timeoutMs, s, 0, idPrefix), events),
   );
   if ('died' in outcome) {
     const failed = { id, reason: `the target died during the cell (${outcome.died})`, at: new Date().toISOString(), requestsBefore: outcome.partial?.summary.count ?? 0 };
@@ -445,7 +451,7 @@ async function runTargetCell(o: TargetRunOptions, rt: ArmRuntime, level: number,
   if (rt.agentPort !== null) {
     const recs: AgentRecord[] = await fetchAgentRecords(rt.agentPort).catch(() => []);
     writeGzJsonAtomic(join(cellsDir, `${id}.agent.json.gz`), recs);
-    agent = agentCellSummary(recs, r.records, m.mode);
+    agent = agentCellSummary(recs, r.records, m.mode, idPrefix);
   }
   const dumpFile = dump === null ? null : await (dump as Promise<string | null>);
   const cell: TargetCell = {
@@ -454,6 +460,7 @@ async function runTargetCell(o: TargetRunOptions, rt: ArmRuntime, level: number,
     level,
     repeat,
     mode: m.mode,
+    idPrefix,
     startedAt: startedAt.toISOString(),
     endedAt: new Date().toISOString(),
     t0EpochMs: t0,

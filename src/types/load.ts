@@ -286,6 +286,12 @@ export interface LoadOptions {
    */
   idHeader?: string;
   /**
+   * Prepended to every id the id header carries (measured and warm-up), e.g. `fixed-c100-r1.` gives `fixed-c100-r1.<worker>-<seq>`:
+   * a caller that sends several cells to one process gives each its own, so a late record of an
+   * earlier cell cannot be taken for one of this cell. Letters, digits, `.`, `_`, `-`; default ''.
+   */
+  idPrefix?: string;
+  /**
    * The index of this generator's first worker in a cell split over shard processes (src/load/shards.ts
    * passes each shard its offset): a worker's id header and its place in the mix's order use
    * offset + its own index, so they are those of the merged cell; records keep the shard's own index
@@ -321,6 +327,8 @@ export interface OpenLoopOptions {
   mix?: MixEntry[];
   /** as LoadOptions.idHeader; arrival i carries `o-<i>` */
   idHeader?: string;
+  /** as LoadOptions.idPrefix: arrival i carries `<idPrefix>o-<i>` */
+  idPrefix?: string;
 }
 
 /** Subscribers of a run (all optional; called synchronously on the hot path — keep them cheap). */

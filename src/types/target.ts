@@ -116,7 +116,7 @@ export interface PinEvents {
 
 /** One request the agent (tier 3) saw, keyed by the id the load generator sent. */
 export interface AgentRecord {
-  /** the `x-vtbench-id` header: closed loop `<worker>-<seq>`, open loop `o-<i>` (src/compute/target/agent.ts requestIdOf) */
+  /** the `x-vtbench-id` header: closed loop `<prefix><worker>-<seq>`, open loop `<prefix>o-<i>`, prefix = the cell's TargetCell.idPrefix (src/compute/target/agent.ts requestIdOf) */
   id: string;
   /** submit → start of the web-server task that served it, ns; null when not seen */
   webWaitNs: number | null;
@@ -180,6 +180,11 @@ export interface TargetCell {
   level: number;
   repeat: number;
   mode: 'closed-loop' | 'open-loop';
+  /**
+   * prepended to every `x-vtbench-id` the cell sent (`<cell id>.`, e.g. `fixed-c100-r1.`), so agent
+   * records of another cell, the warm-up or the probe never match; absent in cells measured before it
+   */
+  idPrefix?: string;
   startedAt: string;
   endedAt: string;
   /** epoch ms of the load generator's t0 and of its last answer: the measured phase */

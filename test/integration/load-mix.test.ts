@@ -186,3 +186,21 @@ test('open loop with a small in-flight cap: reused options objects still carry e
     for (const x of r.records) assertIsEntry(byId.get(`o-${x.seq}`)!, x.req!, `o-${x.seq}`);
   });
 });
+
+test('an id prefix is on every id a cell sends: measured and warm-up (closed loop), every arrival (open loop)', async () => {
+  await withServer(0, async (url, seen) => {
+    const r = await runClosedLoop({
+      url, path: '/one', method: 'GET', concurrency: 2, requestsPerWorker: 3, warmupRequestsPerWorker: 1,
+      start: 'together', rampMs: 0, ...TIMEOUTS, idHeader: 'x-vtbench-id', idPrefix: 'a-c2-r1.',
+    });
+    assert.equal(r.summary.ok, 6);
+    assert.deepEqual(seen.map((s) => s.id!).sort(), ['a-c2-r1.0-0', 'a-c2-r1.0-1', 'a-c2-r1.0-2', 'a-c2-r1.1-0', 'a-c2-r1.1-1', 'a-c2-r1.1-2', 'a-c2-r1.w0-0', 'a-c2-r1.w1-0']);
+    seen.length = 0;
+    const o = await runOpenLoop({
+      url, path: '/one', method: 'GET', arrivalRatePerS: 100, durationS: 0.05, arrival: 'constant', seed: 1, maxInFlight: 10,
+      ...TIMEOUTS, idHeader: 'x-vtbench-id', idPrefix: 'a-rate100-r1.',
+    });
+    assert.equal(o.records.length, 5);
+    assert.deepEqual(seen.map((s) => s.id!).sort(), o.records.map((x) => `a-rate100-r1.o-${x.seq}`).sort());
+  });
+});

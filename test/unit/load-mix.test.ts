@@ -93,6 +93,10 @@ test('requestSetOf: null without mix and id header (the frozen single request st
   assert.throws(() => requestSetOf({ path: '/', method: 'GET', mix: [] }), RangeError);
   assert.throws(() => requestSetOf({ path: '/', method: 'GET', mix: [{ method: 'GET', path: '/a', weight: 0 }] }), RangeError);
   assert.throws(() => requestSetOf({ path: '/', method: 'GET', idHeader: 'bad header' }), RangeError);
+  assert.equal(requestSetOf({ path: '/', method: 'GET', idHeader: 'x-vtbench-id', idPrefix: 'fixed-c100-r1.' })!.idPrefix, 'fixed-c100-r1.');
+  assert.equal(requestSetOf({ path: '/', method: 'GET', idHeader: 'x-vtbench-id' })!.idPrefix, '');
+  assert.throws(() => requestSetOf({ path: '/', method: 'GET', idHeader: 'x-vtbench-id', idPrefix: 'a b' }), /idPrefix/);
+  assert.throws(() => requestSetOf({ path: '/', method: 'GET', idHeader: 'x-vtbench-id', idPrefix: 'a\r\nx: y' }), /idPrefix/);
 });
 
 test('loadMixOf: same order, headers resolved from the environment, body and weight kept', () => {

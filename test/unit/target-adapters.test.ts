@@ -10,7 +10,8 @@ import { pinEventsIn, topAppFrame } from '../../src/compute/target/pins.ts';
 import { parseSamplerLine, jmxFlags } from '../../src/adapters/target/jmx-sampler.ts';
 import { metricValue } from '../../src/adapters/target/actuator.ts';
 import { targetArgs } from '../../src/adapters/target/jar-process.ts';
-import { armsOf, parseLevels, redactArgs, targetCommand, targetEnvOf } from '../../src/cli/commands/target.ts';
+import { armsOf, parseLevels, targetCommand, targetEnvOf } from '../../src/cli/commands/target.ts';
+import { redactArgs } from '../../src/compute/target/placeholders.ts';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -166,6 +167,8 @@ test('open loop options: --rates excludes --levels, open-loop flags need --rates
     await assert.rejects(targetCommand({ ...base, rates: '10', levels: '1' }, io), /--rates and --levels exclude each other/);
     await assert.rejects(targetCommand({ ...base, durationS: '5', maxInFlight: '9' }, io), /--duration-s, --max-in-flight: open loop only/);
     await assert.rejects(targetCommand({ ...base, rates: '10', arrival: 'bursty' }, io), /--arrival bursty: unknown/);
+    await assert.rejects(targetCommand({ ...base, rates: '10', arrival: 'constant', arrivalSeed: '7' }, io), /--arrival-seed: constant arrivals have no seed/);
+    await assert.rejects(targetCommand({ ...base, rates: '10', arrival: 'poisson', arrivalSeed: '7' }, io), /no-such\.jar: no such file/);
     await assert.rejects(targetCommand({ ...base, rates: '10,x' }, io), /--rates 10,x: not a list of arrival rates/);
     await assert.rejects(targetCommand({ ...base, rates: '10', requestsPerWorker: '5', warmupRequests: '1' }, io), /--requests-per-worker, --warmup-requests: closed loop only/);
     // valid open-loop options pass and stop at the missing jar

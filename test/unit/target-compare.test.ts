@@ -102,6 +102,19 @@ test('thresholds on a target run: <arm>@<level> rules hold or break on the media
   assert.match(out[4]!.detail, /matches no cell of run r \(it has platform@10, virtual@10\)/);
 });
 
+test('thresholds on an open-loop target run: arrivals the in-flight cap refused count as failed in error_rate', () => {
+  const r = run([50, 52, 48]);
+  const refusing = (c: TargetCell, refused: number): TargetCell => ({ ...c, mode: 'open-loop', summary: { ...c.summary, openLoop: { ...({} as NonNullable<TargetCell['summary']['openLoop']>), unsent: { inFlightCap: refused } } } });
+  const rule = rules({ cell: 'virtual@10', metric: 'error_rate', op: '<=', value: 0.01 });
+  const none = { ...r, cells: r.cells.map((c) => (c.arm === 'virtual' ? refusing(c, 0) : c)) };
+  assert.equal(checkTargetRun(rule, none)[0]!.status, 'held', 'nothing refused, nothing failed');
+  const sent = r.cells.find((c) => c.arm === 'virtual')!.summary.count;
+  const most = { ...r, cells: r.cells.map((c) => (c.arm === 'virtual' ? refusing(c, 9 * sent) : c)) };
+  const out = checkTargetRun(rule, most)[0]!;
+  assert.equal(out.status, 'broken');
+  assert.equal(out.measured, 0.9, '9 of every 10 arrivals refused, every sent one answered');
+});
+
 test('thresholds: a rule a target cannot check (a factor of the bound, a window) is refused before anything runs; a compare rule breaks on "slower"', () => {
   assert.throws(() => checkTargetRules(rules({ cell: '*@*', metric: 'throughput', op: '>=', value: 0.9, of: 'bound' })), /rules\/0 .*not checkable on a target run/);
   assert.throws(() => checkTargetRules(rules({ cell: '*@*', metric: 'e2e_p95', op: '<=', value: 9, window: 'last:10s' })), /not checkable on a target run/);
@@ -132,6 +145,8 @@ test('compare command: two target run folders compared and printed; a target run
     assert.match(out, /slower/);
     await assert.rejects(compareCommand({ runA: join(dir, 'a'), runB: join(dir, 'b'), out: null, json: false, thresholds: rules({ cell: '*@*', metric: 'throughput', op: '>=', value: 0.9, of: 'bound' }) }, io, []), /not checkable on a target run/);
     await assert.rejects(compareCommand({ runA: join(dir, 'a'), runB: 'runs/20261130-100102-seed-000', out: null, json: false, thresholds: null }, io, []), /is a run of `target` \(your own service\) and .* a study's run/);
+    // a mistyped folder beside a target run is named as not found, not called a study's run
+    await assert.rejects(compareCommand({ runA: join(dir, 'a'), runB: join(dir, 'no-such-run'), out: null, json: false, thresholds: null }, io, []), /run folder not found: .*no-such-run \(no manifest\.json\)/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

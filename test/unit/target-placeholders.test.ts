@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkPlaceholders, fillPlaceholders, placeholdersIn } from '../../src/compute/target/placeholders.ts';
+import { checkPlaceholders, fillPlaceholders, placeholdersIn, redactArgs } from '../../src/compute/target/placeholders.ts';
 
 test('placeholdersIn finds each known placeholder once, in order, and ignores Spring ${…} and unknown names', () => {
   assert.deepEqual(placeholdersIn('--x={dbUrl}&u={dbUser}&again={dbUrl}'), ['dbUrl', 'dbUser']);
@@ -23,7 +23,14 @@ test('checkPlaceholders: {dbPassword} only in --target-env, never in an argument
   const db = new Set(['dbUrl', 'dbUser', 'dbPassword'] as const);
   assert.doesNotThrow(() => checkPlaceholders([{ option: '--target-env SPRING_DATASOURCE_PASSWORD', value: '{dbPassword}' }], db));
   assert.throws(() => checkPlaceholders([{ option: '--target-arg --spring.datasource.password=***', value: '--spring.datasource.password={dbPassword}' }], db), /\{dbPassword\} in an argument/);
-  assert.throws(() => checkPlaceholders([{ option: '--target-jvm-arg -Dpw=***', value: '-Dpw={dbPassword}' }], db), /\{dbPassword\} in an argument/);
+  assert.throws(() => checkPlaceholders([{ option: '--target-jvm-arg -Dpw=***', value: '-Dpw={dbPassword}' }], db), /\{dbPassword\} in an argument/);  for (const n of ['JAVA_TOOL_OPTIONS', 'JDK_JAVA_OPTIONS', '_JAVA_OPTIONS']) {
+    assert.throws(() => checkPlaceholders([{ option: `--target-env ${n}`, value: '-Dspring.datasource.password={dbPassword}' }], db), /a variable the JVM reads as options/, n);
+  }
+  assert.doesNotThrow(() => checkPlaceholders([{ option: '--target-env JAVA_TOOL_OPTIONS', value: '-Dspring.datasource.url={dbUrl}' }], db), 'the URL is no secret');
+});
+
+test('redactArgs: a system property or an option whose key names a secret is recorded as ***', () => {
+  assert.deepEqual(redactArgs(['-Dspring.datasource.password=hunter2', '-Xmx1g', '-Dmy.TOKEN=t', '--db.secret=s', '-Dx=password']), ['-Dspring.datasource.password=***', '-Xmx1g', '-Dmy.TOKEN=***', '--db.secret=***', '-Dx=password']);
 });
 
 test('fillPlaceholders replaces every use; a value missing is an error, not an empty string', () => {

@@ -1,5 +1,6 @@
 /** `run.mjs compare <runA> <runB>`: run B against the baseline run A (two study runs, or two `target` runs: src/report/compare/target.ts). */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { Study } from '../../types/study.ts';
 import { EXIT, VtbenchError } from '../../types/errors.ts';
 import { checkWritable } from '../../adapters/host/prereq.ts';
@@ -40,12 +41,15 @@ export async function compareCommand({ runA, runB, out: outArg, json, thresholds
   const dirB = resolve(process.cwd(), runB);
   const opts = { allowDiff: allow, ...(minEffectPct === undefined ? {} : { minEffectPct }) };
   const targets = [isTargetRunDir(dirA), isTargetRunDir(dirB)];
-  if (targets[0] !== targets[1]) {
+  // a folder without a manifest (a mistyped path) is not "a study's run": its reader names what is missing
+  const hasManifest = (d: string): boolean => existsSync(join(d, 'manifest.json'));
+  if (targets[0] !== targets[1] && hasManifest(dirA) && hasManifest(dirB)) {
     throw new VtbenchError(`${targets[0] ? runA : runB} is a run of \`target\` (your own service) and ${targets[0] ? runB : runA} a study's run`, 'compare a target run with another target run of the same service (or two study runs)', EXIT.usage);
   }
   let c: Comparison;
   let outcomes: RuleOutcome[] | null;
-  if (targets[0]) {
+  if (targets[0] || targets[1]) {
+    for (const d of [dirA, dirB]) if (!hasManifest(d)) throw new VtbenchError(`run folder not found: ${d} (no manifest.json)`, 'pass the folder of another target run, e.g. `npx zx run.mjs compare out/runs/<id A> out/runs/<id B>`', EXIT.usage);
     if (thresholds) checkTargetRules(thresholds);
     const a = await readTargetRun(dirA);
     const b = await readTargetRun(dirB);

@@ -11,7 +11,7 @@ import { basename, join, resolve } from 'node:path';
 import os from 'node:os';
 import { EXIT, VtbenchError } from '../../types/errors.ts';
 import type { TargetArm, TargetManifest, TargetTier } from '../../types/target.ts';
-import { checkPlaceholders, placeholdersIn, type PlaceholderName } from '../../compute/target/placeholders.ts';
+import { checkPlaceholders, placeholdersIn, type PlaceholderName, redactArgs } from '../../compute/target/placeholders.ts';
 import { readRequestFile } from '../../adapters/target/request-file.ts';
 import { findJdk, requireSutJdk } from '../../adapters/jvm/jdk.ts';
 import { buildSut } from '../../adapters/jvm/build.ts';
@@ -168,11 +168,6 @@ async function sha256File(path: string): Promise<string> {
   return h.digest('hex');
 }
 
-/** Arguments whose key names a secret are recorded as `--key=***`. */
-export function redactArgs(args: readonly string[]): string[] {
-  return args.map((a) => a.replace(/^(--?[^=]*(?:password|secret|token|credential|api-?key)[^=]*=).*$/i, '$1***'));
-}
-
 function stamp(d: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}-${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}`;
@@ -199,6 +194,7 @@ export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
   const mode: TargetManifest['mode'] = o.rates !== undefined ? 'open-loop' : 'closed-loop';
   const levels = mode === 'open-loop' ? parseLevels(o.rates!, 'rates') : parseLevels(o.levels ?? TARGET_DEFAULTS.levels);
   if (o.arrival !== undefined && o.arrival !== 'constant' && o.arrival !== 'poisson') throw new VtbenchError(`--arrival ${o.arrival}: unknown`, 'give --arrival poisson (exponential gaps, seeded) or constant (every 1/λ)', EXIT.usage);
+  if (o.arrivalSeed !== undefined && o.arrival === 'constant') throw new VtbenchError('--arrival-seed: constant arrivals have no seed (request i is sent at i/λ)', 'drop --arrival-seed, or use --arrival poisson (the default) for seeded exponential gaps', EXIT.usage);
   const openLoop = mode === 'open-loop'
     ? { arrival: (o.arrival ?? TARGET_DEFAULTS.arrival) as 'constant' | 'poisson', seed: int(o.arrivalSeed, TARGET_DEFAULTS.arrivalSeed, 'arrival-seed', 0), maxInFlight: int(o.maxInFlight, TARGET_DEFAULTS.maxInFlight, 'max-in-flight'), warmupS: int(o.warmupS, TARGET_DEFAULTS.warmupS, 'warmup-s', 0) }
     : null;

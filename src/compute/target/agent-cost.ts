@@ -74,8 +74,10 @@ export function costIsMeasured(r: AgentCostRow): boolean {
 }
 
 /**
- * The most the agent can add to one request: `handOffs` tasks × the largest measured added cost per task
- * (ns), or null when no executor's cost is measured (every difference inside the noise). Returns ns.
+ * An estimate of what the agent adds to one request: `handOffs` tasks × the largest measured added cost
+ * per task (ns), or null when no executor's cost is measured (every difference inside the noise).
+ * Measured uncontended (TaskCostBench), so not a bound: under contention its bookkeeping can cost more
+ * (docs/your-own-service.md, "How far to trust it"). Returns ns.
  */
 export function agentCostPerRequestNs(rows: readonly AgentCostRow[], handOffs: number): number | null {
   const measured = rows.filter(costIsMeasured).map((r) => r.addedNs);

@@ -23,6 +23,22 @@ export type PlaceholderName = keyof typeof PLACEHOLDERS;
 
 const PATTERN = /\{(mockUrl|dbUrl|dbUser|dbPassword)\}/g;
 
+/**
+ * Arguments whose key names a secret, recorded as `--key=***` (`-Dkey=***` for a system property):
+ * a key holding password, secret, token, credential or api-key / apikey (any case). Pure.
+ * @param args command-line arguments as given (`--spring.datasource.password=x`, `-Dmy.token=y`)
+ * @returns the same arguments, the value of each secret one replaced by `***`
+ */
+export function redactArgs(args: readonly string[]): string[] {
+  return args.map((a) => a.replace(/^(--?[^=]*(?:password|secret|token|credential|api-?key)[^=]*=).*$/i, '$1***'));
+}
+
+/**
+ * Environment variables the JVM reads as options (HotSpot reports their contents among its input
+ * arguments and prints "Picked up …" to its log): a secret there would reach the manifest and logs.
+ */
+export const JVM_OPTION_ENV = ['JAVA_TOOL_OPTIONS', 'JDK_JAVA_OPTIONS', '_JAVA_OPTIONS'] as const;
+
 /** The placeholder names used in `s`, in order of first use. */
 export function placeholdersIn(s: string): PlaceholderName[] {
   return [...new Set([...s.matchAll(PATTERN)].map((m) => m[1] as PlaceholderName))];
@@ -39,7 +55,10 @@ export function checkPlaceholders(uses: readonly { option: string; value: string
   for (const u of uses) {
     for (const p of placeholdersIn(u.value)) {
       if (p === 'dbPassword' && !u.option.startsWith('--target-env')) {
-        throw new VtbenchError(`${u.option}: {dbPassword} in an argument would show the password to every local user (ps)`, 'pass it in the environment instead: --target-env SPRING_DATASOURCE_PASSWORD={dbPassword} (or the variable your service reads)', EXIT.usage);
+        throw new VtbenchError(`${u.option}: {dbPassword} in an argument would show the password to every local user (ps)`, 'pass it in the environment instead: --target-env MY_DB_PASSWORD={dbPassword} (the variable your service reads)', EXIT.usage);
+      }
+      if (p === 'dbPassword' && JVM_OPTION_ENV.some((n) => u.option === `--target-env ${n}`)) {
+        throw new VtbenchError(`${u.option}: {dbPassword} in a variable the JVM reads as options would reach the run's manifest and logs (the JVM reports and prints them)`, 'pass it in a variable your service reads itself: --target-env MY_DB_PASSWORD={dbPassword}', EXIT.usage);
       }
       if (!provided.has(p)) throw new VtbenchError(`${u.option}: {${p}} needs ${PLACEHOLDERS[p].needs}`, `add ${PLACEHOLDERS[p].needs}, which provides ${PLACEHOLDERS[p].what}, or remove {${p}}`, EXIT.usage);
     }

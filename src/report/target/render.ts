@@ -309,7 +309,7 @@ function agentSection(m: TargetReportModel, ph: Ph): string {
 
 /**
  * The agent's own cost (issue 32 tier 3), as this run measured it at its start: per executor the
- * medians without and with the agent, and at most what it adds to one request (hand-offs × the
+ * medians without and with the agent, and an estimate of what it adds to one request (hand-offs × the
  * largest measured added cost) beside R(1). A run made before the cost was measured per run says so.
  */
 function agentCostText(m: TargetReportModel, ph: Ph, cells: readonly AgentCellSummary[]): string {
@@ -352,7 +352,7 @@ function environmentSection(m: TargetReportModel, ph: Ph): string {
     [ph('env.host'), `${mf.host.cpus} × ${mf.host.cpuModel}; ${mf.host.kernel}; Node ${mf.host.node}`],
     [ph('env.jar'), mf.jar ? raw(`${code(mf.jar.path).md}, SHA-256 ${code(mf.jar.sha256).md}`) : '—'],
     [ph('env.db'), mf.db ? `PostgreSQL ${mf.db.serverVersion}` : '—'],
-    [ph('env.load'), ph(mf.mode === 'open-loop' ? 'env.loadOpen' : 'env.loadClosed', { levels: mf.levels.map((l) => int(l)).join(', '), repeats: int(mf.repeats), perWorker: int(mf.requestsPerWorker), warmup: int(mf.warmupRequestsPerWorker), probe: int(mf.aloneProbeRequests), duration: mf.durationS === null ? '—' : num(mf.durationS, 0), arrival: mf.openLoop?.arrival ?? '—', seed: int(mf.openLoop?.seed), cap: int(mf.openLoop?.maxInFlight), warmupS: int(mf.openLoop?.warmupS) })],
+    [ph('env.load'), ph(mf.mode === 'open-loop' ? 'env.loadOpen' : 'env.loadClosed', { levels: mf.levels.map((l) => int(l)).join(', '), repeats: int(mf.repeats), perWorker: int(mf.requestsPerWorker), warmup: int(mf.warmupRequestsPerWorker), probe: int(mf.aloneProbeRequests), duration: mf.durationS === null ? '—' : num(mf.durationS, 0), arrival: !mf.openLoop ? '—' : mf.openLoop.arrival === 'poisson' ? ph('env.arrivalSeeded', { arrival: mf.openLoop.arrival, seed: int(mf.openLoop.seed) }) : mf.openLoop.arrival, cap: int(mf.openLoop?.maxInFlight), warmupS: int(mf.openLoop?.warmupS) })],
     [ph('env.mock'), mf.mock ? ph('env.mockValue', { latency: ms(mf.mock.latencyMs) }) : '—'],
     [ph('env.sampler'), ph(mf.tier === 'black-box' ? 'env.samplerValueBlackBox' : 'env.samplerValue', { interval: ms(mf.samplerIntervalMs), pin: ms(mf.pinThresholdMs) })],
     [ph('env.time'), `${mf.createdAt} → ${mf.finishedAt ?? '—'}`],

@@ -36,9 +36,18 @@ export function checkTargetRules(t: Thresholds): void {
   }
 }
 
-/** The value of a run metric in one cell (one repeat); null when not computable. */
+/**
+ * The value of a run metric in one cell (one repeat); null when not computable. `error_rate` (0..1)
+ * is failed ÷ sent in a closed loop; in an open loop an arrival the in-flight cap refused to send
+ * counts as failed too ((failed + refused) ÷ scheduled), so a gate on errors sees an overload that
+ * left the client no free connection.
+ */
 export function targetCellValue(metric: RunMetric, c: TargetCell): number | null {
-  if (metric === 'error_rate') return c.summary.count > 0 ? (c.summary.count - c.summary.ok) / c.summary.count : null;
+  if (metric === 'error_rate') {
+    const refused = c.summary.openLoop?.unsent.inFlightCap ?? 0;
+    const all = c.summary.count + refused;
+    return all > 0 ? (c.summary.count - c.summary.ok + refused) / all : null;
+  }
   return targetMetricOf(metric, c);
 }
 
