@@ -110,18 +110,28 @@ export function checkCompareRule(index: number, text: string, r: CompareRule, c:
 }
 
 /**
+ * Every rule of `t` in order: run rules by `runRule`; compare rules against `c`, or "not checked"
+ * without a comparison (they need `compare`). Shared by study and target runs (thresholds/target.ts).
+ */
+export function checkRules(t: Thresholds, runRule: (index: number, text: string, r: RunRule) => RuleOutcome[], c: Comparison | null): RuleOutcome[] {
+  return t.rules.flatMap(({ index, text, rule }) => {
+    if (!isCompareRule(rule)) return runRule(index, text, rule);
+    if (c !== null) return checkCompareRule(index, text, rule, c);
+    return [{ index, text, cell: null, status: 'not checked' as const, measured: null, limit: null, detail: 'a compare rule: checked by `npx zx run.mjs compare <baseline> <run> --thresholds <file>`' }];
+  });
+}
+
+/**
  * Check the run rules against a run (whole-run rules: the median of repeats per cell; windowed
  * rules: each repeat's per-request records); compare rules are "not checked" here (they need `compare`).
  */
 export function checkRun(t: Thresholds, run: RunData): RuleOutcome[] {
-  return t.rules.flatMap(({ index, text, rule }) => (isCompareRule(rule)
-    ? [{ index, text, cell: null, status: 'not checked' as const, measured: null, limit: null, detail: 'a compare rule: checked by `npx zx run.mjs compare <baseline> <run> --thresholds <file>`' }]
-    : checkRunRule(index, text, rule, run)));
+  return checkRules(t, (index, text, r) => checkRunRule(index, text, r, run), null);
 }
 
 /** Check the compare rules against a comparison and the run rules against its run B (the candidate). */
 export function checkCompare(t: Thresholds, c: Comparison, runB: RunData): RuleOutcome[] {
-  return t.rules.flatMap(({ index, text, rule }) => (isCompareRule(rule) ? checkCompareRule(index, text, rule, c) : checkRunRule(index, text, rule, runB)));
+  return checkRules(t, (index, text, r) => checkRunRule(index, text, r, runB), c);
 }
 
 /** The outcome as text lines: every broken, not comparable and inconclusive check (value, limit or interval, cell), then a count. */

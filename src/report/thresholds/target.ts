@@ -13,7 +13,7 @@ import type { Comparison } from '../compare/model.ts';
 import { percentiles } from '../../compute/stats/percentiles.ts';
 import { targetMetricOf } from '../compare/target.ts';
 import { EXIT, VtbenchError } from '../../types/errors.ts';
-import { cellMatches, checkCompareRule, type RuleOutcome } from './check.ts';
+import { cellMatches, checkRules, type RuleOutcome } from './check.ts';
 import { holds, isCompareRule, show, type RunMetric, type RunRule, type Thresholds } from './rules.ts';
 import type { TargetRunFiles } from '../target/load.ts';
 
@@ -71,12 +71,10 @@ function checkTargetRunRule(index: number, text: string, r: RunRule, run: Target
 
 /** Check the run rules against a target run; compare rules are "not checked" here (they need `compare`). */
 export function checkTargetRun(t: Thresholds, run: TargetRunFiles): RuleOutcome[] {
-  return t.rules.flatMap(({ index, text, rule }) => (isCompareRule(rule)
-    ? [{ index, text, cell: null, status: 'not checked' as const, measured: null, limit: null, detail: 'a compare rule: checked by `npx zx run.mjs compare <baseline> <run> --thresholds <file>`' }]
-    : checkTargetRunRule(index, text, rule, run)));
+  return checkRules(t, (index, text, r) => checkTargetRunRule(index, text, r, run), null);
 }
 
 /** Check the compare rules against a comparison of target runs and the run rules against its run B. */
 export function checkTargetCompare(t: Thresholds, c: Comparison, runB: TargetRunFiles): RuleOutcome[] {
-  return t.rules.flatMap(({ index, text, rule }) => (isCompareRule(rule) ? checkCompareRule(index, text, rule, c) : checkTargetRunRule(index, text, rule, runB)));
+  return checkRules(t, (index, text, r) => checkTargetRunRule(index, text, r, runB), c);
 }
