@@ -133,6 +133,11 @@ test("what limited an arm: a full host CPU comes after the target's own caps and
   const full = limitOf([cap], [use], 300, 1000, 0.99);
   assert.deepEqual([full.kind, full.alsoSaturated.map((c) => c.kind)], ['host-cpu', ['tomcat-threads']]);
   assert.equal(limitOf([cap], [use], 300, 1000, 0.9).kind, 'tomcat-threads');
+  // open loop: λ served on a full host is the offered load (62.2 of 60 req/s); short of it, or with a cap at its limit, the host
+  assert.equal(limitOf([], [], 62.2, 60, 0.99, 'open-loop').kind, 'offered-load');
+  assert.equal(limitOf([], [], 50, 60, 0.99, 'open-loop').kind, 'host-cpu');
+  assert.equal(limitOf([cap], [use], 62.2, 60, 0.99, 'open-loop').kind, 'host-cpu');
+  assert.equal(limitOf([], [], 62.2, 60, 0.99, 'closed-loop').kind, 'host-cpu');
 });
 
 /** Runs `fn` with a one-line request file, a silent Io and options naming a jar that does not exist (every refusal comes before it is looked for); removes the folder after. */

@@ -106,6 +106,11 @@ test('a cell\'s samples are those in [t0, end]; repeats merge weighted by their 
   const m = mergeCapUses([a, b], cap);
   assert.deepEqual({ n: m.samples, share: m.saturatedShare, sat: m.saturated, max: m.busyMax }, { n: 10, share: 0.4, sat: false, max: 200 });
   assert.ok(Math.abs((m.busyMean as number) - 140) < 1e-9);
+  // fully saturated repeats: 3 samples in all say nothing (MIN_JUDGED_SAMPLES 8), 9 do
+  const full = (n: number) => capUse(cap, sampleSeries(T0, 250, n, n, () => ({ tomcat: tomcat(200, 200) }), () => ({})));
+  assert.deepEqual([full(1), full(2)].map((u) => u.saturated), [false, false]);
+  assert.equal(mergeCapUses([full(1), full(2)], cap).saturated, false, 'a share of 1 from 3 samples');
+  assert.equal(mergeCapUses([full(3), full(3), full(3)], cap).saturated, true, 'a share of 1 from 9 samples');
 });
 
 test("black box: the CPU cap from the actuator's system.cpu.count and process.cpu.time; without the count it stays unavailable", () => {

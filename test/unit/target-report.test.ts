@@ -28,7 +28,7 @@ const SECRET = 'Bearer s3cr3t-value';
  * `hikariActive` and `hikariPending` the virtual arm's Hikari pool from c = 8 (6 and 3 = saturated),
  * `platformPending` the platform arm's Hikari waiters from c = 8, its 6 connections then all active (0: its pool is not saturated).
  */
-function buildRun(dir: string, o: { platformBusy?: number; hikariPending?: number; hikariActive?: number; platformPending?: number } = {}): void {
+function buildRun(dir: string, o: { platformBusy?: number; hikariPending?: number; hikariActive?: number; platformPending?: number; platformErrorsEvery?: number } = {}): void {
   const busy = o.platformBusy ?? 4;
   const pending = o.hikariPending ?? 3;
   const active = o.hikariActive ?? 6;
@@ -50,7 +50,7 @@ function buildRun(dir: string, o: { platformBusy?: number; hikariPending?: numbe
   for (const level of [2, 4, 8, 16]) {
     for (const repeat of [1, 2]) {
       const pLat = level <= 4 ? 10 : (level * 10) / 4;
-      const pc = targetCell('platform', level, repeat, pLat, t, { targetCpuS: 0.02 * level, threadDump: level === 16 && repeat === 1 ? 'threaddumps/platform-c16-r1.summary.json' : null });
+      const pc = targetCell('platform', level, repeat, pLat, t, { targetCpuS: 0.02 * level, errorsEvery: o.platformErrorsEvery ?? 0, threadDump: level === 16 && repeat === 1 ? 'threaddumps/platform-c16-r1.summary.json' : null });
       add(pc, () => ({ tomcat: tomcat(level >= 4 ? busy : level, 4), hikari: hikari(level >= 8 && (o.platformPending ?? 0) > 0 ? 6 : Math.min(level, 4), level >= 8 ? o.platformPending ?? 0 : 0, 6) }));
       const vLat = level <= 4 ? 10 : level === 8 ? 12 : 24;
       const vc = targetCell('virtual', level, repeat, vLat, t, {
@@ -121,7 +121,7 @@ test('the answer comes first and its lead names each arm\'s limiting cap with it
   const answer = md.slice(md.indexOf('<!-- answer -->'), md.indexOf('<!-- /answer -->'));
   assert.match(answer, /\| 16 \(highest\) \| platform threads \|/);
   assert.match(answer, /\| 8 \(knee of platform threads\) \| virtual threads \|/);
-  assert.match(answer, /Trust: tier agent .*1 cell\(s\) failed and are not measurements \(virtual-c16-r3\)/);
+  assert.match(answer, /Trust: tier agent .*1 cell\(s\) failed and are not measurements \(virtual-c16-r3\); every measured request answered without error\./);
   const html = file('index.html');
   const main = html.slice(html.indexOf('<main>') + '<main>'.length);
   assert.match(main, /^\s*<h1>[^<]*<\/h1>\s*<section id="answer" class="answer">\s*<h2>Answer<\/h2>/);
@@ -287,6 +287,41 @@ test('an open-loop run words its levels as arrival rates and bounds each by the 
     assert.match(md, /open loop, arrival rates 400, 800 req\/s for 10 s/);
     const zh = r.files.find((f) => f.path === 'zh/report.md')?.content as string;
     assert.match(zh, /\*\*到达率为 800 req\/s 时，虚拟线程 与 平台线程 的吞吐量在 ±5 % 内相同/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('failed requests are in the answer block, by request, not only in the cell table', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-target-report-'));
+  try {
+    buildRun(dir, { platformErrorsEvery: 4 });
+    const r = await renderTargetReport(dir);
+    const md = r.files.find((f) => f.path === 'report.md')!.content as string;
+    const answer = md.slice(md.indexOf('<!-- answer -->'), md.indexOf('<!-- /answer -->'));
+    // platform: (2 + 4 + 8 + 16) workers × 20 requests × 2 repeats = 1,200, every 4th a 503 → 300; virtual: 1,200 without error
+    assert.match(answer, /\*\*300 of 2,400 measured requests failed \(12\.5 %\)\*\*, by request: `list-owners` 300 \/ 2,400; their latencies are not in the percentiles/);
+    const zh = r.files.find((f) => f.path === 'zh/report.md')!.content as string;
+    assert.match(zh, /2,400 个测得请求中有 300 个失败/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('open loop: the sends the in-flight cap refused are named per cell, the cell ids as code (not escaped)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vtbench-target-report-'));
+  try {
+    buildRun(dir);
+    const mf = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as TargetManifest;
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...mf, mode: 'open-loop', durationS: 2, openLoop: { arrival: 'constant', seed: 1, maxInFlight: 8, warmupS: 1 } }));
+    const f = join(dir, 'cells', 'platform-c16-r1.json');
+    const c = JSON.parse(readFileSync(f, 'utf8')) as TargetCell;
+    const ol = { arrival: 'constant', seed: null, targetRatePerS: 16, durationS: 2, scheduled: c.summary.count + 7, sent: c.summary.count, achievedRatePerS: 16, unsent: { inFlightCap: 7 }, maxInFlight: 8 };
+    writeFileSync(f, JSON.stringify({ ...c, summary: { ...c.summary, openLoop: ol } }));
+    const r = await renderTargetReport(dir);
+    const md = r.files.find((x) => x.path === 'report.md')!.content as string;
+    assert.match(md, new RegExp(`sends refused by the in-flight cap \\(8 requests in flight\\), not requests and not in the table's figures: \`platform-c16-r1\` 7 / ${c.summary.count + 7}`));
+    assert.match(md, /\(constant arrivals; at most 8 in flight;/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

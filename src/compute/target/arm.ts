@@ -37,7 +37,7 @@ export function analyseArm(arm: TargetArm, probes: readonly TargetProbe[], cells
     const uses = caps.map((cap) => mergeCapUses(stat.cellIds.map((id) => capUse(cap, inCell.get(id) ?? [])), cap));
     const shares = mine.filter((c) => stat.cellIds.includes(c.id)).map((c) => c.hostCpuBusyShare).filter((x): x is number => typeof x === 'number');
     const host = shares.length ? shares.reduce((a, b) => a + b, 0) / shares.length : null;
-    return { stat, uses, limit: limitOf(caps, uses, stat.throughputRps, stat.offeredBoundRps, host) };
+    return { stat, uses, limit: limitOf(caps, uses, stat.throughputRps, stat.offeredBoundRps, host, mode) };
   });
   return { arm, inference, caps, levels };
 }

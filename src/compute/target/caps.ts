@@ -183,7 +183,8 @@ export function capUse(cap: Pick<Cap, 'kind' | 'name' | 'limit'>, samples: reado
 
 /**
  * The uses of one cap in several cells (the repeats of a level) as one: samples summed, maxima the
- * largest, busyMean and saturatedShare weighted by each cell's samples. Empty → a use with no data.
+ * largest, busyMean and saturatedShare weighted by each cell's samples; saturated only when judged
+ * from at least MIN_JUDGED_SAMPLES samples in all. Empty → a use with no data.
  */
 export function mergeCapUses(uses: readonly CapUse[], cap: Pick<Cap, 'kind' | 'name'>): CapUse {
   const n = uses.reduce((a, u) => a + u.samples, 0);
@@ -194,5 +195,7 @@ export function mergeCapUses(uses: readonly CapUse[], cap: Pick<Cap, 'kind' | 'n
     return w === 0 ? null : us.reduce((a, u) => a + (f(u) as number) * u.samples, 0) / w;
   };
   const share = wmean((u) => u.saturatedShare);
-  return { kind: cap.kind, name: cap.name, samples: n, busyMax: mx(uses.map((u) => u.busyMax)), busyMean: wmean((u) => u.busyMean), waitingMax: mx(uses.map((u) => u.waitingMax)), saturatedShare: share, saturated: share !== null && share >= SATURATED_SHARE };
+  // the samples the share was judged from, over the cells (as in capUse: too few say nothing)
+  const judged = uses.reduce((a, u) => a + (u.saturatedShare === null ? 0 : u.samples), 0);
+  return { kind: cap.kind, name: cap.name, samples: n, busyMax: mx(uses.map((u) => u.busyMax)), busyMean: wmean((u) => u.busyMean), waitingMax: mx(uses.map((u) => u.waitingMax)), saturatedShare: share, saturated: share !== null && share >= SATURATED_SHARE && judged >= MIN_JUDGED_SAMPLES };
 }

@@ -1,7 +1,9 @@
 /**
- * What limited an arm of a target run at one level (issue 32): the first saturated cap of the
- * inventory, in LIMIT_ORDER (the others saturated with it listed); else the offered load when the
- * arm reached its closed loop's bound; else "not determined". Pure.
+ * What limited an arm of a target run at one level (issue 32): in an open loop, the offered load λ
+ * when the arm served at least OFFERED_LOAD_SHARE of it with no cap at its limit; else the host's
+ * CPU when it was full; else the first saturated cap of the inventory, in LIMIT_ORDER (the others
+ * saturated with it listed); else the offered load when the arm reached OFFERED_LOAD_SHARE of its
+ * bound (c ÷ R(1) or λ); else "not determined". Pure.
  */
 import type { Cap, CapKind, CapUse, Provenance } from '../../types/target.ts';
 
@@ -50,8 +52,12 @@ export interface TargetLimit {
  * @param uses the caps' use at this level (capUse / mergeCapUses), matched by kind and name
  * @param throughputRps the level's throughput (steady state, mean over repeats), req/s
  * @param offeredBoundRps level / R(1) (closed loop) or λ (open loop), req/s; null when unknown
+ * @param hostCpuBusyShare the share of the whole host's CPUs busy over the level's cells (0..1), null when unknown
+ * @param mode an open loop's λ is fixed by the user: an arm that served it is limited by it even on a
+ *   full host; a closed loop's c ÷ R(1) is not (R(1) is measured on the same busy host, and more
+ *   clients cannot add throughput when the CPU is full), so there the host's CPU comes first
  */
-export function limitOf(caps: readonly Cap[], uses: readonly CapUse[], throughputRps: number | null, offeredBoundRps: number | null, hostCpuBusyShare: number | null = null): TargetLimit {
+export function limitOf(caps: readonly Cap[], uses: readonly CapUse[], throughputRps: number | null, offeredBoundRps: number | null, hostCpuBusyShare: number | null = null, mode: 'closed-loop' | 'open-loop' = 'closed-loop'): TargetLimit {
   const saturated: { cap: Cap; use: CapUse }[] = [];
   for (const kind of LIMIT_ORDER) {
     for (const cap of caps.filter((c) => c.kind === kind && c.limit !== null)) {
@@ -60,6 +66,12 @@ export function limitOf(caps: readonly Cap[], uses: readonly CapUse[], throughpu
     }
   }
   const hostFull = hostCpuBusyShare !== null && hostCpuBusyShare >= HOST_CPU_FULL_SHARE;
+  const offered = throughputRps !== null && offeredBoundRps !== null && offeredBoundRps > 0 && throughputRps >= OFFERED_LOAD_SHARE * offeredBoundRps - 1e-9;
+  // an open loop served what was offered with no cap at its limit: the offered load, even on a busy host (seen:
+  // an arm serving 62.2 req/s of 60 offered while other processes filled the CPU was called limited by the host)
+  if (mode === 'open-loop' && offered && saturated.length === 0) {
+    return { kind: 'offered-load', cap: null, use: null, utilisation: throughputRps! / offeredBoundRps!, provenance: 'inferred', alsoSaturated: [] };
+  }
   // the machine's CPU full: no pool, connection or carrier can add throughput then, so the host's CPU is named
   // first and the caps at their limit are listed beside it (they may be full because every request ran slower)
   if (hostFull) {
@@ -72,8 +84,6 @@ export function limitOf(caps: readonly Cap[], uses: readonly CapUse[], throughpu
     const hostCpuFull = null;
     return { kind: cap.kind, cap, use, utilisation: util, provenance: 'measured', alsoSaturated: saturated.slice(1).map((x) => ({ kind: x.cap.kind, name: x.cap.name, limit: x.cap.limit })), hostCpuFull };
   }
-  if (throughputRps !== null && offeredBoundRps !== null && offeredBoundRps > 0 && throughputRps >= OFFERED_LOAD_SHARE * offeredBoundRps - 1e-9) {
-    return { kind: 'offered-load', cap: null, use: null, utilisation: throughputRps / offeredBoundRps, provenance: 'inferred', alsoSaturated: [] };
-  }
+  if (offered) return { kind: 'offered-load', cap: null, use: null, utilisation: throughputRps! / offeredBoundRps!, provenance: 'inferred', alsoSaturated: [] };
   return { kind: 'not-determined', cap: null, use: null, utilisation: null, provenance: 'unavailable', alsoSaturated: [] };
 }

@@ -144,7 +144,22 @@ function trustLine(m: TargetReportModel, ph: Ph): Raw {
   return ph('trust', {
     tier: m.manifest.tier, tierMeaning: ph(`tierMeaning.${m.manifest.tier}`), cells: int(m.cells.length), repeats: int(m.manifest.repeats),
     failed: f.length === 0 ? ph('trust.noFailed') : ph('trust.failed', { n: int(f.length), ids: f.map((x) => x.id).join(', ') }),
+    errors: errorsText(m, ph),
   });
+}
+
+/** The measured requests that failed, over every measured cell, by the mix's request (most failures first): a broken path must show in the answer, not only in the cell table. */
+function errorsText(m: TargetReportModel, ph: Ph): Raw {
+  const total = m.cells.reduce((a, c) => a + c.summary.count, 0);
+  const failed = m.cells.reduce((a, c) => a + c.summary.count - c.summary.ok, 0);
+  if (failed === 0) return ph('trust.noErrors');
+  const by = new Map<string, { n: number; of: number }>();
+  for (const c of m.cells) for (const [name, t] of Object.entries(c.byRequest)) {
+    const e = by.get(name) ?? { n: 0, of: 0 };
+    by.set(name, { n: e.n + t.count - t.ok, of: e.of + t.count });
+  }
+  const which = [...by].filter(([, e]) => e.n > 0).sort((a, b) => b[1].n - a[1].n).map(([name, e]) => `${code(name).md} ${int(e.n)} / ${int(e.of)}`).join(', ');
+  return ph('trust.errors', { n: int(failed), total: int(total), share: pct((failed / total) * 100, 1), which: raw(which) });
 }
 
 function answerBlock(m: TargetReportModel, ph: Ph): string {
@@ -232,7 +247,7 @@ function cellsSection(m: TargetReportModel, ph: Ph): string {
   const refused = cells.filter((c) => (c.summary.openLoop?.unsent.inFlightCap ?? 0) > 0);
   const openLoop = m.manifest.mode !== 'open-loop' ? [] : ['', refused.length === 0
     ? ph('cells.unsentNone', { cap: int(m.manifest.openLoop?.maxInFlight) }).md
-    : ph('cells.unsent', { cap: int(m.manifest.openLoop?.maxInFlight), cells: refused.map((c) => `${code(c.id).md} ${int(c.summary.openLoop!.unsent.inFlightCap)} / ${int(c.summary.openLoop!.scheduled)}`).join(', ') }).md];
+    : ph('cells.unsent', { cap: int(m.manifest.openLoop?.maxInFlight), cells: raw(refused.map((c) => `${code(c.id).md} ${int(c.summary.openLoop!.unsent.inFlightCap)} / ${int(c.summary.openLoop!.scheduled)}`).join(', ')) }).md];
   return [
     `## ${ph('sec.cells').md}`, '', ph('cells.intro').md, ...openLoop, '',
     table([ph('h.cell'), ph('h.arm'), ph('h.level'), ph('h.repeat'), col(ph, 'throughput', 'measured'), col(ph, 'p50', 'measured'), col(ph, 'p95', 'measured'), col(ph, 'p99', 'measured'), col(ph, 'errors', 'measured'), col(ph, 'cpuS', 'measured'), ph('h.limit'), ph('h.limitTier')], rows, ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l']).md,
