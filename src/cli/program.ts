@@ -235,7 +235,7 @@ function addTargetCommand(program: Command, chosen: Chosen): void {
     .option('--target-port <port>', 'the port the jar listens on (default: a free one)')
     .option('--ready-timeout-s <s>', `how long a start may take until the first request of the mix answers (default: ${d.readyTimeoutS})`)
     .option('--timeout-s <s>', `per-request timeout (default: ${d.timeoutS})`)
-    .option('--run-id <id>', 'the run folder\'s name under runs/; an existing target run of that name is continued (default: <time>-target-<jar>)')
+    .option('--run-id <id>', 'the run folder\'s name under --runs-dir (out/runs/ by default); an existing target run of that name is continued (default: <time>-target-<jar>)')
     .option('--runs-dir <dir>', 'where runs go (default: out/runs/, ignored by git)')
     .option('--report-dir <dir>', 'where reports go (default: out/report/, ignored by git)')
     .option('--no-report', 'measure only')

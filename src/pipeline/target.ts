@@ -36,6 +36,7 @@ import { summarizeThreadDump } from '../adapters/jvm/threaddump.ts';
 import { freePort, startPostgres, findPgBinaries, type DbHandle } from '../adapters/db/postgres.ts';
 import { startMockProcess, type MockProcess } from '../adapters/process/mock-process.ts';
 import { measureAgentCost } from '../adapters/target/agent-cost.ts';
+import { costIsMeasured } from '../compute/target/agent-cost.ts';
 import { fillPlaceholders, redactArgs } from '../compute/target/placeholders.ts';
 import { EXIT, VtbenchError } from '../types/errors.ts';
 import { interruptedError } from '../adapters/jvm/build.ts';
@@ -214,7 +215,7 @@ export async function runTarget(o: TargetRunOptions): Promise<void> {
       o.log(`measuring the agent's own cost per task (TaskCostBench, ${AGENT_COST_ROUNDS} rounds without and with it) …`);
       try {
         m.agentCost = await measureAgentCost({ jdk: o.jdk, jar: o.agentJar, rounds: AGENT_COST_ROUNDS, tasks: AGENT_COST_TASKS, signal: abort.signal });
-        o.log(`  ${m.agentCost.rows.map((r) => `${r.executor} ${r.addedNs >= 0 ? '+' : ''}${r.addedNs.toFixed(0)} ns/task`).join(', ')}`);
+        o.log(`  ${m.agentCost.rows.map((r) => `${r.executor} ${r.addedNs >= 0 ? '+' : ''}${r.addedNs.toFixed(0)} ns/task${costIsMeasured(r) ? '' : ' (inside the rounds\' spread: noise, not a cost)'}`).join(', ')}`);
         saveManifest();
       } catch (e) {
         if (abort.signal.aborted) throw interruptedError('the agent\'s cost measurement');
@@ -340,7 +341,8 @@ async function warmAndProbe(o: TargetRunOptions, rt: ArmRuntime, repeat: number,
     const p = await watched(o, rt, signal, (s) => runClosedLoop(loadOptions(m.mix.requests, rt.baseUrl, 1, m.aloneProbeRequests, o.timeoutMs, s)));
     if ('died' in p) throw diedDuring(rt, 'the alone probe');
     if (p.result.summary.ok === 0) {
-      throw new VtbenchError(`${rt.arm.label}: the service at ${rt.baseUrl} answered none of the ${p.result.summary.count} probe requests (${errorsIn(p.result)})`, 'check --url / the request file\'s paths against the running service; nothing was measured', EXIT.notReady);
+      const where = rt.target ? `its log: logs/target-${rt.arm.id}-r${repeat}.log under the run folder` : 'the running service at --url';
+      throw new VtbenchError(`${rt.arm.label}: the service at ${rt.baseUrl} answered none of the ${p.result.summary.count} probe requests (${errorsIn(p.result, m.mix.requests)})`, `check the request file's paths and methods against the service (${where}); nothing was measured`, EXIT.notReady);
     }
     const probe: TargetProbe = { arm: rt.arm.id, repeat, requests: p.result.summary.count, ok: p.result.summary.ok, e2eMs: p.result.summary.e2eMs };
     m.probes = [...m.probes.filter((x) => !(x.arm === probe.arm && x.repeat === repeat)), probe];
@@ -348,13 +350,21 @@ async function warmAndProbe(o: TargetRunOptions, rt: ArmRuntime, repeat: number,
   }
 }
 
-/** The error classes (and the error answers' codes) of a phase, in words: `http 40 (404 ×40)`. */
-function errorsIn(r: LoadResult): string {
-  const e = Object.entries(r.summary.errors).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`);
+/**
+ * The error classes, the error answers' codes and the failing requests of a phase, in words:
+ * `40 http errors; statuses 404 ×40; failing: owners GET /ownerz ×40`.
+ */
+function errorsIn(r: LoadResult, mix: readonly TargetRequest[] = []): string {
+  const e = Object.entries(r.summary.errors).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k} error${n === 1 ? '' : 's'}`);
   const statuses = new Map<number, number>();
-  for (const x of r.records) if (x.status !== null && x.status >= 400) statuses.set(x.status, (statuses.get(x.status) ?? 0) + 1);
+  const failing = new Map<number, number>();
+  for (const x of r.records) {
+    if (x.status !== null && x.status >= 400) statuses.set(x.status, (statuses.get(x.status) ?? 0) + 1);
+    if (x.errorClass !== null && x.req !== undefined) failing.set(x.req, (failing.get(x.req) ?? 0) + 1);
+  }
   const st = [...statuses].map(([s, n]) => `${s} ×${n}`);
-  return [e.join(', ') || 'no answer', st.length ? `statuses ${st.join(', ')}` : ''].filter(Boolean).join('; ');
+  const fr = [...failing].filter(([k]) => mix[k] !== undefined).map(([k, n]) => `${mix[k]!.name} ${mix[k]!.method} ${mix[k]!.path} ×${n}`);
+  return [e.join(', ') || 'no answer', st.length ? `statuses ${st.join(', ')}` : '', fr.length ? `failing: ${fr.join(', ')}` : ''].filter(Boolean).join('; ');
 }
 
 function diedDuring(rt: ArmRuntime, what: string): VtbenchError {
@@ -420,7 +430,7 @@ async function runTargetCell(o: TargetRunOptions, rt: ArmRuntime, level: number,
   const r = outcome.result;
   if (r.summary.ok === 0) {
     // every request failed: a failed cell, never a measurement of 0 req/s
-    const reason = `every request failed (${errorsIn(r)})`;
+    const reason = `every request failed (${errorsIn(r, m.mix.requests)})`;
     writeJsonAtomic(join(cellsDir, `${id}.failed.json`), { id, reason, at: new Date().toISOString(), requests: r.summary.count });
     m.failed.push({ id, reason });
     writeJsonAtomic(join(o.runDir, 'manifest.json'), m);

@@ -132,7 +132,7 @@ test('target, jar tier with the agent, against a real Spring Boot jar; then neve
     writeFileSync(nope, '{"name":"nope","path":"/no-such-page"}\n');
     const r = await target(['--target-jar', jar, '--target-jvm-arg=--enable-preview', '--requests', nope, '--runs-dir', join(dir, 'runs'), '--levels', '1', '--warmup-requests', '0', '--alone-probe', '3', '--run-id', 'nope', '--arms', 'platform']);
     assert.equal(r.code, 6, r.stderr);
-    assert.match(r.stderr, /answered none of the 3 probe requests .*404/);
+    assert.match(r.stderr, /answered none of the 3 probe requests \(3 http errors; statuses 404 ×3; failing: nope GET \/no-such-page ×3\)/);
     assert.equal(r.stdout, '');
   });
 

@@ -134,3 +134,9 @@ test('a run on a host without a suitable JDK stops at the prerequisites (exit 3)
     rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+test('--resume of a target run (the committed PetClinic run) says how a target run is continued, not a format version', async () => {
+  const r = await run(['--resume', 'runs/20261202-193048-target-petclinic']);
+  assert.equal(r.code, 2, r.err);
+  assert.match(r.err, /--resume: .*20261202-193048-target-petclinic is a run of `target` \(your own service\), not a study's run\n  hint: continue it with the same target command and --run-id 20261202-193048-target-petclinic/);
+});

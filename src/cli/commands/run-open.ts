@@ -3,7 +3,7 @@
  * a new run or of the run to resume, with its options and study; what `--resume` will measure.
  * Nothing here starts a process or writes a file.
  */
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { hostname as osHostname } from 'node:os';
 import { OPTION_SPECS, type OptionKey } from '../../plan/options.ts';
 import { defaultProfile, resolveOptions, checkBounds } from '../../plan/profiles.ts';
@@ -21,6 +21,7 @@ import { checkShardRun, type ShardRunArgs } from '../multihost.ts';
 import { defaultStudyOf, openStore, studiesOf, type MainDeps } from '../context.ts';
 import { depVersion, gitState, liveOwner } from '../run-folder.ts';
 import type { Opts } from '../program.ts';
+import { isTargetRunDir } from '../../report/target/load.ts';
 
 /** A run about to be measured: its study, resolved options, store and manifest (in memory). */
 export interface OpenedRun {
@@ -47,6 +48,10 @@ export function openResumed(resumeId: string, opts: Opts, raw: Partial<Record<Op
   // a bare run id is looked up under --runs-dir; anything with a slash is the run folder itself
   const store = openStore(deps, resumeId.includes('/') ? resolve(process.cwd(), resumeId) : join(runsDir, resumeId));
   if (!store.exists()) throw new VtbenchError(`--resume: no run folder ${store.dir} with a manifest.json`, `list runs with: ls ${runsDir}`, EXIT.runData);
+  if (isTargetRunDir(store.dir)) {
+    const id = basename(store.dir);
+    throw new VtbenchError(`--resume: ${store.dir} is a run of \`target\` (your own service), not a study's run`, `continue it with the same target command and --run-id ${id} (finished cells are kept)`, EXIT.usage);
+  }
   const version = store.schemaVersionOnDisk();
   if (typeof version === 'number' && version !== SCHEMA_VERSION) {
     const e = legacyRunError(store.dir, version, 'resumed');
