@@ -93,10 +93,12 @@ function buildRun(dir: string, o: { platformBusy?: number; hikariPending?: numbe
   writeTargetRun(dir, manifest, [...cells, dead], samples, dumps);
 }
 
-async function render(o: Parameters<typeof buildRun>[1] = {}) {
+/** buildRun's run, changed by `edit` (its folder) before it is rendered; the folder is removed after. */
+async function render(o: Parameters<typeof buildRun>[1] = {}, edit: (dir: string) => void = () => {}) {
   const dir = mkdtempSync(join(tmpdir(), 'vtbench-target-report-'));
   try {
     buildRun(dir, o);
+    edit(dir);
     const r = await renderTargetReport(dir);
     const file = (p: string) => r.files.find((f) => f.path === p)?.content as string;
     return { r, file, dir };
@@ -229,18 +231,12 @@ test('writeTargetReport writes every file under the folder it is given; the fron
 });
 
 test('an arm label the user gave stays as given in every language', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'vtbench-target-label-'));
-  try {
-    buildRun(dir);
+  const { file } = await render({}, (dir) => {
     const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as TargetManifest;
     m.arms[0]!.label = 'Tomcat pool of 4';
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify(m));
-    const r = await renderTargetReport(dir);
-    const zh = r.files.find((f) => f.path === 'zh/report.md')?.content as string;
-    assert.match(zh, /虚拟线程 的吞吐量是 Tomcat pool of 4 的/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
+  assert.match(file('zh/report.md'), /虚拟线程 的吞吐量是 Tomcat pool of 4 的/);
 });
 
 test('a black-box run (no samples, no JVM, no JFR, no agent): every cap unavailable, the limit inferred or not determined, the missing tiers said', async () => {
@@ -293,36 +289,26 @@ test('an open-loop run words its levels as arrival rates and bounds each by the 
 });
 
 test('failed requests are in the answer block, by request, not only in the cell table', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'vtbench-target-report-'));
-  try {
-    buildRun(dir, { platformErrorsEvery: 4 });
-    const r = await renderTargetReport(dir);
-    const md = r.files.find((f) => f.path === 'report.md')!.content as string;
-    const answer = md.slice(md.indexOf('<!-- answer -->'), md.indexOf('<!-- /answer -->'));
-    // platform: (2 + 4 + 8 + 16) workers × 20 requests × 2 repeats = 1,200, every 4th a 503 → 300; virtual: 1,200 without error
-    assert.match(answer, /\*\*300 of 2,400 measured requests failed \(12\.5 %\)\*\*, by request: `list-owners` 300 \/ 2,400; their latencies are not in the percentiles/);
-    const zh = r.files.find((f) => f.path === 'zh/report.md')!.content as string;
-    assert.match(zh, /2,400 个测得请求中有 300 个失败/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const { file } = await render({ platformErrorsEvery: 4 });
+  const md = file('report.md');
+  const answer = md.slice(md.indexOf('<!-- answer -->'), md.indexOf('<!-- /answer -->'));
+  // platform: (2 + 4 + 8 + 16) workers × 20 requests × 2 repeats = 1,200, every 4th a 503 → 300; virtual: 1,200 without error
+  assert.match(answer, /\*\*300 of 2,400 measured requests failed \(12\.5 %\)\*\*, by request: `list-owners` 300 \/ 2,400; their latencies are not in the percentiles/);
+  assert.match(file('zh/report.md'), /2,400 个测得请求中有 300 个失败/);
 });
 
 test('open loop: the sends the in-flight cap refused are named per cell, the cell ids as code (not escaped)', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'vtbench-target-report-'));
-  try {
-    buildRun(dir);
+  let sent = 0;
+  const { file } = await render({}, (dir) => {
     const mf = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as TargetManifest;
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...mf, mode: 'open-loop', durationS: 2, openLoop: { arrival: 'constant', seed: 1, maxInFlight: 8, warmupS: 1 } }));
     const f = join(dir, 'cells', 'platform-c16-r1.json');
     const c = JSON.parse(readFileSync(f, 'utf8')) as TargetCell;
-    const ol = { arrival: 'constant', seed: null, targetRatePerS: 16, durationS: 2, scheduled: c.summary.count + 7, sent: c.summary.count, achievedRatePerS: 16, unsent: { inFlightCap: 7 }, maxInFlight: 8 };
+    sent = c.summary.count;
+    const ol = { arrival: 'constant', seed: null, targetRatePerS: 16, durationS: 2, scheduled: sent + 7, sent, achievedRatePerS: 16, unsent: { inFlightCap: 7 }, maxInFlight: 8 };
     writeFileSync(f, JSON.stringify({ ...c, summary: { ...c.summary, openLoop: ol } }));
-    const r = await renderTargetReport(dir);
-    const md = r.files.find((x) => x.path === 'report.md')!.content as string;
-    assert.match(md, new RegExp(`sends refused by the in-flight cap \\(8 requests in flight\\), not requests and not in the table's figures: \`platform-c16-r1\` 7 / ${c.summary.count + 7}`));
-    assert.match(md, /\(constant arrivals; at most 8 in flight;/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
+  const md = file('report.md');
+  assert.match(md, new RegExp(`sends refused by the in-flight cap \\(8 requests in flight\\), not requests and not in the table's figures: \`platform-c16-r1\` 7 / ${sent + 7}`));
+  assert.match(md, /\(constant arrivals; at most 8 in flight;/);
 });
