@@ -37,7 +37,7 @@ import { freePort, startPostgres, findPgBinaries, type DbHandle } from '../adapt
 import { startMockProcess, type MockProcess } from '../adapters/process/mock-process.ts';
 import { measureAgentCost } from '../adapters/target/agent-cost.ts';
 import { costIsMeasured } from '../compute/target/agent-cost.ts';
-import { fillPlaceholders, redactArgs } from '../compute/target/placeholders.ts';
+import { fillPlaceholders, redactArgs, shortenPaths } from '../compute/target/placeholders.ts';
 import { EXIT, VtbenchError } from '../types/errors.ts';
 import { interruptedError } from '../adapters/jvm/build.ts';
 import { readCpuTicks } from '../adapters/host/host.ts';
@@ -303,7 +303,7 @@ async function startArm(o: TargetRunOptions, arm: TargetArm, repeat: number, sig
   try {
     const info = await Promise.race([sampler.info, new Promise<never>((_, rej) => setTimeout(() => rej(new Error('no answer in 60 s')), 60_000))]);
     // a secret passed as a JVM argument (-Dspring.datasource.password=…) is redacted here too: the JVM reports it
-    if (!m.jvm[arm.id]) m.jvm[arm.id] = { ...info, inputArguments: redactArgs(info.inputArguments) };
+    if (!m.jvm[arm.id]) m.jvm[arm.id] = { ...info, inputArguments: redactArgs(info.inputArguments).map(shortenPaths) };
   } catch (e) {
     await sampler.stop();
     await target.stop();

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkPlaceholders, fillPlaceholders, placeholdersIn, redactArgs } from '../../src/compute/target/placeholders.ts';
+import { checkPlaceholders, fillPlaceholders, placeholdersIn, redactArgs, shortenPaths } from '../../src/compute/target/placeholders.ts';
 
 test('placeholdersIn finds each known placeholder once, in order, and ignores Spring ${…} and unknown names', () => {
   assert.deepEqual(placeholdersIn('--x={dbUrl}&u={dbUser}&again={dbUrl}'), ['dbUrl', 'dbUser']);
@@ -37,4 +37,13 @@ test('fillPlaceholders replaces every use; a value missing is an error, not an e
   assert.equal(fillPlaceholders('--u={mockUrl}/v1 --d={dbUrl}', { mockUrl: 'http://127.0.0.1:4000', dbUrl: 'jdbc:postgresql://127.0.0.1:5/t' }), '--u=http://127.0.0.1:4000/v1 --d=jdbc:postgresql://127.0.0.1:5/t');
   assert.equal(fillPlaceholders('plain', {}), 'plain');
   assert.throws(() => fillPlaceholders('{dbUser}', { mockUrl: 'x' }), /\{dbUser\} has no value/);
+});
+
+test('shortenPaths: absolute paths become …/<last part>, wherever they start in an argument; other text stays', () => {
+  assert.equal(shortenPaths('/work/petclinic/target/app.jar'), '…/app.jar');
+  assert.equal(shortenPaths('-javaagent:/home/me/agent/vtbench-agent.jar=port=1,header=x'), '-javaagent:…/vtbench-agent.jar=port=1,header=x');
+  assert.equal(shortenPaths('-XX:StartFlightRecording=name=vtbench,settings=/tmp/run/logs/jfr/p.jfc'), '-XX:StartFlightRecording=name=vtbench,settings=…/p.jfc');
+  assert.equal(shortenPaths('-Xmx512m'), '-Xmx512m');
+  assert.equal(shortenPaths('requests.jsonl'), 'requests.jsonl');
+  assert.equal(shortenPaths('http://127.0.0.1:8080/v1'), 'http://127.0.0.1:8080/v1');
 });

@@ -34,6 +34,16 @@ export function redactArgs(args: readonly string[]): string[] {
 }
 
 /**
+ * `s` with every absolute path shortened to `…/<last part>` (`-javaagent:/home/me/agent.jar=port=1`
+ * → `-javaagent:…/agent.jar=port=1`), so what a run records about its JVM and what a report shows name
+ * no folder of the machine it ran on. A path starts at the string's start or after `=`, `:`, `,` or a
+ * space. Pure.
+ */
+export function shortenPaths(s: string): string {
+  return s.replace(/(^|[=:,\s])\/(?:[^\s=,:/]+\/)+([^\s=,:/]+)/g, '$1…/$2');
+}
+
+/**
  * Environment variables the JVM reads as options (HotSpot reports their contents among its input
  * arguments and prints "Picked up …" to its log): a secret there would reach the manifest and logs.
  */

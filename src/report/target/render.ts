@@ -21,6 +21,7 @@ import type { TargetReportModel } from './model.ts';
 import { TARGET_HEADLINE } from './chart.ts';
 // the engine's answer markers, which render-html.ts turns into `<section id="answer">`
 import { ANSWER_END, ANSWER_START } from '../sections/answer.ts';
+import { shortenPaths } from '../../compute/target/placeholders.ts';
 
 
 type Vals = Record<string, string | Raw>;
@@ -186,7 +187,7 @@ function mixSection(m: TargetReportModel, ph: Ph): string {
     }),
   ]);
   return [
-    `## ${ph('sec.mix').md}`, '', ph('mix.intro', { file: code(mix.file), sha: code(mix.sha256.slice(0, 12)), n: int(mix.requests.length) }).md, '',
+    `## ${ph('sec.mix').md}`, '', ph('mix.intro', { file: code(shortenPaths(mix.file)), sha: code(mix.sha256.slice(0, 12)), n: int(mix.requests.length) }).md, '',
     table([ph('h.name'), ph('h.method'), ph('h.path'), ph('h.weight'), ph('h.share'), ph('h.headerNames'), ph('h.body'),
       ...m.arms.map((a) => ph('col', { name: ph('h.armRequests', { arm: a.arm.label }), tier: ph('tier.measured') }))], rows).md,
   ].join('\n');
@@ -365,7 +366,7 @@ function environmentSection(m: TargetReportModel, ph: Ph): string {
   const rows: (string | Raw)[][] = [
     [ph('env.tier'), raw(`${code(mf.tier).md} — ${ph(`tierMeaning.${mf.tier}`).md}`)],
     [ph('env.host'), `${mf.host.cpus} × ${mf.host.cpuModel}; ${mf.host.kernel}; Node ${mf.host.node}`],
-    [ph('env.jar'), mf.jar ? raw(`${code(mf.jar.path).md}, SHA-256 ${code(mf.jar.sha256).md}`) : '—'],
+    [ph('env.jar'), mf.jar ? raw(`${code(shortenPaths(mf.jar.path)).md}, SHA-256 ${code(mf.jar.sha256).md}`) : '—'],
     [ph('env.db'), mf.db ? `PostgreSQL ${mf.db.serverVersion}` : '—'],
     [ph('env.load'), ph(mf.mode === 'open-loop' ? 'env.loadOpen' : 'env.loadClosed', { levels: mf.levels.map((l) => int(l)).join(', '), repeats: int(mf.repeats), perWorker: int(mf.requestsPerWorker), warmup: int(mf.warmupRequestsPerWorker), probe: int(mf.aloneProbeRequests), duration: mf.durationS === null ? '—' : num(mf.durationS, 0), arrival: !mf.openLoop ? '—' : mf.openLoop.arrival === 'poisson' ? ph('env.arrivalSeeded', { arrival: mf.openLoop.arrival, seed: int(mf.openLoop.seed) }) : mf.openLoop.arrival, cap: int(mf.openLoop?.maxInFlight), warmupS: int(mf.openLoop?.warmupS) })],
     [ph('env.mock'), mf.mock ? ph('env.mockValue', { latency: ms(mf.mock.latencyMs) }) : '—'],
@@ -376,7 +377,7 @@ function environmentSection(m: TargetReportModel, ph: Ph): string {
     const props = Object.entries(a.properties).map(([k, v]) => code(`--${k}=${v}`).md).join(' ');
     rows.push([ph('env.arm', { arm: a.label }), raw([a.url ? code(a.url).md : '', props].filter(Boolean).join(' ') || '—')]);
     const j = mf.jvm[a.id];
-    if (j) rows.push([ph('env.jvm', { arm: a.label }), raw(`${esc(`${j.vmVendor} ${j.vmVersion} (Java ${j.javaVersion}), ${j.availableProcessors} CPUs`)}; ${j.inputArguments.map((x) => code(x).md).join(' ') || '—'}`)]);
+    if (j) rows.push([ph('env.jvm', { arm: a.label }), raw(`${esc(`${j.vmVendor} ${j.vmVersion} (Java ${j.javaVersion}), ${j.availableProcessors} CPUs`)}; ${j.inputArguments.map((x) => code(shortenPaths(x)).md).join(' ') || '—'}`)]);
   }
   return [`## ${ph('sec.env').md}`, '', table([ph('h.what'), ph('h.value')], rows).md].join('\n');
 }
