@@ -354,7 +354,7 @@ async function warmAndProbe(o: TargetRunOptions, rt: ArmRuntime, repeat: number,
  * The error classes, the error answers' codes and the failing requests of a phase, in words:
  * `40 http errors; statuses 404 ×40; failing: owners GET /ownerz ×40`.
  */
-function errorsIn(r: LoadResult, mix: readonly TargetRequest[] = []): string {
+function errorsIn(r: LoadResult, mix: readonly TargetRequest[]): string {
   const e = Object.entries(r.summary.errors).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k} error${n === 1 ? '' : 's'}`);
   const statuses = new Map<number, number>();
   const failing = new Map<number, number>();
