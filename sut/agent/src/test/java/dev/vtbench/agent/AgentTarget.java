@@ -28,9 +28,16 @@ public final class AgentTarget {
     // a task without a request (counted in tasks, recorded nowhere)
     one.submit(() -> { }).get();
 
+    // the sleeper starts its 50 ms only once the second task is queued, so that task's wait covers all of them
+    // (without the latch the worker could start the sleeper before the second submit and the wait fall short)
+    CountDownLatch queued = new CountDownLatch(1);
     Object scope = Recorder.testBegin("tpe");
-    Future<?> sleeper = one.submit(() -> sleep(50));
+    Future<?> sleeper = one.submit(() -> {
+      await(queued);
+      sleep(50);
+    });
     Future<?> behind = one.submit(() -> { });
+    queued.countDown();
     Recorder.testEnd(scope);
     sleeper.get();
     behind.get();
@@ -51,13 +58,20 @@ public final class AgentTarget {
     }
 
     // Spring's SimpleAsyncTaskExecutor on virtual threads with a concurrency limit of 1: the limit blocks the
-    // caller in execute(), so the second task's wait (from the call to execute) covers the first one's 50 ms
+    // caller in execute(), so the second task's wait (from the call to execute) covers the first one's 50 ms.
+    // The first task starts its 50 ms only once the caller waits inside the second execute(), so the second
+    // call is known to have begun (without that, the first could sleep part of its 50 ms before it).
     SimpleAsyncTaskExecutor spring = new SimpleAsyncTaskExecutor("spring-");
     spring.setVirtualThreads(true);
     spring.setConcurrencyLimit(1);
     CountDownLatch springDone = new CountDownLatch(2);
     scope = Recorder.testBegin("spring");
-    spring.execute(() -> { sleep(50); springDone.countDown(); });
+    Thread caller = Thread.currentThread();
+    spring.execute(() -> {
+      untilWaiting(caller);
+      sleep(50);
+      springDone.countDown();
+    });
     spring.execute(springDone::countDown);
     Recorder.testEnd(scope);
     springDone.await();
@@ -66,6 +80,23 @@ public final class AgentTarget {
     System.out.println("READY");
     System.out.flush();
     Thread.sleep(60_000);
+  }
+
+  static void await(CountDownLatch latch) {
+    try {
+      if (!latch.await(10, TimeUnit.SECONDS)) throw new IllegalStateException("latch not released in 10 s");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Returns once {@code t} is parked (WAITING), or throws after 10 s. */
+  static void untilWaiting(Thread t) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (t.getState() != Thread.State.WAITING) {
+      if (System.nanoTime() > deadline) throw new IllegalStateException(t + " did not wait in 10 s: " + t.getState());
+      sleep(1);
+    }
   }
 
   static void sleep(long ms) {
