@@ -55,16 +55,26 @@ export function liveOwner(runDir: string): number | null {
  * or an own PostgreSQL's log, which the error points to, keeps it.
  */
 export function measuredNothing(store: RunStore, builtOk = false): boolean {
-  if (store.cellFileIds().length > 0) return false;
-  const cells = join(store.dir, 'cells');
+  return store.cellFileIds().length === 0 && holdsNothing(store.dir, builtOk);
+}
+
+/**
+ * The folder-level half of {@link measuredNothing}, for any run folder (a study run's or a target
+ * run's): true when `<runDir>/cells` holds no file other than dot-files and `<runDir>/logs` holds no
+ * non-empty entry beyond `mock.log` (and `build.log` when `builtOk`). Never throws; an entry that
+ * cannot be read counts as empty.
+ */
+export function holdsNothing(runDir: string, builtOk = false): boolean {
+  const cells = join(runDir, 'cells');
   if (existsSync(cells) && readdirSync(cells).some((f) => !f.startsWith('.'))) return false;
-  if (!existsSync(store.logsDir)) return true;
+  const logsDir = join(runDir, 'logs');
+  if (!existsSync(logsDir)) return true;
   // logs that explain nothing: the mock's start line, a build that succeeded (its warnings)
   const nothingToKeep = new Set(['mock.log', ...(builtOk ? ['build.log'] : [])]);
-  return readdirSync(store.logsDir).every((f) => {
+  return readdirSync(logsDir).every((f) => {
     if (nothingToKeep.has(f)) return true;
     try {
-      return statSync(join(store.logsDir, f)).size === 0;
+      return statSync(join(logsDir, f)).size === 0;
     } catch {
       return true;
     }

@@ -6,7 +6,7 @@
  * `<arm>@<level>`, src/report/thresholds/target.ts; exit 9 when one is broken).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, createReadStream } from 'node:fs';
+import { existsSync, createReadStream, rmSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import os from 'node:os';
 import { EXIT, VtbenchError } from '../../types/errors.ts';
@@ -27,6 +27,7 @@ import { enforce } from '../../report/thresholds/check.ts';
 import { checkTargetRules, checkTargetRun } from '../../report/thresholds/target.ts';
 import type { Io } from '../common.ts';
 import { dirOption } from '../context.ts';
+import { holdsNothing } from '../run-folder.ts';
 
 /** The options of `target` as commander gives them. */
 export interface TargetOpts {
@@ -278,6 +279,14 @@ export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
       log: (l) => io.stderr.write(l + '\n'),
       signal: ac.signal,
     });
+  } catch (e) {
+    // a new run that failed before it measured anything (no cell, no failed cell, no log that explains
+    // it) leaves no run folder behind, as a study run does (docs/exit-codes.md)
+    if (!existing && manifest.failed.length === 0 && holdsNothing(runDir)) {
+      rmSync(runDir, { recursive: true, force: true });
+      io.stderr.write(`nothing was measured; removed the run folder ${runDir}\n`);
+    }
+    throw e;
   } finally {
     process.off('SIGINT', onSig);
     process.off('SIGTERM', onSig);
