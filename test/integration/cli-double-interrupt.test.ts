@@ -24,11 +24,11 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 test('a second SIGINT during the graceful stop exits 130 at once and leaves the manifest interrupted (not running), with endedAt, and no lock', { timeout: 120_000 }, async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'vtbench-double-int-'));
-  const mock = await startMockProcess({ port: await freePort(), latencyMs: 2000, logFile: '/dev/null', controlToken: TOKEN });
-  const sut = await startFakeSutByHand(['--variant', 'fixed', '--kind', 'platform-pool', '--threads', '8', '--prefix', 'llm-fixed-', '--mock', `${mock.url}/v1`, '--info-delay-ms', '3000']);
+  const mock = await startMockProcess({ port: await freePort(), latencyMs: 1000, logFile: '/dev/null', controlToken: TOKEN });
+  const sut = await startFakeSutByHand(['--variant', 'fixed', '--kind', 'platform-pool', '--threads', '8', '--prefix', 'llm-fixed-', '--mock', `${mock.url}/v1`, '--info-delay-ms', '1500']);
   try {
     const runsDir = join(tmp, 'runs');
-    const child = spawn(process.execPath, ['run.mjs', '--study', '000', '--profile', 'smoke', '--variants', 'fixed', '--levels', '2,3', '--requests-per-worker', '2', '--warmup-s', '0', '--latency-ms', '2000',
+    const child = spawn(process.execPath, ['run.mjs', '--study', '000', '--profile', 'smoke', '--variants', 'fixed', '--levels', '2,3', '--requests-per-worker', '3', '--warmup-s', '0', '--latency-ms', '1000',
       '--sut-url', sut.url, '--mock-url', mock.url, '--runs-dir', runsDir, '--no-report'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d) => { err += d; });
@@ -40,8 +40,9 @@ test('a second SIGINT during the graceful stop exits 130 at once and leaves the 
       if (child.exitCode !== null) assert.fail(`the run ended before its second cell: ${err}`);
       await sleep(50);
     }
-    // stop while a health probe is in flight (the SUT answers it 3 s late): the graceful stop after
-    // the first SIGINT waits for that probe, so the second arrives while the first is being handled
+    // stop while a health probe is in flight (the SUT answers it 1.5 s late): the graceful stop after
+    // the first SIGINT waits for that probe, so the second arrives while the first is being handled.
+    // Probes start every 1 s + 1.5 s; the second cell lasts 3 requests × 1 s, so one starts inside it
     const probes = sutOut.split('info-delayed').length;
     while (sutOut.split('info-delayed').length === probes) await sleep(10);
     child.kill('SIGINT');
