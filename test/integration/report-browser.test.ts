@@ -4,13 +4,13 @@
  * Needs Chromium (test/fixtures/chromium.ts: where it is looked for, when a test skips).
  */
 import { loadTemplates, renderReport } from '../fixtures/registered.ts';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 
 import { FIXTURE_DIR } from '../fixtures/report-helpers.ts';
 import { CHROMIUM, CHROMIUM_ARGS, browserSkipReason, isCi } from '../fixtures/chromium.ts';
@@ -19,74 +19,82 @@ const SKIP = browserSkipReason(CHROMIUM, isCi());
 if (SKIP) process.stderr.write(`report-browser.test.ts: ${SKIP}\n`);
 const ARGS = CHROMIUM_ARGS;
 
+/** One browser and one rendering per language for the tests of this file (each launch or render cost seconds). */
+const out = mkdtempSync(join(tmpdir(), 'vtbench-browser-'));
+let launched: Promise<Browser> | null = null;
+const browserOnce = (): Promise<Browser> => (launched ??= chromium.launch({ executablePath: CHROMIUM, args: ARGS }));
+const rendered = new Map<string, ReturnType<typeof renderReport>>();
+const reportOnce = (lang: 'en' | 'zh'): ReturnType<typeof renderReport> => {
+  if (!rendered.has(lang)) rendered.set(lang, renderReport(FIXTURE_DIR, join(out, lang), { lang }));
+  return rendered.get(lang)!;
+};
+after(async () => {
+  await (await launched)?.close();
+  rmSync(out, { recursive: true, force: true });
+});
+
 for (const lang of ['en', 'zh'] as const) {
   test(`report (${lang}) in headless Chromium: every section and chart visible, no network request`, { timeout: 60_000, skip: SKIP }, async () => {
     assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (CI does this in .ci/run) or set VTBENCH_CHROMIUM`);
-    const out = mkdtempSync(join(tmpdir(), 'vtbench-browser-'));
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-    try {
-      const r = await renderReport(FIXTURE_DIR, out, { lang });
-      const htmlPath = join(r.outDir, 'index.html');
-      const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-      const page = await context.newPage();
-      const requests: string[] = [];
-      await context.route('**/*', async (route) => {
-        const url = route.request().url();
-        if (url.startsWith('file:')) return route.continue();
-        requests.push(url);
-        return route.abort();
-      });
-      page.on('request', (req) => { if (!req.url().startsWith('file:')) requests.push(req.url()); });
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(String(e)));
-      page.on('dialog', (d) => { errors.push(`dialog: ${d.message()}`); void d.dismiss(); });
-      await page.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load' });
+    const browser = await browserOnce();
+    const r = await reportOnce(lang);
+    const htmlPath = join(r.outDir, 'index.html');
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const page = await context.newPage();
+    const requests: string[] = [];
+    await context.route('**/*', async (route) => {
+      const url = route.request().url();
+      if (url.startsWith('file:')) return route.continue();
+      requests.push(url);
+      return route.abort();
+    });
+    page.on('request', (req) => { if (!req.url().startsWith('file:')) requests.push(req.url()); });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('dialog', (d) => { errors.push(`dialog: ${d.message()}`); void d.dismiss(); });
+    await page.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load' });
 
-      const tpl = await loadTemplates(lang);
-      // the template's sections, then the engine's appendices: the flags per cell (the fixture's cells raised some), the data, and how each number was computed
-      // the answer block's heading first (a phrase, not in the template), then the template's sections and the appendices
-      const expected = [tpl.phrases['answer.heading']!.replace(/^## /, ''), ...tpl.report.split('\n').filter((l) => l.startsWith('## ')).map((l) => l.slice(3).trim()), tpl.phrases['flags.appendix.title'], tpl.phrases['data.title'], tpl.phrases['prov.title']];
-      assert.ok(expected.length >= 21, 'templates list the sections');
-      const headings = page.locator('h2');
-      assert.equal(await headings.count(), expected.length);
-      for (let i = 0; i < expected.length; i++) {
-        const h = headings.nth(i);
-        assert.equal((await h.textContent())?.trim(), expected[i]);
-        assert.ok(await h.isVisible(), `heading ${expected[i]} visible`);
-      }
-      const figures = page.locator('figure.chart');
-      // the template's charts plus the answer's headline chart ({{headlineChart}})
-      const nFigures = [...tpl.report.matchAll(/\{\{fig:[a-z0-9-]+\}\}/g)].length + (tpl.report.includes('{{headlineChart}}') ? 1 : 0);
-      assert.ok(nFigures >= 7, `the template embeds the charts (${nFigures})`);
-      assert.equal(await figures.count(), nFigures);
-      for (let i = 0; i < nFigures; i++) {
-        const svg = figures.nth(i).locator('svg').first();
-        await svg.scrollIntoViewIfNeeded();
-        assert.ok(await svg.isVisible(), `chart ${i} visible`);
-        const box = await svg.boundingBox();
-        assert.ok(box && box.width > 200 && box.height > 150, `chart ${i} has a size: ${JSON.stringify(box)}`);
-        assert.ok((await svg.locator('path, line, rect').count()) > 10, `chart ${i} draws marks`);
-      }
-      assert.equal(await page.locator('script').count(), 0);
-      assert.deepEqual(errors, []);
-      assert.deepEqual(requests, [], 'the page must not make network requests');
-      assert.ok(!/https?:\/\/(?!www\.w3\.org\/)/.test(readFileSync(htmlPath, 'utf8')), 'no external URL in the HTML apart from SVG namespaces');
-      if (process.env['VTBENCH_SCREENSHOT']) await page.screenshot({ path: `${process.env['VTBENCH_SCREENSHOT']}-${lang}.png`, fullPage: true });
-      await context.close();
-    } finally {
-      await browser.close();
-      rmSync(out, { recursive: true, force: true });
+    const tpl = await loadTemplates(lang);
+    // the template's sections, then the engine's appendices: the flags per cell (the fixture's cells raised some), the data, and how each number was computed
+    // the answer block's heading first (a phrase, not in the template), then the template's sections and the appendices
+    const expected = [tpl.phrases['answer.heading']!.replace(/^## /, ''), ...tpl.report.split('\n').filter((l) => l.startsWith('## ')).map((l) => l.slice(3).trim()), tpl.phrases['flags.appendix.title'], tpl.phrases['data.title'], tpl.phrases['prov.title']];
+    assert.ok(expected.length >= 21, 'templates list the sections');
+    const headings = page.locator('h2');
+    assert.equal(await headings.count(), expected.length);
+    for (let i = 0; i < expected.length; i++) {
+      const h = headings.nth(i);
+      assert.equal((await h.textContent())?.trim(), expected[i]);
+      assert.ok(await h.isVisible(), `heading ${expected[i]} visible`);
     }
+    const figures = page.locator('figure.chart');
+    // the template's charts plus the answer's headline chart ({{headlineChart}})
+    const nFigures = [...tpl.report.matchAll(/\{\{fig:[a-z0-9-]+\}\}/g)].length + (tpl.report.includes('{{headlineChart}}') ? 1 : 0);
+    assert.ok(nFigures >= 7, `the template embeds the charts (${nFigures})`);
+    assert.equal(await figures.count(), nFigures);
+    for (let i = 0; i < nFigures; i++) {
+      const svg = figures.nth(i).locator('svg').first();
+      await svg.scrollIntoViewIfNeeded();
+      assert.ok(await svg.isVisible(), `chart ${i} visible`);
+      const box = await svg.boundingBox();
+      assert.ok(box && box.width > 200 && box.height > 150, `chart ${i} has a size: ${JSON.stringify(box)}`);
+      assert.ok((await svg.locator('path, line, rect').count()) > 10, `chart ${i} draws marks`);
+    }
+    assert.equal(await page.locator('script').count(), 0);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(requests, [], 'the page must not make network requests');
+    assert.ok(!/https?:\/\/(?!www\.w3\.org\/)/.test(readFileSync(htmlPath, 'utf8')), 'no external URL in the HTML apart from SVG namespaces');
+    if (process.env['VTBENCH_SCREENSHOT']) await page.screenshot({ path: `${process.env['VTBENCH_SCREENSHOT']}-${lang}.png`, fullPage: true });
+    await context.close();
   });
 }
 
 for (const lang of ['en', 'zh'] as const) {
   test(`report (${lang}) in headless Chromium: hovering and focusing a value shows its definition; its link opens its appendix row with the sources`, { timeout: 60_000, skip: SKIP }, async () => {
-    const out = mkdtempSync(join(tmpdir(), 'vtbench-browser-'));
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    const browser = await browserOnce();
+    const r = await reportOnce(lang);
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     try {
-      const r = await renderReport(FIXTURE_DIR, out, { lang });
-      const page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
+      const page = await context.newPage();
       await page.goto(pathToFileURL(join(r.outDir, 'index.html')).href, { waitUntil: 'load' });
       const tpl = await loadTemplates(lang);
       // a value of §8's "all levels" table: the first cell with a provenance link in the table after the heading 8.6
@@ -122,8 +130,7 @@ for (const lang of ['en', 'zh'] as const) {
       assert.ok(await row.isVisible(), 'the row is shown');
       if (process.env['VTBENCH_SCREENSHOT']) { await other.focus(); await page.screenshot({ path: `${process.env['VTBENCH_SCREENSHOT']}-hover-${lang}.png` }); }
     } finally {
-      await browser.close();
-      rmSync(out, { recursive: true, force: true });
+      await context.close();
     }
   });
 }
