@@ -230,7 +230,9 @@ function addTargetCommand(program: Command, chosen: Chosen): void {
     .option('--warmup-requests <n>', `unmeasured requests per worker at the highest level after each start (default: ${d.warmupRequests})`)
     .option('--alone-probe <n>', `requests sent one at a time after the warm-up, for R(1) (default: ${d.aloneProbe})`)
     .option('--repeats <n>', `starts of each arm (default: ${d.repeats})`)
-    .option('--pin-threshold-ms <ms>', `JFR jdk.VirtualThreadPinned threshold (default: ${d.pinThresholdMs})`)
+    .option('--pinned-threshold-ms <ms>', `JFR jdk.VirtualThreadPinned threshold, ms, as for a study run (default: ${d.pinThresholdMs}; 0 = every event)`)
+    // the name this option had before it took the study runs' name; kept so existing scripts still run
+    .addOption(new Option('--pin-threshold-ms <ms>').hideHelp())
     .option('--sampler-interval-ms <ms>', `JMX / actuator sampling interval (default: ${d.samplerIntervalMs})`)
     .option('--target-port <port>', 'the port the jar listens on (default: a free one)')
     .option('--ready-timeout-s <s>', `how long a start may take until the first request of the mix answers (default: ${d.readyTimeoutS})`)

@@ -181,3 +181,21 @@ test('open loop options: --rates excludes --levels, open-loop flags need --rates
   });
   assert.deepEqual(parseLevels('50,10,50', 'rates'), [10, 50]);
 });
+
+test('--pinned-threshold-ms (the study runs\' name) sets the target\'s JFR threshold; the former --pin-threshold-ms still parses, hidden from --help; a bad value names the option', async () => {
+  const { parseArgs } = await import('../../src/cli/program.ts');
+  const { STUDIES } = await import('../../src/studies/index.ts');
+  const io = { stdout: { write: () => true }, stderr: { write: () => true } } as unknown as Parameters<typeof parseArgs>[1];
+  const parsed = await parseArgs(['target', '--requests', 'r.jsonl', '--url', 'http://127.0.0.1:1', '--pinned-threshold-ms', '5'], io, STUDIES);
+  assert.equal(parsed?.chosen.sub?.['pinnedThresholdMs'], '5');
+  const former = await parseArgs(['target', '--requests', 'r.jsonl', '--url', 'http://127.0.0.1:1', '--pin-threshold-ms', '7'], io, STUDIES);
+  assert.equal(former?.chosen.sub?.['pinThresholdMs'], '7');
+  let help = '';
+  await parseArgs(['target', '--help'], { stdout: { write: (s: string) => { help += s; return true; } }, stderr: { write: () => true } } as unknown as Parameters<typeof parseArgs>[1], STUDIES);
+  assert.match(help, /--pinned-threshold-ms <ms>/);
+  assert.doesNotMatch(help, /--pin-threshold-ms/);
+  await withTargetOptions('{"name":"home","path":"/"}', async ({ io: quiet, base }) => {
+    await assert.rejects(targetCommand({ ...base, pinnedThresholdMs: 'soon' }, quiet), /--pinned-threshold-ms soon: not an integer/);
+    await assert.rejects(targetCommand({ ...base, pinThresholdMs: 'soon' }, quiet), /--pin-threshold-ms soon: not an integer/);
+  });
+});

@@ -53,6 +53,8 @@ export interface TargetOpts {
   warmupRequests?: string;
   aloneProbe?: string;
   repeats?: string;
+  pinnedThresholdMs?: string;
+  /** the former name of --pinned-threshold-ms (hidden; the new name wins when both are given) */
   pinThresholdMs?: string;
   samplerIntervalMs?: string;
   targetPort?: string;
@@ -204,6 +206,7 @@ export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
   if (o.targetDb === 'postgres' && tier === 'black-box') throw new VtbenchError('--target-db postgres needs --target-jar', 'vtbench passes the database to a jar it starts; a running service (--url) was started with its own database', EXIT.usage);
   if (o.targetMock !== undefined && tier === 'black-box') throw new VtbenchError('--target-mock needs --target-jar', 'vtbench passes the mock\'s address to a jar it starts ({mockUrl} in --target-arg); a running service (--url) was started with its own downstreams', EXIT.usage);
   const mockLatencyMs = o.targetMock === undefined ? null : int(o.targetMock, null, 'target-mock', 0);
+  const pinThresholdMs = o.pinnedThresholdMs !== undefined ? int(o.pinnedThresholdMs, TARGET_DEFAULTS.pinThresholdMs, 'pinned-threshold-ms', 0) : int(o.pinThresholdMs, TARGET_DEFAULTS.pinThresholdMs, 'pin-threshold-ms', 0);
   const provided = new Set<PlaceholderName>([...(mockLatencyMs !== null ? ['mockUrl' as const] : []), ...(o.targetDb === 'postgres' ? ['dbUrl' as const, 'dbUser' as const, 'dbPassword' as const] : [])]);
   for (const a of arms) {
     const used = Object.entries(a.properties).filter(([, v]) => placeholdersIn(v).length > 0).map(([k]) => k);
@@ -242,7 +245,7 @@ export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
     warmupRequestsPerWorker: int(o.warmupRequests, TARGET_DEFAULTS.warmupRequests, 'warmup-requests', 0),
     aloneProbeRequests: int(o.aloneProbe, TARGET_DEFAULTS.aloneProbe, 'alone-probe', 0),
     samplerIntervalMs: int(o.samplerIntervalMs, TARGET_DEFAULTS.samplerIntervalMs, 'sampler-interval-ms', 50),
-    pinThresholdMs: int(o.pinThresholdMs, TARGET_DEFAULTS.pinThresholdMs, 'pin-threshold-ms', 0),
+    pinThresholdMs,
     db: o.targetDb === 'postgres' ? { serverVersion: '' } : null,
     mock: mockLatencyMs === null ? null : { latencyMs: mockLatencyMs },
     jvm: {},
