@@ -29,8 +29,11 @@ const reportOnce = (lang: 'en' | 'zh'): ReturnType<typeof renderReport> => {
   return rendered.get(lang)!;
 };
 after(async () => {
-  await (await launched)?.close();
-  rmSync(out, { recursive: true, force: true });
+  try {
+    await launched?.then((b) => b.close(), () => undefined); // a launch that failed has already failed its test
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 });
 
 for (const lang of ['en', 'zh'] as const) {

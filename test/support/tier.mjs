@@ -24,9 +24,9 @@
  *  - `mvn` and `java` on the PATH are test/support/no-jvm/, which also exit 97 and say why.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /**
  * Files whose assertions bound wall-clock time tightly (send lateness, event-loop lag, queue waits
@@ -69,48 +69,61 @@ if (!Number.isInteger(pairs) || pairs < 1) {
 }
 
 /**
- * Tiers whose files share processes: GROUPS[tier] processes each import a share of the files (one
- * after another, in one node:test run), instead of one process per file. A unit file is pure (no
- * process, no socket, no global it leaves changed), so sharing is safe, and it saves each file's own
- * start: Node, tsx and the modules it imports (vega-lite, the schemas). Measured on this 2-core host:
- * the unit tier took 143 s and 274 CPU-s with a process per file, 67 s and 112 CPU-s in 4 groups.
- * Integration files start processes and set their environment, so each keeps its own. A file that
- * fails to load becomes one failed test naming it; the others of its group still run.
+ * Tiers whose files share processes: GROUPS[tier] processes each import a share of the files, instead
+ * of one process per file. A unit file is pure (no process, no socket, no global it leaves changed),
+ * so sharing is safe, and it saves each file's own start: Node, tsx and the modules it imports
+ * (vega-lite, the schemas). Measured on this 2-core host: the unit tier took 143 s and 274 CPU-s
+ * with a process per file, 67 s and 112 CPU-s in 4 groups. Integration files start processes and
+ * set their environment, so each keeps its own.
+ *
+ * Each group's entry imports its files statically: every file's top-level code runs before any test
+ * starts, and the tests then run one at a time in file order (a dynamic import per file would let
+ * one file's tests run while the next file loads). A file that fails to load fails its whole group
+ * loudly (the entry's error names the file); the other groups still run.
  */
 const GROUPS = { unit: 4, integration: 0 };
 
 /**
- * Entry files for `names` split into `n` shares (round robin over the sorted names), written to a
- * temporary folder; returns their paths and the folder to remove.
+ * Files of a grouped tier that keep a process of their own: their assertions bound wall-clock time
+ * (a 2.3 s sleep read back as a progress line's seconds, a timer count, a 120 ms start), so neither
+ * another file's loading nor a heap grown by other files' committed runs (a longer GC pause) may
+ * run inside them.
+ */
+const OWN = { unit: ['pipeline-events', 'thread-dump-schedule', 'progress-eta'], integration: [] };
+const unknownOwn = OWN[tier].filter((n) => !files.includes(`${n}.test.ts`));
+if (unknownOwn.length > 0) {
+  process.stderr.write(`test/support/tier.mjs: OWN names files that do not exist in ${dir}: ${unknownOwn.join(', ')}\n`);
+  process.exit(2);
+}
+
+/**
+ * Entry files for `names` (files of `dir`): the OWN files as they are, the rest split into `n`
+ * shares (round robin over the sorted names), each imported by an entry written to a
+ * folder (node_modules/.cache/vtbench-tier/<tier>/). Returns the paths to run and the folder to remove.
  */
 function groupEntries(names, n) {
-  const tmp = mkdtempSync(join(tmpdir(), `vtbench-${tier}-groups-`));
-  const shares = Array.from({ length: Math.min(n, names.length) }, () => []);
-  names.forEach((f, i) => shares[i % shares.length].push(resolve(dir, f)));
+  // a fixed folder inside the checkout's node_modules (ignored by git): a run stopped by Ctrl-C, which
+  // skips the clean-up below, leaves one folder that the next run replaces, not one per run in /tmp
+  const tmp = resolve('node_modules', '.cache', 'vtbench-tier', tier);
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  const own = names.filter((f) => OWN[tier].includes(f.replace(/\.test\.ts$/, '')));
+  const rest = names.filter((f) => !own.includes(f));
+  const shares = Array.from({ length: Math.min(n, rest.length) }, () => []);
+  rest.forEach((f, i) => shares[i % shares.length].push(resolve(dir, f)));
   const entries = shares.map((files, i) => {
     const entry = join(tmp, `${tier}-group-${i + 1}.test.mjs`);
-    writeFileSync(entry, [
-      "import { test } from 'node:test';",
-      "import { pathToFileURL } from 'node:url';",
-      `for (const f of ${JSON.stringify(files)}) {`,
-      '  try {',
-      '    await import(pathToFileURL(f).href);',
-      '  } catch (e) {',
-      "    test(`${f}: the file could not be loaded`, () => { throw e; });",
-      '  }',
-      '}',
-      '',
-    ].join('\n'));
+    writeFileSync(entry, `${files.map((f) => `import ${JSON.stringify(pathToFileURL(f).href)};`).join('\n')}\n`);
     return entry;
   });
-  return { entries, tmp };
+  return { paths: [...own.map((f) => join(dir, f)), ...entries], tmp };
 }
 
 /** Run `names` (files of `dir`) with node --test at `concurrency`; true when every test passed. */
 function batch(names, concurrency) {
   if (names.length === 0) return true;
   const grouped = GROUPS[tier] > 0 ? groupEntries(names, GROUPS[tier]) : null;
-  const paths = grouped ? grouped.entries : names.map((f) => join(dir, f));
+  const paths = grouped ? grouped.paths : names.map((f) => join(dir, f));
   const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=./test/support/slowest-reporter.mjs', ...extra, ...paths];
   const env = { ...process.env, VTBENCH_NO_JVM: '1', JAVA_HOME: resolve('test/support/no-jvm/jdk'), PATH: [resolve('test/support/no-jvm'), process.env['PATH'] ?? ''].join(delimiter) };
   try {

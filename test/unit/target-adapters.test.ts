@@ -197,5 +197,7 @@ test('--pinned-threshold-ms (the study runs\' name) sets the target\'s JFR thres
   await withTargetOptions('{"name":"home","path":"/"}', async ({ io: quiet, base }) => {
     await assert.rejects(targetCommand({ ...base, pinnedThresholdMs: 'soon' }, quiet), /--pinned-threshold-ms soon: not an integer/);
     await assert.rejects(targetCommand({ ...base, pinThresholdMs: 'soon' }, quiet), /--pin-threshold-ms soon: not an integer/);
+    await assert.rejects(targetCommand({ ...base, pinnedThresholdMs: '60001' }, quiet), /--pinned-threshold-ms 60001: at most 60000/);
+    await assert.rejects(targetCommand({ ...base, pinnedThresholdMs: '60000' }, quiet), /no-such\.jar: no such file/);
   });
 });

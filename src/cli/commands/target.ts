@@ -207,6 +207,8 @@ export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
   if (o.targetMock !== undefined && tier === 'black-box') throw new VtbenchError('--target-mock needs --target-jar', 'vtbench passes the mock\'s address to a jar it starts ({mockUrl} in --target-arg); a running service (--url) was started with its own downstreams', EXIT.usage);
   const mockLatencyMs = o.targetMock === undefined ? null : int(o.targetMock, null, 'target-mock', 0);
   const pinThresholdMs = o.pinnedThresholdMs !== undefined ? int(o.pinnedThresholdMs, TARGET_DEFAULTS.pinThresholdMs, 'pinned-threshold-ms', 0) : int(o.pinThresholdMs, TARGET_DEFAULTS.pinThresholdMs, 'pin-threshold-ms', 0);
+  // the study runs' maximum (src/plan/options.ts): a pin that long is a stall, not a threshold
+  if (pinThresholdMs > 60_000) throw new VtbenchError(`--pinned-threshold-ms ${pinThresholdMs}: at most 60000`, 'give a threshold in ms up to 60000 (the default 20 counts pins of 20 ms or more; 0 counts every one)', EXIT.usage);
   const provided = new Set<PlaceholderName>([...(mockLatencyMs !== null ? ['mockUrl' as const] : []), ...(o.targetDb === 'postgres' ? ['dbUrl' as const, 'dbUser' as const, 'dbPassword' as const] : [])]);
   for (const a of arms) {
     const used = Object.entries(a.properties).filter(([, v]) => placeholdersIn(v).length > 0).map(([k]) => k);
@@ -285,11 +287,15 @@ export async function targetCommand(o: TargetOpts, io: Io): Promise<number> {
   } catch (e) {
     // a new run that failed before it measured anything (no cell, no failed cell, no log that explains
     // it) leaves no run folder behind, as a study run does (docs/exit-codes.md)
-    if (!existing && manifest.failed.length === 0 && holdsNothing(runDir)) {
-      rmSync(runDir, { recursive: true, force: true });
-      io.stderr.write(`nothing was measured; removed the run folder ${runDir}\n`);
+    if (!existing && manifest.failed.length === 0 && existsSync(runDir) && holdsNothing(runDir)) {
+      try {
+        rmSync(runDir, { recursive: true, force: true });
+        io.stderr.write(`nothing was measured; removed the run folder ${runDir}\n`);
+      } catch (rmError) {
+        io.stderr.write(`nothing was measured; the run folder ${runDir} could not be removed: ${(rmError as Error).message}\n`);
+      }
     }
-    throw e;
+    throw e; // the run's own error and exit code, whatever the clean-up did
   } finally {
     process.off('SIGINT', onSig);
     process.off('SIGTERM', onSig);

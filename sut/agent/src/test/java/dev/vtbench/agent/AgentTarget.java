@@ -68,13 +68,16 @@ public final class AgentTarget {
     scope = Recorder.testBegin("spring");
     Thread caller = Thread.currentThread();
     spring.execute(() -> {
-      untilWaiting(caller);
-      sleep(50);
-      springDone.countDown();
+      try {
+        untilThrottled(caller);
+        sleep(50);
+      } finally {
+        springDone.countDown(); // also when the wait above gave up: main then ends instead of hanging
+      }
     });
     spring.execute(springDone::countDown);
     Recorder.testEnd(scope);
-    springDone.await();
+    if (!springDone.await(30, TimeUnit.SECONDS)) throw new IllegalStateException("the Spring tasks did not end in 30 s");
 
     one.shutdown();
     System.out.println("READY");
@@ -90,10 +93,14 @@ public final class AgentTarget {
     }
   }
 
-  /** Returns once {@code t} is parked (WAITING), or throws after 10 s. */
-  static void untilWaiting(Thread t) {
+  /**
+   * Returns once {@code t} waits in Spring's concurrency throttle (WAITING with a ConcurrencyThrottleSupport
+   * frame: spring-core parks the caller in Condition.await() there), or throws after 10 s.
+   */
+  static void untilThrottled(Thread t) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (t.getState() != Thread.State.WAITING) {
+    while (t.getState() != Thread.State.WAITING
+        || java.util.Arrays.stream(t.getStackTrace()).noneMatch(f -> f.getClassName().contains("ConcurrencyThrottle"))) {
       if (System.nanoTime() > deadline) throw new IllegalStateException(t + " did not wait in 10 s: " + t.getState());
       sleep(1);
     }
