@@ -48,6 +48,13 @@ const ALONE = {
   ],
 };
 
+/**
+ * Files of a grouped tier that keep a process of their own: their assertions bound wall-clock time
+ * (a 2.3 s sleep read back as a progress line's seconds, a timer count, a 120 ms start), so neither
+ * another file's loading nor a heap grown by other files' committed runs (a longer GC pause) may
+ * run inside them.
+ */
+const OWN = { unit: ['pipeline-events', 'thread-dump-schedule', 'progress-eta'], integration: [] };
 const [tier, ...extra] = process.argv.slice(2);
 if (!(tier in ALONE)) {
   process.stderr.write(`usage: node test/support/tier.mjs ${Object.keys(ALONE).join('|')}\n`);
@@ -55,12 +62,16 @@ if (!(tier in ALONE)) {
 }
 const dir = join('test', tier);
 const files = readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort();
-const unknown = ALONE[tier].filter((n) => !files.includes(`${n}.test.ts`));
-if (unknown.length > 0) {
-  process.stderr.write(`test/support/tier.mjs: ALONE names files that do not exist in ${dir}: ${unknown.join(', ')}\n`);
-  process.exit(2);
+/** A test file's name without `.test.ts`, as ALONE and OWN list it. */
+const nameOf = (f) => f.replace(/\.test\.ts$/, '');
+for (const [list, names] of [['ALONE', ALONE[tier]], ['OWN', OWN[tier]]]) {
+  const unknown = names.filter((n) => !files.includes(`${n}.test.ts`));
+  if (unknown.length > 0) {
+    process.stderr.write(`test/support/tier.mjs: ${list} names files that do not exist in ${dir}: ${unknown.join(', ')}\n`);
+    process.exit(2);
+  }
 }
-const alone = files.filter((f) => ALONE[tier].includes(f.replace(/\.test\.ts$/, '')));
+const alone = files.filter((f) => ALONE[tier].includes(nameOf(f)));
 const together = files.filter((f) => !alone.includes(f));
 const pairs = Number(process.env['VTBENCH_TEST_CONCURRENCY'] ?? 2);
 if (!Number.isInteger(pairs) || pairs < 1) {
@@ -73,7 +84,7 @@ if (!Number.isInteger(pairs) || pairs < 1) {
  * of one process per file. A unit file is pure (no process, no socket, no global it leaves changed),
  * so sharing is safe, and it saves each file's own start: Node, tsx and the modules it imports
  * (vega-lite, the schemas). Measured on this 2-core host: the unit tier took 143 s and 274 CPU-s
- * with a process per file, 67 s and 112 CPU-s in 4 groups. Integration files start processes and
+ * with a process per file, 67 s and 112 CPU-s in 4 groups (53 s once the groups imported statically). Integration files start processes and
  * set their environment, so each keeps its own.
  *
  * Each group's entry imports its files statically: every file's top-level code runs before any test
@@ -82,19 +93,6 @@ if (!Number.isInteger(pairs) || pairs < 1) {
  * loudly (the entry's error names the file); the other groups still run.
  */
 const GROUPS = { unit: 4, integration: 0 };
-
-/**
- * Files of a grouped tier that keep a process of their own: their assertions bound wall-clock time
- * (a 2.3 s sleep read back as a progress line's seconds, a timer count, a 120 ms start), so neither
- * another file's loading nor a heap grown by other files' committed runs (a longer GC pause) may
- * run inside them.
- */
-const OWN = { unit: ['pipeline-events', 'thread-dump-schedule', 'progress-eta'], integration: [] };
-const unknownOwn = OWN[tier].filter((n) => !files.includes(`${n}.test.ts`));
-if (unknownOwn.length > 0) {
-  process.stderr.write(`test/support/tier.mjs: OWN names files that do not exist in ${dir}: ${unknownOwn.join(', ')}\n`);
-  process.exit(2);
-}
 
 /**
  * Entry files for `names` (files of `dir`): the OWN files as they are, the rest split into `n`
@@ -107,7 +105,7 @@ function groupEntries(names, n) {
   const tmp = resolve('node_modules', '.cache', 'vtbench-tier', tier);
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
-  const own = names.filter((f) => OWN[tier].includes(f.replace(/\.test\.ts$/, '')));
+  const own = names.filter((f) => OWN[tier].includes(nameOf(f)));
   const rest = names.filter((f) => !own.includes(f));
   const shares = Array.from({ length: Math.min(n, rest.length) }, () => []);
   rest.forEach((f, i) => shares[i % shares.length].push(resolve(dir, f)));
